@@ -1,0 +1,5 @@
+//! The `strata` command.
+
+fn main() -> anyhow::Result<()> {
+    anyhow::bail!("no subcommand yet")
+}

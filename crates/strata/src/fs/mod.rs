@@ -1,0 +1,69 @@
+//! The file-system layer. Every byte the engine reads or writes goes through
+//! a [`FileSystem`], so tests can substitute one that injects faults or drops
+//! unsynced data (see `fault.rs`).
+
+mod posix;
+
+pub use posix::PosixFileSystem;
+
+use std::fmt::Debug;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::error::Result;
+
+/// A file opened for appending. Data is durable only after [`WritableFile::sync`].
+pub trait WritableFile: Send + Sync {
+    /// Appends bytes (may be buffered in memory).
+    fn append(&mut self, data: &[u8]) -> Result<()>;
+    /// Pushes buffered bytes to the OS (not durable yet).
+    fn flush(&mut self) -> Result<()>;
+    /// Flushes and makes everything appended so far durable (fdatasync).
+    fn sync(&mut self) -> Result<()>;
+    /// Bytes appended so far.
+    fn size(&self) -> u64;
+}
+
+/// A file read by offset, shareable between threads.
+pub trait RandomAccessFile: Send + Sync {
+    /// Reads exactly `len` bytes at `offset`; a short read is an error.
+    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>>;
+    /// The file's size in bytes.
+    fn size(&self) -> u64;
+}
+
+/// A held lock on a DB directory; released on drop.
+pub trait FileLock: Send + Sync + Debug {}
+
+/// The operations the engine needs from a file system.
+pub trait FileSystem: Send + Sync + Debug {
+    /// Creates (or truncates) a file for writing.
+    fn create(&self, path: &Path) -> Result<Box<dyn WritableFile>>;
+    /// Opens an existing file for appending at its end (used to reuse a WAL).
+    fn reopen_for_append(&self, path: &Path) -> Result<Box<dyn WritableFile>>;
+    /// Opens a file for positional reads.
+    fn open_random(&self, path: &Path) -> Result<Arc<dyn RandomAccessFile>>;
+    /// Reads a whole file.
+    fn read_all(&self, path: &Path) -> Result<Vec<u8>>;
+    /// Atomically renames `from` to `to`, replacing `to`.
+    fn rename(&self, from: &Path, to: &Path) -> Result<()>;
+    /// Removes a file.
+    fn remove(&self, path: &Path) -> Result<()>;
+    /// True if the path exists.
+    fn exists(&self, path: &Path) -> bool;
+    /// Names (not paths) of the entries in a directory.
+    fn list(&self, dir: &Path) -> Result<Vec<String>>;
+    /// Creates a directory and its parents.
+    fn create_dir_all(&self, dir: &Path) -> Result<()>;
+    /// Makes a directory's entries (creations, renames) durable.
+    fn sync_dir(&self, dir: &Path) -> Result<()>;
+    /// Size of a file in bytes.
+    fn file_size(&self, path: &Path) -> Result<u64>;
+    /// Takes an exclusive advisory lock on `path`, creating it if needed.
+    fn lock(&self, path: &Path) -> Result<Box<dyn FileLock>>;
+}
+
+/// The default file system.
+pub fn default_fs() -> Arc<dyn FileSystem> {
+    Arc::new(PosixFileSystem::default())
+}

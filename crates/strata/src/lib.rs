@@ -1,0 +1,16 @@
+//! Strata: an embeddable, durable LSM-tree key-value store.
+//!
+//! Option and statistic names follow RocksDB's, so RocksDB users can carry
+//! their tuning knowledge over. See the repository README for an example.
+
+#![warn(missing_docs)]
+
+pub mod coding;
+pub mod error;
+pub mod fs;
+pub mod sstable;
+pub mod stats;
+pub mod types;
+pub mod wal;
+
+pub use error::{Error, Result};
