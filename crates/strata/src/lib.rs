@@ -7,7 +7,9 @@
 
 pub mod coding;
 pub mod error;
+pub mod filename;
 pub mod fs;
+pub mod iter;
 pub mod sstable;
 pub mod stats;
 pub mod types;

@@ -1,0 +1,32 @@
+//! Iterators over internal keys, and the user-facing DB iterator built on them.
+
+use crate::error::Result;
+
+/// A cursor over entries sorted by internal key (see [`crate::types`]).
+///
+/// LevelDB's iterator contract: after a positioning call, `valid()` says
+/// whether the cursor is on an entry; `key()`/`value()` may only be called
+/// when valid. An I/O or corruption error makes the iterator invalid and is
+/// reported by `status()`.
+pub trait InternalIterator: Send {
+    /// True when positioned on an entry.
+    fn valid(&self) -> bool;
+    /// Moves to the first entry.
+    fn seek_to_first(&mut self);
+    /// Moves to the last entry.
+    fn seek_to_last(&mut self);
+    /// Moves to the first entry with internal key `>= target`.
+    fn seek(&mut self, target: &[u8]);
+    /// Moves to the last entry with internal key `<= target`.
+    fn seek_for_prev(&mut self, target: &[u8]);
+    /// Moves to the next entry. Requires `valid()`.
+    fn next(&mut self);
+    /// Moves to the previous entry. Requires `valid()`.
+    fn prev(&mut self);
+    /// The current internal key. Requires `valid()`.
+    fn key(&self) -> &[u8];
+    /// The current value. Requires `valid()`.
+    fn value(&self) -> &[u8];
+    /// The first error met, if any.
+    fn status(&self) -> Result<()>;
+}
