@@ -16,3 +16,21 @@ pub mod types;
 pub mod wal;
 
 pub use error::{Error, Result};
+pub mod batch;
+pub mod compaction;
+mod db;
+pub mod info_log;
+pub mod memtable;
+pub mod options;
+pub mod options_file;
+pub mod snapshot;
+pub mod version;
+pub mod write_controller;
+
+pub use batch::WriteBatch;
+pub use db::Db;
+pub use iter::DbIterator;
+pub use options::{CompactionStyle, Options, ReadOptions, WriteOptions};
+pub use snapshot::Snapshot;
+pub use sstable::CompressionType;
+pub use wal::WalRecoveryMode;
