@@ -1,0 +1,1 @@
+//! VersionEdit (in progress).
