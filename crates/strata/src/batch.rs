@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use crate::coding::{put_fixed32, put_fixed64, put_varint32, Decoder};
+use crate::coding::{put_varint32, Decoder};
 use crate::error::{Error, Result};
 use crate::types::{SequenceNumber, ValueType};
 
@@ -66,7 +66,7 @@ impl WriteBatch {
 
     /// Adds a put whose value lives in a blob file; `index` is the encoded
     /// blob index (used by the write path when values are separated).
-    pub(crate) fn put_blob_index(&mut self, key: &[u8], index: &[u8]) {
+    pub fn put_blob_index(&mut self, key: &[u8], index: &[u8]) {
         self.add(ValueType::BlobIndex, key, Some(index));
     }
 
@@ -262,7 +262,7 @@ impl fmt::Debug for WriteBatch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::coding::put_fixed64;
+    use crate::coding::{put_fixed32, put_fixed64};
     use proptest::prelude::*;
 
     #[test]
