@@ -38,8 +38,10 @@ fn write_log(records: &[Vec<u8>]) -> (Vec<u8>, Vec<u64>) {
         assert_eq!(w.size(), before + n);
         // A record starts after any trailer padding.
         let mut start = before;
-        if BLOCK_SIZE as u64 - before % BLOCK_SIZE as u64 < (HEADER_SIZE as u64) {
-            start = (before / BLOCK_SIZE as u64 + 1) * BLOCK_SIZE as u64;
+        let block = BLOCK_SIZE as u64;
+        let header = HEADER_SIZE as u64;
+        if block - before % block < header {
+            start = (before / block + 1) * block;
         }
         starts.push(start);
     }
