@@ -11,6 +11,7 @@ use std::fmt;
 use crate::coding::{put_length_prefixed, put_varint32, put_varint64, Decoder};
 use crate::error::{Error, Result};
 use crate::types::parse_internal_key;
+use crate::wal::{DroppedBytes, Reader, WalRecoveryMode};
 
 /// Tags at or above this value carry a length-prefixed body and may be
 /// skipped by readers that do not know them.
@@ -211,6 +212,32 @@ impl VersionEdit {
         }
         Ok(edit)
     }
+}
+
+/// Reads every edit of a MANIFEST file's contents, in order, as replay must
+/// apply them. A torn last record (a crash while appending an edit) is
+/// dropped and reported in the returned list; any other damage, and any
+/// checksum-valid record that is not a valid edit, is `Corruption` naming
+/// `file_name` and the offset. Whether a torn tail is acceptable (only in the
+/// newest MANIFEST) is the caller's decision.
+pub fn read_manifest(
+    data: Vec<u8>,
+    file_name: &str,
+) -> Result<(Vec<VersionEdit>, Vec<DroppedBytes>)> {
+    let mut reader = Reader::new(
+        data,
+        file_name.to_string(),
+        WalRecoveryMode::TolerateCorruptedTailRecords,
+    );
+    let mut edits = Vec::new();
+    while let Some(record) = reader.read_record()? {
+        edits.push(VersionEdit::decode(
+            &record,
+            file_name,
+            reader.last_record_offset(),
+        )?);
+    }
+    Ok((edits, reader.dropped().to_vec()))
 }
 
 /// Decodes the body of one field into `edit`; `None` if it is malformed.
@@ -475,6 +502,54 @@ mod tests {
             "DeleteBlobFile: #25",
         ] {
             assert!(s.contains(want), "missing {want:?} in\n{s}");
+        }
+    }
+
+    #[test]
+    fn manifest_replay_tolerates_only_a_torn_tail() {
+        let dir = tempfile::tempdir().unwrap();
+        let fs = crate::fs::PosixFileSystem;
+        let p = dir.path().join("MANIFEST-000001");
+        let mut w = crate::wal::Writer::new(crate::fs::FileSystem::create(&fs, &p).unwrap());
+        let mut edits = vec![sample()];
+        for n in 0..5u64 {
+            let mut e = VersionEdit::new();
+            e.last_sequence = Some(100 + n);
+            e.delete_file(0, n);
+            edits.push(e);
+        }
+        for e in &edits {
+            w.add_record(&e.encode()).unwrap();
+        }
+        w.sync().unwrap();
+        let data = crate::fs::FileSystem::read_all(&fs, &p).unwrap();
+        let (got, dropped) = read_manifest(data.clone(), "MANIFEST-000001").unwrap();
+        assert_eq!(got, edits);
+        assert!(dropped.is_empty());
+
+        let (got, dropped) = read_manifest(data[..data.len() - 3].to_vec(), "M").unwrap();
+        assert_eq!(got, edits[..5].to_vec());
+        assert_eq!(dropped.len(), 1);
+
+        let mut mid = data.clone();
+        mid[30] ^= 0x40;
+        match read_manifest(mid, "MANIFEST-000001") {
+            Err(Error::Corruption { file, offset, .. }) => {
+                assert_eq!((file.as_str(), offset), ("MANIFEST-000001", 0));
+            }
+            other => panic!("{other:?}"),
+        }
+
+        // A checksum-valid record that is not an edit is corruption even last.
+        let mut w = crate::wal::Writer::new(crate::fs::FileSystem::create(&fs, &p).unwrap());
+        w.add_record(&sample().encode()).unwrap();
+        let at = w.size();
+        w.add_record(&[63, 1]).unwrap();
+        w.sync().unwrap();
+        let data = crate::fs::FileSystem::read_all(&fs, &p).unwrap();
+        match read_manifest(data, "MANIFEST-000001") {
+            Err(Error::Corruption { offset, .. }) => assert_eq!(offset, at),
+            other => panic!("{other:?}"),
         }
     }
 
