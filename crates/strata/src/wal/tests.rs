@@ -298,3 +298,23 @@ fn random_damage_never_panics_and_never_invents_records() {
         }
     }
 }
+
+#[test]
+fn doc_example_layout() {
+    let records = vec![record(1, 1000), record(2, 97270), record(3, 8000)];
+    let (data, starts) = write_log(&records);
+    assert_eq!(starts, vec![0, 1007, 98304]);
+    let header_at = |off: usize| {
+        (
+            u16::from_le_bytes([data[off + 4], data[off + 5]]),
+            data[off + 6],
+        )
+    };
+    assert_eq!(header_at(0), (1000, 1));
+    assert_eq!(header_at(1007), (31754, 2));
+    assert_eq!(header_at(32768), (32761, 3));
+    assert_eq!(header_at(65536), (32755, 4));
+    assert_eq!(&data[98298..98304], &[0u8; 6]);
+    assert_eq!(header_at(98304), (8000, 1));
+    assert_eq!(data.len(), 98304 + 7 + 8000);
+}
