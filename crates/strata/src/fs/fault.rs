@@ -737,6 +737,19 @@ mod tests {
     }
 
     #[test]
+    fn log_writer_refuses_appends_after_a_failed_write() {
+        let (dir, fs) = setup();
+        let mut w = Writer::new(fs.create(&dir.path().join("000001.log")).unwrap());
+        w.add_record(b"first").unwrap();
+        fs.fail_after(FaultOp::Write, 1, libc::ENOSPC);
+        assert!(w.add_record(b"second").unwrap_err().is_no_space());
+        // The fault was one-shot, but the writer stays failed.
+        assert!(w.add_record(b"third").is_err());
+        assert!(w.sync().is_err());
+        assert_eq!(fs.operations(FaultOp::Write), 2);
+    }
+
+    #[test]
     fn reads_can_fail() {
         let (dir, fs) = setup();
         let p = dir.path().join("f");

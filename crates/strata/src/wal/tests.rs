@@ -318,3 +318,17 @@ fn doc_example_layout() {
     assert_eq!(header_at(98304), (8000, 1));
     assert_eq!(data.len(), 98304 + 7 + 8000);
 }
+
+#[test]
+fn hostile_input_is_cheap_to_classify() {
+    // Every position parses as a FULL header of length 257 with a bad CRC:
+    // the look-ahead must stay within its budget.
+    let data = vec![1u8; 8 * BLOCK_SIZE];
+    let start = std::time::Instant::now();
+    for mode in WalRecoveryMode::ALL {
+        let (got, _, r) = read_all(&data, mode);
+        assert!(got.is_empty());
+        assert!(!r.dropped().is_empty());
+    }
+    assert!(start.elapsed() < std::time::Duration::from_secs(20));
+}
