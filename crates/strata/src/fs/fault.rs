@@ -750,6 +750,27 @@ mod tests {
     }
 
     #[test]
+    fn reopened_file_keeps_old_content_and_drop_unsynced_keeps_names() {
+        let (dir, fs) = setup();
+        let old = dir.path().join("old");
+        std::fs::write(&old, b"pre-existing").unwrap();
+        let mut f = fs.reopen_for_append(&old).unwrap();
+        f.append(b" + unsynced").unwrap();
+        drop(f);
+        let new = dir.path().join("new");
+        write_file(&fs, &new, b"synced", true);
+        write_file(&fs, &new.with_extension("x"), b"unsynced", false);
+        fs.drop_unsynced_data().unwrap();
+        assert_eq!(fs.read_all(&old).unwrap(), b"pre-existing");
+        // Names survive drop_unsynced_data (only crash reverts them).
+        assert_eq!(fs.read_all(&new).unwrap(), b"synced");
+        assert_eq!(fs.read_all(&new.with_extension("x")).unwrap(), b"");
+        fs.crash().unwrap();
+        assert!(!fs.exists(&new));
+        assert!(fs.exists(&old));
+    }
+
+    #[test]
     fn reads_can_fail() {
         let (dir, fs) = setup();
         let p = dir.path().join("f");

@@ -332,3 +332,29 @@ fn hostile_input_is_cheap_to_classify() {
     }
     assert!(start.elapsed() < std::time::Duration::from_secs(20));
 }
+
+#[test]
+fn unknown_record_type_is_skippable_damage() {
+    let (mut data, _) = write_log(&[record(1, 10)]);
+    // A checksum-valid record of type 5 (RocksDB's recyclable FULL).
+    let payload = record(2, 10);
+    let crc = format::mask_crc(format::record_crc(5, &payload));
+    data.extend_from_slice(&crc.to_le_bytes());
+    data.extend_from_slice(&10u16.to_le_bytes());
+    data.push(5);
+    data.extend_from_slice(&payload);
+    let tail_at = data.len();
+    let buf = Arc::new(Mutex::new(data));
+    let mut w = Writer::new_at(Box::new(MemFile(buf.clone())), tail_at as u64);
+    w.add_record(&record(3, 10)).unwrap();
+    let data = buf.lock().unwrap().clone();
+    let (got, res, r) = read_all(&data, WalRecoveryMode::SkipAnyCorruptedRecords);
+    res.unwrap();
+    assert_eq!(got, vec![record(1, 10), record(3, 10)]);
+    assert_eq!(r.dropped()[0].offset, 17);
+    assert_eq!(r.dropped()[0].bytes, 17);
+    assert!(r.dropped()[0].reason.contains("unknown record type 5"));
+    let (got, res, _) = read_all(&data, WalRecoveryMode::TolerateCorruptedTailRecords);
+    assert_eq!(got, vec![record(1, 10)]);
+    assert!(res.is_err());
+}
