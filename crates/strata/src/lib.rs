@@ -5,6 +5,7 @@
 
 #![warn(missing_docs)]
 
+pub mod batch;
 pub mod coding;
 pub mod error;
 pub mod filename;
@@ -13,6 +14,7 @@ pub mod iter;
 pub mod sstable;
 pub mod stats;
 pub mod types;
+pub mod version;
 pub mod wal;
 
 pub use error::{Error, Result};

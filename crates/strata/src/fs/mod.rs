@@ -2,6 +2,7 @@
 //! a [`FileSystem`], so tests can substitute one that injects faults or drops
 //! unsynced data (see `fault.rs`).
 
+pub mod fault;
 mod posix;
 
 pub use posix::PosixFileSystem;

@@ -1,0 +1,3 @@
+//! Versions: the set of live files and its history, kept in the MANIFEST.
+
+pub mod edit;
