@@ -18,7 +18,6 @@ pub mod version;
 pub mod wal;
 
 pub use error::{Error, Result};
-pub mod batch;
 pub mod compaction;
 mod db;
 pub mod info_log;
@@ -26,7 +25,6 @@ pub mod memtable;
 pub mod options;
 pub mod options_file;
 pub mod snapshot;
-pub mod version;
 pub mod write_controller;
 
 pub use batch::WriteBatch;

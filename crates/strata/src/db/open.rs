@@ -203,10 +203,10 @@ impl DbInner {
                     }
                 }
             }
-            if let Some(report) = reader.dropped_report() {
-                self.log.log(&format!("[WARN] recovery: {name}: {report}"));
-                stopped = reader.stopped_early();
+            for d in reader.dropped() {
+                self.log.log(&format!("[WARN] recovery: {name}: dropped {d}"));
             }
+            stopped = reader.stopped_at().is_some();
             self.log
                 .log(&format!("Recovered {records} records from {name}"));
         }

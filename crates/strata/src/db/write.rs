@@ -59,6 +59,7 @@ impl RateLimiter {
 
 impl DbInner {
     pub(crate) fn write(&self, opts: &WriteOptions, batch: WriteBatch) -> Result<()> {
+        batch.check()?;
         self.write_internal(opts, Some(batch))
     }
 

@@ -66,5 +66,5 @@ pub trait FileSystem: Send + Sync + Debug {
 
 /// The default file system.
 pub fn default_fs() -> Arc<dyn FileSystem> {
-    Arc::new(PosixFileSystem::default())
+    Arc::new(PosixFileSystem)
 }
