@@ -1,1 +1,11 @@
-//! Placeholder: filled in by the sstable work.
+//! The block-based table (SST) format: builder, reader, iterators, bloom
+//! filter, block cache and table cache.
+//!
+//! The byte layout is specified in `docs/formats/sstable.md`.
+
+pub mod block;
+pub mod block_builder;
+pub mod compression;
+pub mod format;
+
+pub use compression::CompressionType;
