@@ -43,15 +43,23 @@ impl Block {
         let n = decode_fixed32(&data[data.len() - 4..]).unwrap_or(u32::MAX) as usize;
         let max = (data.len() - 4) / 4;
         if n > max {
-            return Err(bad(format!("block restart count {n} does not fit in {} bytes", data.len())));
+            return Err(bad(format!(
+                "block restart count {n} does not fit in {} bytes",
+                data.len()
+            )));
         }
         let restart_offset = data.len() - 4 - 4 * n;
         let mut prev: Option<u32> = None;
         for i in 0..n {
             let r = decode_fixed32(&data[restart_offset + 4 * i..]).unwrap_or(u32::MAX);
             let in_order = prev.is_none_or(|p| r > p);
-            if !in_order || (r as usize >= restart_offset && restart_offset > 0) || (i == 0 && r != 0) {
-                return Err(bad(format!("block restart point {i} ({r}) is out of order or out of range")));
+            if !in_order
+                || (r as usize >= restart_offset && restart_offset > 0)
+                || (i == 0 && r != 0)
+            {
+                return Err(bad(format!(
+                    "block restart point {i} ({r}) is out of order or out of range"
+                )));
             }
             prev = Some(r);
         }
@@ -101,7 +109,11 @@ impl Block {
 
 /// Decodes an entry header at `p`: (shared, non_shared, value_len, header size).
 #[inline]
-fn decode_entry_header(data: &[u8], p: usize, limit: usize) -> Option<(usize, usize, usize, usize)> {
+fn decode_entry_header(
+    data: &[u8],
+    p: usize,
+    limit: usize,
+) -> Option<(usize, usize, usize, usize)> {
     let hdr = data.get(p..limit)?;
     if hdr.len() >= 3 && (hdr[0] | hdr[1] | hdr[2]) < 128 {
         return Some((hdr[0] as usize, hdr[1] as usize, hdr[2] as usize, 3));
@@ -109,7 +121,12 @@ fn decode_entry_header(data: &[u8], p: usize, limit: usize) -> Option<(usize, us
     let (shared, a) = decode_varint32(hdr)?;
     let (non_shared, b) = decode_varint32(hdr.get(a..)?)?;
     let (vlen, c) = decode_varint32(hdr.get(a + b..)?)?;
-    Some((shared as usize, non_shared as usize, vlen as usize, a + b + c))
+    Some((
+        shared as usize,
+        non_shared as usize,
+        vlen as usize,
+        a + b + c,
+    ))
 }
 
 /// A cursor over one block (LevelDB's `Block::Iter`).
@@ -163,7 +180,10 @@ impl BlockIter {
             self.status = Some(Error::corruption(
                 &*self.block.file,
                 self.block.offset,
-                format!("{msg} (entry at offset {} inside the block)", self.next_offset),
+                format!(
+                    "{msg} (entry at offset {} inside the block)",
+                    self.next_offset
+                ),
             ));
         }
         self.invalidate();
@@ -419,7 +439,9 @@ mod tests {
             for flip in [0x01u8, 0x80, 0xff] {
                 let mut data = block.data.clone();
                 data[i] ^= flip;
-                let Ok(b) = Block::new(data, Arc::from("f"), 0) else { continue };
+                let Ok(b) = Block::new(data, Arc::from("f"), 0) else {
+                    continue;
+                };
                 let b = Arc::new(b);
                 let mut it = b.internal_iter();
                 it.seek_to_first();

@@ -38,7 +38,9 @@ impl BlockCache {
     pub fn new(capacity_bytes: usize) -> Self {
         let per_shard = capacity_bytes.div_ceil(NUM_SHARDS);
         BlockCache {
-            shards: (0..NUM_SHARDS).map(|_| Mutex::new(Lru::new(per_shard))).collect(),
+            shards: (0..NUM_SHARDS)
+                .map(|_| Mutex::new(Lru::new(per_shard)))
+                .collect(),
             capacity: capacity_bytes,
         }
     }

@@ -74,7 +74,11 @@ impl BloomBuilder {
         let n = self.hashes.len() as f64;
         let total_bits = (n * bits_per_key).ceil().max(0.0) as u64;
         let num_lines = total_bits.div_ceil(LINE_BITS).min(u64::from(u32::MAX / 64)) as u32;
-        let num_lines = if self.hashes.is_empty() { 0 } else { num_lines.max(1) };
+        let num_lines = if self.hashes.is_empty() {
+            0
+        } else {
+            num_lines.max(1)
+        };
         let num_probes = choose_num_probes(bits_per_key);
         let mut out = vec![0u8; num_lines as usize * LINE_BYTES];
         for &h in &self.hashes {
@@ -206,7 +210,10 @@ mod tests {
         let theory = (1.0 - (-k / 10.0f64).exp()).powf(k);
         // Cache-line locality costs a little over the classic formula
         // (RocksDB measures ~0.95% vs 0.84%); allow that, but no more.
-        assert!(rate > theory * 0.6 && rate < theory * 1.4, "rate {rate}, theory {theory}");
+        assert!(
+            rate > theory * 0.6 && rate < theory * 1.4,
+            "rate {rate}, theory {theory}"
+        );
     }
 
     #[test]

@@ -134,7 +134,10 @@ pub fn compress_block(ctype: CompressionType, raw: &[u8], out: &mut Vec<u8>) -> 
             Ok(len) => {
                 put_varint32(out, len);
                 let prefix = out.len();
-                out.resize(prefix + lz4_flex::block::get_maximum_output_size(raw.len()), 0);
+                out.resize(
+                    prefix + lz4_flex::block::get_maximum_output_size(raw.len()),
+                    0,
+                );
                 match lz4_flex::block::compress_into(raw, &mut out[prefix..]) {
                     Ok(n) => {
                         out.truncate(prefix + n);
@@ -231,8 +234,14 @@ mod tests {
             assert_eq!(c.short_name().parse::<CompressionType>().unwrap(), c);
             assert_eq!(CompressionType::from_byte(c.to_byte()), Some(c));
         }
-        assert_eq!("kZSTD".parse::<CompressionType>().unwrap(), CompressionType::Zstd);
-        assert_eq!("LZ4".parse::<CompressionType>().unwrap(), CompressionType::Lz4);
+        assert_eq!(
+            "kZSTD".parse::<CompressionType>().unwrap(),
+            CompressionType::Zstd
+        );
+        assert_eq!(
+            "LZ4".parse::<CompressionType>().unwrap(),
+            CompressionType::Lz4
+        );
         assert!("zlib".parse::<CompressionType>().is_err());
         assert_eq!(CompressionType::from_byte(2), None);
     }
@@ -273,7 +282,11 @@ mod tests {
     #[test]
     fn damaged_input_is_an_error_not_a_panic() {
         let raw = compressible(5000);
-        for c in [CompressionType::Snappy, CompressionType::Lz4, CompressionType::Zstd] {
+        for c in [
+            CompressionType::Snappy,
+            CompressionType::Lz4,
+            CompressionType::Zstd,
+        ] {
             let mut out = Vec::new();
             compress_block(c, &raw, &mut out);
             for cut in [0, 1, out.len() / 2, out.len() - 1] {

@@ -5,7 +5,9 @@
 
 use std::sync::Arc;
 
-use crate::coding::{decode_fixed32, decode_fixed64, put_fixed32, put_fixed64, put_varint64, Decoder};
+use crate::coding::{
+    decode_fixed32, decode_fixed64, put_fixed32, put_fixed64, put_varint64, Decoder,
+};
 use crate::error::{Error, Result};
 use crate::fs::RandomAccessFile;
 
@@ -115,7 +117,9 @@ impl Footer {
         }
         let magic = decode_fixed64(&src[40..]).ok_or_else(|| bad("short footer"))?;
         if magic != TABLE_MAGIC {
-            return Err(bad("bad table magic number (not a strata table, or truncated)"));
+            return Err(bad(
+                "bad table magic number (not a strata table, or truncated)",
+            ));
         }
         let stored = decode_fixed32(&src[36..]).ok_or_else(|| bad("short footer"))?;
         if unmask_crc(stored) != crc32c::crc32c(&src[..36]) {
@@ -186,24 +190,29 @@ pub fn read_raw_block(
     data_end: u64,
     verify: bool,
 ) -> Result<(Vec<u8>, u8)> {
-    let end = handle.offset.checked_add(handle.size).and_then(|e| e.checked_add(BLOCK_TRAILER_SIZE as u64));
+    let end = handle
+        .offset
+        .checked_add(handle.size)
+        .and_then(|e| e.checked_add(BLOCK_TRAILER_SIZE as u64));
     match end {
         Some(e) if e <= data_end => {}
-        _ => {
-            return Err(Error::corruption(
-                &**file_name,
-                handle.offset,
-                format!(
-                    "block handle (offset {}, size {}) points past the end of the data ({data_end})",
-                    handle.offset, handle.size
-                ),
-            ))
-        }
+        _ => return Err(Error::corruption(
+            &**file_name,
+            handle.offset,
+            format!(
+                "block handle (offset {}, size {}) points past the end of the data ({data_end})",
+                handle.offset, handle.size
+            ),
+        )),
     }
     let n = handle.size as usize;
     let mut buf = file.read_at(handle.offset, n + BLOCK_TRAILER_SIZE)?;
     if buf.len() != n + BLOCK_TRAILER_SIZE {
-        return Err(Error::corruption(&**file_name, handle.offset, "short block read"));
+        return Err(Error::corruption(
+            &**file_name,
+            handle.offset,
+            "short block read",
+        ));
     }
     let type_byte = buf[n];
     if verify {
@@ -249,8 +258,14 @@ mod tests {
     #[test]
     fn footer_round_trip_and_detects_damage() {
         let f = Footer {
-            metaindex: BlockHandle { offset: 10, size: 20 },
-            index: BlockHandle { offset: 35, size: 99 },
+            metaindex: BlockHandle {
+                offset: 10,
+                size: 20,
+            },
+            index: BlockHandle {
+                offset: 35,
+                size: 99,
+            },
             format_version: FORMAT_VERSION,
         };
         let enc = f.encode();

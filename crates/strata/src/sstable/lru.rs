@@ -204,7 +204,9 @@ mod tests {
         let mut model: Vec<u64> = Vec::new(); // most recent last
         let mut x = 12345u64;
         for _ in 0..5000 {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let k = (x >> 33) % 9;
             if x & 1 == 0 {
                 let hit = c.get(&k);

@@ -128,13 +128,15 @@ impl TableProperties {
                 SMALLEST_SEQNO => p.smallest_seqno = num()?,
                 LARGEST_SEQNO => p.largest_seqno = num()?,
                 COMPRESSION => {
-                    p.compression_name = std::str::from_utf8(val).map_err(|_| bad(name))?.to_string()
+                    p.compression_name =
+                        std::str::from_utf8(val).map_err(|_| bad(name))?.to_string()
                 }
                 BLOOM_BITS => {
                     if val.len() != 8 {
                         return Err(bad(name));
                     }
-                    p.bloom_bits_per_key = f64::from_bits(decode_fixed64(val).ok_or_else(|| bad(name))?);
+                    p.bloom_bits_per_key =
+                        f64::from_bits(decode_fixed64(val).ok_or_else(|| bad(name))?);
                 }
                 _ => {}
             }
