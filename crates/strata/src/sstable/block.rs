@@ -163,6 +163,14 @@ impl BlockIter {
         }
     }
 
+    /// Switches to another block (unpositioned), keeping the key buffer's
+    /// allocation and the ordering. Clears any error.
+    pub fn set_block(&mut self, block: Arc<Block>) {
+        self.block = block;
+        self.status = None;
+        self.invalidate();
+    }
+
     /// The block being iterated.
     pub fn block(&self) -> &Arc<Block> {
         &self.block

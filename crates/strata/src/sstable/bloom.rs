@@ -206,6 +206,7 @@ mod tests {
             .filter(|i| f.may_contain(format!("other{i:08}").as_bytes()))
             .count();
         let rate = fp as f64 / probes as f64;
+        eprintln!("bloom fp rate {rate:.5} (k = {k})");
         // Classic bloom theory for m/n = 10 and k probes.
         let theory = (1.0 - (-k / 10.0f64).exp()).powf(k);
         // Cache-line locality costs a little over the classic formula

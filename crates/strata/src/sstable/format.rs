@@ -196,14 +196,16 @@ pub fn read_raw_block(
         .and_then(|e| e.checked_add(BLOCK_TRAILER_SIZE as u64));
     match end {
         Some(e) if e <= data_end => {}
-        _ => return Err(Error::corruption(
-            &**file_name,
-            handle.offset,
-            format!(
+        _ => {
+            return Err(Error::corruption(
+                &**file_name,
+                handle.offset,
+                format!(
                 "block handle (offset {}, size {}) points past the end of the data ({data_end})",
                 handle.offset, handle.size
             ),
-        )),
+            ))
+        }
     }
     let n = handle.size as usize;
     let mut buf = file.read_at(handle.offset, n + BLOCK_TRAILER_SIZE)?;

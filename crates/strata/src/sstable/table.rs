@@ -360,7 +360,10 @@ impl TableIterator {
         }
         match self.table.read_data_block(h, &self.opts) {
             Ok(b) => {
-                self.data_iter = Some(b.internal_iter());
+                match &mut self.data_iter {
+                    Some(d) => d.set_block(b),
+                    None => self.data_iter = Some(b.internal_iter()),
+                }
                 true
             }
             Err(e) => {
