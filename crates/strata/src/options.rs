@@ -246,9 +246,7 @@ impl Options {
                 self.max_bytes_for_level_multiplier = parse_num(name, v)?
             }
             "target_file_size_base" => self.target_file_size_base = parse_num(name, v)?,
-            "target_file_size_multiplier" => {
-                self.target_file_size_multiplier = parse_num(name, v)?
-            }
+            "target_file_size_multiplier" => self.target_file_size_multiplier = parse_num(name, v)?,
             "soft_pending_compaction_bytes_limit" => {
                 self.soft_pending_compaction_bytes_limit = parse_num(name, v)?
             }
@@ -340,14 +338,18 @@ impl Options {
         if self.level0_file_num_compaction_trigger < 1 {
             return bad("level0_file_num_compaction_trigger must be at least 1".into());
         }
-        if self.max_bytes_for_level_multiplier <= 1.0 || !self.max_bytes_for_level_multiplier.is_finite() {
+        if self.max_bytes_for_level_multiplier <= 1.0
+            || !self.max_bytes_for_level_multiplier.is_finite()
+        {
             return bad(format!(
                 "max_bytes_for_level_multiplier={} must be greater than 1",
                 self.max_bytes_for_level_multiplier
             ));
         }
         if self.max_bytes_for_level_base == 0 || self.target_file_size_base == 0 {
-            return bad("max_bytes_for_level_base and target_file_size_base must be positive".into());
+            return bad(
+                "max_bytes_for_level_base and target_file_size_base must be positive".into(),
+            );
         }
         if self.target_file_size_multiplier == 0 {
             return bad("target_file_size_multiplier must be at least 1".into());
@@ -446,7 +448,10 @@ impl Options {
             ("error_if_exists", self.error_if_exists.to_string()),
             ("paranoid_checks", self.paranoid_checks.to_string()),
             ("write_buffer_size", self.write_buffer_size.to_string()),
-            ("max_write_buffer_number", self.max_write_buffer_number.to_string()),
+            (
+                "max_write_buffer_number",
+                self.max_write_buffer_number.to_string(),
+            ),
             (
                 "min_write_buffer_number_to_merge",
                 self.min_write_buffer_number_to_merge.to_string(),
@@ -461,14 +466,26 @@ impl Options {
                 "level0_slowdown_writes_trigger",
                 self.level0_slowdown_writes_trigger.to_string(),
             ),
-            ("level0_stop_writes_trigger", self.level0_stop_writes_trigger.to_string()),
-            ("max_bytes_for_level_base", self.max_bytes_for_level_base.to_string()),
+            (
+                "level0_stop_writes_trigger",
+                self.level0_stop_writes_trigger.to_string(),
+            ),
+            (
+                "max_bytes_for_level_base",
+                self.max_bytes_for_level_base.to_string(),
+            ),
             (
                 "max_bytes_for_level_multiplier",
                 self.max_bytes_for_level_multiplier.to_string(),
             ),
-            ("target_file_size_base", self.target_file_size_base.to_string()),
-            ("target_file_size_multiplier", self.target_file_size_multiplier.to_string()),
+            (
+                "target_file_size_base",
+                self.target_file_size_base.to_string(),
+            ),
+            (
+                "target_file_size_multiplier",
+                self.target_file_size_multiplier.to_string(),
+            ),
             (
                 "soft_pending_compaction_bytes_limit",
                 self.soft_pending_compaction_bytes_limit.to_string(),
@@ -481,13 +498,22 @@ impl Options {
             ("compaction_style", self.compaction_style.name().to_string()),
             ("compression", self.compression.name().to_string()),
             ("block_size", self.block_size.to_string()),
-            ("block_restart_interval", self.block_restart_interval.to_string()),
+            (
+                "block_restart_interval",
+                self.block_restart_interval.to_string(),
+            ),
             ("bloom_bits_per_key", self.bloom_bits_per_key.to_string()),
             ("block_cache_size", self.block_cache_size.to_string()),
             ("max_open_files", self.max_open_files.to_string()),
-            ("wal_recovery_mode", self.wal_recovery_mode.name().to_string()),
+            (
+                "wal_recovery_mode",
+                self.wal_recovery_mode.name().to_string(),
+            ),
             ("statistics", self.statistics.to_string()),
-            ("stats_dump_period_sec", self.stats_dump_period_sec.to_string()),
+            (
+                "stats_dump_period_sec",
+                self.stats_dump_period_sec.to_string(),
+            ),
             ("max_subcompactions", self.max_subcompactions.to_string()),
         ]
     }
@@ -565,7 +591,9 @@ mod tests {
         let e = "enable_blob_files=true".parse::<Options>().unwrap_err();
         assert!(matches!(e, Error::NotSupported(_)));
         assert!(e.to_string().contains("enable_blob_files"));
-        let e = "compaction_style=kCompactionStyleUniversal".parse::<Options>().unwrap_err();
+        let e = "compaction_style=kCompactionStyleUniversal"
+            .parse::<Options>()
+            .unwrap_err();
         assert!(matches!(e, Error::NotSupported(_)));
         let e = "write_buffer_size=abc".parse::<Options>().unwrap_err();
         assert!(e.to_string().contains("write_buffer_size"));
@@ -573,10 +601,24 @@ mod tests {
 
     #[test]
     fn validate_names_the_option() {
-        let o = Options { max_write_buffer_number: 1, ..Options::default() };
-        assert!(o.validate().unwrap_err().to_string().contains("max_write_buffer_number"));
-        let o = Options { max_subcompactions: 4, ..Options::default() };
-        assert!(o.validate().unwrap_err().to_string().contains("max_subcompactions"));
+        let o = Options {
+            max_write_buffer_number: 1,
+            ..Options::default()
+        };
+        assert!(o
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("max_write_buffer_number"));
+        let o = Options {
+            max_subcompactions: 4,
+            ..Options::default()
+        };
+        assert!(o
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("max_subcompactions"));
         Options::default().validate().unwrap();
     }
 }

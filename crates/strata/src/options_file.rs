@@ -112,7 +112,12 @@ mod tests {
         let i = bad.iter().position(|&b| b == b'1').unwrap();
         bad[i] = b'9';
         let e = parse(&bad, "OPTIONS-000007").unwrap_err();
-        assert!(e.is_corruption() && e.to_string().contains("OPTIONS-000007"), "{e}");
-        assert!(parse(&data[..data.len() / 2], "x").unwrap_err().is_corruption());
+        assert!(
+            e.is_corruption() && e.to_string().contains("OPTIONS-000007"),
+            "{e}"
+        );
+        assert!(parse(&data[..data.len() / 2], "x")
+            .unwrap_err()
+            .is_corruption());
     }
 }

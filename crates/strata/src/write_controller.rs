@@ -111,9 +111,15 @@ mod tests {
         let mut s = LsmShape::default();
         assert_eq!(stall_state(&s, &o), StallState::Normal);
         s.l0_files = 4;
-        assert_eq!(stall_state(&s, &o), StallState::Delayed(StallCause::L0FileCountLimit));
+        assert_eq!(
+            stall_state(&s, &o),
+            StallState::Delayed(StallCause::L0FileCountLimit)
+        );
         s.l0_files = 8;
-        assert_eq!(stall_state(&s, &o), StallState::Stopped(StallCause::L0FileCountLimit));
+        assert_eq!(
+            stall_state(&s, &o),
+            StallState::Stopped(StallCause::L0FileCountLimit)
+        );
         s.l0_files = 0;
         s.pending_compaction_bytes = 150;
         assert_eq!(
@@ -128,7 +134,10 @@ mod tests {
         s.pending_compaction_bytes = 0;
         s.immutable_memtables = 1;
         s.active_memtable_full = true;
-        assert_eq!(stall_state(&s, &o), StallState::Stopped(StallCause::MemtableLimit));
+        assert_eq!(
+            stall_state(&s, &o),
+            StallState::Stopped(StallCause::MemtableLimit)
+        );
         s.active_memtable_full = false;
         assert_eq!(stall_state(&s, &o), StallState::Normal);
     }

@@ -98,7 +98,11 @@ mod tests {
     #[test]
     fn newest_version_wins_without_snapshots() {
         assert_eq!(
-            run(&[("a", 9, V), ("a", 5, V), ("a", 1, D), ("b", 3, V)], vec![], false),
+            run(
+                &[("a", 9, V), ("a", 5, V), ("a", 1, D), ("b", 3, V)],
+                vec![],
+                false
+            ),
             [Keep, DropShadowed, DropShadowed, Keep]
         );
     }
@@ -107,7 +111,11 @@ mod tests {
     fn snapshots_keep_the_version_they_see() {
         // Snapshot at 6 sees a@5; snapshot at 2 sees a@1.
         assert_eq!(
-            run(&[("a", 9, V), ("a", 5, V), ("a", 4, V), ("a", 1, V)], vec![6, 2], false),
+            run(
+                &[("a", 9, V), ("a", 5, V), ("a", 4, V), ("a", 1, V)],
+                vec![6, 2],
+                false
+            ),
             [Keep, Keep, DropShadowed, Keep]
         );
     }
@@ -118,8 +126,14 @@ mod tests {
             run(&[("a", 9, D), ("a", 5, V)], vec![], true),
             [DropObsolete, DropObsolete]
         );
-        assert_eq!(run(&[("a", 9, D), ("a", 5, V)], vec![], false), [Keep, DropShadowed]);
+        assert_eq!(
+            run(&[("a", 9, D), ("a", 5, V)], vec![], false),
+            [Keep, DropShadowed]
+        );
         // A snapshot at 7 still sees a@5, so neither goes.
-        assert_eq!(run(&[("a", 9, D), ("a", 5, V)], vec![7], true), [Keep, Keep]);
+        assert_eq!(
+            run(&[("a", 9, D), ("a", 5, V)], vec![7], true),
+            [Keep, Keep]
+        );
     }
 }

@@ -66,7 +66,8 @@ impl<'a> OutputWriter<'a> {
         let ukey = user_key(ikey);
         let roll = match &self.builder {
             Some((_, b)) => {
-                b.file_size_estimate() >= self.target_file_size && ukey != self.last_user_key.as_slice()
+                b.file_size_estimate() >= self.target_file_size
+                    && ukey != self.last_user_key.as_slice()
             }
             None => false,
         };
@@ -101,7 +102,10 @@ impl<'a> OutputWriter<'a> {
         let start = Instant::now();
         let info = b.finish()?;
         if let Some(s) = self.stats {
-            s.record_histogram(Histogram::TableSyncMicros, start.elapsed().as_micros() as u64);
+            s.record_histogram(
+                Histogram::TableSyncMicros,
+                start.elapsed().as_micros() as u64,
+            );
         }
         self.bytes_written += info.file_size;
         self.outputs.push(FileMetaData {

@@ -78,7 +78,13 @@ pub struct Busy {
 }
 
 impl Busy {
-    fn conflicts(&self, files: &[Arc<FileMetaData>], out_level: usize, lo: &[u8], hi: &[u8]) -> bool {
+    fn conflicts(
+        &self,
+        files: &[Arc<FileMetaData>],
+        out_level: usize,
+        lo: &[u8],
+        hi: &[u8],
+    ) -> bool {
         files.iter().any(|f| self.files.contains(&f.number))
             || self
                 .output_ranges
@@ -368,7 +374,10 @@ mod tests {
                 t.score,
                 t.reason.name(),
                 t.inputs.iter().map(|f| f.number).collect::<Vec<_>>(),
-                t.output_level_inputs.iter().map(|f| f.number).collect::<Vec<_>>(),
+                t.output_level_inputs
+                    .iter()
+                    .map(|f| f.number)
+                    .collect::<Vec<_>>(),
                 t.trivial_move,
                 t.target_file_size
             ),
@@ -389,7 +398,10 @@ mod tests {
             "L0->L1 score=1.00 reason=LevelL0FilesNum inputs=[11, 10] next=[5, 6] trivial=false target=100"
         );
         let one = version(&[(0, meta(10, "a", "f", 50))]);
-        assert_eq!(describe(&pick_compaction(&one, &Busy::default(), &opts())), "none");
+        assert_eq!(
+            describe(&pick_compaction(&one, &Busy::default(), &opts())),
+            "none"
+        );
     }
 
     #[test]

@@ -94,7 +94,8 @@ impl DbInner {
         }
         st.last_stats_dump = Instant::now();
         let text = self.stats_text(st);
-        self.log.log(&format!("------- DUMPING STATS -------\n{text}"));
+        self.log
+            .log(&format!("------- DUMPING STATS -------\n{text}"));
     }
 
     /// Marks a task's files busy, runs it without the lock, installs the
@@ -122,7 +123,11 @@ impl DbInner {
             task.inputs.len(),
             task.output_level_inputs.len(),
             task.score,
-            if task.trivial_move { " (trivial move)" } else { "" }
+            if task.trivial_move {
+                " (trivial move)"
+            } else {
+                ""
+            }
         ));
         let mut started = Vec::new();
         let result = MutexGuard::unlocked(st, || {
@@ -170,7 +175,10 @@ impl DbInner {
             Ok(js) => {
                 st.istats.levels[task.output_level].add_job(&js);
                 if let Some(s) = &self.stats {
-                    s.record_tick(Ticker::CompactReadBytes, js.read_bytes_level + js.read_bytes_next);
+                    s.record_tick(
+                        Ticker::CompactReadBytes,
+                        js.read_bytes_level + js.read_bytes_next,
+                    );
                     s.record_tick(Ticker::CompactWriteBytes, js.write_bytes);
                     s.record_tick(Ticker::CompactionKeyDropNewerEntry, js.dropped_shadowed);
                     s.record_tick(Ticker::CompactionKeyDropObsolete, js.dropped_obsolete);

@@ -15,7 +15,9 @@ use super::{Db, DbInner, State, SuperVersion};
 use crate::batch::WriteBatch;
 use crate::compaction::picker::Busy;
 use crate::error::{Error, Result};
-use crate::filename::{current_file_name, lock_file_name, parse_file_name, wal_file_name, FileType};
+use crate::filename::{
+    current_file_name, lock_file_name, parse_file_name, wal_file_name, FileType,
+};
 use crate::info_log::InfoLog;
 use crate::memtable::MemTable;
 use crate::options::Options;
@@ -67,8 +69,8 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         VersionSet::create_new(path, fs.clone(), options.num_levels)?
     };
     let stats = options.statistics.then(Statistics::new);
-    let block_cache = (options.block_cache_size > 0)
-        .then(|| Arc::new(BlockCache::new(options.block_cache_size)));
+    let block_cache =
+        (options.block_cache_size > 0).then(|| Arc::new(BlockCache::new(options.block_cache_size)));
     let max_open = if options.max_open_files < 0 {
         usize::MAX
     } else {
@@ -204,7 +206,8 @@ impl DbInner {
                 }
             }
             for d in reader.dropped() {
-                self.log.log(&format!("[WARN] recovery: {name}: dropped {d}"));
+                self.log
+                    .log(&format!("[WARN] recovery: {name}: dropped {d}"));
             }
             stopped = reader.stopped_at().is_some();
             self.log

@@ -60,7 +60,10 @@ impl DbInner {
             "rocksdb.num-immutable-mem-table" => st.imm.len().to_string(),
             "rocksdb.cur-size-active-mem-table" => st.mem.approximate_memory_usage().to_string(),
             "rocksdb.cur-size-all-mem-tables" => (st.mem.approximate_memory_usage()
-                + st.imm.iter().map(|m| m.approximate_memory_usage()).sum::<usize>())
+                + st.imm
+                    .iter()
+                    .map(|m| m.approximate_memory_usage())
+                    .sum::<usize>())
             .to_string(),
             "rocksdb.mem-table-flush-pending" => u8::from(!st.imm.is_empty()).to_string(),
             "rocksdb.compaction-pending" => u8::from(

@@ -13,7 +13,9 @@ use crate::memtable::{MemGet, MemTableIterator};
 use crate::options::ReadOptions;
 use crate::sstable::ReadOpts;
 use crate::stats::{Histogram, Ticker};
-use crate::types::{make_internal_key, parse_internal_key, user_key, ValueType, VALUE_TYPE_FOR_SEEK};
+use crate::types::{
+    make_internal_key, parse_internal_key, user_key, ValueType, VALUE_TYPE_FOR_SEEK,
+};
 
 impl DbInner {
     pub(crate) fn get(&self, opts: &ReadOptions, key: &[u8]) -> Result<Option<Vec<u8>>> {

@@ -119,7 +119,9 @@ impl DbInner {
         }
         // Wake every member of the group with the group's result.
         for _ in 0..group_len {
-            let Some(w) = st.writers.pop_front() else { break };
+            let Some(w) = st.writers.pop_front() else {
+                break;
+            };
             if !Arc::ptr_eq(&w, leader) {
                 *w.result.lock() = Some(match &result {
                     Ok(()) => Ok(()),
@@ -199,7 +201,10 @@ impl DbInner {
                     let t = Instant::now();
                     let r = w.sync();
                     if let Some(s) = &stats {
-                        s.record_histogram(Histogram::WalFileSyncMicros, t.elapsed().as_micros() as u64);
+                        s.record_histogram(
+                            Histogram::WalFileSyncMicros,
+                            t.elapsed().as_micros() as u64,
+                        );
                     }
                     r
                 } else {
@@ -377,6 +382,9 @@ mod tests {
         let a = r.reserve(1_000_000, 1_000_000, now);
         let b = r.reserve(1_000_000, 1_000_000, now);
         assert!(a <= Duration::from_secs(1) + Duration::from_millis(1));
-        assert!(b >= Duration::from_millis(1999) && b <= Duration::from_millis(2001), "{b:?}");
+        assert!(
+            b >= Duration::from_millis(1999) && b <= Duration::from_millis(2001),
+            "{b:?}"
+        );
     }
 }

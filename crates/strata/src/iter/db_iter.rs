@@ -123,7 +123,9 @@ impl DbIterator {
         self.direction = Direction::Forward;
         self.saved_value.clear();
         match self.lower.clone() {
-            Some(l) => self.iter.seek(&make_internal_key(&l, self.seq, VALUE_TYPE_FOR_SEEK)),
+            Some(l) => self
+                .iter
+                .seek(&make_internal_key(&l, self.seq, VALUE_TYPE_FOR_SEEK)),
             None => self.iter.seek_to_first(),
         }
         self.find_next_user_entry(false);
@@ -136,9 +138,11 @@ impl DbIterator {
         self.direction = Direction::Reverse;
         self.saved_value.clear();
         match self.upper.clone() {
-            Some(u) => self
-                .iter
-                .seek_for_prev(&make_internal_key(&u, MAX_SEQUENCE_NUMBER, VALUE_TYPE_FOR_SEEK)),
+            Some(u) => self.iter.seek_for_prev(&make_internal_key(
+                &u,
+                MAX_SEQUENCE_NUMBER,
+                VALUE_TYPE_FOR_SEEK,
+            )),
             None => self.iter.seek_to_last(),
         }
         self.find_prev_user_entry();
@@ -357,7 +361,12 @@ mod tests {
     fn build(entries: &[(&str, u64, ValueType, &str)], seq: u64) -> DbIterator {
         let mut v: Vec<(Vec<u8>, Vec<u8>)> = entries
             .iter()
-            .map(|(k, s, t, val)| (make_internal_key(k.as_bytes(), *s, *t), val.as_bytes().to_vec()))
+            .map(|(k, s, t, val)| {
+                (
+                    make_internal_key(k.as_bytes(), *s, *t),
+                    val.as_bytes().to_vec(),
+                )
+            })
             .collect();
         v.sort_by(|a, b| compare_internal_keys(&a.0, &b.0));
         DbIterator::new(Box::new(VecIterator::new(v)), seq, None, None, Vec::new())
@@ -380,7 +389,11 @@ mod tests {
     fn collect(it: DbIterator) -> Vec<String> {
         it.map(|r| {
             let (k, v) = r.unwrap();
-            format!("{}={}", String::from_utf8(k).unwrap(), String::from_utf8(v).unwrap())
+            format!(
+                "{}={}",
+                String::from_utf8(k).unwrap(),
+                String::from_utf8(v).unwrap()
+            )
         })
         .collect()
     }
@@ -388,9 +401,15 @@ mod tests {
     #[test]
     fn forward_and_reverse_at_sequences() {
         assert_eq!(collect(build(&data(), 100)), ["a=a5", "c=c3", "d=d7"]);
-        assert_eq!(collect(build(&data(), 100).reverse()), ["d=d7", "c=c3", "a=a5"]);
+        assert_eq!(
+            collect(build(&data(), 100).reverse()),
+            ["d=d7", "c=c3", "a=a5"]
+        );
         assert_eq!(collect(build(&data(), 5)), ["a=a5", "b=b2", "c=c3"]);
-        assert_eq!(collect(build(&data(), 5).reverse()), ["c=c3", "b=b2", "a=a5"]);
+        assert_eq!(
+            collect(build(&data(), 5).reverse()),
+            ["c=c3", "b=b2", "a=a5"]
+        );
         assert_eq!(collect(build(&data(), 0)), Vec::<String>::new());
     }
 
@@ -422,7 +441,12 @@ mod tests {
     fn bounds_are_respected() {
         let mut v: Vec<(Vec<u8>, Vec<u8>)> = data()
             .iter()
-            .map(|(k, s, t, val)| (make_internal_key(k.as_bytes(), *s, *t), val.as_bytes().to_vec()))
+            .map(|(k, s, t, val)| {
+                (
+                    make_internal_key(k.as_bytes(), *s, *t),
+                    val.as_bytes().to_vec(),
+                )
+            })
             .collect();
         v.sort_by(|a, b| compare_internal_keys(&a.0, &b.0));
         let it = DbIterator::new(

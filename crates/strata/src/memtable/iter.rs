@@ -22,18 +22,22 @@ impl MemTableIterator {
         MemTableIterator { cur: None, mem }
     }
 
-    fn set(&mut self, e: Option<Entry<'_, MemEntry>>) {
-        // SAFETY: the entry points into `self.mem`'s skiplist, which `self`
-        // keeps alive through the Arc for at least as long as `cur` (fields
-        // drop in declaration order, and `cur` is replaced before `mem` can
-        // change: `mem` is never reassigned).
-        self.cur = e.map(|e| unsafe {
+    fn position(&mut self, f: impl FnOnce(&MemTable) -> Option<Entry<'_, MemEntry>>) {
+        let mem = self.mem.clone();
+        // SAFETY: the entry points into the skiplist of `self.mem` (the same
+        // Arc as `mem`), which `self` keeps alive for at least as long as
+        // `cur`: fields drop in declaration order, and `mem` is never
+        // reassigned.
+        self.cur = f(&mem).map(|e| unsafe {
             std::mem::transmute::<Entry<'_, MemEntry>, Entry<'static, MemEntry>>(e)
         });
     }
 
     fn entry(&self) -> &MemEntry {
-        self.cur.as_ref().map(|e| e.value()).expect("valid() checked by caller")
+        self.cur
+            .as_ref()
+            .map(|e| e.value())
+            .expect("valid() checked by caller")
     }
 }
 
@@ -42,20 +46,16 @@ impl InternalIterator for MemTableIterator {
         self.cur.is_some()
     }
     fn seek_to_first(&mut self) {
-        let e = self.mem.set.front();
-        self.set(e);
+        self.position(|m| m.set.front());
     }
     fn seek_to_last(&mut self) {
-        let e = self.mem.set.back();
-        self.set(e);
+        self.position(|m| m.set.back());
     }
     fn seek(&mut self, target: &[u8]) {
-        let e = self.mem.set.lower_bound(Bound::Included(IKey::new(target)));
-        self.set(e);
+        self.position(|m| m.set.lower_bound(Bound::Included(IKey::new(target))));
     }
     fn seek_for_prev(&mut self, target: &[u8]) {
-        let e = self.mem.set.upper_bound(Bound::Included(IKey::new(target)));
-        self.set(e);
+        self.position(|m| m.set.upper_bound(Bound::Included(IKey::new(target))));
     }
     fn next(&mut self) {
         let n = self.cur.as_ref().and_then(|e| e.next());

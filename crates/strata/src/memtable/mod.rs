@@ -75,7 +75,9 @@ impl MemTable {
     /// Looks up the newest version of `key` with sequence `<= seq`.
     pub fn get(&self, key: &[u8], seq: SequenceNumber) -> MemGet {
         let lookup = make_internal_key(key, seq, VALUE_TYPE_FOR_SEEK);
-        let Some(entry) = self.set.lower_bound(std::ops::Bound::Included(IKey::new(&lookup)))
+        let Some(entry) = self
+            .set
+            .lower_bound(std::ops::Bound::Included(IKey::new(&lookup)))
         else {
             return MemGet::Absent;
         };
@@ -125,7 +127,10 @@ impl MemTable {
     }
 
     /// Calls `f(internal_key, value)` for every entry in order (used by flush).
-    pub fn for_each(&self, mut f: impl FnMut(&[u8], &[u8]) -> crate::Result<()>) -> crate::Result<()> {
+    pub fn for_each(
+        &self,
+        mut f: impl FnMut(&[u8], &[u8]) -> crate::Result<()>,
+    ) -> crate::Result<()> {
         for e in self.set.iter() {
             f(e.value().ikey(), e.value().value())?;
         }
@@ -146,8 +151,14 @@ mod tests {
         m.add(2, ValueType::Value, b"a", b"v2");
         m.add(3, ValueType::Deletion, b"a", b"");
         m.add(4, ValueType::Value, b"b", b"x");
-        assert_eq!(m.get(b"a", 1), MemGet::Found(ValueType::Value, b"v1".to_vec()));
-        assert_eq!(m.get(b"a", 2), MemGet::Found(ValueType::Value, b"v2".to_vec()));
+        assert_eq!(
+            m.get(b"a", 1),
+            MemGet::Found(ValueType::Value, b"v1".to_vec())
+        );
+        assert_eq!(
+            m.get(b"a", 2),
+            MemGet::Found(ValueType::Value, b"v2".to_vec())
+        );
         assert_eq!(m.get(b"a", 3), MemGet::Deleted);
         assert_eq!(m.get(b"a", 100), MemGet::Deleted);
         assert_eq!(m.get(b"b", 3), MemGet::Absent);
@@ -170,14 +181,20 @@ mod tests {
             fwd.push(crate::types::user_key(it.key()).to_vec());
             it.next();
         }
-        assert_eq!(fwd, vec![b"a".to_vec(), b"b".to_vec(), b"c".to_vec(), b"d".to_vec()]);
+        assert_eq!(
+            fwd,
+            vec![b"a".to_vec(), b"b".to_vec(), b"c".to_vec(), b"d".to_vec()]
+        );
         it.seek_to_last();
         let mut back = Vec::new();
         while it.valid() {
             back.push(it.value().to_vec());
             it.prev();
         }
-        assert_eq!(back, vec![b"d".to_vec(), b"c".to_vec(), b"b".to_vec(), b"a".to_vec()]);
+        assert_eq!(
+            back,
+            vec![b"d".to_vec(), b"c".to_vec(), b"b".to_vec(), b"a".to_vec()]
+        );
         it.seek(&make_internal_key(b"bb", 100, VALUE_TYPE_FOR_SEEK));
         assert_eq!(it.value(), b"c");
         it.seek_for_prev(&make_internal_key(b"bb", 100, VALUE_TYPE_FOR_SEEK));
@@ -204,7 +221,10 @@ mod tests {
         assert_eq!(m.num_entries(), 8000);
         for i in 0..8000u64 {
             let k = format!("k{i:05}");
-            assert!(matches!(m.get(k.as_bytes(), u64::MAX >> 8), MemGet::Found(..)));
+            assert!(matches!(
+                m.get(k.as_bytes(), u64::MAX >> 8),
+                MemGet::Found(..)
+            ));
         }
     }
 }

@@ -70,13 +70,21 @@ impl VersionSet {
         let text = std::str::from_utf8(&current)
             .map_err(|_| Error::corruption(&cur_name, 0, "CURRENT is not text"))?;
         let name = text.strip_suffix('\n').ok_or_else(|| {
-            Error::corruption(&cur_name, text.len() as u64, "CURRENT does not end with a newline")
+            Error::corruption(
+                &cur_name,
+                text.len() as u64,
+                "CURRENT does not end with a newline",
+            )
         })?;
         let number: FileNumber = name
             .strip_prefix("MANIFEST-")
             .and_then(|n| n.parse().ok())
             .ok_or_else(|| {
-                Error::corruption(&cur_name, 0, format!("CURRENT names '{name}', not a MANIFEST"))
+                Error::corruption(
+                    &cur_name,
+                    0,
+                    format!("CURRENT names '{name}', not a MANIFEST"),
+                )
             })?;
         let manifest_path = manifest_file_name(dir, number);
         let data = fs.read_all(&manifest_path)?;
@@ -203,7 +211,11 @@ impl VersionSet {
         let mut builder = VersionBuilder::new(&self.current);
         builder.apply(&edit)?;
         let version = builder.build();
-        debug_assert!(version.check_invariants().is_ok(), "{:?}", version.check_invariants());
+        debug_assert!(
+            version.check_invariants().is_ok(),
+            "{:?}",
+            version.check_invariants()
+        );
         let record = edit.encode();
         let w = self
             .manifest
