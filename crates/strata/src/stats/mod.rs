@@ -30,3 +30,23 @@ pub use histogram_kind::Histogram;
 pub use statistics::{Statistics, StopWatch};
 pub use ticker::Ticker;
 pub use unit::Unit;
+
+#[cfg(test)]
+mod tests {
+    use super::{Histogram, Ticker};
+
+    /// `docs/stats.md` must document every ticker and histogram name.
+    #[test]
+    fn docs_list_every_name() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/stats.md");
+        let doc = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(!doc.is_empty(), "cannot read {path}");
+        let missing: Vec<&str> = Ticker::ALL
+            .iter()
+            .map(|t| t.name())
+            .chain(Histogram::ALL.iter().map(|h| h.name()))
+            .filter(|n| !doc.contains(&format!("| `{n}` |")))
+            .collect();
+        assert!(missing.is_empty(), "undocumented: {missing:?}");
+    }
+}
