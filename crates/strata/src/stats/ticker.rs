@@ -98,7 +98,7 @@ stat_names! {
         NumberKeysRead = "rocksdb.number.keys.read" [Count],
         /// Keys updated in place in the memtable (`inplace_update_support`).
         NumberKeysUpdated = "rocksdb.number.keys.updated" [Count],
-        /// Bytes the user wrote: WriteBatch payload bytes (keys, values, record headers).
+        /// Bytes the user wrote: each write batch's data size (12-byte batch header, per-record type and length bytes, keys and values).
         BytesWritten = "rocksdb.bytes.written" [Bytes],
         /// Value bytes returned by successful Gets.
         BytesRead = "rocksdb.bytes.read" [Bytes],
