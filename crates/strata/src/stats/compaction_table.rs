@@ -94,6 +94,36 @@ impl LevelStatsRow {
             .saturating_add(o.num_dropped_records);
     }
 
+    /// Counters accumulated since `earlier` (field-wise difference,
+    /// saturating at 0), for the `Int` row; files, size and score are taken
+    /// from `self`.
+    pub fn since(&self, earlier: &LevelStatsRow) -> LevelStatsRow {
+        LevelStatsRow {
+            level: self.level.clone(),
+            files: self.files,
+            files_being_compacted: self.files_being_compacted,
+            size_bytes: self.size_bytes,
+            score: self.score,
+            read_bytes_n: self.read_bytes_n.saturating_sub(earlier.read_bytes_n),
+            read_bytes_np1: self.read_bytes_np1.saturating_sub(earlier.read_bytes_np1),
+            read_blob_bytes: self.read_blob_bytes.saturating_sub(earlier.read_blob_bytes),
+            write_bytes: self.write_bytes.saturating_sub(earlier.write_bytes),
+            write_blob_bytes: self
+                .write_blob_bytes
+                .saturating_sub(earlier.write_blob_bytes),
+            moved_bytes: self.moved_bytes.saturating_sub(earlier.moved_bytes),
+            comp_micros: self.comp_micros.saturating_sub(earlier.comp_micros),
+            comp_cpu_micros: self.comp_cpu_micros.saturating_sub(earlier.comp_cpu_micros),
+            comp_count: self.comp_count.saturating_sub(earlier.comp_count),
+            num_input_records: self
+                .num_input_records
+                .saturating_sub(earlier.num_input_records),
+            num_dropped_records: self
+                .num_dropped_records
+                .saturating_sub(earlier.num_dropped_records),
+        }
+    }
+
     /// All bytes read: `Rn + Rnp1 + Rblob` (`Read(GB)`).
     pub fn read_bytes(&self) -> u64 {
         self.read_bytes_n
