@@ -86,13 +86,13 @@ fn input_iterator(ctx: &JobContext<'_>, task: &CompactionTask) -> Result<Merging
     if task.level == 0 {
         for f in &task.inputs {
             let t = ctx.table_cache.get(f.number)?;
-            children.push(Box::new(t.iter(opts.clone())));
+            children.push(Box::new(t.iter(opts)));
         }
     } else {
         children.push(Box::new(LevelIterator::new(
             task.inputs.clone(),
             ctx.table_cache.clone(),
-            opts.clone(),
+            opts,
         )));
     }
     if !task.output_level_inputs.is_empty() {

@@ -215,10 +215,8 @@ impl DbInner {
                 }
                 wal_bytes = w.size() - before;
             }
-            let mut seq = first_seq;
-            for op in batch.iter() {
-                mem.add(seq, op.value_type, op.key, op.value);
-                seq += 1;
+            for (i, op) in batch.iter().enumerate() {
+                mem.add(first_seq + i as u64, op.value_type, op.key, op.value);
             }
             (Ok(()), wal_bytes)
         });
