@@ -17,12 +17,16 @@ use super::shape::{list_dir, load_manifest, used_levels, DirListing, ManifestSta
 /// Levels shown when the OPTIONS file cannot tell how many there are.
 const DEFAULT_LEVELS: usize = 7;
 
+/// The options of an OPTIONS file as `name=value` pairs, or why it could
+/// not be read.
+type OptionPairs = Result<Vec<(&'static str, String)>, String>;
+
 /// Everything `inspect db` reports.
 struct Report {
     manifest: ManifestState,
     listing: DirListing,
     /// Name of the newest OPTIONS file and its options (or why not).
-    options: Option<(String, Result<Vec<(&'static str, String)>, String>)>,
+    options: Option<(String, OptionPairs)>,
     num_levels: usize,
 }
 

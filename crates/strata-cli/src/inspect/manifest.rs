@@ -34,7 +34,8 @@ pub fn scan(
 /// Prints the MANIFEST at `path` to `out`.
 ///
 /// # Errors
-/// As [`scan`], and failures writing to `out`.
+/// As [`scan`]; `Corruption` when the file holds no complete edit;
+/// failures writing to `out`.
 pub fn dump(path: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
     let size = PosixFileSystem.file_size(path)?;
     writeln!(out, "MANIFEST {} ({size} bytes)", path.display())?;
@@ -48,5 +49,15 @@ pub fn dump(path: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
         writeln!(out, "{d}")?;
     }
     writeln!(out, "{n} edits")?;
+    if n == 0 {
+        // Recovery needs at least one edit; a file whose every byte was
+        // dropped as a torn tail is not a usable MANIFEST.
+        return Err(strata::Error::corruption(
+            path.display().to_string(),
+            0,
+            "no complete version edit in the file",
+        )
+        .into());
+    }
     Ok(())
 }
