@@ -184,3 +184,93 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
 }
+
+/// A small DB for the unit tests: one flushed table holding `a`..`e` and a
+/// WAL holding a put of `w` and a delete of `x`. Closed on return.
+#[cfg(test)]
+pub(crate) fn small_db(dir: &std::path::Path) {
+    let db = strata::Db::open(dir, strata::Options::default()).unwrap();
+    for k in ["a", "b", "c", "d", "e"] {
+        db.put(k.as_bytes(), b"value").unwrap();
+    }
+    db.delete(b"c").unwrap();
+    db.flush().unwrap();
+    db.put(b"w", b"in the wal").unwrap();
+    db.delete(b"x").unwrap();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corruption_exits_1_other_errors_2() {
+        let c = anyhow::Error::from(strata::Error::corruption("f", 3, "bad"));
+        assert_eq!(exit_code_for(&c), EXIT_CORRUPT);
+        let c = c.context("while reading");
+        assert_eq!(exit_code_for(&c), EXIT_CORRUPT);
+        let io = anyhow::Error::from(strata::Error::io(
+            "read f",
+            std::io::Error::from(std::io::ErrorKind::NotFound),
+        ));
+        assert_eq!(exit_code_for(&io), EXIT_ERROR);
+        assert_eq!(exit_code_for(&anyhow::anyhow!("x")), EXIT_ERROR);
+        let pipe = anyhow::Error::from(std::io::Error::from(std::io::ErrorKind::BrokenPipe));
+        assert!(is_broken_pipe(&pipe));
+        assert!(!is_broken_pipe(&io));
+    }
+
+    #[test]
+    fn bad_usage_is_exit_2() {
+        assert_eq!(run(vec!["sst".into()]).unwrap(), 2);
+        assert_eq!(run(vec!["bogus".into()]).unwrap(), 2);
+        assert_eq!(
+            run(vec![
+                "wal".into(),
+                "f".into(),
+                "--mode".into(),
+                "kNope".into()
+            ])
+            .unwrap(),
+            2
+        );
+    }
+
+    #[test]
+    fn modes_parse_by_name_and_number() {
+        assert_eq!(
+            parse_mode("kAbsoluteConsistency").unwrap(),
+            WalRecoveryMode::AbsoluteConsistency
+        );
+        assert_eq!(
+            parse_mode("3").unwrap(),
+            WalRecoveryMode::SkipAnyCorruptedRecords
+        );
+        assert!(parse_mode("x")
+            .unwrap_err()
+            .contains("kPointInTimeRecovery"));
+    }
+
+    #[test]
+    fn verify_subcommand_exit_codes() {
+        let dir = tempfile::tempdir().unwrap();
+        small_db(dir.path());
+        let mut out = Vec::new();
+        let cmd = Cmd::Verify {
+            dir: dir.path().to_path_buf(),
+            json: false,
+        };
+        assert_eq!(execute(cmd, &mut out).unwrap(), 0);
+        let opts = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.to_string_lossy().contains("OPTIONS-"))
+            .unwrap();
+        std::fs::write(&opts, b"garbage").unwrap();
+        let cmd = Cmd::Verify {
+            dir: dir.path().to_path_buf(),
+            json: false,
+        };
+        assert_eq!(execute(cmd, &mut out).unwrap(), EXIT_CORRUPT);
+    }
+}

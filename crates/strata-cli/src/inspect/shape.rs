@@ -228,3 +228,64 @@ pub fn used_levels(v: &Version) -> usize {
         .find(|&l| !v.files(l).is_empty())
         .map_or(0, |l| l + 1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn current_must_name_a_manifest() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = read_current(&dir.path().join("nope")).unwrap_err();
+        assert!(e.to_string().contains("not a directory"), "{e}");
+        let e = read_current(dir.path()).unwrap_err();
+        assert!(e.to_string().contains("not a Strata DB"), "{e}");
+        let cur = dir.path().join("CURRENT");
+        for bad in [
+            &b"MANIFEST-000005"[..],
+            b"OPTIONS-1\n",
+            b"MANIFEST-\n",
+            b"\xff\n",
+        ] {
+            std::fs::write(&cur, bad).unwrap();
+            let e = read_current(dir.path()).unwrap_err();
+            let corrupt = e
+                .downcast_ref::<strata::Error>()
+                .is_some_and(strata::Error::is_corruption);
+            assert!(corrupt, "{bad:?}: {e}");
+            assert!(e.to_string().contains("CURRENT"), "{e}");
+        }
+        std::fs::write(&cur, b"MANIFEST-000012\n").unwrap();
+        assert_eq!(read_current(dir.path()).unwrap(), 12);
+    }
+
+    #[test]
+    fn manifest_replay_and_listing_of_a_real_db() {
+        let dir = tempfile::tempdir().unwrap();
+        crate::inspect::small_db(dir.path());
+        let m = load_manifest(dir.path()).unwrap();
+        assert_eq!(used_levels(&m.version), 1);
+        assert_eq!(m.version.files(0).len(), 1);
+        assert_eq!(m.version.files(0)[0].num_entries, 5);
+        assert!(m.edits >= 1 && m.next_file_number > m.log_number);
+        let l = list_dir(dir.path()).unwrap();
+        assert_eq!(l.tables.len(), 1);
+        assert_eq!(l.tables[0].number, m.version.files(0)[0].number);
+        assert!(!l.wals.is_empty() && l.manifests.len() == 1 && !l.options.is_empty());
+        assert!(l.other.iter().any(|f| f.name == "CURRENT"));
+    }
+
+    #[test]
+    fn damaged_manifest_is_corruption_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        crate::inspect::small_db(dir.path());
+        let n = read_current(dir.path()).unwrap();
+        let path = manifest_file_name(dir.path(), n);
+        std::fs::write(&path, b"").unwrap();
+        let e = load_manifest(dir.path()).unwrap_err();
+        assert!(e.to_string().contains("MANIFEST-"), "{e}");
+        std::fs::remove_file(&path).unwrap();
+        let e = load_manifest(dir.path()).unwrap_err();
+        assert!(is_not_found(&e), "{e}");
+    }
+}

@@ -295,3 +295,41 @@ pub fn write_report(
     )?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_deleted_live_table_is_reported_missing_not_forgiven() {
+        let dir = tempfile::tempdir().unwrap();
+        crate::inspect::small_db(dir.path());
+        let rep = verify(dir.path()).unwrap();
+        assert_eq!(rep.corrupt(), 0, "{rep:?}");
+        let kinds: Vec<&str> = rep.files.iter().map(|f| f.kind).collect();
+        for k in ["CURRENT", "MANIFEST", "table", "WAL", "OPTIONS"] {
+            assert!(kinds.contains(&k), "{k} not checked: {kinds:?}");
+        }
+        let table = rep.files.iter().find(|f| f.kind == "table").unwrap();
+        std::fs::remove_file(dir.path().join(&table.name)).unwrap();
+        let rep = verify(dir.path()).unwrap();
+        assert_eq!(rep.corrupt(), 1);
+        let f = rep.files.iter().find(|f| f.kind == "table").unwrap();
+        assert!(
+            matches!(&f.status, Status::Corrupt(m) if m.starts_with("missing")),
+            "{f:?}"
+        );
+    }
+
+    #[test]
+    fn table_size_must_match_the_manifest() {
+        let dir = tempfile::tempdir().unwrap();
+        crate::inspect::small_db(dir.path());
+        let m = load_manifest(dir.path()).unwrap();
+        let f = &m.version.files(0)[0];
+        let path = table_file_name(dir.path(), f.number);
+        check_table(&path, Some(f.file_size)).unwrap();
+        let e = check_table(&path, Some(f.file_size + 1)).unwrap_err();
+        assert!(e.to_string().contains("MANIFEST records"), "{e}");
+    }
+}
