@@ -131,7 +131,7 @@ fn sst_shows_properties_index_and_entries() {
     let entry_lines: Vec<&str> = out.lines().filter(|l| l.contains(" => '")).collect();
     assert_eq!(entry_lines.len(), 3, "{out}");
     assert!(entry_lines[0].starts_with("  'key"), "{out}");
-    assert!(entry_lines[0].contains(" : Put => 'vvvv"), "{out}");
+    assert!(entry_lines[0].contains(" : Value => 'vvvv"), "{out}");
     assert!(out.contains("stopped after 3 entries"), "{out}");
 
     let (code, out, _) = inspect(&["sst", p(sst), "--entries", "--hex", "--max-value", "2"]);
@@ -141,7 +141,7 @@ fn sst_shows_properties_index_and_entries() {
     // The tombstone written for key003001 is in the flushed L0 table.
     let found = ssts.iter().any(|s| {
         let (_, out, _) = inspect(&["sst", p(s), "--entries"]);
-        out.contains("'key003001' @ ") && out.contains(" : Delete => ''")
+        out.contains("'key003001' @ ") && out.contains(" : Deletion => ''")
     });
     assert!(found, "no table shows the tombstone");
     drop(db);

@@ -39,16 +39,12 @@ impl BytesFmt {
         }
     }
 
-    /// An internal key as `key @ seq : Type`, or the raw bytes marked as
-    /// malformed when it does not parse.
+    /// An internal key as `key @ seq : Type` (the entry type's engine name,
+    /// as in the MANIFEST dump: `Value`, `Deletion`, `BlobIndex`), or the
+    /// raw bytes marked as malformed when it does not parse.
     pub fn internal_key(self, ikey: &[u8]) -> String {
         match parse_internal_key(ikey) {
-            Some(p) => format!(
-                "{} @ {} : {}",
-                self.show(p.user_key),
-                p.seq,
-                type_name(p.value_type)
-            ),
+            Some(p) => format!("{} @ {} : {:?}", self.show(p.user_key), p.seq, p.value_type),
             None => format!("(malformed internal key {})", self.show(ikey)),
         }
     }
@@ -62,7 +58,7 @@ impl BytesFmt {
     }
 }
 
-/// The name printed for an entry type.
+/// The name printed for a write-batch operation of a type.
 pub fn type_name(t: ValueType) -> &'static str {
     match t {
         ValueType::Value => "Put",
@@ -101,7 +97,8 @@ mod tests {
     #[test]
     fn internal_keys() {
         let k = make_internal_key(b"k1", 42, ValueType::Deletion);
-        assert_eq!(BytesFmt::Escaped.internal_key(&k), "'k1' @ 42 : Delete");
+        assert_eq!(BytesFmt::Escaped.internal_key(&k), "'k1' @ 42 : Deletion");
+        assert_eq!(type_name(ValueType::Deletion), "Delete");
         assert_eq!(BytesFmt::Hex.user_key(&k), "0x6b31");
         assert!(BytesFmt::Escaped
             .internal_key(b"short")

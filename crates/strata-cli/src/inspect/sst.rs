@@ -165,7 +165,7 @@ mod tests {
             .collect();
         // The flush keeps only the newest version of `c`: its tombstone.
         assert_eq!(keys, ["'a'", "'b'", "'c'", "'d'", "'e'"], "{text}");
-        assert!(text.contains("'c' @ 6 : Delete => ''"), "{text}");
+        assert!(text.contains("'c' @ 6 : Deletion => ''"), "{text}");
         assert!(text.contains("(5 entries)"), "{text}");
 
         let args = SstArgs {
