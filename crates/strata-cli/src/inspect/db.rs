@@ -252,8 +252,8 @@ fn to_json(dir: &Path, r: &Report, fmt: BytesFmt) -> Value {
                     "deletions": f.num_deletions,
                     "smallest_seq": f.smallest_seq,
                     "largest_seq": f.largest_seq,
-                    "smallest_key": fmt.user_key(&f.smallest),
-                    "largest_key": fmt.user_key(&f.largest),
+                    "smallest_key": fmt.bare_user_key(&f.smallest),
+                    "largest_key": fmt.bare_user_key(&f.largest),
                     "present": present.contains(&f.number),
                 })).collect::<Vec<_>>(),
             })

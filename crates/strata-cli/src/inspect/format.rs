@@ -39,6 +39,22 @@ impl BytesFmt {
         }
     }
 
+    /// Renders `b` without the quotes of the escaped form (for JSON strings).
+    pub fn bare(self, b: &[u8]) -> String {
+        match self {
+            BytesFmt::Escaped => escape_bytes(b),
+            BytesFmt::Hex => self.show(b),
+        }
+    }
+
+    /// The user key of an internal key without quotes (for JSON strings).
+    pub fn bare_user_key(self, ikey: &[u8]) -> String {
+        match parse_internal_key(ikey) {
+            Some(p) => self.bare(p.user_key),
+            None => self.bare(ikey),
+        }
+    }
+
     /// An internal key as `key @ seq : Type` (the entry type's engine name,
     /// as in the MANIFEST dump: `Value`, `Deletion`, `BlobIndex`), or the
     /// raw bytes marked as malformed when it does not parse.
@@ -92,6 +108,8 @@ mod tests {
         assert_eq!(BytesFmt::Escaped.show(b"ab\x00\\"), "'ab\\x00\\x5c'");
         assert_eq!(BytesFmt::Hex.show(b"ab\x00"), "0x616200");
         assert_eq!(BytesFmt::Hex.show(b""), "0x");
+        assert_eq!(BytesFmt::Escaped.bare(b"a\x01"), "a\\x01");
+        assert_eq!(BytesFmt::Hex.bare(b"a"), "0x61");
     }
 
     #[test]

@@ -127,7 +127,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<i32> {
         Err(e) => {
             let _ = out.flush();
             drop(out);
-            eprintln!("strata inspect: {e:#}");
+            eprintln!("strata inspect: {e}");
             Ok(exit_code_for(&e))
         }
     }

@@ -59,7 +59,7 @@ impl VerifyReport {
         let (status, detail) = match r {
             Ok(d) => (Status::Ok, d),
             Err(e) if is_not_found(&e) => (Status::Corrupt(format!("missing: {e}")), String::new()),
-            Err(e) => (Status::Corrupt(format!("{e:#}")), String::new()),
+            Err(e) => (Status::Corrupt(format!("{e}")), String::new()),
         };
         self.files.push(FileCheck {
             name,
@@ -146,7 +146,7 @@ pub fn verify(dir: &Path) -> anyhow::Result<VerifyReport> {
             if e.chain()
                 .all(|c| c.downcast_ref::<strata::Error>().is_none()) =>
         {
-            anyhow::bail!("{e:#}")
+            anyhow::bail!("{e}")
         }
         _ => {}
     }
