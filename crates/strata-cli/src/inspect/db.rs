@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use strata::filename::options_file_name;
 use strata::fs::{FileSystem, PosixFileSystem};
 use strata::options_file;
-use strata::version::edit::FileMetaData;
+use strata::version::edit::{FileMetaData, MAX_LEVELS};
 
 use super::format::{human_bytes, BytesFmt};
 use super::shape::{list_dir, load_manifest, used_levels, DirListing, ManifestState};
@@ -45,7 +45,7 @@ fn gather(dir: &Path) -> anyhow::Result<Report> {
                 f.name.clone(),
                 match parsed {
                     Ok(o) => {
-                        num_levels = o.num_levels;
+                        num_levels = o.num_levels.min(MAX_LEVELS);
                         Ok(o.to_pairs())
                     }
                     Err(e) => Err(e.to_string()),
