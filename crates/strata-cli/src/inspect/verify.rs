@@ -7,7 +7,10 @@ use std::io::Write;
 use std::path::Path;
 
 use serde_json::json;
-use strata::filename::{manifest_file_name, options_file_name, table_file_name, wal_file_name};
+use strata::filename::{
+    manifest_file_name, options_file_name, parse_file_name, table_file_name, wal_file_name,
+    FileType,
+};
 use strata::fs::{FileSystem, PosixFileSystem};
 use strata::options_file;
 use strata::wal::WalRecoveryMode;
@@ -221,18 +224,11 @@ fn forgive_vanished(dir: &Path, rep: &mut VerifyReport, before: Option<&Manifest
     let Ok(now) = load_manifest(dir) else { return };
     let live: BTreeSet<u64> = live_tables(&now).into_iter().map(|(_, n, _)| n).collect();
     for f in rep.files.iter_mut().filter(|f| missing(f)) {
-        let number = strata::filename::parse_file_name(&f.name).map(|t| match t {
-            strata::filename::FileType::Table(n) => (true, n),
-            strata::filename::FileType::Wal(n)
-            | strata::filename::FileType::Options(n)
-            | strata::filename::FileType::Manifest(n) => (false, n),
-            _ => (false, u64::MAX),
-        });
-        let still_needed = match (f.kind, number) {
-            ("table", Some((true, n))) => live.contains(&n),
-            ("WAL", Some((_, n))) => n >= now.log_number && wal_file_name(dir, n).exists(),
-            ("OPTIONS", Some((_, n))) => options_file_name(dir, n).exists(),
-            ("MANIFEST", Some((_, n))) => manifest_file_name(dir, n).exists(),
+        let still_needed = match parse_file_name(&f.name) {
+            Some(FileType::Table(n)) => live.contains(&n),
+            Some(FileType::Wal(n)) => n >= now.log_number && wal_file_name(dir, n).exists(),
+            Some(FileType::Options(n)) => options_file_name(dir, n).exists(),
+            Some(FileType::Manifest(n)) => manifest_file_name(dir, n).exists(),
             _ => true,
         };
         if !still_needed {
