@@ -1,5 +1,16 @@
 //! The `strata` command.
 
+mod inspect;
+
+/// Dispatches `strata <subcommand> ...`; the process exits with the code
+/// the subcommand returns.
 fn main() -> anyhow::Result<()> {
-    anyhow::bail!("no subcommand yet")
+    let args: Vec<String> = std::env::args().collect();
+    let rest = args.get(2..).map(<[String]>::to_vec).unwrap_or_default();
+    let code = match args.get(1).map(String::as_str) {
+        Some("inspect") => inspect::run(rest)?,
+        Some(other) => anyhow::bail!("unknown subcommand '{other}' (expected: inspect)"),
+        None => anyhow::bail!("usage: strata <subcommand> ... (subcommands: inspect)"),
+    };
+    std::process::exit(code)
 }
