@@ -350,6 +350,9 @@ impl DbInner {
         let number = st.versions.new_file_number();
         let path = wal_file_name(&self.dir, number);
         let file = self.fs.create(&path)?;
+        // The new WAL's directory entry must be durable before any synced
+        // write in it is acknowledged.
+        self.fs.sync_dir(&self.dir)?;
         {
             let mut g = self.wal.lock();
             if let Some(old) = g.as_mut() {
