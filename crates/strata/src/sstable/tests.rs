@@ -470,12 +470,14 @@ proptest! {
         block_size in 32usize..400,
         restart in 1usize..6,
         codec in prop::sample::select(CompressionType::ALL.to_vec()),
+        bloom_bits in prop::sample::select(vec![0.0, 1.0, 10.0]),
+        lookups in prop::collection::vec(arb_ikey(), 0..40),
     ) {
         let mut keys = keys;
         keys.sort_by(|a, b| compare_internal_keys(a, b));
         keys.dedup_by(|a, b| compare_internal_keys(a, b) == Ordering::Equal);
         let entries: Entries = keys.iter().enumerate().map(|(i, k)| (k.clone(), format!("v{i}").into_bytes())).collect();
-        let opts = TableOptions { block_size, block_restart_interval: restart, compression: codec, bloom_bits_per_key: 0.0 };
+        let opts = TableOptions { block_size, block_restart_interval: restart, compression: codec, bloom_bits_per_key: bloom_bits };
         let (data, _, _) = build_table(&opts, &entries);
         let (t, _) = open_table(data, None, None).unwrap();
         let mut it = t.iter(ReadOpts::default());
@@ -516,12 +518,16 @@ proptest! {
                 }
             }
         }
-        // Point lookups agree with the model too.
-        for e in &entries {
-            let lk = make_internal_key(user_key(&e.0), MAX_SEQUENCE_NUMBER, VALUE_TYPE_FOR_SEEK);
-            let got = t.get(&lk, &ReadOpts::default()).unwrap().map(|g| g.0);
+        // Point lookups agree with the model too: the first entry >= the
+        // lookup key, if it has the lookup's user key.
+        let newest = entries
+            .iter()
+            .map(|e| make_internal_key(user_key(&e.0), MAX_SEQUENCE_NUMBER, VALUE_TYPE_FOR_SEEK));
+        for lk in newest.chain(lookups) {
+            let got = t.get(&lk, &ReadOpts::default()).unwrap();
             let i = entries.partition_point(|x| compare_internal_keys(&x.0, &lk) == Ordering::Less);
-            prop_assert_eq!(got, Some(entries[i].0.clone()));
+            let want = entries.get(i).filter(|e| user_key(&e.0) == user_key(&lk)).cloned();
+            prop_assert_eq!(got, want);
         }
     }
 }
