@@ -139,6 +139,7 @@ impl DbInner {
                 stats: self.stats.as_ref(),
                 verify_checksums: self.opts.paranoid_checks,
                 shutting_down: &self.shutting_down,
+                direct_writes: self.opts.use_direct_io_for_flush_and_compaction,
             };
             let r = run_compaction(&ctx, task, &version, snapshots, &mut || {
                 let n = self.allocate_output();
