@@ -163,6 +163,7 @@ impl DbInner {
             opts.iterate_upper_bound.clone(),
             pins,
         )
+        .with_statistics(self.stats.clone())
     }
 }
 
