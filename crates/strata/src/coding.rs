@@ -159,7 +159,18 @@ mod tests {
 
     #[test]
     fn varint_round_trip() {
-        let values = [0u64, 1, 127, 128, 255, 300, 16383, 16384, u32::MAX as u64, u64::MAX];
+        let values = [
+            0u64,
+            1,
+            127,
+            128,
+            255,
+            300,
+            16383,
+            16384,
+            u32::MAX as u64,
+            u64::MAX,
+        ];
         for &v in &values {
             let mut buf = Vec::new();
             put_varint64(&mut buf, v);

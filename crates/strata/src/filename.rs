@@ -122,6 +122,9 @@ mod tests {
         }
         assert_eq!(parse_file_name("000001.txt"), None);
         assert_eq!(parse_file_name("MANIFEST-x"), None);
-        assert_eq!(parse_file_name("LOG.old.1700000000"), Some(FileType::InfoLog));
+        assert_eq!(
+            parse_file_name("LOG.old.1700000000"),
+            Some(FileType::InfoLog)
+        );
     }
 }

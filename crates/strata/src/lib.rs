@@ -5,6 +5,7 @@
 
 #![warn(missing_docs)]
 
+pub mod batch;
 pub mod coding;
 pub mod error;
 pub mod filename;
@@ -13,6 +14,23 @@ pub mod iter;
 pub mod sstable;
 pub mod stats;
 pub mod types;
+pub mod version;
 pub mod wal;
 
 pub use error::{Error, Result};
+pub mod compaction;
+mod db;
+pub mod info_log;
+pub mod memtable;
+pub mod options;
+pub mod options_file;
+pub mod snapshot;
+pub mod write_controller;
+
+pub use batch::WriteBatch;
+pub use db::Db;
+pub use iter::DbIterator;
+pub use options::{CompactionStyle, Options, ReadOptions, WriteOptions};
+pub use snapshot::Snapshot;
+pub use sstable::CompressionType;
+pub use wal::WalRecoveryMode;

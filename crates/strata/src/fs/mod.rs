@@ -2,6 +2,7 @@
 //! a [`FileSystem`], so tests can substitute one that injects faults or drops
 //! unsynced data (see `fault.rs`).
 
+pub mod fault;
 mod posix;
 
 pub use posix::PosixFileSystem;
@@ -65,5 +66,5 @@ pub trait FileSystem: Send + Sync + Debug {
 
 /// The default file system.
 pub fn default_fs() -> Arc<dyn FileSystem> {
-    Arc::new(PosixFileSystem::default())
+    Arc::new(PosixFileSystem)
 }

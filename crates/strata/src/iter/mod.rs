@@ -30,3 +30,11 @@ pub trait InternalIterator: Send {
     /// The first error met, if any.
     fn status(&self) -> Result<()>;
 }
+
+mod db_iter;
+mod level;
+mod merging;
+
+pub use db_iter::DbIterator;
+pub(crate) use level::LevelIterator;
+pub use merging::{MergingIterator, VecIterator};

@@ -1,1 +1,30 @@
-//! Placeholder: filled in by the sstable work.
+//! The block-based table (SST) format: builder, reader, iterators, bloom
+//! filter, block cache and table cache.
+//!
+//! The byte layout is specified in `docs/formats/sstable.md`.
+
+pub mod block;
+pub mod block_builder;
+pub mod block_cache;
+pub mod bloom;
+pub mod builder;
+pub mod compression;
+pub mod dump;
+pub mod format;
+mod lru;
+pub mod properties;
+pub mod table;
+pub mod table_cache;
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod testutil;
+
+pub use block_cache::BlockCache;
+pub use builder::{TableBuilder, TableInfo, TableOptions};
+pub use compression::CompressionType;
+pub use dump::{dump_table, DumpOptions};
+pub use properties::TableProperties;
+pub use table::{ReadOpts, Table, TableIterator};
+pub use table_cache::TableCache;

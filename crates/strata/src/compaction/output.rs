@@ -1,0 +1,142 @@
+//! Writes a sorted stream of entries into table files, rolling to a new
+//! file at the size target, and never splitting one user key's versions
+//! across two files (so levels below L0 stay non-overlapping by user key).
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::error::Result;
+use crate::filename::{table_file_name, FileNumber};
+use crate::fs::FileSystem;
+use crate::sstable::{TableBuilder, TableOptions};
+use crate::stats::{Histogram, Statistics};
+use crate::types::{parse_internal_key, user_key};
+use crate::version::edit::FileMetaData;
+
+/// Builds the output files of a flush or compaction.
+pub struct OutputWriter<'a> {
+    dir: &'a Path,
+    fs: &'a Arc<dyn FileSystem>,
+    opts: &'a TableOptions,
+    target_file_size: u64,
+    stats: Option<&'a Arc<Statistics>>,
+    builder: Option<(FileNumber, TableBuilder)>,
+    last_user_key: Vec<u8>,
+    smallest_seq: u64,
+    largest_seq: u64,
+    outputs: Vec<FileMetaData>,
+    bytes_written: u64,
+}
+
+impl<'a> OutputWriter<'a> {
+    /// A writer producing files of about `target_file_size` bytes.
+    pub fn new(
+        dir: &'a Path,
+        fs: &'a Arc<dyn FileSystem>,
+        opts: &'a TableOptions,
+        target_file_size: u64,
+        stats: Option<&'a Arc<Statistics>>,
+    ) -> Self {
+        OutputWriter {
+            dir,
+            fs,
+            opts,
+            target_file_size,
+            stats,
+            builder: None,
+            last_user_key: Vec::new(),
+            smallest_seq: u64::MAX,
+            largest_seq: 0,
+            outputs: Vec::new(),
+            bytes_written: 0,
+        }
+    }
+
+    /// Adds one entry; `new_file_number` is called when a file is started.
+    ///
+    /// # Errors
+    /// I/O errors from the table file.
+    pub fn add(
+        &mut self,
+        ikey: &[u8],
+        value: &[u8],
+        new_file_number: &mut dyn FnMut() -> FileNumber,
+    ) -> Result<()> {
+        let ukey = user_key(ikey);
+        let roll = match &self.builder {
+            Some((_, b)) => {
+                b.file_size_estimate() >= self.target_file_size
+                    && ukey != self.last_user_key.as_slice()
+            }
+            None => false,
+        };
+        if roll {
+            self.finish_file()?;
+        }
+        if self.builder.is_none() {
+            let number = new_file_number();
+            let path = table_file_name(self.dir, number);
+            let file = self.fs.create(&path)?;
+            let b = TableBuilder::new(self.opts, file, path.display().to_string());
+            self.builder = Some((number, b));
+            self.smallest_seq = u64::MAX;
+            self.largest_seq = 0;
+        }
+        if let Some(p) = parse_internal_key(ikey) {
+            self.smallest_seq = self.smallest_seq.min(p.seq);
+            self.largest_seq = self.largest_seq.max(p.seq);
+        }
+        if let Some((_, b)) = self.builder.as_mut() {
+            b.add(ikey, value)?;
+        }
+        self.last_user_key.clear();
+        self.last_user_key.extend_from_slice(ukey);
+        Ok(())
+    }
+
+    fn finish_file(&mut self) -> Result<()> {
+        let Some((number, b)) = self.builder.take() else {
+            return Ok(());
+        };
+        let start = Instant::now();
+        let info = b.finish()?;
+        if let Some(s) = self.stats {
+            s.record_histogram(
+                Histogram::TableSyncMicros,
+                start.elapsed().as_micros() as u64,
+            );
+        }
+        self.bytes_written += info.file_size;
+        self.outputs.push(FileMetaData {
+            number,
+            file_size: info.file_size,
+            smallest: info.smallest_key,
+            largest: info.largest_key,
+            smallest_seq: info.smallest_seq,
+            largest_seq: info.largest_seq,
+            num_entries: info.num_entries,
+            num_deletions: info.num_deletions,
+            oldest_blob_file: 0,
+        });
+        Ok(())
+    }
+
+    /// Finishes the last file; returns the outputs and the bytes written.
+    ///
+    /// # Errors
+    /// I/O errors finishing or syncing the last file.
+    pub fn finish(mut self) -> Result<(Vec<FileMetaData>, u64)> {
+        self.finish_file()?;
+        Ok((std::mem::take(&mut self.outputs), self.bytes_written))
+    }
+
+    /// Numbers of the files started so far (for cleanup after a failure).
+    pub fn started_files(&self) -> Vec<FileNumber> {
+        let mut v: Vec<_> = self.outputs.iter().map(|f| f.number).collect();
+        if let Some((n, _)) = &self.builder {
+            v.push(*n);
+        }
+        v
+    }
+}

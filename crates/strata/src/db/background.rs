@@ -1,0 +1,354 @@
+//! Background threads (one for flushes, the rest for compactions), manual
+//! compaction, obsolete-file deletion and shutdown.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use parking_lot::MutexGuard;
+
+use super::{DbInner, State};
+use crate::compaction::job::{run_compaction, JobContext};
+use crate::compaction::picker::{pick_compaction, pick_manual};
+use crate::compaction::CompactionTask;
+use crate::error::{Error, Result};
+use crate::filename::{parse_file_name, FileType};
+use crate::stats::{Histogram, Ticker};
+
+impl DbInner {
+    /// Starts the flush thread and `max(1, max_background_jobs - 1)`
+    /// compaction threads.
+    pub(crate) fn start_threads(self: &Arc<Self>) -> Vec<JoinHandle<()>> {
+        let mut threads = Vec::new();
+        let me = self.clone();
+        threads.push(
+            std::thread::Builder::new()
+                .name("strata:flush".into())
+                .spawn(move || me.flush_loop())
+                .expect("spawn flush thread"),
+        );
+        let n = self.opts.max_background_jobs.saturating_sub(1).max(1);
+        for i in 0..n {
+            let me = self.clone();
+            threads.push(
+                std::thread::Builder::new()
+                    .name(format!("strata:compact{i}"))
+                    .spawn(move || me.compaction_loop())
+                    .expect("spawn compaction thread"),
+            );
+        }
+        threads
+    }
+
+    fn flush_needed(&self, st: &State) -> bool {
+        !st.imm.is_empty()
+            && !st.flush_running
+            && st.bg_error.is_none()
+            && (st.flush_requested
+                || st.write_stopped
+                || st.imm.len() >= self.opts.min_write_buffer_number_to_merge)
+    }
+
+    fn flush_loop(self: Arc<Self>) {
+        let mut st = self.state.lock();
+        loop {
+            if self.shutting_down.load(Ordering::Acquire) {
+                return;
+            }
+            if self.flush_needed(&st) {
+                self.background_flush(&mut st);
+                continue;
+            }
+            self.work_cv.wait_for(&mut st, Duration::from_secs(1));
+        }
+    }
+
+    fn compaction_loop(self: Arc<Self>) {
+        let mut st = self.state.lock();
+        loop {
+            if self.shutting_down.load(Ordering::Acquire) {
+                return;
+            }
+            self.maybe_dump_stats(&mut st);
+            let task = if st.bg_error.is_none() && st.manual_compactions == 0 {
+                pick_compaction(&st.versions.current(), &st.busy, &self.opts)
+            } else {
+                None
+            };
+            match task {
+                Some(task) => {
+                    let _ = self.run_task(&mut st, &task);
+                }
+                None => {
+                    self.work_cv.wait_for(&mut st, Duration::from_secs(1));
+                }
+            }
+        }
+    }
+
+    fn maybe_dump_stats(&self, st: &mut MutexGuard<'_, State>) {
+        let period = self.opts.stats_dump_period_sec;
+        if period == 0 || st.last_stats_dump.elapsed() < Duration::from_secs(u64::from(period)) {
+            return;
+        }
+        st.last_stats_dump = Instant::now();
+        let text = self.stats_text(st);
+        self.log
+            .log(&format!("------- DUMPING STATS -------\n{text}"));
+    }
+
+    /// Marks a task's files busy, runs it without the lock, installs the
+    /// result and unmarks.
+    pub(crate) fn run_task(
+        &self,
+        st: &mut MutexGuard<'_, State>,
+        task: &CompactionTask,
+    ) -> Result<()> {
+        let (lo, hi) = task.user_key_range();
+        for f in task.all_inputs() {
+            st.busy.files.insert(f.number);
+        }
+        st.busy
+            .output_ranges
+            .push((task.output_level, lo.clone(), hi.clone()));
+        st.compactions_running += 1;
+        let version = st.versions.current();
+        let snapshots = self.snapshots.sequences();
+        self.log.log(&format!(
+            "[JOB compaction] {} L{} -> L{}: {} + {} files, score {:.2}{}",
+            task.reason.name(),
+            task.level,
+            task.output_level,
+            task.inputs.len(),
+            task.output_level_inputs.len(),
+            task.score,
+            if task.trivial_move {
+                " (trivial move)"
+            } else {
+                ""
+            }
+        ));
+        let mut started = Vec::new();
+        let result = MutexGuard::unlocked(st, || {
+            let ctx = JobContext {
+                dir: &self.dir,
+                fs: &self.fs,
+                table_opts: &self.table_opts,
+                table_cache: &self.table_cache,
+                stats: self.stats.as_ref(),
+                verify_checksums: self.opts.paranoid_checks,
+                shutting_down: &self.shutting_down,
+            };
+            let r = run_compaction(&ctx, task, &version, snapshots, &mut || {
+                let n = self.allocate_output();
+                started.push(n);
+                n
+            });
+            if let Ok((edit, _)) = &r {
+                if !edit.new_files.is_empty() && !task.trivial_move {
+                    self.fs.sync_dir(&self.dir)?;
+                }
+            }
+            r
+        });
+        let outcome = result.and_then(|(edit, js)| {
+            st.versions.log_and_apply(edit)?;
+            Ok(js)
+        });
+        for n in &started {
+            st.pending_outputs.remove(n);
+        }
+        for f in task.all_inputs() {
+            st.busy.files.remove(&f.number);
+        }
+        if let Some(i) = st
+            .busy
+            .output_ranges
+            .iter()
+            .position(|(l, a, b)| *l == task.output_level && *a == lo && *b == hi)
+        {
+            st.busy.output_ranges.remove(i);
+        }
+        st.compactions_running -= 1;
+        let ret = match outcome {
+            Ok(js) => {
+                st.istats.levels[task.output_level].add_job(&js);
+                if let Some(s) = &self.stats {
+                    s.record_tick(
+                        Ticker::CompactReadBytes,
+                        js.read_bytes_level + js.read_bytes_next,
+                    );
+                    s.record_tick(Ticker::CompactWriteBytes, js.write_bytes);
+                    s.record_tick(Ticker::CompactionKeyDropNewerEntry, js.dropped_shadowed);
+                    s.record_tick(Ticker::CompactionKeyDropObsolete, js.dropped_obsolete);
+                    if !task.trivial_move {
+                        s.record_histogram(Histogram::CompactionTime, js.micros);
+                        s.record_histogram(Histogram::CompactionCpuTime, js.cpu_micros);
+                        s.record_histogram(Histogram::NumSubcompactionsScheduled, 1);
+                    }
+                }
+                self.log.log(&format!(
+                    "[JOB compaction] done L{} -> L{}: read {} + {} bytes, wrote {} bytes in {} files, {} keys in, {} dropped, {} us ({} us CPU)",
+                    task.level,
+                    task.output_level,
+                    js.read_bytes_level,
+                    js.read_bytes_next,
+                    js.write_bytes,
+                    js.output_files,
+                    js.keys_in,
+                    js.dropped_obsolete + js.dropped_shadowed,
+                    js.micros,
+                    js.cpu_micros
+                ));
+                self.install_super_version(st);
+                Ok(())
+            }
+            Err(Error::ShutdownInProgress) => Err(Error::ShutdownInProgress),
+            Err(e) => {
+                let d = e.duplicate();
+                self.set_bg_error(st, e);
+                Err(d)
+            }
+        };
+        self.delete_obsolete_files(st);
+        self.bg_cv.notify_all();
+        self.work_cv.notify_all();
+        ret
+    }
+
+    /// Deletes table files no version references, WALs older than the
+    /// oldest live one, old MANIFESTs and OPTIONS files, and temp files.
+    pub(crate) fn delete_obsolete_files(&self, st: &mut State) {
+        let Ok(names) = self.fs.list(&self.dir) else {
+            return;
+        };
+        let mut live = st.versions.live_files();
+        live.extend(st.pending_outputs.iter().copied());
+        let log_number = st.versions.log_number();
+        let current_wal = st.mem.wal_number();
+        let manifest = st.versions.manifest_number();
+        let newest_options = names
+            .iter()
+            .filter_map(|n| match parse_file_name(n) {
+                Some(FileType::Options(k)) => Some(k),
+                _ => None,
+            })
+            .max();
+        for name in names {
+            let remove = match parse_file_name(&name) {
+                Some(FileType::Table(n)) => {
+                    let dead = !live.contains(&n);
+                    if dead {
+                        self.table_cache.evict(n);
+                    }
+                    dead
+                }
+                Some(FileType::Wal(n)) => n < log_number && n != current_wal,
+                Some(FileType::Manifest(n)) => n < manifest,
+                Some(FileType::Options(n)) => Some(n) != newest_options,
+                Some(FileType::Temp) => true,
+                _ => false,
+            };
+            if remove {
+                let path = self.dir.join(&name);
+                match self.fs.remove(&path) {
+                    Ok(()) => self.log.log(&format!("[DELETE] obsolete file {name}")),
+                    Err(e) => self
+                        .log
+                        .log(&format!("[WARN] cannot delete obsolete file {name}: {e}")),
+                }
+            }
+        }
+    }
+
+    /// Compacts `[begin, end]` level by level down to the last level that
+    /// holds data (RocksDB's `CompactRange`).
+    pub(crate) fn compact_range(&self, begin: Option<&[u8]>, end: Option<&[u8]>) -> Result<()> {
+        self.flush_and_wait()?;
+        let mut st = self.state.lock();
+        st.manual_compactions += 1;
+        // Let running automatic compactions finish first.
+        while st.compactions_running > 0 {
+            self.bg_cv.wait_for(&mut st, Duration::from_millis(100));
+        }
+        let result = self.manual_levels(&mut st, begin, end);
+        st.manual_compactions -= 1;
+        self.work_cv.notify_all();
+        result
+    }
+
+    fn manual_levels(
+        &self,
+        st: &mut MutexGuard<'_, State>,
+        begin: Option<&[u8]>,
+        end: Option<&[u8]>,
+    ) -> Result<()> {
+        let v = st.versions.current();
+        let last_nonempty = (0..v.num_levels())
+            .rev()
+            .find(|&l| !v.files(l).is_empty())
+            .unwrap_or(0);
+        for level in 0..last_nonempty.max(1) {
+            loop {
+                if let Some(e) = &st.bg_error {
+                    return Err(Error::Background(e.clone()));
+                }
+                if self.shutting_down.load(Ordering::Acquire) {
+                    return Err(Error::ShutdownInProgress);
+                }
+                let v = st.versions.current();
+                match pick_manual(&v, &st.busy, &self.opts, level, begin, end) {
+                    Some(task) => {
+                        self.run_task(st, &task)?;
+                        // A level's files may exceed one task; L0 never
+                        // does, deeper levels finish in one task too since
+                        // all overlapping files are taken.
+                        break;
+                    }
+                    None => break,
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Waits until nothing is flushing or compacting and nothing needs to.
+    pub(crate) fn wait_for_compaction(&self) -> Result<()> {
+        let mut st = self.state.lock();
+        loop {
+            if let Some(e) = &st.bg_error {
+                return Err(Error::Background(e.clone()));
+            }
+            let pending = !st.imm.is_empty()
+                || st.flush_running
+                || st.compactions_running > 0
+                || pick_compaction(&st.versions.current(), &st.busy, &self.opts).is_some();
+            if !pending {
+                return Ok(());
+            }
+            if self.shutting_down.load(Ordering::Acquire) {
+                return Err(Error::ShutdownInProgress);
+            }
+            if !st.imm.is_empty() {
+                st.flush_requested = true;
+            }
+            self.work_cv.notify_all();
+            self.bg_cv.wait_for(&mut st, Duration::from_millis(100));
+        }
+    }
+
+    /// Called at close: with unpersisted (WAL-less) writes, flush them, as
+    /// RocksDB does unless `avoid_flush_during_shutdown`.
+    pub(crate) fn close(&self) {
+        let needs = {
+            let st = self.state.lock();
+            st.unpersisted_writes && st.bg_error.is_none()
+        };
+        if needs {
+            if let Err(e) = self.flush_and_wait() {
+                self.log.log(&format!("[WARN] flush at close failed: {e}"));
+            }
+        }
+    }
+}

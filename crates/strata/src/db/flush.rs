@@ -1,0 +1,175 @@
+//! Flush: immutable memtables -> one L0 table, then the MANIFEST edit that
+//! adds it and retires their WALs.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use parking_lot::MutexGuard;
+
+use super::{DbInner, State};
+use crate::compaction::drop_rules::{Decision, DropRules};
+use crate::compaction::job::thread_cpu_micros;
+use crate::compaction::output::OutputWriter;
+use crate::error::{Error, Result};
+use crate::filename::FileNumber;
+use crate::iter::{InternalIterator, MergingIterator};
+use crate::memtable::{MemTable, MemTableIterator};
+use crate::stats::{Histogram, Ticker};
+use crate::version::edit::{FileMetaData, VersionEdit};
+
+impl DbInner {
+    /// Writes memtables to (at most) one L0 table without touching the
+    /// version; the caller logs the edit. Runs without the state lock.
+    pub(crate) fn write_level0_table(
+        &self,
+        mems: &[Arc<MemTable>],
+        snapshots: Vec<u64>,
+        new_file_number: &mut dyn FnMut() -> FileNumber,
+    ) -> Result<Option<FileMetaData>> {
+        let children: Vec<Box<dyn InternalIterator>> = mems
+            .iter()
+            .map(|m| Box::new(MemTableIterator::new(m.clone())) as Box<dyn InternalIterator>)
+            .collect();
+        let mut it = MergingIterator::new(children);
+        let mut rules = DropRules::new(snapshots);
+        let mut out = OutputWriter::new(
+            &self.dir,
+            &self.fs,
+            &self.table_opts,
+            u64::MAX,
+            self.stats.as_ref(),
+        );
+        it.seek_to_first();
+        while it.valid() {
+            if rules.decide(it.key(), |_| false) == Decision::Keep {
+                out.add(it.key(), it.value(), new_file_number)?;
+            }
+            it.next();
+        }
+        it.status()?;
+        let (mut files, _) = out.finish()?;
+        if !files.is_empty() {
+            self.fs.sync_dir(&self.dir)?;
+        }
+        Ok(files.pop())
+    }
+
+    /// Allocates an output file number and protects it from deletion.
+    pub(crate) fn allocate_output(&self) -> FileNumber {
+        let mut st = self.state.lock();
+        let n = st.versions.new_file_number();
+        st.pending_outputs.insert(n);
+        n
+    }
+
+    /// Flushes the oldest immutable memtables. Called by the flush thread
+    /// with the lock held; releases it while writing.
+    pub(crate) fn background_flush(&self, st: &mut MutexGuard<'_, State>) {
+        let mems: Vec<Arc<MemTable>> = st.imm.iter().cloned().collect();
+        if mems.is_empty() {
+            return;
+        }
+        st.flush_running = true;
+        let snapshots = self.snapshots.sequences();
+        let start = Instant::now();
+        let cpu = thread_cpu_micros();
+        let entries: u64 = mems.iter().map(|m| m.num_entries()).sum();
+        let mem_bytes: usize = mems.iter().map(|m| m.approximate_memory_usage()).sum();
+        self.log.log(&format!(
+            "[JOB flush] Flushing {} memtable(s): {entries} entries, {mem_bytes} bytes",
+            mems.len()
+        ));
+        let mut started = Vec::new();
+        let result = MutexGuard::unlocked(st, || {
+            self.write_level0_table(&mems, snapshots, &mut || {
+                let n = self.allocate_output();
+                started.push(n);
+                n
+            })
+        });
+        let n = mems.len();
+        let outcome = result.and_then(|file| {
+            let mut edit = VersionEdit::default();
+            let bytes = file.as_ref().map_or(0, |f| f.file_size);
+            if let Some(f) = file.clone() {
+                edit.new_files.push((0, f));
+            }
+            // The oldest WAL still needed is the one of the oldest memtable
+            // that is not being flushed now.
+            let log_number = st
+                .imm
+                .iter()
+                .skip(n)
+                .map(|m| m.wal_number())
+                .chain(std::iter::once(st.mem.wal_number()))
+                .min()
+                .unwrap_or(0);
+            edit.log_number = Some(log_number);
+            edit.last_sequence = Some(self.last_sequence.load(Ordering::Acquire));
+            st.versions.log_and_apply(edit)?;
+            Ok((file, bytes))
+        });
+        for n in started {
+            st.pending_outputs.remove(&n);
+        }
+        match outcome {
+            Ok((file, bytes)) => {
+                for _ in 0..n {
+                    st.imm.pop_front();
+                }
+                let micros = start.elapsed().as_micros() as u64;
+                let l0 = &mut st.istats.levels[0];
+                l0.write += bytes;
+                l0.micros += micros;
+                l0.cpu_micros += thread_cpu_micros().saturating_sub(cpu);
+                l0.count += 1;
+                st.istats.flush_bytes += bytes;
+                if let Some(s) = &self.stats {
+                    s.record_tick(Ticker::FlushWriteBytes, bytes);
+                    s.record_histogram(Histogram::FlushTime, micros);
+                }
+                if st.imm.is_empty() {
+                    st.unpersisted_writes = false;
+                }
+                self.install_super_version(st);
+                self.log.log(&format!(
+                    "[JOB flush] Level-0 table #{}: {bytes} bytes, {micros} us",
+                    file.map_or(0, |f| f.number)
+                ));
+                self.delete_obsolete_files(st);
+            }
+            Err(e) => {
+                if !matches!(e, Error::ShutdownInProgress) {
+                    self.set_bg_error(st, e);
+                }
+                self.delete_obsolete_files(st);
+            }
+        }
+        st.flush_running = false;
+        st.flush_requested = false;
+        self.bg_cv.notify_all();
+        self.work_cv.notify_all();
+    }
+
+    /// Switches the memtable (if it holds data) and waits until every
+    /// immutable memtable is flushed.
+    pub(crate) fn flush_and_wait(&self) -> Result<()> {
+        self.force_memtable_switch()?;
+        let mut st = self.state.lock();
+        st.flush_requested = true;
+        self.work_cv.notify_all();
+        loop {
+            if let Some(e) = &st.bg_error {
+                return Err(Error::Background(e.clone()));
+            }
+            if st.imm.is_empty() && !st.flush_running {
+                return Ok(());
+            }
+            if self.shutting_down.load(Ordering::Acquire) {
+                return Err(Error::ShutdownInProgress);
+            }
+            self.bg_cv.wait_for(&mut st, Duration::from_millis(100));
+        }
+    }
+}

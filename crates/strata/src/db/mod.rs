@@ -1,0 +1,297 @@
+//! The DB handle. Public methods live in [`Db`]; the shared state in
+//! `DbInner`, with one file per path: `open.rs` (recovery), `write.rs`
+//! (group commit, stalls), `read.rs` (gets, iterators), `flush.rs`,
+//! `background.rs` (compaction threads), `properties.rs`.
+
+mod background;
+mod flush;
+pub(crate) mod internal_stats;
+mod open;
+mod properties;
+mod read;
+mod write;
+
+use std::collections::{BTreeSet, VecDeque};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use parking_lot::{Condvar, Mutex, RwLock};
+
+use crate::batch::WriteBatch;
+use crate::compaction::picker::Busy;
+use crate::error::{Error, Result};
+use crate::filename::FileNumber;
+use crate::fs::{FileLock, FileSystem};
+use crate::info_log::InfoLog;
+use crate::iter::DbIterator;
+use crate::memtable::MemTable;
+use crate::options::{Options, ReadOptions, WriteOptions};
+use crate::snapshot::{Snapshot, SnapshotList};
+use crate::sstable::{BlockCache, TableCache, TableOptions};
+use crate::stats::Statistics;
+use crate::version::{Version, VersionSet};
+use crate::wal::Writer as LogWriter;
+use internal_stats::InternalStats;
+use write::{RateLimiter, WriterSlot};
+
+/// What readers pin: the memtables and the version at one moment.
+pub(crate) struct SuperVersion {
+    pub mem: Arc<MemTable>,
+    /// Immutable memtables, newest first.
+    pub imm: Vec<Arc<MemTable>>,
+    pub version: Arc<Version>,
+}
+
+/// Mutable DB state, guarded by `DbInner::state`.
+pub(crate) struct State {
+    pub mem: Arc<MemTable>,
+    /// Immutable memtables, oldest first.
+    pub imm: VecDeque<Arc<MemTable>>,
+    pub versions: VersionSet,
+    pub writers: VecDeque<Arc<WriterSlot>>,
+    pub flush_running: bool,
+    pub flush_requested: bool,
+    pub compactions_running: usize,
+    pub manual_compactions: usize,
+    pub busy: Busy,
+    pub pending_outputs: BTreeSet<FileNumber>,
+    pub bg_error: Option<Arc<Error>>,
+    pub next_mem_id: u64,
+    pub istats: InternalStats,
+    pub unpersisted_writes: bool,
+    pub rate_limiter: RateLimiter,
+    pub last_stats_dump: Instant,
+    pub write_stopped: bool,
+}
+
+pub(crate) struct DbInner {
+    pub dir: PathBuf,
+    pub opts: Options,
+    pub fs: Arc<dyn FileSystem>,
+    pub stats: Option<Arc<Statistics>>,
+    pub table_cache: Arc<TableCache>,
+    pub block_cache: Option<Arc<BlockCache>>,
+    pub table_opts: TableOptions,
+    pub state: Mutex<State>,
+    /// Signalled when background work finishes (stalled writers, flush and
+    /// compaction waiters).
+    pub bg_cv: Condvar,
+    /// Background threads wait here for work.
+    pub work_cv: Condvar,
+    pub super_version: RwLock<Arc<SuperVersion>>,
+    /// Highest sequence number visible to readers.
+    pub last_sequence: AtomicU64,
+    pub snapshots: Arc<SnapshotList>,
+    pub shutting_down: AtomicBool,
+    pub wal: Mutex<Option<LogWriter>>,
+    pub log: InfoLog,
+    pub _lock: Box<dyn FileLock>,
+}
+
+impl DbInner {
+    /// Publishes a new super version from the state.
+    pub fn install_super_version(&self, st: &State) {
+        let sv = SuperVersion {
+            mem: st.mem.clone(),
+            imm: st.imm.iter().rev().cloned().collect(),
+            version: st.versions.current(),
+        };
+        *self.super_version.write() = Arc::new(sv);
+    }
+
+    pub fn get_super_version(&self) -> Arc<SuperVersion> {
+        self.super_version.read().clone()
+    }
+
+    /// Records a background error: from now on writes fail with it.
+    pub fn set_bg_error(&self, st: &mut State, e: Error) {
+        if st.bg_error.is_none() {
+            self.log
+                .log(&format!("[ERROR] background error, writes stopped: {e}"));
+            st.bg_error = Some(Arc::new(e));
+        }
+        self.bg_cv.notify_all();
+    }
+}
+
+/// An open database. `Send + Sync`: share it across threads (for example in
+/// an `Arc`). Dropping it stops background work and closes the files.
+pub struct Db {
+    inner: Arc<DbInner>,
+    threads: Mutex<Vec<JoinHandle<()>>>,
+}
+
+impl std::fmt::Debug for Db {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Db({})", self.inner.dir.display())
+    }
+}
+
+impl Db {
+    /// Opens (and by default creates) the DB in directory `path`.
+    ///
+    /// # Errors
+    /// `InvalidArgument` for bad options (naming the option) or a missing DB
+    /// with `create_if_missing=false`; `Locked` if another process or handle
+    /// has it open; `Corruption` naming the file and offset for damaged
+    /// files; I/O errors.
+    pub fn open(path: impl AsRef<Path>, options: Options) -> Result<Db> {
+        open::open(path.as_ref(), options)
+    }
+
+    /// Sets `key` to `value`.
+    ///
+    /// # Errors
+    /// I/O errors, or the background error that stopped writes.
+    pub fn put(&self, key: &[u8], value: &[u8]) -> Result<()> {
+        self.put_opt(&WriteOptions::default(), key, value)
+    }
+
+    /// Sets `key` to `value` with write options.
+    ///
+    /// # Errors
+    /// As [`Db::put`]; `InvalidArgument` for `sync` with `disable_wal`.
+    pub fn put_opt(&self, opts: &WriteOptions, key: &[u8], value: &[u8]) -> Result<()> {
+        let mut b = WriteBatch::new();
+        b.put(key, value);
+        self.write_opt(opts, b)
+    }
+
+    /// Deletes `key` (a no-op if absent).
+    ///
+    /// # Errors
+    /// As [`Db::put`].
+    pub fn delete(&self, key: &[u8]) -> Result<()> {
+        self.delete_opt(&WriteOptions::default(), key)
+    }
+
+    /// Deletes `key` with write options.
+    ///
+    /// # Errors
+    /// As [`Db::put_opt`].
+    pub fn delete_opt(&self, opts: &WriteOptions, key: &[u8]) -> Result<()> {
+        let mut b = WriteBatch::new();
+        b.delete(key);
+        self.write_opt(opts, b)
+    }
+
+    /// Applies a batch atomically: after a crash either all of it or none
+    /// of it is there.
+    ///
+    /// # Errors
+    /// As [`Db::put`].
+    pub fn write(&self, batch: WriteBatch) -> Result<()> {
+        self.write_opt(&WriteOptions::default(), batch)
+    }
+
+    /// Applies a batch atomically with write options.
+    ///
+    /// # Errors
+    /// As [`Db::put_opt`].
+    pub fn write_opt(&self, opts: &WriteOptions, batch: WriteBatch) -> Result<()> {
+        self.inner.write(opts, batch)
+    }
+
+    /// The value of `key`, or `None`.
+    ///
+    /// # Errors
+    /// Corruption or I/O errors from the files read.
+    pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        self.inner.get(&ReadOptions::default(), key)
+    }
+
+    /// The value of `key` with read options (e.g. at a snapshot).
+    ///
+    /// # Errors
+    /// As [`Db::get`].
+    pub fn get_opt(&self, opts: &ReadOptions, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        self.inner.get(opts, key)
+    }
+
+    /// A snapshot of the current state; released when dropped.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot::new(
+            &self.inner.snapshots,
+            self.inner.last_sequence.load(Ordering::Acquire),
+        )
+    }
+
+    /// An iterator over all keys at the current state, ascending.
+    pub fn iter(&self) -> DbIterator {
+        self.inner.iter(&ReadOptions::default())
+    }
+
+    /// An iterator with read options (snapshot, bounds).
+    pub fn iter_opt(&self, opts: &ReadOptions) -> DbIterator {
+        self.inner.iter(opts)
+    }
+
+    /// Flushes the memtable to an L0 table and waits for it.
+    ///
+    /// # Errors
+    /// The flush's error, or the background error.
+    pub fn flush(&self) -> Result<()> {
+        self.inner.flush_and_wait()
+    }
+
+    /// Compacts the key range `[begin, end]` (`None` = unbounded) down the
+    /// levels, flushing the memtable first; waits for completion.
+    ///
+    /// # Errors
+    /// The compaction's error, or the background error.
+    pub fn compact_range(&self, begin: Option<&[u8]>, end: Option<&[u8]>) -> Result<()> {
+        self.inner.compact_range(begin, end)
+    }
+
+    /// Waits until no flush or compaction is pending or running.
+    ///
+    /// # Errors
+    /// The background error, if one occurred.
+    pub fn wait_for_compaction(&self) -> Result<()> {
+        self.inner.wait_for_compaction()
+    }
+
+    /// A DB property by RocksDB name (`rocksdb.stats`,
+    /// `rocksdb.num-files-at-level<N>`, `rocksdb.estimate-num-keys`,
+    /// `rocksdb.total-sst-files-size`, ...), or `None` if unknown.
+    pub fn property(&self, name: &str) -> Option<String> {
+        self.inner.property(name)
+    }
+
+    /// The statistics object, when `Options::statistics` is on.
+    pub fn statistics(&self) -> Option<Arc<Statistics>> {
+        self.inner.stats.clone()
+    }
+
+    /// The options the DB was opened with.
+    pub fn options(&self) -> &Options {
+        &self.inner.opts
+    }
+
+    /// The DB directory.
+    pub fn path(&self) -> &Path {
+        &self.inner.dir
+    }
+}
+
+impl Drop for Db {
+    fn drop(&mut self) {
+        self.inner.close();
+        self.inner.shutting_down.store(true, Ordering::Release);
+        {
+            let _st = self.inner.state.lock();
+            self.inner.work_cv.notify_all();
+            self.inner.bg_cv.notify_all();
+        }
+        for t in self.threads.lock().drain(..) {
+            let _ = t.join();
+        }
+        if let Some(w) = self.inner.wal.lock().as_mut() {
+            let _ = w.flush();
+        }
+        self.inner.log.log("DB closed");
+    }
+}

@@ -1,0 +1,256 @@
+//! Opening a DB: lock, recover the MANIFEST, replay WALs into L0 tables,
+//! start a fresh WAL, delete leftovers, write the OPTIONS file, start the
+//! background threads.
+
+use std::collections::{BTreeSet, VecDeque};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use parking_lot::{Condvar, Mutex, RwLock};
+
+use super::internal_stats::InternalStats;
+use super::{Db, DbInner, State, SuperVersion};
+use crate::batch::WriteBatch;
+use crate::compaction::picker::Busy;
+use crate::error::{Error, Result};
+use crate::filename::{
+    current_file_name, lock_file_name, parse_file_name, wal_file_name, FileType,
+};
+use crate::info_log::InfoLog;
+use crate::memtable::MemTable;
+use crate::options::Options;
+use crate::snapshot::SnapshotList;
+use crate::sstable::{BlockCache, TableCache, TableOptions};
+use crate::stats::Statistics;
+use crate::version::edit::VersionEdit;
+use crate::version::VersionSet;
+use crate::wal::{Reader as LogReader, Writer as LogWriter};
+
+pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
+    options.validate()?;
+    let fs = options.fs.clone();
+    if !fs.exists(path) {
+        if !options.create_if_missing {
+            return Err(Error::InvalidArgument(format!(
+                "{}: does not exist (create_if_missing is false)",
+                path.display()
+            )));
+        }
+        fs.create_dir_all(path)?;
+    }
+    let lock = fs.lock(&lock_file_name(path))?;
+    let exists = fs.exists(&current_file_name(path));
+    if exists && options.error_if_exists {
+        return Err(Error::InvalidArgument(format!(
+            "{}: exists (error_if_exists is true)",
+            path.display()
+        )));
+    }
+    if !exists && !options.create_if_missing {
+        return Err(Error::InvalidArgument(format!(
+            "{}: does not exist (create_if_missing is false)",
+            path.display()
+        )));
+    }
+    let log = InfoLog::open(&fs, path);
+    log.log(&format!(
+        "Strata version {} opening {}",
+        env!("CARGO_PKG_VERSION"),
+        path.display()
+    ));
+    for (k, v) in options.to_pairs() {
+        log.log(&format!("                         Options.{k}: {v}"));
+    }
+    let versions = if exists {
+        VersionSet::recover(path, fs.clone(), options.num_levels)?
+    } else {
+        VersionSet::create_new(path, fs.clone(), options.num_levels)?
+    };
+    let stats = options.statistics.then(Statistics::new);
+    let block_cache =
+        (options.block_cache_size > 0).then(|| Arc::new(BlockCache::new(options.block_cache_size)));
+    let max_open = if options.max_open_files < 0 {
+        usize::MAX
+    } else {
+        (options.max_open_files as usize).max(16)
+    };
+    let table_cache = Arc::new(TableCache::new(
+        path.to_path_buf(),
+        fs.clone(),
+        max_open,
+        block_cache.clone(),
+        stats.clone(),
+    ));
+    let table_opts = TableOptions {
+        block_size: options.block_size,
+        block_restart_interval: options.block_restart_interval,
+        compression: options.compression,
+        bloom_bits_per_key: options.bloom_bits_per_key,
+    };
+    let last_seq = versions.last_sequence();
+    let mem = Arc::new(MemTable::new(0, 0));
+    let version = versions.current();
+    let state = State {
+        mem: mem.clone(),
+        imm: VecDeque::new(),
+        versions,
+        writers: VecDeque::new(),
+        flush_running: false,
+        flush_requested: false,
+        compactions_running: 0,
+        manual_compactions: 0,
+        busy: Busy::default(),
+        pending_outputs: BTreeSet::new(),
+        bg_error: None,
+        next_mem_id: 1,
+        istats: InternalStats::new(options.num_levels),
+        unpersisted_writes: false,
+        rate_limiter: Default::default(),
+        last_stats_dump: Instant::now(),
+        write_stopped: false,
+    };
+    let inner = Arc::new(DbInner {
+        dir: path.to_path_buf(),
+        fs,
+        stats,
+        table_cache,
+        block_cache,
+        table_opts,
+        state: Mutex::new(state),
+        bg_cv: Condvar::new(),
+        work_cv: Condvar::new(),
+        super_version: RwLock::new(Arc::new(SuperVersion {
+            mem,
+            imm: Vec::new(),
+            version,
+        })),
+        last_sequence: AtomicU64::new(last_seq),
+        snapshots: Arc::new(SnapshotList::default()),
+        shutting_down: AtomicBool::new(false),
+        wal: Mutex::new(None),
+        log,
+        _lock: lock,
+        opts: options,
+    });
+    inner.recover_wals()?;
+    {
+        let mut st = inner.state.lock();
+        inner.delete_obsolete_files(&mut st);
+        let n = st.versions.new_file_number();
+        crate::options_file::write(&inner.fs, &inner.dir, n, &inner.opts)?;
+        inner.delete_obsolete_files(&mut st);
+    }
+    let threads = inner.start_threads();
+    inner.work_cv.notify_all();
+    inner.log.log("DB opened");
+    Ok(Db {
+        inner,
+        threads: Mutex::new(threads),
+    })
+}
+
+impl DbInner {
+    /// Replays every WAL at or after the MANIFEST's log number into
+    /// memtables, writes them as L0 tables, and switches to a new WAL in
+    /// one MANIFEST edit.
+    fn recover_wals(&self) -> Result<()> {
+        let mut st = self.state.lock();
+        let log_number = st.versions.log_number();
+        let mut wals: Vec<u64> = self
+            .fs
+            .list(&self.dir)?
+            .iter()
+            .filter_map(|n| match parse_file_name(n) {
+                Some(FileType::Wal(k)) if k >= log_number => Some(k),
+                _ => None,
+            })
+            .collect();
+        wals.sort_unstable();
+        let mut edit = VersionEdit::default();
+        let mut max_seq = st.versions.last_sequence();
+        let mut mem = Arc::new(MemTable::new(0, 0));
+        let mut stopped = false;
+        let mut outputs = Vec::new();
+        for &n in &wals {
+            let path = wal_file_name(&self.dir, n);
+            let name = path.display().to_string();
+            if stopped {
+                self.log.log(&format!(
+                    "[WARN] recovery: skipping {name}: an earlier WAL ended in corruption (point-in-time recovery)"
+                ));
+                continue;
+            }
+            let data = self.fs.read_all(&path)?;
+            let mut reader = LogReader::new(data, name.clone(), self.opts.wal_recovery_mode);
+            let mut records = 0u64;
+            while let Some(rec) = reader.read_record()? {
+                let offset = reader.last_record_offset();
+                let batch = WriteBatch::from_data(rec, &name, offset)?;
+                let mut seq = batch.sequence();
+                for op in batch.iter() {
+                    mem.add(seq, op.value_type, op.key, op.value);
+                    seq += 1;
+                }
+                if batch.count() > 0 {
+                    max_seq = max_seq.max(seq - 1);
+                }
+                records += 1;
+                if mem.approximate_memory_usage() >= self.opts.write_buffer_size {
+                    let full = std::mem::replace(&mut mem, Arc::new(MemTable::new(0, 0)));
+                    if let Some(f) = self.recovery_table(&mut st, &full)? {
+                        outputs.push(f.number);
+                        edit.new_files.push((0, f));
+                    }
+                }
+            }
+            for d in reader.dropped() {
+                self.log
+                    .log(&format!("[WARN] recovery: {name}: dropped {d}"));
+            }
+            stopped = reader.stopped_at().is_some();
+            self.log
+                .log(&format!("Recovered {records} records from {name}"));
+        }
+        if !mem.is_empty() {
+            if let Some(f) = self.recovery_table(&mut st, &mem)? {
+                outputs.push(f.number);
+                edit.new_files.push((0, f));
+            }
+        }
+        let number = st.versions.new_file_number();
+        let file = self.fs.create(&wal_file_name(&self.dir, number))?;
+        self.fs.sync_dir(&self.dir)?;
+        *self.wal.lock() = Some(LogWriter::new(file));
+        edit.log_number = Some(number);
+        edit.last_sequence = Some(max_seq);
+        st.versions.set_last_sequence(max_seq);
+        st.versions.log_and_apply(edit)?;
+        for n in outputs {
+            st.pending_outputs.remove(&n);
+        }
+        self.last_sequence.store(max_seq, Ordering::Release);
+        st.mem = Arc::new(MemTable::new(0, number));
+        self.install_super_version(&st);
+        Ok(())
+    }
+
+    fn recovery_table(
+        &self,
+        st: &mut State,
+        mem: &Arc<MemTable>,
+    ) -> Result<Option<crate::version::edit::FileMetaData>> {
+        let f = self.write_level0_table(std::slice::from_ref(mem), Vec::new(), &mut || {
+            let n = st.versions.new_file_number();
+            st.pending_outputs.insert(n);
+            n
+        })?;
+        if let Some(f) = &f {
+            st.istats.levels[0].write += f.file_size;
+            st.istats.levels[0].count += 1;
+            st.istats.flush_bytes += f.file_size;
+        }
+        Ok(f)
+    }
+}

@@ -1,0 +1,172 @@
+//! The read path: point lookups through memtables and levels, and
+//! iterators pinned to one super version.
+
+use std::any::Any;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::DbInner;
+use crate::error::Result;
+use crate::iter::{DbIterator, InternalIterator, LevelIterator, MergingIterator};
+use crate::memtable::{MemGet, MemTableIterator};
+use crate::options::ReadOptions;
+use crate::sstable::ReadOpts;
+use crate::stats::{Histogram, Ticker};
+use crate::types::{
+    make_internal_key, parse_internal_key, user_key, ValueType, VALUE_TYPE_FOR_SEEK,
+};
+
+impl DbInner {
+    pub(crate) fn get(&self, opts: &ReadOptions, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        let start = self.stats.as_ref().map(|_| Instant::now());
+        // Read the sequence before the super version (see DESIGN: a switch
+        // after this point only adds newer data).
+        let seq = match &opts.snapshot {
+            Some(s) => s.sequence(),
+            None => self.last_sequence.load(Ordering::Acquire),
+        };
+        let sv = self.get_super_version();
+        let result = self.get_from(&sv, opts, key, seq);
+        if let (Some(s), Some(t)) = (&self.stats, start) {
+            s.record_histogram(Histogram::DbGet, t.elapsed().as_micros() as u64);
+            s.record_tick(Ticker::NumberKeysRead, 1);
+            if let Ok(Some(v)) = &result {
+                s.record_tick(Ticker::BytesRead, v.len() as u64);
+            }
+        }
+        result
+    }
+
+    fn get_from(
+        &self,
+        sv: &super::SuperVersion,
+        opts: &ReadOptions,
+        key: &[u8],
+        seq: u64,
+    ) -> Result<Option<Vec<u8>>> {
+        let stats = self.stats.as_ref();
+        for mem in std::iter::once(&sv.mem).chain(sv.imm.iter()) {
+            match mem.get(key, seq) {
+                MemGet::Found(_, v) => {
+                    if let Some(s) = stats {
+                        s.record_tick(Ticker::MemtableHit, 1);
+                    }
+                    return Ok(Some(v));
+                }
+                MemGet::Deleted => {
+                    if let Some(s) = stats {
+                        s.record_tick(Ticker::MemtableHit, 1);
+                    }
+                    return Ok(None);
+                }
+                MemGet::Absent => {}
+            }
+        }
+        if let Some(s) = stats {
+            s.record_tick(Ticker::MemtableMiss, 1);
+        }
+        let lookup = make_internal_key(key, seq, VALUE_TYPE_FOR_SEEK);
+        let ro = ReadOpts {
+            verify_checksums: opts.verify_checksums,
+            fill_cache: opts.fill_cache,
+        };
+        let v = &sv.version;
+        for level in 0..v.num_levels() {
+            let files = v.files(level);
+            let candidates: Vec<_> = if level == 0 {
+                files
+                    .iter()
+                    .filter(|f| user_key(&f.smallest) <= key && key <= user_key(&f.largest))
+                    .collect()
+            } else {
+                let i = v.find_file(level, &lookup);
+                files
+                    .get(i)
+                    .filter(|f| user_key(&f.smallest) <= key)
+                    .into_iter()
+                    .collect()
+            };
+            for f in candidates {
+                let table = self.table_cache.get(f.number)?;
+                if let Some((ikey, value)) = table.get(&lookup, &ro)? {
+                    let Some(p) = parse_internal_key(&ikey) else {
+                        return Err(crate::Error::corruption(
+                            format!("{:06}.sst", f.number),
+                            0,
+                            "malformed internal key",
+                        ));
+                    };
+                    if p.user_key != key {
+                        continue;
+                    }
+                    if let Some(s) = stats {
+                        s.record_tick(
+                            match level {
+                                0 => Ticker::GetHitL0,
+                                1 => Ticker::GetHitL1,
+                                _ => Ticker::GetHitL2AndUp,
+                            },
+                            1,
+                        );
+                    }
+                    return Ok(match p.value_type {
+                        ValueType::Deletion => None,
+                        _ => Some(value),
+                    });
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    pub(crate) fn iter(&self, opts: &ReadOptions) -> DbIterator {
+        let seq = match &opts.snapshot {
+            Some(s) => s.sequence(),
+            None => self.last_sequence.load(Ordering::Acquire),
+        };
+        let sv = self.get_super_version();
+        let ro = ReadOpts {
+            verify_checksums: opts.verify_checksums,
+            fill_cache: opts.fill_cache,
+        };
+        let mut children: Vec<Box<dyn InternalIterator>> = Vec::new();
+        children.push(Box::new(MemTableIterator::new(sv.mem.clone())));
+        for m in &sv.imm {
+            children.push(Box::new(MemTableIterator::new(m.clone())));
+        }
+        let v = &sv.version;
+        for f in v.files(0) {
+            children.push(Box::new(LevelIterator::new(
+                vec![f.clone()],
+                self.table_cache.clone(),
+                ro.clone(),
+            )));
+        }
+        for level in 1..v.num_levels() {
+            if !v.files(level).is_empty() {
+                children.push(Box::new(LevelIterator::new(
+                    v.files(level).to_vec(),
+                    self.table_cache.clone(),
+                    ro.clone(),
+                )));
+            }
+        }
+        let mut pins: Vec<Box<dyn Any + Send + Sync>> = vec![Box::new(sv.clone())];
+        if let Some(s) = &opts.snapshot {
+            pins.push(Box::new(s.clone()));
+        }
+        DbIterator::new(
+            Box::new(MergingIterator::new(children)),
+            seq,
+            opts.iterate_lower_bound.clone(),
+            opts.iterate_upper_bound.clone(),
+            pins,
+        )
+    }
+}
+
+#[allow(dead_code)]
+fn _assert_send_sync(sv: Arc<super::SuperVersion>) -> Box<dyn Any + Send + Sync> {
+    Box::new(sv)
+}

@@ -1,0 +1,390 @@
+//! The write path: group commit (one WAL write and one fsync for a group of
+//! concurrent writers, LevelDB's writer queue), memtable switching, and the
+//! stall mechanism that carries out the write controller's decisions.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use parking_lot::{Condvar, Mutex, MutexGuard};
+
+use super::{DbInner, State};
+use crate::batch::WriteBatch;
+use crate::compaction::picker::estimated_pending_compaction_bytes;
+use crate::error::{Error, Result};
+use crate::filename::wal_file_name;
+use crate::memtable::MemTable;
+use crate::options::WriteOptions;
+use crate::stats::{Histogram, Ticker};
+use crate::wal::Writer as LogWriter;
+use crate::write_controller::{stall_state, LsmShape, StallState};
+
+/// Largest combined batch a group commit builds.
+const MAX_GROUP_BYTES: usize = 1 << 20;
+
+/// One waiting writer.
+pub(crate) struct WriterSlot {
+    batch: Mutex<Option<WriteBatch>>,
+    force_switch: bool,
+    sync: bool,
+    disable_wal: bool,
+    done: AtomicBool,
+    result: Mutex<Option<Result<()>>>,
+    cv: Condvar,
+}
+
+/// Paces writes at `delayed_write_rate` while writes are delayed.
+#[derive(Debug)]
+pub(crate) struct RateLimiter {
+    next_free: Instant,
+}
+
+impl Default for RateLimiter {
+    fn default() -> Self {
+        RateLimiter {
+            next_free: Instant::now(),
+        }
+    }
+}
+
+impl RateLimiter {
+    /// Reserves `bytes` at `rate` bytes/s; returns how long to sleep.
+    pub fn reserve(&mut self, bytes: u64, rate: u64, now: Instant) -> Duration {
+        let start = self.next_free.max(now);
+        let cost = Duration::from_nanos(bytes.saturating_mul(1_000_000_000) / rate.max(1));
+        self.next_free = start + cost;
+        self.next_free.saturating_duration_since(now)
+    }
+}
+
+impl DbInner {
+    pub(crate) fn write(&self, opts: &WriteOptions, batch: WriteBatch) -> Result<()> {
+        batch.check()?;
+        self.write_internal(opts, Some(batch))
+    }
+
+    /// Switches the memtable through the writer queue, so that no leader is
+    /// still filling the memtable that becomes immutable.
+    pub(crate) fn force_memtable_switch(&self) -> Result<()> {
+        self.write_internal(&WriteOptions::default(), None)
+    }
+
+    fn write_internal(&self, opts: &WriteOptions, batch: Option<WriteBatch>) -> Result<()> {
+        if opts.sync && opts.disable_wal {
+            return Err(Error::InvalidArgument(
+                "Sync writes has to enable WAL.".into(),
+            ));
+        }
+        let start = Instant::now();
+        let slot = Arc::new(WriterSlot {
+            force_switch: batch.is_none(),
+            batch: Mutex::new(batch),
+            sync: opts.sync,
+            disable_wal: opts.disable_wal,
+            done: AtomicBool::new(false),
+            result: Mutex::new(None),
+            cv: Condvar::new(),
+        });
+        let mut st = self.state.lock();
+        st.writers.push_back(slot.clone());
+        while !slot.done.load(Ordering::Acquire)
+            && !st.writers.front().is_some_and(|f| Arc::ptr_eq(f, &slot))
+        {
+            slot.cv.wait(&mut st);
+        }
+        if slot.done.load(Ordering::Acquire) {
+            if let Some(s) = &self.stats {
+                s.record_tick(Ticker::WriteDoneByOther, 1);
+                s.record_histogram(Histogram::DbWrite, start.elapsed().as_micros() as u64);
+            }
+            return slot.result.lock().take().unwrap_or(Ok(()));
+        }
+        let result = self.lead_group(&mut st, &slot);
+        if let Some(s) = &self.stats {
+            s.record_tick(Ticker::WriteDoneBySelf, 1);
+            s.record_histogram(Histogram::DbWrite, start.elapsed().as_micros() as u64);
+        }
+        result
+    }
+
+    /// Runs as the front writer: makes room, writes the group, wakes it.
+    fn lead_group(&self, st: &mut MutexGuard<'_, State>, leader: &Arc<WriterSlot>) -> Result<()> {
+        let first_bytes = leader.batch.lock().as_ref().map_or(0, |b| b.data_size()) as u64;
+        let mut result = self.make_room_for_write(st, leader.force_switch, first_bytes);
+        let mut group_len = 1;
+        if result.is_ok() && !leader.force_switch {
+            let (batch, n, sync) = self.build_group(st, leader);
+            group_len = n;
+            result = self.write_group(st, batch, sync, leader.disable_wal);
+        }
+        // Wake every member of the group with the group's result.
+        for _ in 0..group_len {
+            let Some(w) = st.writers.pop_front() else {
+                break;
+            };
+            if !Arc::ptr_eq(&w, leader) {
+                *w.result.lock() = Some(match &result {
+                    Ok(()) => Ok(()),
+                    Err(e) => Err(e.duplicate()),
+                });
+                w.done.store(true, Ordering::Release);
+                w.cv.notify_one();
+            }
+        }
+        if let Some(front) = st.writers.front() {
+            front.cv.notify_one();
+        }
+        result
+    }
+
+    /// Takes the batches of the writers at the front of the queue that can
+    /// share one WAL record. Returns the combined batch, the number of
+    /// writers in the group and whether it must be synced.
+    fn build_group(&self, st: &State, leader: &Arc<WriterSlot>) -> (WriteBatch, usize, bool) {
+        let mut combined = leader.batch.lock().take().unwrap_or_default();
+        let mut size = combined.data_size();
+        let max = if size <= 128 << 10 {
+            size + (128 << 10)
+        } else {
+            MAX_GROUP_BYTES
+        };
+        let mut n = 1;
+        for w in st.writers.iter().skip(1) {
+            if w.sync && !leader.sync {
+                break;
+            }
+            if w.disable_wal != leader.disable_wal {
+                break;
+            }
+            let mut g = w.batch.lock();
+            let Some(b) = g.as_ref() else { break };
+            if size + b.data_size() > max {
+                break;
+            }
+            size += b.data_size();
+            combined.append(b);
+            *g = None;
+            n += 1;
+        }
+        (combined, n, leader.sync)
+    }
+
+    /// Logs and applies one group's batch (the state lock is released
+    /// while the WAL is written and the memtable filled).
+    fn write_group(
+        &self,
+        st: &mut MutexGuard<'_, State>,
+        mut batch: WriteBatch,
+        sync: bool,
+        disable_wal: bool,
+    ) -> Result<()> {
+        let count = u64::from(batch.count());
+        if count == 0 {
+            return Ok(());
+        }
+        let first_seq = self.last_sequence.load(Ordering::Acquire) + 1;
+        batch.set_sequence(first_seq);
+        let mem = st.mem.clone();
+        let stats = self.stats.clone();
+        let (wal_result, wal_bytes) = MutexGuard::unlocked(st, || {
+            let mut wal_bytes = 0u64;
+            if !disable_wal {
+                let mut g = self.wal.lock();
+                let Some(w) = g.as_mut() else {
+                    return (Err(Error::InvalidArgument("WAL is not open".into())), 0);
+                };
+                let before = w.size();
+                if let Err(e) = w.add_record(batch.data()) {
+                    return (Err(e), 0);
+                }
+                let r = if sync {
+                    let t = Instant::now();
+                    let r = w.sync();
+                    if let Some(s) = &stats {
+                        s.record_histogram(
+                            Histogram::WalFileSyncMicros,
+                            t.elapsed().as_micros() as u64,
+                        );
+                    }
+                    r
+                } else {
+                    w.flush()
+                };
+                if let Err(e) = r {
+                    return (Err(e), 0);
+                }
+                wal_bytes = w.size() - before;
+            }
+            let mut seq = first_seq;
+            for op in batch.iter() {
+                mem.add(seq, op.value_type, op.key, op.value);
+                seq += 1;
+            }
+            (Ok(()), wal_bytes)
+        });
+        if let Err(e) = wal_result {
+            // The WAL may now hold a partial record: nothing more may be
+            // appended to it. Stop writes until the DB is reopened.
+            self.set_bg_error(st, e.duplicate());
+            return Err(e);
+        }
+        let last = first_seq + count - 1;
+        self.last_sequence.store(last, Ordering::Release);
+        st.versions.set_last_sequence(last);
+        let bytes = batch.data_size() as u64;
+        let is = &mut st.istats;
+        is.user_writes += 1;
+        is.commit_groups += 1;
+        is.user_keys += count;
+        is.user_bytes += bytes;
+        if disable_wal {
+            st.unpersisted_writes = true;
+        } else {
+            is.wal_writes += 1;
+            is.wal_bytes += wal_bytes;
+            if sync {
+                is.wal_syncs += 1;
+            }
+        }
+        if let Some(s) = &self.stats {
+            s.record_tick(Ticker::NumberKeysWritten, count);
+            s.record_tick(Ticker::BytesWritten, bytes);
+            if !disable_wal {
+                s.record_tick(Ticker::WalFileBytes, wal_bytes);
+                s.record_tick(Ticker::WriteWithWal, 1);
+                if sync {
+                    s.record_tick(Ticker::WalFileSynced, 1);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The LSM shape the write controller decides on.
+    pub(crate) fn lsm_shape(&self, st: &State, force_switch: bool) -> LsmShape {
+        let v = st.versions.current();
+        LsmShape {
+            immutable_memtables: st.imm.len(),
+            active_memtable_full: force_switch
+                || st.mem.approximate_memory_usage() >= self.opts.write_buffer_size,
+            l0_files: v.files(0).len(),
+            pending_compaction_bytes: estimated_pending_compaction_bytes(&v, &self.opts),
+        }
+    }
+
+    /// Ensures the active memtable has room, switching it when full and
+    /// delaying or stopping the writer as the write controller decides.
+    /// `force` switches a non-empty memtable regardless of its size.
+    pub(crate) fn make_room_for_write(
+        &self,
+        st: &mut MutexGuard<'_, State>,
+        mut force: bool,
+        bytes: u64,
+    ) -> Result<()> {
+        let mut delayed = false;
+        let mut stop_counted = false;
+        loop {
+            if let Some(e) = &st.bg_error {
+                return Err(Error::Background(e.clone()));
+            }
+            if self.shutting_down.load(Ordering::Acquire) {
+                return Err(Error::ShutdownInProgress);
+            }
+            let shape = self.lsm_shape(st, force && !st.mem.is_empty());
+            match stall_state(&shape, &self.opts) {
+                StallState::Stopped(cause) => {
+                    if !stop_counted {
+                        st.istats.count_stall(cause, true);
+                        stop_counted = true;
+                        self.log.log(&format!(
+                            "[WARN] Stopping writes because of {} (L0 files {}, immutable memtables {}, pending compaction bytes {})",
+                            cause.name(),
+                            shape.l0_files,
+                            shape.immutable_memtables,
+                            shape.pending_compaction_bytes
+                        ));
+                    }
+                    st.write_stopped = true;
+                    let t = Instant::now();
+                    self.work_cv.notify_all();
+                    // Woken by the flush or compaction that changes the
+                    // shape; the timeout only re-checks shutdown.
+                    self.bg_cv.wait_for(st, Duration::from_millis(100));
+                    self.add_stall(st, t.elapsed());
+                    continue;
+                }
+                StallState::Delayed(cause) if !delayed => {
+                    delayed = true;
+                    let wait = st.rate_limiter.reserve(
+                        bytes.max(1),
+                        self.opts.delayed_write_rate,
+                        Instant::now(),
+                    );
+                    if wait >= Duration::from_micros(100) {
+                        st.istats.count_stall(cause, false);
+                        MutexGuard::unlocked(st, || std::thread::sleep(wait));
+                        self.add_stall(st, wait);
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            st.write_stopped = false;
+            if !shape.active_memtable_full {
+                return Ok(());
+            }
+            self.switch_memtable(st)?;
+            force = false;
+        }
+    }
+
+    fn add_stall(&self, st: &mut State, d: Duration) {
+        let micros = d.as_micros() as u64;
+        st.istats.stall_micros += micros;
+        if let Some(s) = &self.stats {
+            s.record_tick(Ticker::StallMicros, micros);
+        }
+    }
+
+    /// Makes the active memtable immutable, starts a new WAL and memtable,
+    /// and wakes the flush thread.
+    pub(crate) fn switch_memtable(&self, st: &mut State) -> Result<()> {
+        let number = st.versions.new_file_number();
+        let path = wal_file_name(&self.dir, number);
+        let file = self.fs.create(&path)?;
+        {
+            let mut g = self.wal.lock();
+            if let Some(old) = g.as_mut() {
+                // Sync the old WAL so that a later synced write can never
+                // survive a crash that loses earlier writes.
+                old.sync()?;
+            }
+            *g = Some(LogWriter::new(file));
+        }
+        let id = st.next_mem_id;
+        st.next_mem_id += 1;
+        let old = std::mem::replace(&mut st.mem, Arc::new(MemTable::new(id, number)));
+        st.imm.push_back(old);
+        self.install_super_version(st);
+        self.work_cv.notify_all();
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rate_limiter_paces_at_the_rate() {
+        let mut r = RateLimiter::default();
+        let now = Instant::now();
+        let a = r.reserve(1_000_000, 1_000_000, now);
+        let b = r.reserve(1_000_000, 1_000_000, now);
+        assert!(a <= Duration::from_secs(1) + Duration::from_millis(1));
+        assert!(
+            b >= Duration::from_millis(1999) && b <= Duration::from_millis(2001),
+            "{b:?}"
+        );
+    }
+}

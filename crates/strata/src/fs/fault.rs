@@ -1,0 +1,831 @@
+//! [`FaultInjectionFs`]: a [`FileSystem`] wrapper for tests that simulates
+//! power loss and injects I/O errors (after LevelDB's `FaultInjectionTestEnv`
+//! and RocksDB's `FaultInjectionTestFS`).
+//!
+//! Durability model:
+//! - File data is durable up to the length at the file's last `sync`.
+//! - A file creation or rename is durable once `sync_dir` is called on the
+//!   parent directory of the (new) path, compared as given, so the engine
+//!   must name directories consistently.
+//! - Removals and directory creations are treated as immediately durable.
+//! - Files that existed before they were first opened through this wrapper
+//!   are treated as fully durable.
+//!
+//! [`FaultInjectionFs::crash`] applies the model: it reverts non-durable
+//! creations and renames, then truncates every tracked file to its durable
+//! length (optionally keeping a random prefix of the unsynced tail, a "torn
+//! write"). Call it after the DB is closed; handles opened before a crash
+//! fail every later operation.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use super::{FileLock, FileSystem, RandomAccessFile, WritableFile};
+use crate::error::{Error, Result};
+
+/// The kinds of operation faults can be injected into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FaultOp {
+    /// `WritableFile::append` (and `flush`).
+    Write,
+    /// `WritableFile::sync`.
+    Sync,
+    /// `FileSystem::rename`.
+    Rename,
+    /// `FileSystem::create` and `FileSystem::reopen_for_append`.
+    Create,
+    /// `FileSystem::read_all` and `RandomAccessFile::read_at`.
+    Read,
+    /// `FileSystem::sync_dir`.
+    SyncDir,
+}
+
+impl FaultOp {
+    const ALL: [FaultOp; 6] = [
+        FaultOp::Write,
+        FaultOp::Sync,
+        FaultOp::Rename,
+        FaultOp::Create,
+        FaultOp::Read,
+        FaultOp::SyncDir,
+    ];
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// A pending failure for one kind of operation.
+#[derive(Debug, Clone, Copy)]
+struct Rule {
+    /// Operations still to let through before failing.
+    countdown: u64,
+    errno: i32,
+    /// Keep failing after the first failure, until `clear_faults`.
+    sticky: bool,
+}
+
+/// Durability bookkeeping for one file.
+#[derive(Debug, Clone, Copy)]
+struct FileState {
+    synced: u64,
+    written: u64,
+}
+
+/// A directory change not yet made durable by `sync_dir`.
+#[derive(Debug)]
+enum DirOp {
+    Created(PathBuf),
+    Renamed {
+        from: PathBuf,
+        to: PathBuf,
+        /// Durable contents of a file that `to` replaced.
+        replaced: Option<Vec<u8>>,
+    },
+}
+
+#[derive(Debug)]
+struct State {
+    next_id: u64,
+    files: HashMap<u64, FileState>,
+    paths: HashMap<PathBuf, u64>,
+    pending: Vec<(PathBuf, DirOp)>,
+    rules: [Option<Rule>; 6],
+    seen: [u64; 6],
+    injected: [u64; 6],
+    active: bool,
+    epoch: u64,
+    /// xorshift64 state for torn writes; `None` = drop all unsynced data.
+    torn_rng: Option<u64>,
+}
+
+impl State {
+    /// Counts an operation and fails it if a rule says so.
+    fn check(&mut self, op: FaultOp, path: &Path) -> Result<()> {
+        let i = op.index();
+        self.seen[i] += 1;
+        let Some(rule) = self.rules[i].as_mut() else {
+            return Ok(());
+        };
+        if rule.countdown > 1 {
+            rule.countdown -= 1;
+            return Ok(());
+        }
+        let errno = rule.errno;
+        if !rule.sticky {
+            self.rules[i] = None;
+        }
+        self.injected[i] += 1;
+        Err(Error::io(
+            format!("injected {op:?} fault on {}", path.display()),
+            std::io::Error::from_raw_os_error(errno),
+        ))
+    }
+
+    /// Fails mutations while the file system is inactive.
+    fn check_active(&self, what: &str, path: &Path) -> Result<()> {
+        if self.active {
+            return Ok(());
+        }
+        Err(Error::io(
+            format!(
+                "{what} {}: file system inactive (simulated)",
+                path.display()
+            ),
+            std::io::Error::from_raw_os_error(libc::EIO),
+        ))
+    }
+
+    fn track(&mut self, path: &Path, st: FileState) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.files.insert(id, st);
+        self.paths.insert(path.to_path_buf(), id);
+        id
+    }
+
+    fn next_random(&mut self) -> u64 {
+        let mut x = self.torn_rng.unwrap_or(1).max(1);
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.torn_rng = Some(x);
+        x
+    }
+}
+
+/// A file system that can lose unsynced data and fail chosen operations.
+#[derive(Clone)]
+pub struct FaultInjectionFs {
+    inner: Arc<dyn FileSystem>,
+    state: Arc<Mutex<State>>,
+}
+
+impl fmt::Debug for FaultInjectionFs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.state.lock();
+        f.debug_struct("FaultInjectionFs")
+            .field("inner", &self.inner)
+            .field("tracked_files", &s.paths.len())
+            .field("pending_dir_ops", &s.pending.len())
+            .field("active", &s.active)
+            .finish()
+    }
+}
+
+impl FaultInjectionFs {
+    /// Wraps `inner` (in tests, usually the POSIX file system on a tempdir).
+    pub fn new(inner: Arc<dyn FileSystem>) -> Self {
+        FaultInjectionFs {
+            inner,
+            state: Arc::new(Mutex::new(State {
+                next_id: 1,
+                files: HashMap::new(),
+                paths: HashMap::new(),
+                pending: Vec::new(),
+                rules: [None; 6],
+                seen: [0; 6],
+                injected: [0; 6],
+                active: true,
+                epoch: 0,
+                torn_rng: None,
+            })),
+        }
+    }
+
+    /// Makes the `n`-th next operation of kind `op` (1 = the very next)
+    /// fail with OS error `errno` (e.g. `libc::EIO`, `libc::ENOSPC`).
+    pub fn fail_after(&self, op: FaultOp, n: u64, errno: i32) {
+        self.set_rule(op, n, errno, false);
+    }
+
+    /// Like [`FaultInjectionFs::fail_after`], but that operation and every
+    /// later one of kind `op` fail until [`FaultInjectionFs::clear_faults`].
+    pub fn fail_from(&self, op: FaultOp, n: u64, errno: i32) {
+        self.set_rule(op, n, errno, true);
+    }
+
+    fn set_rule(&self, op: FaultOp, n: u64, errno: i32, sticky: bool) {
+        self.state.lock().rules[op.index()] = Some(Rule {
+            countdown: n.max(1),
+            errno,
+            sticky,
+        });
+    }
+
+    /// Removes every pending fault rule.
+    pub fn clear_faults(&self) {
+        self.state.lock().rules = [None; 6];
+    }
+
+    /// Faults injected so far into operations of kind `op`.
+    pub fn injected(&self, op: FaultOp) -> u64 {
+        self.state.lock().injected[op.index()]
+    }
+
+    /// Operations of kind `op` attempted so far (failed ones included).
+    pub fn operations(&self, op: FaultOp) -> u64 {
+        self.state.lock().seen[op.index()]
+    }
+
+    /// Total faults injected, all kinds.
+    pub fn total_injected(&self) -> u64 {
+        let s = self.state.lock();
+        FaultOp::ALL.iter().map(|op| s.injected[op.index()]).sum()
+    }
+
+    /// With `false`, every mutation (write, sync, create, rename, remove,
+    /// directory sync) fails with EIO, as if the disk vanished; reads work.
+    pub fn set_active(&self, active: bool) {
+        self.state.lock().active = active;
+    }
+
+    /// With `Some(seed)`, a crash keeps a random prefix of each file's
+    /// unsynced tail (a torn write) instead of dropping all of it.
+    pub fn set_torn_writes(&self, seed: Option<u64>) {
+        self.state.lock().torn_rng = seed.map(|s| s | 1);
+    }
+
+    /// Simulates power loss: reverts creations and renames whose directory
+    /// was not synced, then truncates every tracked file to its durable length
+    /// (see [`FaultInjectionFs::set_torn_writes`]). Handles opened earlier
+    /// fail afterwards.
+    pub fn crash(&self) -> Result<()> {
+        let mut s = self.state.lock();
+        s.epoch += 1;
+        let pending = std::mem::take(&mut s.pending);
+        for (_, op) in pending.into_iter().rev() {
+            match op {
+                DirOp::Created(path) => {
+                    if self.inner.exists(&path) {
+                        self.inner.remove(&path)?;
+                    }
+                    if let Some(id) = s.paths.remove(&path) {
+                        s.files.remove(&id);
+                    }
+                }
+                DirOp::Renamed { from, to, replaced } => {
+                    if self.inner.exists(&to) {
+                        self.inner.rename(&to, &from)?;
+                        if let Some(id) = s.paths.remove(&to) {
+                            s.paths.insert(from.clone(), id);
+                        }
+                    }
+                    if let Some(content) = replaced {
+                        self.write_durable(&to, &content)?;
+                        let n = content.len() as u64;
+                        s.track(
+                            &to,
+                            FileState {
+                                synced: n,
+                                written: n,
+                            },
+                        );
+                    }
+                }
+            }
+        }
+        self.truncate_unsynced(&mut s)
+    }
+
+    /// Truncates every tracked file to its durable length (or a torn prefix
+    /// of its unsynced tail) without touching directory entries.
+    pub fn drop_unsynced_data(&self) -> Result<()> {
+        let mut s = self.state.lock();
+        s.epoch += 1;
+        self.truncate_unsynced(&mut s)
+    }
+
+    fn truncate_unsynced(&self, s: &mut State) -> Result<()> {
+        let mut paths: Vec<(PathBuf, u64)> = s.paths.iter().map(|(p, i)| (p.clone(), *i)).collect();
+        paths.sort();
+        for (path, id) in paths {
+            let Some(st) = s.files.get(&id).copied() else {
+                continue;
+            };
+            if !self.inner.exists(&path) {
+                continue;
+            }
+            let data = self.inner.read_all(&path)?;
+            let unsynced = (data.len() as u64).saturating_sub(st.synced);
+            let keep_extra = match s.torn_rng {
+                Some(_) if unsynced > 0 => s.next_random() % (unsynced + 1),
+                _ => 0,
+            };
+            let keep = (st.synced + keep_extra).min(data.len() as u64) as usize;
+            if keep < data.len() {
+                self.write_durable(&path, data.get(..keep).unwrap_or(&[]))?;
+            }
+            let k = keep as u64;
+            s.files.insert(
+                id,
+                FileState {
+                    synced: k,
+                    written: k,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// Replaces `path`'s contents through the inner file system.
+    fn write_durable(&self, path: &Path, content: &[u8]) -> Result<()> {
+        let mut f = self.inner.create(path)?;
+        f.append(content)?;
+        f.sync()
+    }
+
+    /// The durable contents of `path` as far as this wrapper knows.
+    fn durable_contents(&self, s: &State, path: &Path) -> Result<Vec<u8>> {
+        let mut data = self.inner.read_all(path)?;
+        if let Some(st) = s.paths.get(path).and_then(|id| s.files.get(id)) {
+            data.truncate(st.synced as usize);
+        }
+        Ok(data)
+    }
+
+    fn writable(&self, id: u64, path: &Path, inner: Box<dyn WritableFile>) -> FaultWritable {
+        FaultWritable {
+            inner,
+            id,
+            path: path.to_path_buf(),
+            epoch: self.state.lock().epoch,
+            state: self.state.clone(),
+        }
+    }
+}
+
+fn parent(path: &Path) -> PathBuf {
+    path.parent().map(Path::to_path_buf).unwrap_or_default()
+}
+
+impl FileSystem for FaultInjectionFs {
+    fn create(&self, path: &Path) -> Result<Box<dyn WritableFile>> {
+        let id = {
+            let mut s = self.state.lock();
+            s.check_active("create", path)?;
+            s.check(FaultOp::Create, path)?;
+            let existed = self.inner.exists(path);
+            let f = self.inner.create(path)?;
+            if !existed {
+                s.pending
+                    .push((parent(path), DirOp::Created(path.to_path_buf())));
+            }
+            if let Some(old) = s.paths.get(path).copied() {
+                s.files.remove(&old);
+            }
+            let id = s.track(
+                path,
+                FileState {
+                    synced: 0,
+                    written: 0,
+                },
+            );
+            (id, f)
+        };
+        Ok(Box::new(self.writable(id.0, path, id.1)))
+    }
+
+    fn reopen_for_append(&self, path: &Path) -> Result<Box<dyn WritableFile>> {
+        let (id, f) = {
+            let mut s = self.state.lock();
+            s.check_active("reopen", path)?;
+            s.check(FaultOp::Create, path)?;
+            let f = self.inner.reopen_for_append(path)?;
+            let id = match s.paths.get(path) {
+                Some(id) => *id,
+                None => {
+                    let n = f.size();
+                    s.track(
+                        path,
+                        FileState {
+                            synced: n,
+                            written: n,
+                        },
+                    )
+                }
+            };
+            (id, f)
+        };
+        Ok(Box::new(self.writable(id, path, f)))
+    }
+
+    fn open_random(&self, path: &Path) -> Result<Arc<dyn RandomAccessFile>> {
+        let inner = self.inner.open_random(path)?;
+        Ok(Arc::new(FaultRandom {
+            inner,
+            path: path.to_path_buf(),
+            state: self.state.clone(),
+        }))
+    }
+
+    fn read_all(&self, path: &Path) -> Result<Vec<u8>> {
+        self.state.lock().check(FaultOp::Read, path)?;
+        self.inner.read_all(path)
+    }
+
+    fn rename(&self, from: &Path, to: &Path) -> Result<()> {
+        let mut s = self.state.lock();
+        s.check_active("rename", from)?;
+        s.check(FaultOp::Rename, from)?;
+        let replaced = if self.inner.exists(to) {
+            Some(self.durable_contents(&s, to)?)
+        } else {
+            None
+        };
+        if !s.paths.contains_key(from) && self.inner.exists(from) {
+            let n = self.inner.file_size(from)?;
+            s.track(
+                from,
+                FileState {
+                    synced: n,
+                    written: n,
+                },
+            );
+        }
+        self.inner.rename(from, to)?;
+        if let Some(old) = s.paths.remove(to) {
+            s.files.remove(&old);
+        }
+        if let Some(id) = s.paths.remove(from) {
+            s.paths.insert(to.to_path_buf(), id);
+        }
+        s.pending.push((
+            parent(to),
+            DirOp::Renamed {
+                from: from.to_path_buf(),
+                to: to.to_path_buf(),
+                replaced,
+            },
+        ));
+        Ok(())
+    }
+
+    fn remove(&self, path: &Path) -> Result<()> {
+        let mut s = self.state.lock();
+        s.check_active("remove", path)?;
+        self.inner.remove(path)?;
+        if let Some(id) = s.paths.remove(path) {
+            s.files.remove(&id);
+        }
+        Ok(())
+    }
+
+    fn exists(&self, path: &Path) -> bool {
+        self.inner.exists(path)
+    }
+
+    fn list(&self, dir: &Path) -> Result<Vec<String>> {
+        self.inner.list(dir)
+    }
+
+    fn create_dir_all(&self, dir: &Path) -> Result<()> {
+        self.state.lock().check_active("create directory", dir)?;
+        self.inner.create_dir_all(dir)
+    }
+
+    fn sync_dir(&self, dir: &Path) -> Result<()> {
+        let mut s = self.state.lock();
+        s.check_active("sync directory", dir)?;
+        s.check(FaultOp::SyncDir, dir)?;
+        self.inner.sync_dir(dir)?;
+        s.pending.retain(|(d, _)| d != dir);
+        Ok(())
+    }
+
+    fn file_size(&self, path: &Path) -> Result<u64> {
+        self.inner.file_size(path)
+    }
+
+    fn lock(&self, path: &Path) -> Result<Box<dyn FileLock>> {
+        self.inner.lock(path)
+    }
+}
+
+/// A writable file that writes through to the OS on every append, so that
+/// the only unsynced data is what [`FaultInjectionFs::crash`] truncates.
+struct FaultWritable {
+    inner: Box<dyn WritableFile>,
+    id: u64,
+    path: PathBuf,
+    epoch: u64,
+    state: Arc<Mutex<State>>,
+}
+
+impl FaultWritable {
+    fn live(&self, s: &State) -> Result<()> {
+        if s.epoch == self.epoch {
+            return Ok(());
+        }
+        Err(Error::io(
+            format!(
+                "{}: handle opened before a simulated crash",
+                self.path.display()
+            ),
+            std::io::Error::from_raw_os_error(libc::EIO),
+        ))
+    }
+}
+
+impl WritableFile for FaultWritable {
+    fn append(&mut self, data: &[u8]) -> Result<()> {
+        let mut s = self.state.lock();
+        self.live(&s)?;
+        s.check_active("write", &self.path)?;
+        s.check(FaultOp::Write, &self.path)?;
+        self.inner.append(data)?;
+        self.inner.flush()?;
+        if let Some(f) = s.files.get_mut(&self.id) {
+            f.written += data.len() as u64;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        let s = self.state.lock();
+        self.live(&s)?;
+        s.check_active("flush", &self.path)?;
+        self.inner.flush()
+    }
+
+    fn sync(&mut self) -> Result<()> {
+        let mut s = self.state.lock();
+        self.live(&s)?;
+        s.check_active("sync", &self.path)?;
+        s.check(FaultOp::Sync, &self.path)?;
+        self.inner.sync()?;
+        if let Some(f) = s.files.get_mut(&self.id) {
+            f.synced = f.written;
+        }
+        Ok(())
+    }
+
+    fn size(&self) -> u64 {
+        self.inner.size()
+    }
+}
+
+struct FaultRandom {
+    inner: Arc<dyn RandomAccessFile>,
+    path: PathBuf,
+    state: Arc<Mutex<State>>,
+}
+
+impl RandomAccessFile for FaultRandom {
+    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
+        self.state.lock().check(FaultOp::Read, &self.path)?;
+        self.inner.read_at(offset, len)
+    }
+
+    fn size(&self) -> u64 {
+        self.inner.size()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fs::PosixFileSystem;
+    use crate::wal::{Reader, WalRecoveryMode, Writer};
+
+    fn setup() -> (tempfile::TempDir, FaultInjectionFs) {
+        let dir = tempfile::tempdir().unwrap();
+        let fs = FaultInjectionFs::new(Arc::new(PosixFileSystem));
+        (dir, fs)
+    }
+
+    fn write_file(fs: &FaultInjectionFs, path: &Path, data: &[u8], sync: bool) {
+        let mut f = fs.create(path).unwrap();
+        f.append(data).unwrap();
+        if sync {
+            f.sync().unwrap();
+        }
+    }
+
+    #[test]
+    fn unsynced_data_is_dropped_and_synced_data_survives() {
+        let (dir, fs) = setup();
+        let p = dir.path().join("000001.log");
+        let mut f = fs.create(&p).unwrap();
+        f.append(b"durable").unwrap();
+        f.sync().unwrap();
+        f.append(b" lost").unwrap();
+        fs.sync_dir(dir.path()).unwrap();
+        let q = dir.path().join("000002.log");
+        write_file(&fs, &q, b"all synced", true);
+        fs.sync_dir(dir.path()).unwrap();
+        assert_eq!(fs.read_all(&p).unwrap(), b"durable lost");
+        drop(f);
+        fs.crash().unwrap();
+        assert_eq!(fs.read_all(&p).unwrap(), b"durable");
+        assert_eq!(fs.read_all(&q).unwrap(), b"all synced");
+    }
+
+    #[test]
+    fn file_created_without_dir_sync_disappears() {
+        let (dir, fs) = setup();
+        let p = dir.path().join("000003.sst");
+        write_file(&fs, &p, b"synced data, unsynced name", true);
+        fs.crash().unwrap();
+        assert!(!fs.exists(&p));
+    }
+
+    #[test]
+    fn rename_without_dir_sync_is_reverted() {
+        let (dir, fs) = setup();
+        let current = dir.path().join("CURRENT");
+        write_file(&fs, &current, b"MANIFEST-000001\n", true);
+        fs.sync_dir(dir.path()).unwrap();
+        let tmp = dir.path().join("000002.dbtmp");
+        write_file(&fs, &tmp, b"MANIFEST-000002\n", true);
+        fs.rename(&tmp, &current).unwrap();
+        assert_eq!(fs.read_all(&current).unwrap(), b"MANIFEST-000002\n");
+        fs.crash().unwrap();
+        assert_eq!(fs.read_all(&current).unwrap(), b"MANIFEST-000001\n");
+        assert!(!fs.exists(&tmp));
+
+        // The same sequence with a directory sync is durable.
+        write_file(&fs, &tmp, b"MANIFEST-000002\n", true);
+        fs.rename(&tmp, &current).unwrap();
+        fs.sync_dir(dir.path()).unwrap();
+        fs.crash().unwrap();
+        assert_eq!(fs.read_all(&current).unwrap(), b"MANIFEST-000002\n");
+    }
+
+    #[test]
+    fn nth_write_fails_once_or_until_cleared() {
+        let (dir, fs) = setup();
+        let mut f = fs.create(&dir.path().join("f")).unwrap();
+        fs.fail_after(FaultOp::Write, 3, libc::EIO);
+        f.append(b"1").unwrap();
+        f.append(b"2").unwrap();
+        let e = f.append(b"3").unwrap_err();
+        match &e {
+            Error::Io { source, .. } => assert_eq!(source.raw_os_error(), Some(libc::EIO)),
+            other => panic!("{other:?}"),
+        }
+        f.append(b"4").unwrap();
+        assert_eq!(fs.injected(FaultOp::Write), 1);
+        assert_eq!(fs.operations(FaultOp::Write), 4);
+
+        fs.fail_from(FaultOp::Write, 2, libc::EIO);
+        f.append(b"5").unwrap();
+        assert!(f.append(b"6").is_err());
+        assert!(f.append(b"7").is_err());
+        fs.clear_faults();
+        f.append(b"8").unwrap();
+        assert_eq!(fs.injected(FaultOp::Write), 3);
+        f.sync().unwrap();
+        // Failed appends wrote nothing.
+        assert_eq!(fs.read_all(&dir.path().join("f")).unwrap(), b"12458");
+    }
+
+    #[test]
+    fn enospc_is_visible_as_no_space() {
+        let (dir, fs) = setup();
+        let mut f = fs.create(&dir.path().join("f")).unwrap();
+        fs.fail_after(FaultOp::Sync, 1, libc::ENOSPC);
+        f.append(b"x").unwrap();
+        let e = f.sync().unwrap_err();
+        assert!(e.is_no_space(), "{e}");
+        fs.fail_after(FaultOp::Create, 1, libc::ENOSPC);
+        assert!(fs
+            .create(&dir.path().join("g"))
+            .err()
+            .unwrap()
+            .is_no_space());
+        fs.fail_after(FaultOp::Rename, 1, libc::EIO);
+        let e = fs
+            .rename(&dir.path().join("f"), &dir.path().join("h"))
+            .unwrap_err();
+        assert!(!e.is_no_space());
+        assert_eq!(fs.total_injected(), 3);
+    }
+
+    #[test]
+    fn inactive_fs_fails_every_write_but_reads() {
+        let (dir, fs) = setup();
+        let p = dir.path().join("f");
+        let mut f = fs.create(&p).unwrap();
+        f.append(b"ok").unwrap();
+        fs.set_active(false);
+        assert!(f.append(b"no").is_err());
+        assert!(f.sync().is_err());
+        assert!(fs.create(&dir.path().join("g")).is_err());
+        assert!(fs.sync_dir(dir.path()).is_err());
+        assert_eq!(fs.read_all(&p).unwrap(), b"ok");
+        fs.set_active(true);
+        f.append(b"!").unwrap();
+        assert_eq!(fs.read_all(&p).unwrap(), b"ok!");
+    }
+
+    #[test]
+    fn handles_from_before_a_crash_are_dead() {
+        let (dir, fs) = setup();
+        let p = dir.path().join("f");
+        let mut f = fs.create(&p).unwrap();
+        f.append(b"a").unwrap();
+        f.sync().unwrap();
+        fs.sync_dir(dir.path()).unwrap();
+        fs.crash().unwrap();
+        assert!(f.append(b"b").is_err());
+        assert_eq!(fs.read_all(&p).unwrap(), b"a");
+    }
+
+    #[test]
+    fn log_writer_refuses_appends_after_a_failed_write() {
+        let (dir, fs) = setup();
+        let mut w = Writer::new(fs.create(&dir.path().join("000001.log")).unwrap());
+        w.add_record(b"first").unwrap();
+        fs.fail_after(FaultOp::Write, 1, libc::ENOSPC);
+        assert!(w.add_record(b"second").unwrap_err().is_no_space());
+        // The fault was one-shot, but the writer stays failed.
+        assert!(w.add_record(b"third").is_err());
+        assert!(w.sync().is_err());
+        assert_eq!(fs.operations(FaultOp::Write), 2);
+    }
+
+    #[test]
+    fn reopened_file_keeps_old_content_and_drop_unsynced_keeps_names() {
+        let (dir, fs) = setup();
+        let old = dir.path().join("old");
+        std::fs::write(&old, b"pre-existing").unwrap();
+        let mut f = fs.reopen_for_append(&old).unwrap();
+        f.append(b" + unsynced").unwrap();
+        drop(f);
+        let new = dir.path().join("new");
+        write_file(&fs, &new, b"synced", true);
+        write_file(&fs, &new.with_extension("x"), b"unsynced", false);
+        fs.drop_unsynced_data().unwrap();
+        assert_eq!(fs.read_all(&old).unwrap(), b"pre-existing");
+        // Names survive drop_unsynced_data (only crash reverts them).
+        assert_eq!(fs.read_all(&new).unwrap(), b"synced");
+        assert_eq!(fs.read_all(&new.with_extension("x")).unwrap(), b"");
+        fs.crash().unwrap();
+        assert!(!fs.exists(&new));
+        assert!(fs.exists(&old));
+    }
+
+    #[test]
+    fn reads_can_fail() {
+        let (dir, fs) = setup();
+        let p = dir.path().join("f");
+        write_file(&fs, &p, b"data", true);
+        let r = fs.open_random(&p).unwrap();
+        fs.fail_after(FaultOp::Read, 2, libc::EIO);
+        assert_eq!(r.read_at(0, 2).unwrap(), b"da");
+        assert!(r.read_at(0, 2).is_err());
+        assert_eq!(fs.read_all(&p).unwrap(), b"data");
+    }
+
+    #[test]
+    fn torn_writes_keep_a_prefix_and_the_log_reader_recovers_synced_records() {
+        let (mut torn, mut extra_records) = (0, 0);
+        for seed in 1..40u64 {
+            let (dir, fs) = setup();
+            fs.set_torn_writes(Some(seed));
+            let p = dir.path().join("000005.log");
+            let mut w = Writer::new(fs.create(&p).unwrap());
+            fs.sync_dir(dir.path()).unwrap();
+            let records: Vec<Vec<u8>> = (0..12u8)
+                .map(|i| vec![i; 1000 * (usize::from(i) % 5) + 40_000 * usize::from(i % 3 == 0)])
+                .collect();
+            for r in &records[..6] {
+                w.add_record(r).unwrap();
+            }
+            w.sync().unwrap();
+            let synced_len = w.size();
+            for r in &records[6..] {
+                w.add_record(r).unwrap();
+            }
+            let full_len = w.size();
+            drop(w);
+            fs.crash().unwrap();
+            let data = fs.read_all(&p).unwrap();
+            assert!(data.len() as u64 >= synced_len && data.len() as u64 <= full_len);
+            if data.len() as u64 > synced_len && (data.len() as u64) < full_len {
+                torn += 1;
+            }
+            let mut reader = Reader::new(
+                data,
+                "000005.log".into(),
+                WalRecoveryMode::TolerateCorruptedTailRecords,
+            );
+            let mut got = Vec::new();
+            while let Some(r) = reader.read_record().unwrap() {
+                got.push(r);
+            }
+            assert!(got.len() >= 6, "seed {seed}: lost synced records");
+            assert_eq!(&got[..], &records[..got.len()]);
+            if got.len() > 6 {
+                extra_records += 1;
+            }
+        }
+        // The seeds exercise both torn tails and partly surviving tails.
+        assert!(torn > 10 && extra_records > 0, "{torn} {extra_records}");
+    }
+}

@@ -1,0 +1,469 @@
+//! The user-facing iterator: turns the merged stream of internal entries
+//! into the user's view at one sequence number (LevelDB's `DBIter`):
+//! newest visible version per key, tombstones hidden, bounds applied.
+
+use std::any::Any;
+
+use super::InternalIterator;
+use crate::error::{Error, Result};
+use crate::types::{
+    make_internal_key, parse_internal_key, SequenceNumber, ValueType, MAX_SEQUENCE_NUMBER,
+    VALUE_TYPE_FOR_SEEK,
+};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    Forward,
+    Reverse,
+}
+
+/// An iterator over the DB as of one point in time, in ascending key order
+/// (or descending after [`DbIterator::reverse`]).
+///
+/// As a Rust [`Iterator`] it yields `Result<(key, value)>`; it starts at the
+/// first key (last when reversed) unless positioned first with one of the
+/// `seek*` methods. The cursor methods (`valid`, `key`, `value`, `advance`,
+/// `retreat`) give RocksDB-style control.
+pub struct DbIterator {
+    iter: Box<dyn InternalIterator>,
+    seq: SequenceNumber,
+    direction: Direction,
+    valid: bool,
+    saved_key: Vec<u8>,
+    saved_value: Vec<u8>,
+    lower: Option<Vec<u8>>,
+    upper: Option<Vec<u8>>,
+    error: Option<Error>,
+    positioned: bool,
+    reversed: bool,
+    done: bool,
+    // Keeps memtables, versions and the snapshot alive while iterating.
+    _pins: Vec<Box<dyn Any + Send + Sync>>,
+}
+
+impl DbIterator {
+    pub(crate) fn new(
+        iter: Box<dyn InternalIterator>,
+        seq: SequenceNumber,
+        lower: Option<Vec<u8>>,
+        upper: Option<Vec<u8>>,
+        pins: Vec<Box<dyn Any + Send + Sync>>,
+    ) -> Self {
+        DbIterator {
+            iter,
+            seq,
+            direction: Direction::Forward,
+            valid: false,
+            saved_key: Vec::new(),
+            saved_value: Vec::new(),
+            lower,
+            upper,
+            error: None,
+            positioned: false,
+            reversed: false,
+            done: false,
+            _pins: pins,
+        }
+    }
+
+    /// Makes the `Iterator` implementation walk backwards (from the last key
+    /// unless already positioned).
+    pub fn reverse(mut self) -> Self {
+        self.reversed = true;
+        self
+    }
+
+    /// True when positioned on an entry.
+    pub fn valid(&self) -> bool {
+        self.valid && self.error.is_none()
+    }
+
+    /// The current key. Panics if not `valid()`.
+    pub fn key(&self) -> &[u8] {
+        assert!(self.valid(), "DbIterator::key on an invalid iterator");
+        match self.direction {
+            Direction::Forward => crate::types::user_key(self.iter.key()),
+            Direction::Reverse => &self.saved_key,
+        }
+    }
+
+    /// The current value. Panics if not `valid()`.
+    pub fn value(&self) -> &[u8] {
+        assert!(self.valid(), "DbIterator::value on an invalid iterator");
+        match self.direction {
+            Direction::Forward => self.iter.value(),
+            Direction::Reverse => &self.saved_value,
+        }
+    }
+
+    /// The first error met (corruption, I/O), if any.
+    ///
+    /// # Errors
+    /// That error.
+    pub fn status(&self) -> Result<()> {
+        if let Some(e) = &self.error {
+            return Err(e.duplicate());
+        }
+        self.iter.status()
+    }
+
+    fn set_error_from_child(&mut self) {
+        if self.error.is_none() {
+            if let Err(e) = self.iter.status() {
+                self.error = Some(e);
+                self.valid = false;
+            }
+        }
+    }
+
+    /// Positions at the first key (at or after the lower bound).
+    pub fn seek_to_first(&mut self) {
+        self.positioned = true;
+        self.done = false;
+        self.direction = Direction::Forward;
+        self.saved_value.clear();
+        match self.lower.clone() {
+            Some(l) => self
+                .iter
+                .seek(&make_internal_key(&l, self.seq, VALUE_TYPE_FOR_SEEK)),
+            None => self.iter.seek_to_first(),
+        }
+        self.find_next_user_entry(false);
+    }
+
+    /// Positions at the last key (before the upper bound).
+    pub fn seek_to_last(&mut self) {
+        self.positioned = true;
+        self.done = false;
+        self.direction = Direction::Reverse;
+        self.saved_value.clear();
+        match self.upper.clone() {
+            Some(u) => self.iter.seek_for_prev(&make_internal_key(
+                &u,
+                MAX_SEQUENCE_NUMBER,
+                VALUE_TYPE_FOR_SEEK,
+            )),
+            None => self.iter.seek_to_last(),
+        }
+        self.find_prev_user_entry();
+    }
+
+    /// Positions at the first key `>= key`.
+    pub fn seek(&mut self, key: &[u8]) {
+        let key = match &self.lower {
+            Some(l) if key < l.as_slice() => l.clone(),
+            _ => key.to_vec(),
+        };
+        self.positioned = true;
+        self.done = false;
+        self.direction = Direction::Forward;
+        self.saved_value.clear();
+        self.iter
+            .seek(&make_internal_key(&key, self.seq, VALUE_TYPE_FOR_SEEK));
+        self.find_next_user_entry(false);
+    }
+
+    /// Positions at the last key `<= key`.
+    pub fn seek_for_prev(&mut self, key: &[u8]) {
+        self.positioned = true;
+        self.done = false;
+        self.direction = Direction::Reverse;
+        self.saved_value.clear();
+        match &self.upper {
+            Some(u) if key >= u.as_slice() => {
+                let u = u.clone();
+                self.iter.seek_for_prev(&make_internal_key(
+                    &u,
+                    MAX_SEQUENCE_NUMBER,
+                    VALUE_TYPE_FOR_SEEK,
+                ));
+            }
+            _ => self
+                .iter
+                .seek_for_prev(&make_internal_key(key, 0, ValueType::Deletion)),
+        }
+        self.find_prev_user_entry();
+    }
+
+    /// Moves to the next key. Requires `valid()`.
+    pub fn advance(&mut self) {
+        if !self.valid() {
+            return;
+        }
+        if self.direction == Direction::Reverse {
+            self.direction = Direction::Forward;
+            // The inner iterator is before the current key's entries; move
+            // onto them and skip them (saved_key holds the current key).
+            if self.iter.valid() {
+                self.iter.next();
+            } else {
+                self.iter.seek_to_first();
+            }
+        } else {
+            self.saved_key.clear();
+            self.saved_key
+                .extend_from_slice(crate::types::user_key(self.iter.key()));
+            self.iter.next();
+        }
+        self.find_next_user_entry(true);
+    }
+
+    /// Moves to the previous key. Requires `valid()`.
+    pub fn retreat(&mut self) {
+        if !self.valid() {
+            return;
+        }
+        if self.direction == Direction::Forward {
+            self.saved_key.clear();
+            self.saved_key
+                .extend_from_slice(crate::types::user_key(self.iter.key()));
+            loop {
+                self.iter.prev();
+                if !self.iter.valid() {
+                    self.set_error_from_child();
+                    self.valid = false;
+                    self.saved_key.clear();
+                    self.saved_value.clear();
+                    return;
+                }
+                if crate::types::user_key(self.iter.key()) < self.saved_key.as_slice() {
+                    break;
+                }
+            }
+            self.direction = Direction::Reverse;
+        }
+        self.find_prev_user_entry();
+    }
+
+    fn find_next_user_entry(&mut self, mut skipping: bool) {
+        while self.iter.valid() {
+            let Some(p) = parse_internal_key(self.iter.key()) else {
+                self.error = Some(Error::corruption(
+                    "iterator",
+                    0,
+                    "malformed internal key in the merged stream",
+                ));
+                self.valid = false;
+                return;
+            };
+            if let Some(u) = &self.upper {
+                if p.user_key >= u.as_slice() {
+                    break;
+                }
+            }
+            if p.seq <= self.seq {
+                match p.value_type {
+                    ValueType::Deletion => {
+                        self.saved_key.clear();
+                        self.saved_key.extend_from_slice(p.user_key);
+                        skipping = true;
+                    }
+                    ValueType::Value | ValueType::BlobIndex => {
+                        if !(skipping && p.user_key <= self.saved_key.as_slice()) {
+                            self.valid = true;
+                            self.saved_key.clear();
+                            return;
+                        }
+                    }
+                }
+            }
+            self.iter.next();
+        }
+        self.set_error_from_child();
+        self.saved_key.clear();
+        self.valid = false;
+    }
+
+    fn find_prev_user_entry(&mut self) {
+        let mut value_type = ValueType::Deletion;
+        while self.iter.valid() {
+            let Some(p) = parse_internal_key(self.iter.key()) else {
+                self.error = Some(Error::corruption(
+                    "iterator",
+                    0,
+                    "malformed internal key in the merged stream",
+                ));
+                self.valid = false;
+                return;
+            };
+            if let Some(l) = &self.lower {
+                if p.user_key < l.as_slice() {
+                    break;
+                }
+            }
+            if p.seq <= self.seq {
+                if value_type != ValueType::Deletion && p.user_key < self.saved_key.as_slice() {
+                    // Found the newest visible entry of saved_key.
+                    break;
+                }
+                value_type = p.value_type;
+                if value_type == ValueType::Deletion {
+                    self.saved_key.clear();
+                    self.saved_value.clear();
+                } else {
+                    self.saved_key.clear();
+                    self.saved_key.extend_from_slice(p.user_key);
+                    self.saved_value.clear();
+                    self.saved_value.extend_from_slice(self.iter.value());
+                }
+            }
+            self.iter.prev();
+        }
+        self.set_error_from_child();
+        if value_type == ValueType::Deletion || self.error.is_some() {
+            self.valid = false;
+            self.saved_key.clear();
+            self.saved_value.clear();
+            self.direction = Direction::Forward;
+        } else {
+            self.valid = true;
+        }
+    }
+}
+
+impl Iterator for DbIterator {
+    type Item = Result<(Vec<u8>, Vec<u8>)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        if !self.positioned {
+            if self.reversed {
+                self.seek_to_last();
+            } else {
+                self.seek_to_first();
+            }
+        }
+        if !self.valid() {
+            self.done = true;
+            return match self.status() {
+                Err(e) => Some(Err(e)),
+                Ok(()) => None,
+            };
+        }
+        let item = (self.key().to_vec(), self.value().to_vec());
+        if self.reversed {
+            self.retreat();
+        } else {
+            self.advance();
+        }
+        Some(Ok(item))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::iter::VecIterator;
+    use crate::types::compare_internal_keys;
+
+    fn build(entries: &[(&str, u64, ValueType, &str)], seq: u64) -> DbIterator {
+        let mut v: Vec<(Vec<u8>, Vec<u8>)> = entries
+            .iter()
+            .map(|(k, s, t, val)| {
+                (
+                    make_internal_key(k.as_bytes(), *s, *t),
+                    val.as_bytes().to_vec(),
+                )
+            })
+            .collect();
+        v.sort_by(|a, b| compare_internal_keys(&a.0, &b.0));
+        DbIterator::new(Box::new(VecIterator::new(v)), seq, None, None, Vec::new())
+    }
+
+    const V: ValueType = ValueType::Value;
+    const D: ValueType = ValueType::Deletion;
+
+    fn data() -> Vec<(&'static str, u64, ValueType, &'static str)> {
+        vec![
+            ("a", 1, V, "a1"),
+            ("a", 5, V, "a5"),
+            ("b", 2, V, "b2"),
+            ("b", 6, D, ""),
+            ("c", 3, V, "c3"),
+            ("d", 7, V, "d7"),
+        ]
+    }
+
+    fn collect(it: DbIterator) -> Vec<String> {
+        it.map(|r| {
+            let (k, v) = r.unwrap();
+            format!(
+                "{}={}",
+                String::from_utf8(k).unwrap(),
+                String::from_utf8(v).unwrap()
+            )
+        })
+        .collect()
+    }
+
+    #[test]
+    fn forward_and_reverse_at_sequences() {
+        assert_eq!(collect(build(&data(), 100)), ["a=a5", "c=c3", "d=d7"]);
+        assert_eq!(
+            collect(build(&data(), 100).reverse()),
+            ["d=d7", "c=c3", "a=a5"]
+        );
+        assert_eq!(collect(build(&data(), 5)), ["a=a5", "b=b2", "c=c3"]);
+        assert_eq!(
+            collect(build(&data(), 5).reverse()),
+            ["c=c3", "b=b2", "a=a5"]
+        );
+        assert_eq!(collect(build(&data(), 0)), Vec::<String>::new());
+    }
+
+    #[test]
+    fn direction_switches_and_seeks() {
+        let mut it = build(&data(), 100);
+        it.seek(b"b");
+        assert_eq!(it.key(), b"c");
+        it.retreat();
+        assert_eq!(it.key(), b"a");
+        it.advance();
+        assert_eq!(it.key(), b"c");
+        it.advance();
+        assert_eq!(it.key(), b"d");
+        it.retreat();
+        assert_eq!(it.key(), b"c");
+        it.seek_for_prev(b"bz");
+        assert_eq!(it.key(), b"a");
+        assert_eq!(it.value(), b"a5");
+        it.seek_for_prev(b"c");
+        assert_eq!(it.key(), b"c");
+        it.seek_to_last();
+        assert_eq!(it.key(), b"d");
+        it.advance();
+        assert!(!it.valid());
+    }
+
+    #[test]
+    fn bounds_are_respected() {
+        let mut v: Vec<(Vec<u8>, Vec<u8>)> = data()
+            .iter()
+            .map(|(k, s, t, val)| {
+                (
+                    make_internal_key(k.as_bytes(), *s, *t),
+                    val.as_bytes().to_vec(),
+                )
+            })
+            .collect();
+        v.sort_by(|a, b| compare_internal_keys(&a.0, &b.0));
+        let it = DbIterator::new(
+            Box::new(VecIterator::new(v.clone())),
+            100,
+            Some(b"b".to_vec()),
+            Some(b"d".to_vec()),
+            Vec::new(),
+        );
+        assert_eq!(collect(it), ["c=c3"]);
+        let it = DbIterator::new(
+            Box::new(VecIterator::new(v)),
+            100,
+            Some(b"a".to_vec()),
+            Some(b"d".to_vec()),
+            Vec::new(),
+        );
+        assert_eq!(collect(it.reverse()), ["c=c3", "a=a5"]);
+    }
+}

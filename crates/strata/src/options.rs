@@ -1,0 +1,624 @@
+//! Options, named as RocksDB names them.
+//!
+//! [`Options`] is a plain struct; each field documents its default, unit and
+//! trade-off. It prints to and parses from RocksDB's option-string syntax
+//! (`write_buffer_size=65536;compression=kNoCompression`), the same text the
+//! `OPTIONS-NNNNNN` file holds (see `docs/formats/options.md`). Option names
+//! of features this build does not implement are rejected by name.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use crate::error::{Error, Result};
+use crate::fs::{default_fs, FileSystem};
+use crate::sstable::CompressionType;
+use crate::wal::WalRecoveryMode;
+
+/// How SSTs are organised into levels and merged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompactionStyle {
+    /// Leveled compaction (`kCompactionStyleLevel`, db_bench `0`).
+    Level,
+}
+
+impl CompactionStyle {
+    /// RocksDB's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            CompactionStyle::Level => "kCompactionStyleLevel",
+        }
+    }
+}
+
+impl FromStr for CompactionStyle {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "kCompactionStyleLevel" | "0" | "level" => Ok(CompactionStyle::Level),
+            "kCompactionStyleUniversal" | "1" | "universal" => Err(Error::NotSupported(
+                "compaction_style=kCompactionStyleUniversal: universal compaction is not implemented yet".into(),
+            )),
+            "kCompactionStyleFIFO" | "2" | "fifo" => Err(Error::NotSupported(
+                "compaction_style=kCompactionStyleFIFO: FIFO compaction is not implemented".into(),
+            )),
+            other => Err(Error::InvalidArgument(format!(
+                "compaction_style: unknown value '{other}'"
+            ))),
+        }
+    }
+}
+
+/// Options for opening a DB. Defaults are RocksDB's library defaults (not
+/// db_bench's; `strata bench` applies db_bench's own defaults).
+#[derive(Clone)]
+pub struct Options {
+    /// Create the DB if it does not exist. Default: `true` (RocksDB: false;
+    /// Strata creates by default for convenience).
+    pub create_if_missing: bool,
+    /// Fail to open if the DB already exists. Default: `false`.
+    pub error_if_exists: bool,
+    /// Verify checksums of everything read during open and compaction, and
+    /// treat any corruption as fatal. Default: `true`.
+    pub paranoid_checks: bool,
+    /// Bytes a memtable holds before it is made immutable and flushed to an
+    /// L0 table. Default: 64 MiB. Larger: fewer L0 files and less write
+    /// amplification, more memory and longer recovery.
+    pub write_buffer_size: usize,
+    /// Most memtables (mutable + immutable) kept in memory; when that many
+    /// are full, writers stop until a flush finishes. Default: 2.
+    pub max_write_buffer_number: usize,
+    /// Least number of immutable memtables merged into one flush. Default: 1.
+    /// Larger merges more overwrites away before L0, at the cost of memory.
+    pub min_write_buffer_number_to_merge: usize,
+    /// Background threads for flushes and compactions. Default: 2. One is
+    /// reserved for flushes when there are two or more.
+    pub max_background_jobs: usize,
+    /// Number of LSM levels. Default: 7.
+    pub num_levels: usize,
+    /// Number of L0 files that triggers an L0->L1 compaction. Default: 4.
+    pub level0_file_num_compaction_trigger: usize,
+    /// Number of L0 files at which writes are slowed to `delayed_write_rate`.
+    /// Default: 20.
+    pub level0_slowdown_writes_trigger: usize,
+    /// Number of L0 files at which writes stop until compaction catches up.
+    /// Default: 36.
+    pub level0_stop_writes_trigger: usize,
+    /// Target size of L1 in bytes. Default: 256 MiB.
+    pub max_bytes_for_level_base: u64,
+    /// Each level below L1 targets this many times the level above.
+    /// Default: 10. Smaller: less write amplification per level, more levels.
+    pub max_bytes_for_level_multiplier: f64,
+    /// Target size of a compaction output file at L1, in bytes.
+    /// Default: 64 MiB.
+    pub target_file_size_base: u64,
+    /// Each level below L1 targets files this many times larger. Default: 1.
+    pub target_file_size_multiplier: u64,
+    /// Estimated bytes of pending compaction at which writes slow down
+    /// (0 = off). Default: 64 GiB.
+    pub soft_pending_compaction_bytes_limit: u64,
+    /// Estimated bytes of pending compaction at which writes stop
+    /// (0 = off). Default: 256 GiB.
+    pub hard_pending_compaction_bytes_limit: u64,
+    /// Write rate in bytes/second while writes are slowed down.
+    /// Default: 16 MiB/s.
+    pub delayed_write_rate: u64,
+    /// Compaction style. Default: leveled.
+    pub compaction_style: CompactionStyle,
+    /// Block compression for SSTs. Default: `kSnappyCompression`.
+    pub compression: CompressionType,
+    /// Uncompressed size of a data block in bytes. Default: 4096.
+    pub block_size: usize,
+    /// Keys between restart points in a block. Default: 16.
+    pub block_restart_interval: usize,
+    /// Bloom filter bits per key for each SST's full-file filter; 0 means no
+    /// filter. Default: 0 (as RocksDB, whose default filter policy is none).
+    /// 10 bits gives about a 1% false-positive rate.
+    pub bloom_bits_per_key: f64,
+    /// Capacity of the shared LRU block cache in bytes (0 = no cache).
+    /// Default: 8 MiB.
+    pub block_cache_size: usize,
+    /// Table files kept open (-1 = unlimited). Default: -1.
+    pub max_open_files: i32,
+    /// How WAL corruption is handled at recovery. Default:
+    /// `kPointInTimeRecovery`.
+    pub wal_recovery_mode: WalRecoveryMode,
+    /// Collect tickers and histograms (`rocksdb.*` statistics). Default: false.
+    /// Costs a few percent of throughput.
+    pub statistics: bool,
+    /// Seconds between dumps of `rocksdb.stats` into the LOG (0 = never).
+    /// Default: 600.
+    pub stats_dump_period_sec: u32,
+    /// Largest number of subcompactions one compaction is split into.
+    /// Default: 1. Only 1 is implemented in this build.
+    pub max_subcompactions: u32,
+    /// File system used for every file operation. Default: the OS's.
+    /// Not part of the option string.
+    pub fs: Arc<dyn FileSystem>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            create_if_missing: true,
+            error_if_exists: false,
+            paranoid_checks: true,
+            write_buffer_size: 64 << 20,
+            max_write_buffer_number: 2,
+            min_write_buffer_number_to_merge: 1,
+            max_background_jobs: 2,
+            num_levels: 7,
+            level0_file_num_compaction_trigger: 4,
+            level0_slowdown_writes_trigger: 20,
+            level0_stop_writes_trigger: 36,
+            max_bytes_for_level_base: 256 << 20,
+            max_bytes_for_level_multiplier: 10.0,
+            target_file_size_base: 64 << 20,
+            target_file_size_multiplier: 1,
+            soft_pending_compaction_bytes_limit: 64 << 30,
+            hard_pending_compaction_bytes_limit: 256 << 30,
+            delayed_write_rate: 16 << 20,
+            compaction_style: CompactionStyle::Level,
+            compression: CompressionType::Snappy,
+            block_size: 4096,
+            block_restart_interval: 16,
+            bloom_bits_per_key: 0.0,
+            block_cache_size: 8 << 20,
+            max_open_files: -1,
+            wal_recovery_mode: WalRecoveryMode::PointInTimeRecovery,
+            statistics: false,
+            stats_dump_period_sec: 600,
+            max_subcompactions: 1,
+            fs: default_fs(),
+        }
+    }
+}
+
+impl fmt::Debug for Options {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Options({self})")
+    }
+}
+
+fn parse_bool(name: &str, v: &str) -> Result<bool> {
+    match v {
+        "true" | "1" => Ok(true),
+        "false" | "0" => Ok(false),
+        _ => Err(Error::InvalidArgument(format!(
+            "{name}: expected true or false, got '{v}'"
+        ))),
+    }
+}
+
+fn parse_num<T: FromStr>(name: &str, v: &str) -> Result<T> {
+    v.trim()
+        .parse()
+        .map_err(|_| Error::InvalidArgument(format!("{name}: cannot parse '{v}' as a number")))
+}
+
+/// Option names of RocksDB features this build does not implement.
+const NOT_IMPLEMENTED: &[&str] = &[
+    "enable_blob_files",
+    "min_blob_size",
+    "blob_file_size",
+    "blob_compression_type",
+    "enable_blob_garbage_collection",
+    "blob_garbage_collection_age_cutoff",
+    "blob_garbage_collection_force_threshold",
+    "blob_compaction_readahead_size",
+    "blob_file_starting_level",
+    "blob_cache_size",
+    "prepopulate_blob_cache",
+    "use_direct_io_for_flush_and_compaction",
+    "use_direct_reads",
+    "level_compaction_dynamic_level_bytes",
+    "compaction_options_universal",
+];
+
+impl Options {
+    /// Sets one option by its RocksDB name from its string value.
+    ///
+    /// # Errors
+    /// `InvalidArgument` for an unknown name or a malformed value;
+    /// `NotSupported` for an option of a feature this build lacks.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<()> {
+        let v = value.trim();
+        match name.trim() {
+            "create_if_missing" => self.create_if_missing = parse_bool(name, v)?,
+            "error_if_exists" => self.error_if_exists = parse_bool(name, v)?,
+            "paranoid_checks" => self.paranoid_checks = parse_bool(name, v)?,
+            "write_buffer_size" => self.write_buffer_size = parse_num(name, v)?,
+            "max_write_buffer_number" => self.max_write_buffer_number = parse_num(name, v)?,
+            "min_write_buffer_number_to_merge" => {
+                self.min_write_buffer_number_to_merge = parse_num(name, v)?
+            }
+            "max_background_jobs" => self.max_background_jobs = parse_num(name, v)?,
+            "num_levels" => self.num_levels = parse_num(name, v)?,
+            "level0_file_num_compaction_trigger" => {
+                self.level0_file_num_compaction_trigger = parse_num(name, v)?
+            }
+            "level0_slowdown_writes_trigger" => {
+                self.level0_slowdown_writes_trigger = parse_num(name, v)?
+            }
+            "level0_stop_writes_trigger" => self.level0_stop_writes_trigger = parse_num(name, v)?,
+            "max_bytes_for_level_base" => self.max_bytes_for_level_base = parse_num(name, v)?,
+            "max_bytes_for_level_multiplier" => {
+                self.max_bytes_for_level_multiplier = parse_num(name, v)?
+            }
+            "target_file_size_base" => self.target_file_size_base = parse_num(name, v)?,
+            "target_file_size_multiplier" => self.target_file_size_multiplier = parse_num(name, v)?,
+            "soft_pending_compaction_bytes_limit" => {
+                self.soft_pending_compaction_bytes_limit = parse_num(name, v)?
+            }
+            "hard_pending_compaction_bytes_limit" => {
+                self.hard_pending_compaction_bytes_limit = parse_num(name, v)?
+            }
+            "delayed_write_rate" => self.delayed_write_rate = parse_num(name, v)?,
+            "compaction_style" => self.compaction_style = v.parse()?,
+            "compression" => self.compression = v.parse()?,
+            "block_size" => self.block_size = parse_num(name, v)?,
+            "block_restart_interval" => self.block_restart_interval = parse_num(name, v)?,
+            "bloom_bits_per_key" => self.bloom_bits_per_key = parse_num(name, v)?,
+            "block_cache_size" => self.block_cache_size = parse_num(name, v)?,
+            "max_open_files" => self.max_open_files = parse_num(name, v)?,
+            "wal_recovery_mode" => self.wal_recovery_mode = v.parse()?,
+            "statistics" => self.statistics = parse_bool(name, v)?,
+            "stats_dump_period_sec" => self.stats_dump_period_sec = parse_num(name, v)?,
+            "max_subcompactions" => self.max_subcompactions = parse_num(name, v)?,
+            "block_based_table_factory" => self.set_table_options(v)?,
+            n if NOT_IMPLEMENTED.contains(&n) => {
+                return Err(Error::NotSupported(format!(
+                    "option '{n}' belongs to a feature not implemented in this build"
+                )))
+            }
+            n => return Err(Error::InvalidArgument(format!("unknown option '{n}'"))),
+        }
+        Ok(())
+    }
+
+    /// Parses RocksDB's nested `block_based_table_factory={...}` value.
+    fn set_table_options(&mut self, v: &str) -> Result<()> {
+        let inner = v.trim().trim_start_matches('{').trim_end_matches('}');
+        for (k, val) in split_options(inner)? {
+            match k.as_str() {
+                "filter_policy" => {
+                    // bloomfilter:BITS:USE_BLOCK_BASED  or  nullptr
+                    if val == "nullptr" || val.is_empty() {
+                        self.bloom_bits_per_key = 0.0;
+                    } else {
+                        let bits = val
+                            .strip_prefix("bloomfilter:")
+                            .and_then(|r| r.split(':').next())
+                            .ok_or_else(|| {
+                                Error::InvalidArgument(format!(
+                                    "filter_policy: expected bloomfilter:BITS:false, got '{val}'"
+                                ))
+                            })?;
+                        self.bloom_bits_per_key = parse_num("filter_policy", bits)?;
+                    }
+                }
+                "block_size" | "block_restart_interval" => self.set(&k, &val)?,
+                "block_cache" => self.block_cache_size = parse_num("block_cache", &val)?,
+                other => {
+                    return Err(Error::InvalidArgument(format!(
+                        "unknown block_based_table_factory option '{other}'"
+                    )))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks the options for values the engine cannot run with.
+    ///
+    /// # Errors
+    /// `InvalidArgument` or `NotSupported` naming the option.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |m: String| Err(Error::InvalidArgument(m));
+        if self.write_buffer_size < 4096 {
+            return bad(format!(
+                "write_buffer_size={} is below the minimum of 4096",
+                self.write_buffer_size
+            ));
+        }
+        if self.max_write_buffer_number < 2 {
+            return bad("max_write_buffer_number must be at least 2".into());
+        }
+        if self.min_write_buffer_number_to_merge < 1
+            || self.min_write_buffer_number_to_merge >= self.max_write_buffer_number
+        {
+            return bad(format!(
+                "min_write_buffer_number_to_merge={} must be at least 1 and below max_write_buffer_number={}",
+                self.min_write_buffer_number_to_merge, self.max_write_buffer_number
+            ));
+        }
+        if self.num_levels < 2 || self.num_levels > 64 {
+            return bad(format!("num_levels={} must be in 2..=64", self.num_levels));
+        }
+        if self.level0_file_num_compaction_trigger < 1 {
+            return bad("level0_file_num_compaction_trigger must be at least 1".into());
+        }
+        if self.max_bytes_for_level_multiplier <= 1.0
+            || !self.max_bytes_for_level_multiplier.is_finite()
+        {
+            return bad(format!(
+                "max_bytes_for_level_multiplier={} must be greater than 1",
+                self.max_bytes_for_level_multiplier
+            ));
+        }
+        if self.max_bytes_for_level_base == 0 || self.target_file_size_base == 0 {
+            return bad(
+                "max_bytes_for_level_base and target_file_size_base must be positive".into(),
+            );
+        }
+        if self.target_file_size_multiplier == 0 {
+            return bad("target_file_size_multiplier must be at least 1".into());
+        }
+        if self.block_size == 0 || self.block_restart_interval == 0 {
+            return bad("block_size and block_restart_interval must be positive".into());
+        }
+        if !(0.0..=100.0).contains(&self.bloom_bits_per_key) {
+            return bad(format!(
+                "bloom_bits_per_key={} must be in 0..=100",
+                self.bloom_bits_per_key
+            ));
+        }
+        if self.max_background_jobs == 0 {
+            return bad("max_background_jobs must be at least 1".into());
+        }
+        if self.max_subcompactions > 1 {
+            return Err(Error::NotSupported(format!(
+                "max_subcompactions={}: subcompactions are not implemented yet",
+                self.max_subcompactions
+            )));
+        }
+        if self.max_subcompactions == 0 {
+            return bad("max_subcompactions must be at least 1".into());
+        }
+        Ok(())
+    }
+}
+
+/// Splits `a=1;b={x=1;y=2};c=3` into pairs, keeping braces nested.
+fn split_options(s: &str) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    let bytes = s.as_bytes();
+    let mut push = |piece: &str| -> Result<()> {
+        let piece = piece.trim();
+        if piece.is_empty() {
+            return Ok(());
+        }
+        let (k, v) = piece.split_once('=').ok_or_else(|| {
+            Error::InvalidArgument(format!("option '{piece}' has no '=' (expected name=value)"))
+        })?;
+        out.push((k.trim().to_string(), v.trim().to_string()));
+        Ok(())
+    };
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'{' => depth += 1,
+            b'}' => depth -= 1,
+            b';' if depth == 0 => {
+                push(&s[start..i])?;
+                start = i + 1;
+            }
+            _ => {}
+        }
+        if depth < 0 {
+            return Err(Error::InvalidArgument(format!("unbalanced '}}' in '{s}'")));
+        }
+    }
+    if depth != 0 {
+        return Err(Error::InvalidArgument(format!("unbalanced '{{' in '{s}'")));
+    }
+    push(&s[start..])?;
+    Ok(out)
+}
+
+impl FromStr for Options {
+    type Err = Error;
+    /// Parses RocksDB's option-string syntax on top of the defaults.
+    fn from_str(s: &str) -> Result<Self> {
+        let mut o = Options::default();
+        for (k, v) in split_options(s)? {
+            o.set(&k, &v)?;
+        }
+        Ok(o)
+    }
+}
+
+impl fmt::Display for Options {
+    /// Prints every option as `name=value;` pairs, one string that
+    /// [`Options::from_str`] reads back.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let pairs = self.to_pairs();
+        let s: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        write!(f, "{}", s.join(";"))
+    }
+}
+
+impl Options {
+    /// Every option as (name, value) text, in a fixed order (used by
+    /// `Display`, the OPTIONS file and the LOG).
+    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("create_if_missing", self.create_if_missing.to_string()),
+            ("error_if_exists", self.error_if_exists.to_string()),
+            ("paranoid_checks", self.paranoid_checks.to_string()),
+            ("write_buffer_size", self.write_buffer_size.to_string()),
+            (
+                "max_write_buffer_number",
+                self.max_write_buffer_number.to_string(),
+            ),
+            (
+                "min_write_buffer_number_to_merge",
+                self.min_write_buffer_number_to_merge.to_string(),
+            ),
+            ("max_background_jobs", self.max_background_jobs.to_string()),
+            ("num_levels", self.num_levels.to_string()),
+            (
+                "level0_file_num_compaction_trigger",
+                self.level0_file_num_compaction_trigger.to_string(),
+            ),
+            (
+                "level0_slowdown_writes_trigger",
+                self.level0_slowdown_writes_trigger.to_string(),
+            ),
+            (
+                "level0_stop_writes_trigger",
+                self.level0_stop_writes_trigger.to_string(),
+            ),
+            (
+                "max_bytes_for_level_base",
+                self.max_bytes_for_level_base.to_string(),
+            ),
+            (
+                "max_bytes_for_level_multiplier",
+                self.max_bytes_for_level_multiplier.to_string(),
+            ),
+            (
+                "target_file_size_base",
+                self.target_file_size_base.to_string(),
+            ),
+            (
+                "target_file_size_multiplier",
+                self.target_file_size_multiplier.to_string(),
+            ),
+            (
+                "soft_pending_compaction_bytes_limit",
+                self.soft_pending_compaction_bytes_limit.to_string(),
+            ),
+            (
+                "hard_pending_compaction_bytes_limit",
+                self.hard_pending_compaction_bytes_limit.to_string(),
+            ),
+            ("delayed_write_rate", self.delayed_write_rate.to_string()),
+            ("compaction_style", self.compaction_style.name().to_string()),
+            ("compression", self.compression.name().to_string()),
+            ("block_size", self.block_size.to_string()),
+            (
+                "block_restart_interval",
+                self.block_restart_interval.to_string(),
+            ),
+            ("bloom_bits_per_key", self.bloom_bits_per_key.to_string()),
+            ("block_cache_size", self.block_cache_size.to_string()),
+            ("max_open_files", self.max_open_files.to_string()),
+            (
+                "wal_recovery_mode",
+                self.wal_recovery_mode.name().to_string(),
+            ),
+            ("statistics", self.statistics.to_string()),
+            (
+                "stats_dump_period_sec",
+                self.stats_dump_period_sec.to_string(),
+            ),
+            ("max_subcompactions", self.max_subcompactions.to_string()),
+        ]
+    }
+}
+
+/// Options for one write.
+#[derive(Debug, Clone, Default)]
+pub struct WriteOptions {
+    /// fdatasync the WAL before acknowledging. Default: false (a crash of the
+    /// machine may lose the last writes; a crash of the process does not).
+    pub sync: bool,
+    /// Skip the WAL: the write is lost on any crash until its memtable is
+    /// flushed. Default: false. Cannot be combined with `sync`.
+    pub disable_wal: bool,
+}
+
+/// Options for one read or iterator.
+#[derive(Clone)]
+pub struct ReadOptions {
+    /// Read as of this snapshot instead of the latest state. Default: none.
+    pub snapshot: Option<crate::Snapshot>,
+    /// Put blocks read into the block cache. Default: true. Turn off for
+    /// scans that should not evict the working set.
+    pub fill_cache: bool,
+    /// Verify block checksums on every read. Default: true.
+    pub verify_checksums: bool,
+    /// Iterator lower bound, inclusive. Default: none.
+    pub iterate_lower_bound: Option<Vec<u8>>,
+    /// Iterator upper bound, exclusive. Default: none.
+    pub iterate_upper_bound: Option<Vec<u8>>,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            snapshot: None,
+            fill_cache: true,
+            verify_checksums: true,
+            iterate_lower_bound: None,
+            iterate_upper_bound: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn string_round_trip() {
+        let o: Options = "write_buffer_size=65536;max_write_buffer_number=4;compression=kNoCompression;bloom_bits_per_key=10"
+            .parse()
+            .unwrap();
+        assert_eq!(o.write_buffer_size, 65536);
+        assert_eq!(o.max_write_buffer_number, 4);
+        assert_eq!(o.compression, CompressionType::None);
+        let back: Options = o.to_string().parse().unwrap();
+        assert_eq!(back.to_string(), o.to_string());
+    }
+
+    #[test]
+    fn nested_table_options() {
+        let o: Options =
+            "block_based_table_factory={block_size=8192;filter_policy=bloomfilter:10:false}"
+                .parse()
+                .unwrap();
+        assert_eq!(o.block_size, 8192);
+        assert_eq!(o.bloom_bits_per_key, 10.0);
+    }
+
+    #[test]
+    fn unknown_and_unimplemented_are_named() {
+        let e = "no_such_option=1".parse::<Options>().unwrap_err();
+        assert!(e.to_string().contains("no_such_option"), "{e}");
+        let e = "enable_blob_files=true".parse::<Options>().unwrap_err();
+        assert!(matches!(e, Error::NotSupported(_)));
+        assert!(e.to_string().contains("enable_blob_files"));
+        let e = "compaction_style=kCompactionStyleUniversal"
+            .parse::<Options>()
+            .unwrap_err();
+        assert!(matches!(e, Error::NotSupported(_)));
+        let e = "write_buffer_size=abc".parse::<Options>().unwrap_err();
+        assert!(e.to_string().contains("write_buffer_size"));
+    }
+
+    #[test]
+    fn validate_names_the_option() {
+        let o = Options {
+            max_write_buffer_number: 1,
+            ..Options::default()
+        };
+        assert!(o
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("max_write_buffer_number"));
+        let o = Options {
+            max_subcompactions: 4,
+            ..Options::default()
+        };
+        assert!(o
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("max_subcompactions"));
+        Options::default().validate().unwrap();
+    }
+}

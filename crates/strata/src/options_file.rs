@@ -1,0 +1,123 @@
+//! The `OPTIONS-NNNNNN` file: the options in effect, as text a person can
+//! read and [`Options::from_str`](std::str::FromStr) can parse back, with a
+//! CRC32C over the body. Layout in `docs/formats/options.md`.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::error::{Error, Result};
+use crate::filename::{options_file_name, temp_file_name, FileNumber};
+use crate::fs::FileSystem;
+use crate::options::Options;
+
+/// Format version written in the `[Version]` section.
+pub const OPTIONS_FILE_VERSION: u32 = 1;
+
+/// Renders the file body (everything the checksum covers).
+pub fn render(o: &Options) -> String {
+    let mut s = String::new();
+    s.push_str("# Strata options file: the options this DB was last opened with.\n");
+    s.push_str("# Format: docs/formats/options.md. Do not edit: the checksum line covers it.\n");
+    s.push_str("[Version]\n");
+    s.push_str(&format!("  strata_version={}\n", env!("CARGO_PKG_VERSION")));
+    s.push_str(&format!("  options_file_version={OPTIONS_FILE_VERSION}\n"));
+    s.push_str("[DBOptions]\n");
+    for (k, v) in o.to_pairs() {
+        s.push_str(&format!("  {k}={v}\n"));
+    }
+    s
+}
+
+/// Writes `OPTIONS-number` atomically (temp file, sync, rename, dir sync).
+///
+/// # Errors
+/// I/O errors.
+pub fn write(fs: &Arc<dyn FileSystem>, dir: &Path, number: FileNumber, o: &Options) -> Result<()> {
+    let body = render(o);
+    let crc = crc32c::crc32c(body.as_bytes());
+    let tmp = temp_file_name(dir, number);
+    let mut f = fs.create(&tmp)?;
+    f.append(body.as_bytes())?;
+    f.append(format!("checksum={crc:08x}\n").as_bytes())?;
+    f.sync()?;
+    drop(f);
+    fs.rename(&tmp, &options_file_name(dir, number))?;
+    fs.sync_dir(dir)
+}
+
+/// Parses an OPTIONS file's bytes back into options (the file system and
+/// other non-text fields are defaults).
+///
+/// # Errors
+/// `Corruption` naming `file` and the offset of the bad line or checksum.
+pub fn parse(data: &[u8], file: &str) -> Result<Options> {
+    let text = std::str::from_utf8(data).map_err(|e| {
+        Error::corruption(file, e.valid_up_to() as u64, "OPTIONS file is not UTF-8")
+    })?;
+    let body_end = text
+        .rfind("checksum=")
+        .ok_or_else(|| Error::corruption(file, data.len() as u64, "missing checksum line"))?;
+    let (body, tail) = text.split_at(body_end);
+    let want = tail
+        .trim_end()
+        .strip_prefix("checksum=")
+        .and_then(|h| u32::from_str_radix(h, 16).ok())
+        .ok_or_else(|| Error::corruption(file, body_end as u64, "malformed checksum line"))?;
+    let got = crc32c::crc32c(body.as_bytes());
+    if got != want {
+        return Err(Error::corruption(
+            file,
+            body_end as u64,
+            format!("checksum mismatch: stored {want:08x}, computed {got:08x}"),
+        ));
+    }
+    let mut o = Options::default();
+    let mut section = "";
+    let mut offset = 0u64;
+    for line in body.split_inclusive('\n') {
+        let l = line.trim();
+        if l.starts_with('[') {
+            section = l;
+        } else if !l.is_empty() && !l.starts_with('#') && section == "[DBOptions]" {
+            let (k, v) = l
+                .split_once('=')
+                .ok_or_else(|| Error::corruption(file, offset, format!("bad line '{l}'")))?;
+            o.set(k, v)
+                .map_err(|e| Error::corruption(file, offset, e.to_string()))?;
+        }
+        offset += line.len() as u64;
+    }
+    Ok(o)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fs::default_fs;
+
+    #[test]
+    fn round_trip_and_detect_damage() {
+        let dir = tempfile::tempdir().unwrap();
+        let fs = default_fs();
+        let o = Options {
+            write_buffer_size: 12345,
+            ..Options::default()
+        };
+        write(&fs, dir.path(), 7, &o).unwrap();
+        let path = options_file_name(dir.path(), 7);
+        let data = std::fs::read(&path).unwrap();
+        let back = parse(&data, "OPTIONS-000007").unwrap();
+        assert_eq!(back.to_string(), o.to_string());
+        let mut bad = data.clone();
+        let i = bad.iter().position(|&b| b == b'1').unwrap();
+        bad[i] = b'9';
+        let e = parse(&bad, "OPTIONS-000007").unwrap_err();
+        assert!(
+            e.is_corruption() && e.to_string().contains("OPTIONS-000007"),
+            "{e}"
+        );
+        assert!(parse(&data[..data.len() / 2], "x")
+            .unwrap_err()
+            .is_corruption());
+    }
+}

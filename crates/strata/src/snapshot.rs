@@ -1,0 +1,108 @@
+//! Snapshots: a pinned sequence number that compactions must respect.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use crate::types::SequenceNumber;
+
+/// The set of live snapshots, counted per sequence number.
+#[derive(Debug, Default)]
+pub struct SnapshotList {
+    seqs: Mutex<BTreeMap<SequenceNumber, usize>>,
+}
+
+impl SnapshotList {
+    /// All live snapshot sequence numbers, ascending (duplicates merged).
+    pub fn sequences(&self) -> Vec<SequenceNumber> {
+        self.seqs.lock().keys().copied().collect()
+    }
+
+    /// Number of live snapshots.
+    pub fn count(&self) -> usize {
+        self.seqs.lock().values().sum()
+    }
+
+    /// Oldest live snapshot, if any.
+    pub fn oldest(&self) -> Option<SequenceNumber> {
+        self.seqs.lock().keys().next().copied()
+    }
+
+    fn acquire(&self, seq: SequenceNumber) {
+        *self.seqs.lock().entry(seq).or_insert(0) += 1;
+    }
+
+    fn release(&self, seq: SequenceNumber) {
+        let mut m = self.seqs.lock();
+        if let Some(c) = m.get_mut(&seq) {
+            *c -= 1;
+            if *c == 0 {
+                m.remove(&seq);
+            }
+        }
+    }
+}
+
+struct SnapshotInner {
+    seq: SequenceNumber,
+    list: Arc<SnapshotList>,
+}
+
+impl Drop for SnapshotInner {
+    fn drop(&mut self) {
+        self.list.release(self.seq);
+    }
+}
+
+/// A consistent, read-only view of the DB as of one moment. Reads through a
+/// snapshot see every write acknowledged before it was taken and none
+/// after. Released when the last clone is dropped.
+#[derive(Clone)]
+pub struct Snapshot {
+    inner: Arc<SnapshotInner>,
+}
+
+impl Snapshot {
+    pub(crate) fn new(list: &Arc<SnapshotList>, seq: SequenceNumber) -> Self {
+        list.acquire(seq);
+        Snapshot {
+            inner: Arc::new(SnapshotInner {
+                seq,
+                list: list.clone(),
+            }),
+        }
+    }
+
+    /// The sequence number the snapshot reads at.
+    pub fn sequence(&self) -> SequenceNumber {
+        self.inner.seq
+    }
+}
+
+impl fmt::Debug for Snapshot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Snapshot({})", self.inner.seq)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn released_on_last_drop() {
+        let list = Arc::new(SnapshotList::default());
+        let a = Snapshot::new(&list, 5);
+        let b = a.clone();
+        let c = Snapshot::new(&list, 9);
+        assert_eq!(list.sequences(), vec![5, 9]);
+        drop(a);
+        assert_eq!(list.oldest(), Some(5));
+        drop(b);
+        assert_eq!(list.sequences(), vec![9]);
+        drop(c);
+        assert_eq!(list.count(), 0);
+    }
+}

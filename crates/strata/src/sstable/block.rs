@@ -1,0 +1,471 @@
+//! A parsed block and its iterator.
+//!
+//! Byte layout: see `docs/formats/sstable.md` ("Block contents"). The
+//! iterator walks the block in place: it holds an `Arc<Block>` and offsets,
+//! reuses one key buffer, and seeks by binary search over the restart points.
+
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+use crate::coding::{decode_fixed32, decode_varint32};
+use crate::error::{Error, Result};
+use crate::iter::InternalIterator;
+use crate::types::compare_internal_keys;
+
+/// A key ordering used by a block iterator.
+pub type KeyCmp = fn(&[u8], &[u8]) -> Ordering;
+
+/// Plain byte order, for meta blocks (metaindex, properties).
+pub fn bytewise_cmp(a: &[u8], b: &[u8]) -> Ordering {
+    a.cmp(b)
+}
+
+/// One block's uncompressed contents with its restart array located and
+/// checked.
+#[derive(Debug)]
+pub struct Block {
+    data: Vec<u8>,
+    /// Offset of the restart array (= end of the entries).
+    restart_offset: usize,
+    num_restarts: usize,
+    file: Arc<str>,
+    offset: u64,
+}
+
+impl Block {
+    /// Parses the restart array of `data`, which was read from `file` at
+    /// `offset` (both used in error messages).
+    pub fn new(data: Vec<u8>, file: Arc<str>, offset: u64) -> Result<Block> {
+        let bad = |m: String| Error::corruption(&*file, offset, m);
+        if data.len() < 4 {
+            return Err(bad(format!("block too short ({} bytes)", data.len())));
+        }
+        let n = decode_fixed32(&data[data.len() - 4..]).unwrap_or(u32::MAX) as usize;
+        let max = (data.len() - 4) / 4;
+        if n > max {
+            return Err(bad(format!(
+                "block restart count {n} does not fit in {} bytes",
+                data.len()
+            )));
+        }
+        let restart_offset = data.len() - 4 - 4 * n;
+        let mut prev: Option<u32> = None;
+        for i in 0..n {
+            let r = decode_fixed32(&data[restart_offset + 4 * i..]).unwrap_or(u32::MAX);
+            let in_order = prev.is_none_or(|p| r > p);
+            if !in_order
+                || (r as usize >= restart_offset && restart_offset > 0)
+                || (i == 0 && r != 0)
+            {
+                return Err(bad(format!(
+                    "block restart point {i} ({r}) is out of order or out of range"
+                )));
+            }
+            prev = Some(r);
+        }
+        let num_restarts = if restart_offset == 0 { 0 } else { n };
+        Ok(Block {
+            data,
+            restart_offset,
+            num_restarts,
+            file,
+            offset,
+        })
+    }
+
+    /// Size of the uncompressed contents (the block cache's charge).
+    pub fn size(&self) -> usize {
+        self.data.len()
+    }
+
+    /// Offset in the file this block was read from.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The file this block was read from.
+    pub fn file_name(&self) -> &Arc<str> {
+        &self.file
+    }
+
+    /// An iterator ordering keys with `cmp`.
+    pub fn iter(self: &Arc<Self>, cmp: KeyCmp) -> BlockIter {
+        BlockIter::new(self.clone(), cmp)
+    }
+
+    /// An iterator over internal keys (data and index blocks).
+    pub fn internal_iter(self: &Arc<Self>) -> BlockIter {
+        BlockIter::new(self.clone(), compare_internal_keys)
+    }
+
+    fn restart_point(&self, i: usize) -> usize {
+        // Validated in `new`.
+        self.data
+            .get(self.restart_offset + 4 * i..)
+            .and_then(decode_fixed32)
+            .map_or(self.restart_offset, |r| r as usize)
+    }
+}
+
+/// Decodes an entry header at `p`: (shared, non_shared, value_len, header size).
+#[inline]
+fn decode_entry_header(
+    data: &[u8],
+    p: usize,
+    limit: usize,
+) -> Option<(usize, usize, usize, usize)> {
+    let hdr = data.get(p..limit)?;
+    if hdr.len() >= 3 && (hdr[0] | hdr[1] | hdr[2]) < 128 {
+        return Some((hdr[0] as usize, hdr[1] as usize, hdr[2] as usize, 3));
+    }
+    let (shared, a) = decode_varint32(hdr)?;
+    let (non_shared, b) = decode_varint32(hdr.get(a..)?)?;
+    let (vlen, c) = decode_varint32(hdr.get(a + b..)?)?;
+    Some((
+        shared as usize,
+        non_shared as usize,
+        vlen as usize,
+        a + b + c,
+    ))
+}
+
+/// A cursor over one block (LevelDB's `Block::Iter`).
+pub struct BlockIter {
+    block: Arc<Block>,
+    cmp: KeyCmp,
+    /// Offset of the current entry; `restart_offset` when not valid.
+    current: usize,
+    /// Offset just past the current entry.
+    next_offset: usize,
+    /// Restart region holding the current entry.
+    restart_index: usize,
+    key: Vec<u8>,
+    value_start: usize,
+    value_len: usize,
+    status: Option<Error>,
+}
+
+impl BlockIter {
+    /// A new iterator, not yet positioned.
+    pub fn new(block: Arc<Block>, cmp: KeyCmp) -> Self {
+        let end = block.restart_offset;
+        let n = block.num_restarts;
+        BlockIter {
+            block,
+            cmp,
+            current: end,
+            next_offset: end,
+            restart_index: n,
+            key: Vec::new(),
+            value_start: 0,
+            value_len: 0,
+            status: None,
+        }
+    }
+
+    /// Switches to another block (unpositioned), keeping the key buffer's
+    /// allocation and the ordering. Clears any error.
+    pub fn set_block(&mut self, block: Arc<Block>) {
+        self.block = block;
+        self.status = None;
+        self.invalidate();
+    }
+
+    /// The block being iterated.
+    pub fn block(&self) -> &Arc<Block> {
+        &self.block
+    }
+
+    fn invalidate(&mut self) {
+        self.current = self.block.restart_offset;
+        self.next_offset = self.block.restart_offset;
+        self.restart_index = self.block.num_restarts;
+        self.key.clear();
+    }
+
+    fn corrupt(&mut self, msg: &str) {
+        if self.status.is_none() {
+            self.status = Some(Error::corruption(
+                &*self.block.file,
+                self.block.offset,
+                format!(
+                    "{msg} (entry at offset {} inside the block)",
+                    self.next_offset
+                ),
+            ));
+        }
+        self.invalidate();
+    }
+
+    fn seek_to_restart(&mut self, i: usize) {
+        self.key.clear();
+        self.restart_index = i;
+        self.next_offset = self.block.restart_point(i);
+    }
+
+    /// Decodes the entry at `next_offset`; false at the end or on damage.
+    fn parse_next(&mut self) -> bool {
+        let limit = self.block.restart_offset;
+        let p = self.next_offset;
+        if p >= limit {
+            self.invalidate();
+            return false;
+        }
+        let data = &self.block.data;
+        let Some((shared, non_shared, vlen, hlen)) = decode_entry_header(data, p, limit) else {
+            self.corrupt("bad entry header");
+            return false;
+        };
+        let key_start = p + hlen;
+        let value_start = key_start + non_shared;
+        let end = value_start + vlen;
+        if shared > self.key.len() || end > limit {
+            self.corrupt("entry overruns the block or shares more than the previous key");
+            return false;
+        }
+        self.key.truncate(shared);
+        self.key.extend_from_slice(&data[key_start..value_start]);
+        self.current = p;
+        self.value_start = value_start;
+        self.value_len = vlen;
+        self.next_offset = end;
+        while self.restart_index + 1 < self.block.num_restarts
+            && self.block.restart_point(self.restart_index + 1) <= p
+        {
+            self.restart_index += 1;
+        }
+        true
+    }
+
+    /// The full key stored at restart point `i` (restart entries share nothing).
+    fn restart_key(&self, i: usize) -> Option<&[u8]> {
+        let p = self.block.restart_point(i);
+        let limit = self.block.restart_offset;
+        let (shared, non_shared, _, hlen) = decode_entry_header(&self.block.data, p, limit)?;
+        if shared != 0 {
+            return None;
+        }
+        self.block.data.get(p + hlen..p + hlen + non_shared)
+    }
+}
+
+impl InternalIterator for BlockIter {
+    fn valid(&self) -> bool {
+        self.current < self.block.restart_offset
+    }
+
+    fn seek_to_first(&mut self) {
+        if self.block.num_restarts == 0 {
+            self.invalidate();
+            return;
+        }
+        self.seek_to_restart(0);
+        self.parse_next();
+    }
+
+    fn seek_to_last(&mut self) {
+        if self.block.num_restarts == 0 {
+            self.invalidate();
+            return;
+        }
+        self.seek_to_restart(self.block.num_restarts - 1);
+        while self.parse_next() && self.next_offset < self.block.restart_offset {}
+    }
+
+    fn seek(&mut self, target: &[u8]) {
+        let n = self.block.num_restarts;
+        if n == 0 {
+            self.invalidate();
+            return;
+        }
+        // Last restart point whose key is < target (or 0).
+        let (mut left, mut right) = (0usize, n - 1);
+        while left < right {
+            let mid = (left + right).div_ceil(2);
+            let Some(k) = self.restart_key(mid) else {
+                self.next_offset = self.block.restart_point(mid);
+                self.corrupt("bad restart entry");
+                return;
+            };
+            if (self.cmp)(k, target) == Ordering::Less {
+                left = mid;
+            } else {
+                right = mid - 1;
+            }
+        }
+        self.seek_to_restart(left);
+        while self.parse_next() {
+            if (self.cmp)(&self.key, target) != Ordering::Less {
+                return;
+            }
+        }
+    }
+
+    fn seek_for_prev(&mut self, target: &[u8]) {
+        self.seek(target);
+        if !self.valid() {
+            if self.status.is_some() {
+                return;
+            }
+            self.seek_to_last();
+        }
+        while self.valid() && (self.cmp)(&self.key, target) == Ordering::Greater {
+            self.prev();
+        }
+    }
+
+    fn next(&mut self) {
+        debug_assert!(self.valid());
+        self.parse_next();
+    }
+
+    fn prev(&mut self) {
+        debug_assert!(self.valid());
+        let original = self.current;
+        while self.block.restart_point(self.restart_index) >= original {
+            if self.restart_index == 0 {
+                self.invalidate();
+                return;
+            }
+            self.restart_index -= 1;
+        }
+        self.seek_to_restart(self.restart_index);
+        while self.parse_next() {
+            if self.next_offset >= original {
+                return;
+            }
+        }
+    }
+
+    fn key(&self) -> &[u8] {
+        &self.key
+    }
+
+    fn value(&self) -> &[u8] {
+        self.block
+            .data
+            .get(self.value_start..self.value_start + self.value_len)
+            .unwrap_or(&[])
+    }
+
+    fn status(&self) -> Result<()> {
+        match &self.status {
+            Some(e) => Err(e.duplicate()),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sstable::block_builder::BlockBuilder;
+    use crate::types::{make_internal_key, ValueType};
+
+    fn build(keys: &[Vec<u8>], interval: usize) -> Arc<Block> {
+        let mut b = BlockBuilder::new(interval);
+        for (i, k) in keys.iter().enumerate() {
+            b.add(k, format!("v{i}").as_bytes());
+        }
+        Arc::new(Block::new(b.finish().to_vec(), Arc::from("t.sst"), 100).unwrap())
+    }
+
+    fn keys(n: usize) -> Vec<Vec<u8>> {
+        (0..n)
+            .map(|i| make_internal_key(format!("key{:05}", i * 2).as_bytes(), 7, ValueType::Value))
+            .collect()
+    }
+
+    #[test]
+    fn forward_and_backward_scan() {
+        for interval in [1, 2, 16] {
+            let ks = keys(100);
+            let block = build(&ks, interval);
+            let mut it = block.internal_iter();
+            it.seek_to_first();
+            for (i, k) in ks.iter().enumerate() {
+                assert!(it.valid());
+                assert_eq!(it.key(), &k[..]);
+                assert_eq!(it.value(), format!("v{i}").as_bytes());
+                it.next();
+            }
+            assert!(!it.valid());
+            it.seek_to_last();
+            for k in ks.iter().rev() {
+                assert_eq!(it.key(), &k[..]);
+                it.prev();
+            }
+            assert!(!it.valid());
+            assert!(it.status().is_ok());
+        }
+    }
+
+    #[test]
+    fn seek_lands_on_first_key_not_less() {
+        let ks = keys(50);
+        let block = build(&ks, 4);
+        let mut it = block.internal_iter();
+        let t = make_internal_key(b"key00031", 7, ValueType::Value);
+        it.seek(&t);
+        assert_eq!(it.key(), &ks[16][..]);
+        it.seek_for_prev(&t);
+        assert_eq!(it.key(), &ks[15][..]);
+        it.seek(&make_internal_key(b"zzz", 0, ValueType::Value));
+        assert!(!it.valid());
+        it.seek_for_prev(&make_internal_key(b"a", 0, ValueType::Value));
+        assert!(!it.valid());
+    }
+
+    #[test]
+    fn empty_block_iterates_nothing() {
+        let mut b = BlockBuilder::new(16);
+        let block = Arc::new(Block::new(b.finish().to_vec(), Arc::from("t"), 0).unwrap());
+        let mut it = block.internal_iter();
+        it.seek_to_first();
+        assert!(!it.valid());
+        it.seek_to_last();
+        assert!(!it.valid());
+        it.seek(b"x");
+        assert!(!it.valid());
+    }
+
+    #[test]
+    fn bad_restart_array_is_corruption() {
+        let e = Block::new(vec![1, 2], Arc::from("f.sst"), 9).unwrap_err();
+        assert!(e.is_corruption() && e.to_string().contains("f.sst at offset 9"));
+        let mut data = vec![0u8; 8];
+        data[4..].copy_from_slice(&100u32.to_le_bytes());
+        assert!(Block::new(data, Arc::from("f"), 0).is_err());
+    }
+
+    #[test]
+    fn damaged_entries_give_status_error_without_panicking() {
+        let ks = keys(40);
+        let block = build(&ks, 4);
+        let n = block.restart_offset;
+        for i in 0..n {
+            for flip in [0x01u8, 0x80, 0xff] {
+                let mut data = block.data.clone();
+                data[i] ^= flip;
+                let Ok(b) = Block::new(data, Arc::from("f"), 0) else {
+                    continue;
+                };
+                let b = Arc::new(b);
+                let mut it = b.internal_iter();
+                it.seek_to_first();
+                let mut count = 0;
+                while it.valid() && count < 1000 {
+                    it.next();
+                    count += 1;
+                }
+                it.seek_to_last();
+                while it.valid() && count < 2000 {
+                    it.prev();
+                    count += 1;
+                }
+                it.seek(&ks[20]);
+                it.seek_for_prev(&ks[20]);
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! The block cache: a sharded LRU of uncompressed blocks keyed by
+//! (file number, block offset), charged by block size.
+
+use std::hash::{BuildHasher, Hash};
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use super::block::Block;
+use super::lru::{IntBuildHasher, Lru};
+
+const NUM_SHARD_BITS: u32 = 4;
+const NUM_SHARDS: usize = 1 << NUM_SHARD_BITS;
+
+/// Cache key: (file number, offset of the block in that file).
+pub type BlockKey = (u64, u64);
+
+/// A sharded LRU cache of blocks (RocksDB's `LRUCache` with 16 shards).
+///
+/// Capacity is in bytes of uncompressed block contents; a capacity of 0
+/// caches nothing. Hit/miss tickers are recorded by the table reader.
+pub struct BlockCache {
+    shards: Vec<Mutex<Lru<BlockKey, Arc<Block>>>>,
+    capacity: usize,
+}
+
+impl std::fmt::Debug for BlockCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BlockCache")
+            .field("capacity", &self.capacity)
+            .field("usage", &self.usage())
+            .finish()
+    }
+}
+
+impl BlockCache {
+    /// A cache holding up to `capacity_bytes` of blocks.
+    pub fn new(capacity_bytes: usize) -> Self {
+        let per_shard = capacity_bytes.div_ceil(NUM_SHARDS);
+        BlockCache {
+            shards: (0..NUM_SHARDS)
+                .map(|_| Mutex::new(Lru::new(per_shard)))
+                .collect(),
+            capacity: capacity_bytes,
+        }
+    }
+
+    fn shard(&self, key: &BlockKey) -> &Mutex<Lru<BlockKey, Arc<Block>>> {
+        let mut h = IntBuildHasher::default().build_hasher();
+        key.hash(&mut h);
+        let i = (std::hash::Hasher::finish(&h) >> (64 - NUM_SHARD_BITS)) as usize;
+        &self.shards[i % NUM_SHARDS]
+    }
+
+    /// The cached block, if present (and marks it recently used).
+    pub fn lookup(&self, file_number: u64, offset: u64) -> Option<Arc<Block>> {
+        if self.capacity == 0 {
+            return None;
+        }
+        let key = (file_number, offset);
+        self.shard(&key).lock().get(&key)
+    }
+
+    /// Caches a block, evicting cold blocks of its shard if needed.
+    pub fn insert(&self, file_number: u64, offset: u64, block: Arc<Block>) {
+        if self.capacity == 0 {
+            return;
+        }
+        let key = (file_number, offset);
+        let charge = block.size();
+        self.shard(&key).lock().insert(key, block, charge);
+    }
+
+    /// Bytes of blocks held.
+    pub fn usage(&self) -> usize {
+        self.shards.iter().map(|s| s.lock().usage()).sum()
+    }
+
+    /// The configured capacity in bytes.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Drops every block of one file (e.g. after the file was deleted).
+    /// Scans the whole cache.
+    pub fn erase_file(&self, file_number: u64) {
+        for s in &self.shards {
+            s.lock().retain(|k| k.0 != file_number);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(n: usize) -> Arc<Block> {
+        let mut data = vec![0u8; n.max(8)];
+        let len = data.len();
+        data[len - 4..].copy_from_slice(&0u32.to_le_bytes());
+        Arc::new(Block::new(data, Arc::from("t"), 0).unwrap())
+    }
+
+    #[test]
+    fn caches_and_evicts_by_bytes() {
+        let c = BlockCache::new(16 * 1000);
+        for off in 0..100u64 {
+            c.insert(1, off * 4096, block(500));
+        }
+        assert!(c.usage() <= c.capacity());
+        assert!(c.usage() >= 8000, "usage {}", c.usage());
+        c.insert(2, 0, block(100));
+        assert!(c.lookup(2, 0).is_some());
+        assert!(c.lookup(3, 0).is_none());
+        c.erase_file(2);
+        assert!(c.lookup(2, 0).is_none());
+        c.erase_file(1);
+        assert_eq!(c.usage(), 0);
+    }
+
+    #[test]
+    fn zero_capacity_caches_nothing() {
+        let c = BlockCache::new(0);
+        c.insert(1, 0, block(10));
+        assert!(c.lookup(1, 0).is_none());
+        assert_eq!(c.usage(), 0);
+    }
+}

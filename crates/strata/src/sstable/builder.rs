@@ -1,0 +1,388 @@
+//! Writes a table file: data blocks, then filter, properties, metaindex,
+//! index and footer.
+//!
+//! Byte layout: see `docs/formats/sstable.md`.
+
+use std::cmp::Ordering;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::coding::decode_fixed64;
+use crate::error::Result;
+use crate::fs::WritableFile;
+use crate::types::{
+    compare_internal_keys, pack_seq_and_type, user_key, ValueType, MAX_SEQUENCE_NUMBER,
+    VALUE_TYPE_FOR_SEEK,
+};
+
+use super::block_builder::BlockBuilder;
+use super::bloom::BloomBuilder;
+use super::compression::{compress_block, CompressionType};
+use super::format::{block_checksum, BlockHandle, Footer, FORMAT_VERSION};
+use super::properties::TableProperties;
+
+/// Metaindex name of the filter block.
+pub const META_FILTER: &str = "filter";
+/// Metaindex name of the properties block.
+pub const META_PROPERTIES: &str = "properties";
+
+/// How tables are laid out (RocksDB's `BlockBasedTableOptions` subset).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableOptions {
+    /// Target uncompressed size of a data block (`block_size`, 4096).
+    pub block_size: usize,
+    /// Entries between full keys in a data block (`block_restart_interval`, 16).
+    pub block_restart_interval: usize,
+    /// Codec for data blocks (RocksDB's default: Snappy).
+    pub compression: CompressionType,
+    /// Bloom filter bits per key; 0 (the default) builds no filter.
+    pub bloom_bits_per_key: f64,
+}
+
+impl Default for TableOptions {
+    fn default() -> Self {
+        TableOptions {
+            block_size: 4096,
+            block_restart_interval: 16,
+            compression: CompressionType::default(),
+            bloom_bits_per_key: 0.0,
+        }
+    }
+}
+
+/// What a finished table holds, for the manifest.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableInfo {
+    /// Bytes in the file.
+    pub file_size: u64,
+    /// First internal key (empty if the table is empty).
+    pub smallest_key: Vec<u8>,
+    /// Last internal key (empty if the table is empty).
+    pub largest_key: Vec<u8>,
+    /// Entries written.
+    pub num_entries: u64,
+    /// Deletion entries written.
+    pub num_deletions: u64,
+    /// Smallest sequence number (0 if empty).
+    pub smallest_seq: u64,
+    /// Largest sequence number (0 if empty).
+    pub largest_seq: u64,
+    /// The properties block as written.
+    pub properties: TableProperties,
+}
+
+/// Shortens `start` to a key `s` with `start <= s < limit` (user-key order)
+/// when that is possible by bumping one byte; `None` otherwise.
+pub fn shortest_separator(start: &[u8], limit: &[u8]) -> Option<Vec<u8>> {
+    let min = start.len().min(limit.len());
+    let diff = start.iter().zip(limit).take_while(|(a, b)| a == b).count();
+    if diff >= min {
+        return None; // one is a prefix of the other
+    }
+    let b = start[diff];
+    if b < 0xff && b + 1 < limit[diff] {
+        let mut s = start[..=diff].to_vec();
+        s[diff] += 1;
+        return Some(s);
+    }
+    None
+}
+
+/// The shortest key `>= key` obtainable by bumping one byte; `None` if `key`
+/// is all 0xff.
+pub fn short_successor(key: &[u8]) -> Option<Vec<u8>> {
+    let i = key.iter().position(|&b| b != 0xff)?;
+    let mut s = key[..=i].to_vec();
+    s[i] += 1;
+    Some(s)
+}
+
+/// An internal key that sorts after `last` and before `next` (or after
+/// `last` if `next` is `None`), as short as cheaply possible.
+pub fn index_separator(last: &[u8], next: Option<&[u8]>) -> Vec<u8> {
+    let ul = user_key(last);
+    let shorter = match next {
+        Some(n) => shortest_separator(ul, user_key(n)),
+        None => short_successor(ul),
+    };
+    if let Some(mut s) = shorter {
+        if s.len() < ul.len() && ul < s.as_slice() {
+            s.extend_from_slice(
+                &pack_seq_and_type(MAX_SEQUENCE_NUMBER, VALUE_TYPE_FOR_SEEK).to_le_bytes(),
+            );
+            debug_assert_eq!(compare_internal_keys(last, &s), Ordering::Less);
+            debug_assert!(next.is_none_or(|n| compare_internal_keys(&s, n) == Ordering::Less));
+            return s;
+        }
+    }
+    last.to_vec()
+}
+
+/// Writes one table file. Keys must be added in strictly increasing
+/// internal-key order.
+pub struct TableBuilder {
+    opts: TableOptions,
+    file: Box<dyn WritableFile>,
+    file_name: String,
+    offset: u64,
+    data_block: BlockBuilder,
+    index_block: BlockBuilder,
+    last_key: Vec<u8>,
+    smallest_key: Vec<u8>,
+    pending_handle: Option<BlockHandle>,
+    bloom: Option<BloomBuilder>,
+    props: TableProperties,
+    scratch: Vec<u8>,
+    smallest_seq: u64,
+    largest_seq: u64,
+}
+
+impl TableBuilder {
+    /// Starts a table written to `file` (named `file_name` in errors).
+    pub fn new(opts: &TableOptions, file: Box<dyn WritableFile>, file_name: String) -> Self {
+        let bloom = (opts.bloom_bits_per_key > 0.0).then(BloomBuilder::new);
+        TableBuilder {
+            opts: opts.clone(),
+            file,
+            file_name,
+            offset: 0,
+            data_block: BlockBuilder::new(opts.block_restart_interval),
+            index_block: BlockBuilder::new(1),
+            last_key: Vec::new(),
+            smallest_key: Vec::new(),
+            pending_handle: None,
+            bloom,
+            props: TableProperties::default(),
+            scratch: Vec::new(),
+            smallest_seq: u64::MAX,
+            largest_seq: 0,
+        }
+    }
+
+    /// The file name given at creation.
+    pub fn file_name(&self) -> &str {
+        &self.file_name
+    }
+
+    /// Adds an entry; `ikey` must sort after every key added before.
+    pub fn add(&mut self, ikey: &[u8], value: &[u8]) -> Result<()> {
+        debug_assert!(ikey.len() >= 8, "internal key too short");
+        debug_assert!(
+            self.props.num_entries == 0
+                || compare_internal_keys(&self.last_key, ikey) == Ordering::Less,
+            "keys added out of order"
+        );
+        if let Some(h) = self.pending_handle.take() {
+            let sep = index_separator(&self.last_key, Some(ikey));
+            let mut enc = Vec::with_capacity(20);
+            h.encode_to(&mut enc);
+            self.index_block.add(&sep, &enc);
+        }
+        if let Some(b) = &mut self.bloom {
+            b.add_key(user_key(ikey));
+        }
+        if self.props.num_entries == 0 {
+            self.smallest_key = ikey.to_vec();
+        }
+        let trailer = ikey
+            .len()
+            .checked_sub(8)
+            .and_then(|n| decode_fixed64(&ikey[n..]))
+            .unwrap_or(0);
+        let seq = trailer >> 8;
+        self.smallest_seq = self.smallest_seq.min(seq);
+        self.largest_seq = self.largest_seq.max(seq);
+        if (trailer & 0xff) as u8 == ValueType::Deletion as u8 {
+            self.props.num_deletions += 1;
+        }
+        self.props.num_entries += 1;
+        self.props.raw_key_size += ikey.len() as u64;
+        self.props.raw_value_size += value.len() as u64;
+        self.last_key.clear();
+        self.last_key.extend_from_slice(ikey);
+        self.data_block.add(ikey, value);
+        if self.data_block.size_estimate() >= self.opts.block_size {
+            self.flush_data_block()?;
+        }
+        Ok(())
+    }
+
+    fn flush_data_block(&mut self) -> Result<()> {
+        if self.data_block.is_empty() {
+            return Ok(());
+        }
+        let raw = self.data_block.finish();
+        let handle = write_block(
+            &mut *self.file,
+            &mut self.offset,
+            &mut self.scratch,
+            raw,
+            self.opts.compression,
+        )?;
+        self.data_block.reset();
+        self.props.num_data_blocks += 1;
+        self.props.data_size += handle.end() - handle.offset;
+        self.pending_handle = Some(handle);
+        Ok(())
+    }
+
+    /// Entries added so far.
+    pub fn num_entries(&self) -> u64 {
+        self.props.num_entries
+    }
+
+    /// Bytes written so far plus the block being built.
+    pub fn file_size_estimate(&self) -> u64 {
+        self.offset + self.data_block.size_estimate() as u64
+    }
+
+    /// Writes the rest of the table, syncs the file and describes it.
+    pub fn finish(mut self) -> Result<TableInfo> {
+        self.flush_data_block()?;
+        if let Some(h) = self.pending_handle.take() {
+            let sep = index_separator(&self.last_key, None);
+            let mut enc = Vec::new();
+            h.encode_to(&mut enc);
+            self.index_block.add(&sep, &enc);
+        }
+        let none = CompressionType::None;
+        let mut meta = BlockBuilder::new(1);
+        if let Some(b) = &self.bloom {
+            let contents = b.finish(self.opts.bloom_bits_per_key);
+            let h = write_block(
+                &mut *self.file,
+                &mut self.offset,
+                &mut self.scratch,
+                &contents,
+                none,
+            )?;
+            self.props.filter_size = h.end() - h.offset;
+            let mut enc = Vec::new();
+            h.encode_to(&mut enc);
+            meta.add(META_FILTER.as_bytes(), &enc);
+        }
+        let index_contents = self.index_block.finish().to_vec();
+        self.props.index_size =
+            index_contents.len() as u64 + super::format::BLOCK_TRAILER_SIZE as u64;
+        self.props.compression_name = self.opts.compression.name().to_string();
+        self.props.bloom_bits_per_key = if self.bloom.is_some() {
+            self.opts.bloom_bits_per_key
+        } else {
+            0.0
+        };
+        self.props.creation_time = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        if self.props.num_entries > 0 {
+            self.props.smallest_seqno = self.smallest_seq;
+            self.props.largest_seqno = self.largest_seq;
+        }
+        let props_contents = self.props.encode();
+        let ph = write_block(
+            &mut *self.file,
+            &mut self.offset,
+            &mut self.scratch,
+            &props_contents,
+            none,
+        )?;
+        let mut enc = Vec::new();
+        ph.encode_to(&mut enc);
+        meta.add(META_PROPERTIES.as_bytes(), &enc);
+        let metaindex = write_block(
+            &mut *self.file,
+            &mut self.offset,
+            &mut self.scratch,
+            meta.finish(),
+            none,
+        )?;
+        let index = write_block(
+            &mut *self.file,
+            &mut self.offset,
+            &mut self.scratch,
+            &index_contents,
+            none,
+        )?;
+        let footer = Footer {
+            metaindex,
+            index,
+            format_version: FORMAT_VERSION,
+        }
+        .encode();
+        self.file.append(&footer)?;
+        self.offset += footer.len() as u64;
+        self.file.sync()?;
+        Ok(TableInfo {
+            file_size: self.offset,
+            smallest_key: self.smallest_key,
+            largest_key: if self.props.num_entries > 0 {
+                self.last_key
+            } else {
+                Vec::new()
+            },
+            num_entries: self.props.num_entries,
+            num_deletions: self.props.num_deletions,
+            smallest_seq: self.props.smallest_seqno,
+            largest_seq: self.props.largest_seqno,
+            properties: self.props,
+        })
+    }
+
+    /// Stops building; the caller deletes the partial file.
+    pub fn abandon(self) {}
+}
+
+/// Compresses (if worthwhile) and appends one block and its trailer.
+fn write_block(
+    file: &mut dyn WritableFile,
+    offset: &mut u64,
+    scratch: &mut Vec<u8>,
+    raw: &[u8],
+    ctype: CompressionType,
+) -> Result<BlockHandle> {
+    let used = compress_block(ctype, raw, scratch);
+    let body: &[u8] = if used == CompressionType::None {
+        raw
+    } else {
+        scratch
+    };
+    let t = used.to_byte();
+    let mut trailer = [0u8; 5];
+    trailer[0] = t;
+    trailer[1..].copy_from_slice(&block_checksum(body, t).to_le_bytes());
+    file.append(body)?;
+    file.append(&trailer)?;
+    let handle = BlockHandle {
+        offset: *offset,
+        size: body.len() as u64,
+    };
+    *offset = handle.end();
+    Ok(handle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::make_internal_key;
+
+    #[test]
+    fn separators_sort_between_and_are_short() {
+        let a = make_internal_key(b"apple123", 5, ValueType::Value);
+        let b = make_internal_key(b"cherry", 9, ValueType::Value);
+        let s = index_separator(&a, Some(&b));
+        assert_eq!(user_key(&s), b"b");
+        assert_eq!(compare_internal_keys(&a, &s), Ordering::Less);
+        assert_eq!(compare_internal_keys(&s, &b), Ordering::Less);
+        // Adjacent bytes: cannot shorten.
+        let c = make_internal_key(b"abc1", 5, ValueType::Value);
+        let d = make_internal_key(b"abc2", 5, ValueType::Value);
+        assert_eq!(index_separator(&c, Some(&d)), c);
+        // Same user key across blocks: the last key itself.
+        let e = make_internal_key(b"k", 9, ValueType::Value);
+        let f = make_internal_key(b"k", 3, ValueType::Value);
+        assert_eq!(index_separator(&e, Some(&f)), e);
+        // Successor of the last key.
+        let g = make_internal_key(b"\x01\xff", 1, ValueType::Value);
+        assert_eq!(user_key(&index_separator(&g, None)), b"\x02");
+        let h = make_internal_key(b"\xff\xff", 1, ValueType::Value);
+        assert_eq!(index_separator(&h, None), h);
+    }
+}

@@ -1,0 +1,284 @@
+//! Block handles, block trailers, the footer and the checksum mask.
+//!
+//! Byte layout: see `docs/formats/sstable.md` ("Block trailer", "Block
+//! handle", "Footer").
+
+use std::sync::Arc;
+
+use crate::coding::{
+    decode_fixed32, decode_fixed64, put_fixed32, put_fixed64, put_varint64, Decoder,
+};
+use crate::error::{Error, Result};
+use crate::fs::RandomAccessFile;
+
+use super::block::Block;
+use super::compression::{decompress_block, CompressionType};
+
+/// Bytes after every block: 1 compression-type byte + 4 bytes masked CRC32C.
+pub const BLOCK_TRAILER_SIZE: usize = 5;
+
+/// The magic number ending every table file ("STRATSST" read as big-endian ASCII).
+pub const TABLE_MAGIC: u64 = 0x5354_5241_5453_5354;
+
+/// The table format version this code writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Size of the fixed footer at the end of every table file.
+pub const FOOTER_SIZE: usize = 16 + 16 + 4 + 4 + 8;
+
+/// LevelDB's CRC mask delta.
+const MASK_DELTA: u32 = 0xa282_ead8;
+
+/// Masks a CRC so that a CRC stored inside checksummed data does not weaken
+/// the outer checksum (LevelDB's `crc32c::Mask`).
+pub fn mask_crc(crc: u32) -> u32 {
+    crc.rotate_right(15).wrapping_add(MASK_DELTA)
+}
+
+/// Inverse of [`mask_crc`].
+pub fn unmask_crc(masked: u32) -> u32 {
+    masked.wrapping_sub(MASK_DELTA).rotate_left(15)
+}
+
+/// The masked CRC32C stored in a block trailer: over the block contents and
+/// then the compression-type byte.
+pub fn block_checksum(contents: &[u8], type_byte: u8) -> u32 {
+    let crc = crc32c::crc32c(contents);
+    mask_crc(crc32c::crc32c_append(crc, &[type_byte]))
+}
+
+/// Where a block lives in the file: its offset and the size of its stored
+/// contents (without the trailer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct BlockHandle {
+    /// Offset of the block's first byte.
+    pub offset: u64,
+    /// Size of the stored (possibly compressed) contents, trailer excluded.
+    pub size: u64,
+}
+
+impl BlockHandle {
+    /// Appends the varint encoding used in index and metaindex values.
+    pub fn encode_to(&self, dst: &mut Vec<u8>) {
+        put_varint64(dst, self.offset);
+        put_varint64(dst, self.size);
+    }
+
+    /// Decodes a varint-encoded handle; `None` if malformed or if bytes follow.
+    pub fn decode(src: &[u8]) -> Option<BlockHandle> {
+        let mut d = Decoder::new(src);
+        let offset = d.varint64()?;
+        let size = d.varint64()?;
+        if !d.is_empty() {
+            return None;
+        }
+        Some(BlockHandle { offset, size })
+    }
+
+    /// Offset just past this block's trailer.
+    pub fn end(&self) -> u64 {
+        self.offset
+            .saturating_add(self.size)
+            .saturating_add(BLOCK_TRAILER_SIZE as u64)
+    }
+}
+
+/// The fixed-size record at the end of every table file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Footer {
+    /// Handle of the metaindex block.
+    pub metaindex: BlockHandle,
+    /// Handle of the index block.
+    pub index: BlockHandle,
+    /// Format version ([`FORMAT_VERSION`]).
+    pub format_version: u32,
+}
+
+impl Footer {
+    /// Encodes the footer ([`FOOTER_SIZE`] bytes).
+    pub fn encode(&self) -> Vec<u8> {
+        let mut buf = Vec::with_capacity(FOOTER_SIZE);
+        put_fixed64(&mut buf, self.metaindex.offset);
+        put_fixed64(&mut buf, self.metaindex.size);
+        put_fixed64(&mut buf, self.index.offset);
+        put_fixed64(&mut buf, self.index.size);
+        put_fixed32(&mut buf, self.format_version);
+        let crc = mask_crc(crc32c::crc32c(&buf));
+        put_fixed32(&mut buf, crc);
+        put_fixed64(&mut buf, TABLE_MAGIC);
+        buf
+    }
+
+    /// Decodes and validates a footer read at `offset` of `file`.
+    pub fn decode(src: &[u8], file: &str, offset: u64) -> Result<Footer> {
+        let bad = |msg: &str| Error::corruption(file, offset, msg);
+        if src.len() != FOOTER_SIZE {
+            return Err(bad("footer has the wrong size"));
+        }
+        let magic = decode_fixed64(&src[40..]).ok_or_else(|| bad("short footer"))?;
+        if magic != TABLE_MAGIC {
+            return Err(bad(
+                "bad table magic number (not a strata table, or truncated)",
+            ));
+        }
+        let stored = decode_fixed32(&src[36..]).ok_or_else(|| bad("short footer"))?;
+        if unmask_crc(stored) != crc32c::crc32c(&src[..36]) {
+            return Err(bad("footer checksum mismatch"));
+        }
+        let mut d = Decoder::new(src);
+        let mut next = || d.fixed64().ok_or_else(|| bad("short footer"));
+        let metaindex = BlockHandle {
+            offset: next()?,
+            size: next()?,
+        };
+        let index = BlockHandle {
+            offset: next()?,
+            size: next()?,
+        };
+        let format_version = decode_fixed32(&src[32..]).ok_or_else(|| bad("short footer"))?;
+        if format_version != FORMAT_VERSION {
+            return Err(Error::NotSupported(format!(
+                "{file}: table format version {format_version} (this build reads {FORMAT_VERSION})"
+            )));
+        }
+        Ok(Footer {
+            metaindex,
+            index,
+            format_version,
+        })
+    }
+}
+
+/// Appends the 5-byte trailer for `contents` stored with compression `ctype`.
+pub fn put_block_trailer(dst: &mut Vec<u8>, contents: &[u8], ctype: CompressionType) {
+    let t = ctype.to_byte();
+    dst.push(t);
+    put_fixed32(dst, block_checksum(contents, t));
+}
+
+/// Reads the block at `handle`, checks its trailer (the checksum only when
+/// `verify` is set), decompresses it and parses its restart array.
+///
+/// `data_end` bounds where blocks may lie (the footer's start).
+pub fn read_block(
+    file: &dyn RandomAccessFile,
+    file_name: &Arc<str>,
+    handle: BlockHandle,
+    data_end: u64,
+    verify: bool,
+) -> Result<Block> {
+    let raw = read_raw_block(file, file_name, handle, data_end, verify)?;
+    let (contents, ctype_byte) = raw;
+    let ctype = CompressionType::from_byte(ctype_byte).ok_or_else(|| {
+        Error::corruption(
+            &**file_name,
+            handle.offset,
+            format!("unknown block compression type {ctype_byte}"),
+        )
+    })?;
+    let data = decompress_block(ctype, contents)
+        .map_err(|m| Error::corruption(&**file_name, handle.offset, m))?;
+    Block::new(data, file_name.clone(), handle.offset)
+}
+
+/// Reads a block's stored bytes and its type byte, checking bounds and (if
+/// `verify`) the checksum; no decompression.
+pub fn read_raw_block(
+    file: &dyn RandomAccessFile,
+    file_name: &Arc<str>,
+    handle: BlockHandle,
+    data_end: u64,
+    verify: bool,
+) -> Result<(Vec<u8>, u8)> {
+    let end = handle
+        .offset
+        .checked_add(handle.size)
+        .and_then(|e| e.checked_add(BLOCK_TRAILER_SIZE as u64));
+    match end {
+        Some(e) if e <= data_end => {}
+        _ => {
+            return Err(Error::corruption(
+                &**file_name,
+                handle.offset,
+                format!(
+                "block handle (offset {}, size {}) points past the end of the data ({data_end})",
+                handle.offset, handle.size
+            ),
+            ))
+        }
+    }
+    let n = handle.size as usize;
+    let mut buf = file.read_at(handle.offset, n + BLOCK_TRAILER_SIZE)?;
+    if buf.len() != n + BLOCK_TRAILER_SIZE {
+        return Err(Error::corruption(
+            &**file_name,
+            handle.offset,
+            "short block read",
+        ));
+    }
+    let type_byte = buf[n];
+    if verify {
+        let stored = decode_fixed32(&buf[n + 1..]).unwrap_or(0);
+        if stored != block_checksum(&buf[..n], type_byte) {
+            return Err(Error::corruption(
+                &**file_name,
+                handle.offset,
+                "block checksum mismatch",
+            ));
+        }
+    }
+    buf.truncate(n);
+    Ok((buf, type_byte))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mask_round_trip_and_changes_value() {
+        for crc in [0u32, 1, 0xdead_beef, u32::MAX] {
+            assert_eq!(unmask_crc(mask_crc(crc)), crc);
+            assert_ne!(mask_crc(crc), crc);
+        }
+    }
+
+    #[test]
+    fn handle_round_trip_and_rejects_trailing_bytes() {
+        let h = BlockHandle {
+            offset: 123_456_789,
+            size: 4096,
+        };
+        let mut buf = Vec::new();
+        h.encode_to(&mut buf);
+        assert_eq!(BlockHandle::decode(&buf), Some(h));
+        buf.push(0);
+        assert_eq!(BlockHandle::decode(&buf), None);
+        assert_eq!(BlockHandle::decode(&[0x80]), None);
+    }
+
+    #[test]
+    fn footer_round_trip_and_detects_damage() {
+        let f = Footer {
+            metaindex: BlockHandle {
+                offset: 10,
+                size: 20,
+            },
+            index: BlockHandle {
+                offset: 35,
+                size: 99,
+            },
+            format_version: FORMAT_VERSION,
+        };
+        let enc = f.encode();
+        assert_eq!(enc.len(), FOOTER_SIZE);
+        assert_eq!(Footer::decode(&enc, "t", 0).unwrap(), f);
+        for i in 0..FOOTER_SIZE {
+            let mut bad = enc.clone();
+            bad[i] ^= 0x10;
+            let err = Footer::decode(&bad, "t.sst", 7).unwrap_err();
+            assert!(err.is_corruption(), "byte {i}: {err}");
+            assert!(err.to_string().contains("t.sst at offset 7"), "{err}");
+        }
+    }
+}

@@ -1,0 +1,502 @@
+//! Opens a table file and reads it: point lookups through the bloom filter
+//! and index, and a two-level iterator (index block, then data blocks).
+//!
+//! Byte layout: see `docs/formats/sstable.md`.
+
+use std::sync::Arc;
+
+use crate::error::{Error, Result};
+use crate::fs::RandomAccessFile;
+use crate::iter::InternalIterator;
+use crate::stats::{Statistics, Ticker};
+use crate::types::user_key;
+
+use super::block::{bytewise_cmp, Block, BlockIter};
+use super::block_cache::BlockCache;
+use super::bloom::BloomFilter;
+use super::builder::{META_FILTER, META_PROPERTIES};
+use super::compression::CompressionType;
+use super::format::{read_block, read_raw_block, BlockHandle, Footer, FOOTER_SIZE};
+use super::properties::TableProperties;
+
+/// Per-read options (RocksDB's `ReadOptions` subset relevant to tables).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadOpts {
+    /// Check each data block's checksum when it is read from the file.
+    pub verify_checksums: bool,
+    /// Put blocks read from the file into the block cache.
+    pub fill_cache: bool,
+}
+
+impl Default for ReadOpts {
+    /// RocksDB's defaults: verify and fill the cache.
+    fn default() -> Self {
+        ReadOpts {
+            verify_checksums: true,
+            fill_cache: true,
+        }
+    }
+}
+
+/// An open table file.
+pub struct Table {
+    file: Arc<dyn RandomAccessFile>,
+    file_number: u64,
+    file_name: Arc<str>,
+    file_size: u64,
+    /// Where the footer starts; every block lies before it.
+    data_end: u64,
+    footer: Footer,
+    index: Arc<Block>,
+    filter: Option<BloomFilter>,
+    properties: TableProperties,
+    block_cache: Option<Arc<BlockCache>>,
+    stats: Option<Arc<Statistics>>,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("file_name", &self.file_name)
+            .field("file_size", &self.file_size)
+            .finish()
+    }
+}
+
+impl Table {
+    /// Opens a table: reads and checks the footer, metaindex, properties,
+    /// filter and index (always verifying their checksums).
+    pub fn open(
+        file: Arc<dyn RandomAccessFile>,
+        file_number: u64,
+        file_name: String,
+        block_cache: Option<Arc<BlockCache>>,
+        stats: Option<Arc<Statistics>>,
+    ) -> Result<Table> {
+        let name: Arc<str> = Arc::from(file_name);
+        let file_size = file.size();
+        if file_size < FOOTER_SIZE as u64 {
+            return Err(Error::corruption(
+                &*name,
+                0,
+                format!("file is too short ({file_size} bytes) to be a table"),
+            ));
+        }
+        let data_end = file_size - FOOTER_SIZE as u64;
+        let fbytes = file.read_at(data_end, FOOTER_SIZE)?;
+        let footer = Footer::decode(&fbytes, &name, data_end)?;
+        let f = &*file;
+        let meta = Arc::new(read_block(f, &name, footer.metaindex, data_end, true)?);
+        let mut filter_handle = None;
+        let mut props_handle = None;
+        let mut it = meta.iter(bytewise_cmp);
+        it.seek_to_first();
+        while it.valid() {
+            let h = BlockHandle::decode(it.value()).ok_or_else(|| {
+                Error::corruption(
+                    &*name,
+                    footer.metaindex.offset,
+                    "bad block handle in metaindex",
+                )
+            })?;
+            match it.key() {
+                k if k == META_FILTER.as_bytes() => filter_handle = Some(h),
+                k if k == META_PROPERTIES.as_bytes() => props_handle = Some(h),
+                _ => {}
+            }
+            it.next();
+        }
+        it.status()?;
+        let props_handle = props_handle.ok_or_else(|| {
+            Error::corruption(
+                &*name,
+                footer.metaindex.offset,
+                "metaindex has no properties block",
+            )
+        })?;
+        let props_block = Arc::new(read_block(f, &name, props_handle, data_end, true)?);
+        let properties = TableProperties::decode(&props_block)?;
+        let filter = match filter_handle {
+            None => None,
+            Some(h) => {
+                let (contents, t) = read_raw_block(f, &name, h, data_end, true)?;
+                if t != CompressionType::None.to_byte() {
+                    return Err(Error::corruption(
+                        &*name,
+                        h.offset,
+                        "filter block is compressed",
+                    ));
+                }
+                Some(
+                    BloomFilter::new(contents)
+                        .map_err(|m| Error::corruption(&*name, h.offset, m))?,
+                )
+            }
+        };
+        let index = Arc::new(read_block(f, &name, footer.index, data_end, true)?);
+        Ok(Table {
+            file,
+            file_number,
+            file_name: name,
+            file_size,
+            data_end,
+            footer,
+            index,
+            filter,
+            properties,
+            block_cache,
+            stats,
+        })
+    }
+
+    fn tick(&self, t: Ticker) {
+        if let Some(s) = &self.stats {
+            s.record_tick(t, 1);
+        }
+    }
+
+    /// The file number given at open.
+    pub fn file_number(&self) -> u64 {
+        self.file_number
+    }
+
+    /// The file name used in errors.
+    pub fn file_name(&self) -> &str {
+        &self.file_name
+    }
+
+    /// Size of the file in bytes.
+    pub fn file_size(&self) -> u64 {
+        self.file_size
+    }
+
+    /// The properties block.
+    pub fn properties(&self) -> &TableProperties {
+        &self.properties
+    }
+
+    /// False if the bloom filter rules `user_key` out (true without a filter).
+    pub fn may_contain(&self, user_key: &[u8]) -> bool {
+        self.filter.as_ref().is_none_or(|f| f.may_contain(user_key))
+    }
+
+    /// True if the table has a bloom filter.
+    pub fn has_filter(&self) -> bool {
+        self.filter.is_some()
+    }
+
+    fn corrupt_index(&self) -> Error {
+        Error::corruption(
+            &*self.file_name,
+            self.footer.index.offset,
+            "bad block handle in index",
+        )
+    }
+
+    /// Reads a data block through the block cache.
+    fn read_data_block(&self, handle: BlockHandle, opts: &ReadOpts) -> Result<Arc<Block>> {
+        let Some(cache) = &self.block_cache else {
+            return Ok(Arc::new(read_block(
+                &*self.file,
+                &self.file_name,
+                handle,
+                self.data_end,
+                opts.verify_checksums,
+            )?));
+        };
+        if let Some(b) = cache.lookup(self.file_number, handle.offset) {
+            self.tick(Ticker::BlockCacheHit);
+            return Ok(b);
+        }
+        self.tick(Ticker::BlockCacheMiss);
+        let b = Arc::new(read_block(
+            &*self.file,
+            &self.file_name,
+            handle,
+            self.data_end,
+            opts.verify_checksums,
+        )?);
+        if opts.fill_cache {
+            cache.insert(self.file_number, handle.offset, b.clone());
+        }
+        Ok(b)
+    }
+
+    /// The first entry whose internal key is `>= lookup_ikey`, if it has the
+    /// same user key; the caller interprets its type and sequence number.
+    pub fn get(&self, lookup_ikey: &[u8], opts: &ReadOpts) -> Result<Option<(Vec<u8>, Vec<u8>)>> {
+        let uk = user_key(lookup_ikey);
+        if let Some(f) = &self.filter {
+            if !f.may_contain(uk) {
+                self.tick(Ticker::BloomFilterUseful);
+                return Ok(None);
+            }
+            self.tick(Ticker::BloomFilterFullPositive);
+        }
+        let mut idx = self.index.internal_iter();
+        idx.seek(lookup_ikey);
+        if !idx.valid() {
+            idx.status()?;
+            return Ok(None);
+        }
+        let handle = BlockHandle::decode(idx.value()).ok_or_else(|| self.corrupt_index())?;
+        let block = self.read_data_block(handle, opts)?;
+        let mut it = block.internal_iter();
+        it.seek(lookup_ikey);
+        if !it.valid() {
+            it.status()?;
+            return Ok(None);
+        }
+        if user_key(it.key()) != uk {
+            return Ok(None);
+        }
+        if self.filter.is_some() {
+            self.tick(Ticker::BloomFilterFullTruePositive);
+        }
+        Ok(Some((it.key().to_vec(), it.value().to_vec())))
+    }
+
+    /// An iterator over every entry.
+    pub fn iter(self: &Arc<Self>, opts: ReadOpts) -> TableIterator {
+        TableIterator {
+            table: self.clone(),
+            opts,
+            index_iter: self.index.internal_iter(),
+            data_iter: None,
+            status: None,
+        }
+    }
+
+    /// Approximate file offset where `ikey` would be (the start of its data
+    /// block; the end of the data for keys past the last block).
+    pub fn approximate_offset_of(&self, ikey: &[u8]) -> u64 {
+        let mut idx = self.index.internal_iter();
+        idx.seek(ikey);
+        if idx.valid() {
+            if let Some(h) = BlockHandle::decode(idx.value()) {
+                return h.offset;
+            }
+        }
+        self.footer.metaindex.offset
+    }
+
+    /// The index entries: (separator key, data block handle).
+    pub fn index_entries(&self) -> Result<Vec<(Vec<u8>, BlockHandle)>> {
+        let mut out = Vec::new();
+        let mut idx = self.index.internal_iter();
+        idx.seek_to_first();
+        while idx.valid() {
+            let h = BlockHandle::decode(idx.value()).ok_or_else(|| self.corrupt_index())?;
+            out.push((idx.key().to_vec(), h));
+            idx.next();
+        }
+        idx.status()?;
+        Ok(out)
+    }
+
+    /// Reads every data block from the file (bypassing the cache) and checks
+    /// its checksum, compression and entry encoding.
+    pub fn verify_checksums(&self) -> Result<()> {
+        for (_, h) in self.index_entries()? {
+            let block = Arc::new(read_block(
+                &*self.file,
+                &self.file_name,
+                h,
+                self.data_end,
+                true,
+            )?);
+            let mut it = block.internal_iter();
+            it.seek_to_first();
+            while it.valid() {
+                it.next();
+            }
+            it.status()?;
+        }
+        Ok(())
+    }
+}
+
+/// A two-level iterator over a table: the index block picks data blocks,
+/// which are loaded through the block cache. Any error stops the iterator
+/// (it becomes invalid and `status()` reports the error).
+pub struct TableIterator {
+    table: Arc<Table>,
+    opts: ReadOpts,
+    index_iter: BlockIter,
+    data_iter: Option<BlockIter>,
+    status: Option<Error>,
+}
+
+impl TableIterator {
+    fn set_error(&mut self, e: Error) {
+        if self.status.is_none() {
+            self.status = Some(e);
+        }
+        self.data_iter = None;
+    }
+
+    /// Points `data_iter` at the block the index iterator is on; false (and
+    /// no data iterator) at the end of the index or on error.
+    fn init_data_block(&mut self) -> bool {
+        if self.status.is_some() {
+            return false;
+        }
+        if !self.index_iter.valid() {
+            if let Err(e) = self.index_iter.status() {
+                self.set_error(e);
+            }
+            self.data_iter = None;
+            return false;
+        }
+        let Some(h) = BlockHandle::decode(self.index_iter.value()) else {
+            let e = self.table.corrupt_index();
+            self.set_error(e);
+            return false;
+        };
+        if let Some(d) = &self.data_iter {
+            if d.block().offset() == h.offset {
+                return true;
+            }
+        }
+        match self.table.read_data_block(h, &self.opts) {
+            Ok(b) => {
+                match &mut self.data_iter {
+                    Some(d) => d.set_block(b),
+                    None => self.data_iter = Some(b.internal_iter()),
+                }
+                true
+            }
+            Err(e) => {
+                self.set_error(e);
+                false
+            }
+        }
+    }
+
+    /// Checks the data iterator after a move; true if it needs a new block.
+    fn data_exhausted(&mut self) -> bool {
+        match &self.data_iter {
+            Some(d) if d.valid() => false,
+            Some(d) => match d.status() {
+                Ok(()) => true,
+                Err(e) => {
+                    self.set_error(e);
+                    false
+                }
+            },
+            None => false,
+        }
+    }
+
+    fn skip_empty_forward(&mut self) {
+        while self.data_exhausted() {
+            self.index_iter.next();
+            if !self.init_data_block() {
+                return;
+            }
+            if let Some(d) = &mut self.data_iter {
+                d.seek_to_first();
+            }
+        }
+    }
+
+    fn skip_empty_backward(&mut self) {
+        while self.data_exhausted() {
+            self.index_iter.prev();
+            if !self.init_data_block() {
+                return;
+            }
+            if let Some(d) = &mut self.data_iter {
+                d.seek_to_last();
+            }
+        }
+    }
+}
+
+impl InternalIterator for TableIterator {
+    fn valid(&self) -> bool {
+        self.status.is_none() && self.data_iter.as_ref().is_some_and(|d| d.valid())
+    }
+
+    fn seek_to_first(&mut self) {
+        self.index_iter.seek_to_first();
+        if self.init_data_block() {
+            if let Some(d) = &mut self.data_iter {
+                d.seek_to_first();
+            }
+        }
+        self.skip_empty_forward();
+    }
+
+    fn seek_to_last(&mut self) {
+        self.index_iter.seek_to_last();
+        if self.init_data_block() {
+            if let Some(d) = &mut self.data_iter {
+                d.seek_to_last();
+            }
+        }
+        self.skip_empty_backward();
+    }
+
+    fn seek(&mut self, target: &[u8]) {
+        self.index_iter.seek(target);
+        if self.init_data_block() {
+            if let Some(d) = &mut self.data_iter {
+                d.seek(target);
+            }
+        }
+        self.skip_empty_forward();
+    }
+
+    fn seek_for_prev(&mut self, target: &[u8]) {
+        self.index_iter.seek(target);
+        if !self.index_iter.valid() {
+            if let Err(e) = self.index_iter.status() {
+                self.set_error(e);
+                return;
+            }
+            self.index_iter.seek_to_last();
+        }
+        if self.init_data_block() {
+            if let Some(d) = &mut self.data_iter {
+                d.seek_for_prev(target);
+            }
+        }
+        self.skip_empty_backward();
+    }
+
+    fn next(&mut self) {
+        debug_assert!(self.valid());
+        if let Some(d) = &mut self.data_iter {
+            d.next();
+        }
+        self.skip_empty_forward();
+    }
+
+    fn prev(&mut self) {
+        debug_assert!(self.valid());
+        if let Some(d) = &mut self.data_iter {
+            d.prev();
+        }
+        self.skip_empty_backward();
+    }
+
+    fn key(&self) -> &[u8] {
+        self.data_iter.as_ref().map_or(&[], |d| d.key())
+    }
+
+    fn value(&self) -> &[u8] {
+        self.data_iter.as_ref().map_or(&[], |d| d.value())
+    }
+
+    fn status(&self) -> Result<()> {
+        if let Some(e) = &self.status {
+            return Err(e.duplicate());
+        }
+        self.index_iter.status()?;
+        match &self.data_iter {
+            Some(d) => d.status(),
+            None => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! Keeps open tables, bounded by `max_open_files` (RocksDB's table cache).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use crate::error::Result;
+use crate::filename::table_file_name;
+use crate::fs::FileSystem;
+use crate::stats::Statistics;
+
+use super::block_cache::BlockCache;
+use super::lru::Lru;
+use super::table::Table;
+
+/// An LRU map from file number to open [`Table`].
+pub struct TableCache {
+    db_dir: PathBuf,
+    fs: Arc<dyn FileSystem>,
+    block_cache: Option<Arc<BlockCache>>,
+    stats: Option<Arc<Statistics>>,
+    tables: Mutex<Lru<u64, Arc<Table>>>,
+}
+
+impl std::fmt::Debug for TableCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TableCache")
+            .field("db_dir", &self.db_dir)
+            .field("open", &self.tables.lock().len())
+            .finish()
+    }
+}
+
+impl TableCache {
+    /// A cache of at most `max_open_files` open tables (`usize::MAX` means
+    /// no bound) from `db_dir`, sharing `block_cache`.
+    pub fn new(
+        db_dir: PathBuf,
+        fs: Arc<dyn FileSystem>,
+        max_open_files: usize,
+        block_cache: Option<Arc<BlockCache>>,
+        stats: Option<Arc<Statistics>>,
+    ) -> Self {
+        TableCache {
+            db_dir,
+            fs,
+            block_cache,
+            stats,
+            tables: Mutex::new(Lru::new(max_open_files.max(1))),
+        }
+    }
+
+    /// The open table for `file_number`, opening `NNNNNN.sst` on a miss.
+    /// The file is opened without holding the cache's lock.
+    pub fn get(&self, file_number: u64) -> Result<Arc<Table>> {
+        if let Some(t) = self.tables.lock().get(&file_number) {
+            return Ok(t);
+        }
+        let path = table_file_name(&self.db_dir, file_number);
+        let file = self.fs.open_random(&path)?;
+        let table = Arc::new(Table::open(
+            file,
+            file_number,
+            path.display().to_string(),
+            self.block_cache.clone(),
+            self.stats.clone(),
+        )?);
+        let mut tables = self.tables.lock();
+        if let Some(t) = tables.get(&file_number) {
+            return Ok(t); // another thread opened it meanwhile
+        }
+        tables.insert(file_number, table.clone(), 1);
+        Ok(table)
+    }
+
+    /// Forgets a table (e.g. once its file is deleted). Readers holding it
+    /// keep it alive until they drop it.
+    pub fn evict(&self, file_number: u64) {
+        self.tables.lock().remove(&file_number);
+    }
+
+    /// Tables currently open in the cache.
+    pub fn len(&self) -> usize {
+        self.tables.lock().len()
+    }
+
+    /// True if no table is open in the cache.
+    pub fn is_empty(&self) -> bool {
+        self.tables.lock().is_empty()
+    }
+}

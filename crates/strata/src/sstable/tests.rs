@@ -1,0 +1,527 @@
+//! Whole-table tests: round trips, iterator behaviour against a sorted-Vec
+//! model, corruption handling, caches and filter tickers.
+
+use std::cmp::Ordering;
+use std::sync::atomic::Ordering as AtomicOrdering;
+use std::sync::Arc;
+
+use proptest::prelude::*;
+
+use crate::iter::InternalIterator;
+use crate::stats::{Statistics, Ticker};
+use crate::types::{
+    compare_internal_keys, make_internal_key, user_key, ValueType, MAX_SEQUENCE_NUMBER,
+    VALUE_TYPE_FOR_SEEK,
+};
+
+use super::testutil::{build_table, open_table};
+use super::*;
+
+type Entries = Vec<(Vec<u8>, Vec<u8>)>;
+
+/// `n` user keys, some with several versions, some deleted; sorted.
+fn model(n: usize) -> Entries {
+    let mut v = Vec::new();
+    for i in 0..n {
+        let uk = format!("user{:07}", i * 3);
+        let versions = 1 + i % 3;
+        for j in 0..versions {
+            let seq = 1000 + (versions - j) as u64 * 10 + i as u64;
+            let t = if (i + j) % 11 == 0 {
+                ValueType::Deletion
+            } else {
+                ValueType::Value
+            };
+            let value = if t == ValueType::Deletion {
+                Vec::new()
+            } else {
+                format!("value-{i}-{j}-").repeat(1 + i % 5).into_bytes()
+            };
+            v.push((make_internal_key(uk.as_bytes(), seq, t), value));
+        }
+    }
+    v.sort_by(|a, b| compare_internal_keys(&a.0, &b.0));
+    v
+}
+
+fn collect_forward(it: &mut TableIterator) -> Entries {
+    let mut out = Vec::new();
+    it.seek_to_first();
+    while it.valid() {
+        out.push((it.key().to_vec(), it.value().to_vec()));
+        it.next();
+    }
+    out
+}
+
+fn lookup(uk: &[u8]) -> Vec<u8> {
+    make_internal_key(uk, MAX_SEQUENCE_NUMBER, VALUE_TYPE_FOR_SEEK)
+}
+
+#[test]
+fn round_trip_every_codec_with_and_without_filter() {
+    let entries = model(3000);
+    for compression in CompressionType::ALL {
+        for bits in [0.0, 10.0] {
+            let opts = TableOptions {
+                compression,
+                bloom_bits_per_key: bits,
+                ..TableOptions::default()
+            };
+            let (data, info, syncs) = build_table(&opts, &entries);
+            assert_eq!(syncs, 1, "finish must sync");
+            assert_eq!(info.file_size, data.len() as u64);
+            assert_eq!(info.num_entries, entries.len() as u64);
+            assert_eq!(info.smallest_key, entries[0].0);
+            assert_eq!(info.largest_key, entries[entries.len() - 1].0);
+            let dels = entries
+                .iter()
+                .filter(|e| {
+                    crate::types::parse_internal_key(&e.0).unwrap().value_type
+                        == ValueType::Deletion
+                })
+                .count() as u64;
+            assert_eq!(info.num_deletions, dels);
+            assert!(info.smallest_seq >= 1000 && info.largest_seq > info.smallest_seq);
+
+            let (t, _) = open_table(data, None, None).unwrap();
+            let p = t.properties();
+            assert_eq!(p, &info.properties);
+            assert_eq!(p.num_entries, entries.len() as u64);
+            assert_eq!(p.compression_name, compression.name());
+            assert!(p.num_data_blocks > 10);
+            assert_eq!(t.has_filter(), bits > 0.0);
+            assert_eq!(p.filter_size > 0, bits > 0.0);
+            if compression != CompressionType::None {
+                assert!(
+                    p.data_size < p.raw_key_size + p.raw_value_size,
+                    "{compression}: no gain"
+                );
+            }
+
+            let mut it = t.iter(ReadOpts::default());
+            assert_eq!(collect_forward(&mut it), entries, "{compression} {bits}");
+            assert!(it.status().is_ok());
+            it.seek_to_last();
+            for e in entries.iter().rev() {
+                assert!(it.valid());
+                assert_eq!(it.key(), &e.0[..]);
+                it.prev();
+            }
+            assert!(!it.valid());
+
+            let ro = ReadOpts::default();
+            for (i, e) in entries.iter().enumerate() {
+                // Lookup at the entry's own key finds exactly it.
+                let got = t.get(&e.0, &ro).unwrap().unwrap();
+                assert_eq!((&got.0, &got.1), (&e.0, &e.1));
+                // Lookup at the newest possible sequence finds the newest version.
+                if i == 0 || user_key(&entries[i - 1].0) != user_key(&e.0) {
+                    let got = t.get(&lookup(user_key(&e.0)), &ro).unwrap().unwrap();
+                    assert_eq!(got.0, e.0);
+                }
+            }
+            // Absent keys (between and around the present ones).
+            for i in 0..1000 {
+                let uk = format!("user{:07}", i * 3 + 1);
+                assert_eq!(t.get(&lookup(uk.as_bytes()), &ro).unwrap(), None);
+            }
+            assert_eq!(t.get(&lookup(b"zzz"), &ro).unwrap(), None);
+            assert_eq!(t.get(&lookup(b"a"), &ro).unwrap(), None);
+            // A lookup below the oldest version of a key finds nothing.
+            let old = make_internal_key(user_key(&entries[0].0), 1, ValueType::Value);
+            assert_eq!(t.get(&old, &ro).unwrap(), None);
+            t.verify_checksums().unwrap();
+        }
+    }
+}
+
+#[test]
+fn empty_table_round_trips() {
+    let (data, info, _) = build_table(&TableOptions::default(), &[]);
+    assert_eq!(info.num_entries, 0);
+    assert!(info.smallest_key.is_empty());
+    let (t, _) = open_table(data, None, None).unwrap();
+    let mut it = t.iter(ReadOpts::default());
+    it.seek_to_first();
+    assert!(!it.valid());
+    it.seek_to_last();
+    assert!(!it.valid());
+    it.seek_for_prev(&lookup(b"k"));
+    assert!(!it.valid());
+    assert!(it.status().is_ok());
+    assert_eq!(t.get(&lookup(b"k"), &ReadOpts::default()).unwrap(), None);
+}
+
+#[test]
+fn approximate_offsets_grow_with_the_key() {
+    let entries = model(2000);
+    let (data, info, _) = build_table(&TableOptions::default(), &entries);
+    let (t, _) = open_table(data, None, None).unwrap();
+    assert_eq!(t.approximate_offset_of(&entries[0].0), 0);
+    let mut last = 0;
+    for e in entries.iter().step_by(50) {
+        let o = t.approximate_offset_of(&e.0);
+        assert!(o >= last);
+        last = o;
+    }
+    let end = t.approximate_offset_of(&lookup(b"zzzz"));
+    assert!(end > last && end <= info.file_size);
+    assert!(end >= info.properties.data_size);
+}
+
+#[test]
+fn block_cache_counts_hits_and_misses() {
+    let entries = model(2000);
+    let (data, info, _) = build_table(&TableOptions::default(), &entries);
+    let blocks = info.properties.num_data_blocks;
+    let cache = Arc::new(BlockCache::new(64 << 20));
+    let stats = Statistics::new();
+    let (t, file) = open_table(data, Some(cache.clone()), Some(stats.clone())).unwrap();
+    let reads_after_open = file.reads.load(AtomicOrdering::Relaxed);
+
+    // fill_cache = false: every block is a miss and nothing is cached.
+    let mut it = t.iter(ReadOpts {
+        verify_checksums: true,
+        fill_cache: false,
+    });
+    assert_eq!(collect_forward(&mut it).len(), entries.len());
+    assert_eq!(stats.ticker(Ticker::BlockCacheMiss), blocks);
+    assert_eq!(stats.ticker(Ticker::BlockCacheHit), 0);
+    assert_eq!(cache.usage(), 0);
+
+    let mut it = t.iter(ReadOpts::default());
+    collect_forward(&mut it);
+    assert_eq!(stats.ticker(Ticker::BlockCacheMiss), 2 * blocks);
+    assert!(cache.usage() > 0);
+    let reads = file.reads.load(AtomicOrdering::Relaxed);
+    assert_eq!(reads - reads_after_open, 2 * blocks);
+
+    let mut it = t.iter(ReadOpts::default());
+    collect_forward(&mut it);
+    assert_eq!(stats.ticker(Ticker::BlockCacheHit), blocks);
+    assert_eq!(
+        file.reads.load(AtomicOrdering::Relaxed),
+        reads,
+        "second pass must not read the file"
+    );
+
+    let before = stats.ticker(Ticker::BlockCacheHit);
+    t.get(&entries[10].0, &ReadOpts::default())
+        .unwrap()
+        .unwrap();
+    assert_eq!(stats.ticker(Ticker::BlockCacheHit), before + 1);
+
+    // A tiny cache cannot hold the table, so a rescan misses again.
+    let small = Arc::new(BlockCache::new(4096));
+    let stats2 = Statistics::new();
+    let (data, _, _) = build_table(&TableOptions::default(), &entries);
+    let (t2, _) = open_table(data, Some(small.clone()), Some(stats2.clone())).unwrap();
+    collect_forward(&mut t2.iter(ReadOpts::default()));
+    collect_forward(&mut t2.iter(ReadOpts::default()));
+    assert!(stats2.ticker(Ticker::BlockCacheMiss) > blocks + blocks / 2);
+    assert!(small.usage() <= 4096 + 16 * 4096);
+}
+
+#[test]
+fn bloom_filter_tickers() {
+    let entries = model(2000);
+    let opts = TableOptions {
+        bloom_bits_per_key: 10.0,
+        ..TableOptions::default()
+    };
+    let (data, _, _) = build_table(&opts, &entries);
+    let stats = Statistics::new();
+    let (t, _) = open_table(data, None, Some(stats.clone())).unwrap();
+    let ro = ReadOpts::default();
+    for i in 0..1000 {
+        let uk = format!("absent{i:05}");
+        assert!(t.get(&lookup(uk.as_bytes()), &ro).unwrap().is_none());
+    }
+    let useful = stats.ticker(Ticker::BloomFilterUseful);
+    let positive = stats.ticker(Ticker::BloomFilterFullPositive);
+    assert_eq!(useful + positive, 1000);
+    assert!(useful >= 950, "useful {useful}");
+    assert_eq!(stats.ticker(Ticker::BloomFilterFullTruePositive), 0);
+    for e in entries.iter().take(100) {
+        t.get(&e.0, &ro).unwrap().unwrap();
+        assert!(t.may_contain(user_key(&e.0)));
+    }
+    assert_eq!(
+        stats.ticker(Ticker::BloomFilterFullPositive),
+        positive + 100
+    );
+    assert_eq!(stats.ticker(Ticker::BloomFilterFullTruePositive), 100);
+}
+
+#[test]
+fn dump_lists_properties_index_and_entries() {
+    let entries = model(50);
+    let (data, _, _) = build_table(
+        &TableOptions {
+            block_size: 256,
+            ..TableOptions::default()
+        },
+        &entries,
+    );
+    let (t, _) = open_table(data, None, None).unwrap();
+    let mut out = Vec::new();
+    dump_table(&t, &DumpOptions::default(), &mut out).unwrap();
+    let s = String::from_utf8(out).unwrap();
+    assert!(
+        s.contains(&format!("rocksdb.num.entries: {}", entries.len())),
+        "{s}"
+    );
+    assert!(s.contains("rocksdb.compression: kSnappyCompression"));
+    assert!(s.contains("-> offset 0 size"));
+    assert!(
+        s.contains("'user0000003' @ 1021 : Value => 'value-1-0-value-1-0-'"),
+        "{s}"
+    );
+    assert!(s.contains(": Deletion => ''"));
+    assert_eq!(s.matches(" => ").count(), entries.len());
+}
+
+/// Every byte of the file is under some checksum: flipping any one makes
+/// open fail or makes a verified scan fail; point reads never return a
+/// wrong value.
+#[test]
+fn flipped_bytes_are_detected() {
+    let entries = model(120);
+    let opts = TableOptions {
+        block_size: 300,
+        block_restart_interval: 4,
+        bloom_bits_per_key: 10.0,
+        ..TableOptions::default()
+    };
+    let (data, info, _) = build_table(&opts, &entries);
+    let ro = ReadOpts::default();
+    for pos in (0..data.len())
+        .step_by(3)
+        .chain(data.len() - 60..data.len())
+    {
+        for flip in [0x01u8, 0x80] {
+            let mut bad = data.clone();
+            bad[pos] ^= flip;
+            let t = match open_table(bad, None, None) {
+                Err(e) => {
+                    assert!(e.is_corruption(), "pos {pos}: {e}");
+                    assert!(e.to_string().contains("test.sst"), "{e}");
+                    continue;
+                }
+                Ok((t, _)) => t,
+            };
+            assert!(
+                pos < info.properties.data_size as usize,
+                "pos {pos}: damage outside data blocks went unnoticed"
+            );
+            let mut it = t.iter(ro);
+            let seen = collect_forward(&mut it);
+            let err = it
+                .status()
+                .expect_err("a verified scan must notice the damage");
+            assert!(err.is_corruption());
+            assert_eq!(
+                &entries[..seen.len()],
+                &seen[..],
+                "pos {pos}: wrong entries before the error"
+            );
+            assert!(t.verify_checksums().is_err());
+            for e in entries.iter().step_by(7) {
+                match t.get(&e.0, &ro) {
+                    Ok(Some(got)) => assert_eq!((&got.0, &got.1), (&e.0, &e.1), "pos {pos}"),
+                    Ok(None) => panic!("pos {pos}: present key reported absent"),
+                    Err(err) => assert!(err.is_corruption()),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn checksum_error_names_file_and_block_offset() {
+    let entries = model(200);
+    let (mut data, info, _) = build_table(
+        &TableOptions {
+            block_size: 512,
+            ..TableOptions::default()
+        },
+        &entries,
+    );
+    let (t, _) = open_table(data.clone(), None, None).unwrap();
+    let second = t.index_entries().unwrap()[1].1;
+    data[second.offset as usize + 3] ^= 0x20;
+    let (t, _) = open_table(data.clone(), None, None).unwrap();
+    let err = t.verify_checksums().unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.contains(&format!("test.sst at offset {}", second.offset)),
+        "{msg}"
+    );
+    assert!(msg.contains("checksum"), "{msg}");
+    // Without verification the damage may go unnoticed, but must not panic.
+    let mut it = t.iter(ReadOpts {
+        verify_checksums: false,
+        fill_cache: false,
+    });
+    let _ = collect_forward(&mut it);
+    assert!(info.file_size > 0);
+}
+
+#[test]
+fn truncated_files_are_corruption() {
+    let entries = model(100);
+    let (data, _, _) = build_table(&TableOptions::default(), &entries);
+    for len in (0..data.len()).step_by(5).chain([data.len() - 1]) {
+        let err = open_table(data[..len].to_vec(), None, None).unwrap_err();
+        assert!(err.is_corruption(), "len {len}: {err}");
+    }
+    // Garbage appended after a valid table is not a valid table either.
+    let mut longer = data.clone();
+    longer.extend_from_slice(&[0u8; 10]);
+    assert!(open_table(longer, None, None).unwrap_err().is_corruption());
+}
+
+#[test]
+fn table_cache_opens_bounds_and_evicts() {
+    let dir = tempfile::tempdir().unwrap();
+    let fs = crate::fs::default_fs();
+    let entries = model(100);
+    for n in 1..=3u64 {
+        let path = crate::filename::table_file_name(dir.path(), n);
+        let mut b = TableBuilder::new(
+            &TableOptions::default(),
+            fs.create(&path).unwrap(),
+            path.display().to_string(),
+        );
+        for (k, v) in &entries {
+            b.add(k, v).unwrap();
+        }
+        b.finish().unwrap();
+    }
+    let tc = TableCache::new(dir.path().to_path_buf(), fs.clone(), 2, None, None);
+    let a = tc.get(1).unwrap();
+    assert!(Arc::ptr_eq(&a, &tc.get(1).unwrap()));
+    tc.get(2).unwrap();
+    tc.get(3).unwrap();
+    assert_eq!(tc.len(), 2);
+    assert!(
+        !Arc::ptr_eq(&a, &tc.get(1).unwrap()),
+        "table 1 should have been evicted"
+    );
+    let t3 = tc.get(3).unwrap();
+    assert_eq!(
+        t3.get(&entries[5].0, &ReadOpts::default())
+            .unwrap()
+            .unwrap()
+            .1,
+        entries[5].1
+    );
+    tc.evict(3);
+    assert!(!Arc::ptr_eq(&t3, &tc.get(3).unwrap()));
+    assert!(tc.get(99).is_err());
+    let unbounded = TableCache::new(dir.path().to_path_buf(), fs, usize::MAX, None, None);
+    for n in 1..=3 {
+        unbounded.get(n).unwrap();
+    }
+    assert_eq!(unbounded.len(), 3);
+}
+
+/// One step of the iterator model test.
+#[derive(Debug, Clone)]
+enum Op {
+    First,
+    Last,
+    Seek(Vec<u8>),
+    SeekForPrev(Vec<u8>),
+    Next,
+    Prev,
+}
+
+fn arb_ikey() -> impl Strategy<Value = Vec<u8>> {
+    (
+        prop::collection::vec(prop::sample::select(vec![b'a', b'b', b'c', 0xff, 0]), 0..5),
+        0u64..20,
+        prop::sample::select(vec![ValueType::Value, ValueType::Deletion]),
+    )
+        .prop_map(|(uk, seq, t)| make_internal_key(&uk, seq, t))
+}
+
+fn arb_op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        Just(Op::First),
+        Just(Op::Last),
+        arb_ikey().prop_map(Op::Seek),
+        arb_ikey().prop_map(Op::SeekForPrev),
+        Just(Op::Next),
+        Just(Op::Next),
+        Just(Op::Prev),
+        Just(Op::Prev),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn iterator_matches_sorted_vec_model(
+        keys in prop::collection::vec(arb_ikey(), 0..120),
+        ops in prop::collection::vec(arb_op(), 1..60),
+        block_size in 32usize..400,
+        restart in 1usize..6,
+        codec in prop::sample::select(CompressionType::ALL.to_vec()),
+    ) {
+        let mut keys = keys;
+        keys.sort_by(|a, b| compare_internal_keys(a, b));
+        keys.dedup_by(|a, b| compare_internal_keys(a, b) == Ordering::Equal);
+        let entries: Entries = keys.iter().enumerate().map(|(i, k)| (k.clone(), format!("v{i}").into_bytes())).collect();
+        let opts = TableOptions { block_size, block_restart_interval: restart, compression: codec, bloom_bits_per_key: 0.0 };
+        let (data, _, _) = build_table(&opts, &entries);
+        let (t, _) = open_table(data, None, None).unwrap();
+        let mut it = t.iter(ReadOpts::default());
+        // Model position: index into entries, or None when not valid.
+        let mut pos: Option<usize> = None;
+        for op in ops {
+            match &op {
+                Op::First => { it.seek_to_first(); pos = if entries.is_empty() { None } else { Some(0) }; }
+                Op::Last => { it.seek_to_last(); pos = entries.len().checked_sub(1); }
+                Op::Seek(k) => {
+                    it.seek(k);
+                    let i = entries.partition_point(|e| compare_internal_keys(&e.0, k) == Ordering::Less);
+                    pos = (i < entries.len()).then_some(i);
+                }
+                Op::SeekForPrev(k) => {
+                    it.seek_for_prev(k);
+                    let i = entries.partition_point(|e| compare_internal_keys(&e.0, k) != Ordering::Greater);
+                    pos = i.checked_sub(1);
+                }
+                Op::Next => {
+                    if pos.is_none() { continue; }
+                    it.next();
+                    pos = pos.and_then(|p| (p + 1 < entries.len()).then_some(p + 1));
+                }
+                Op::Prev => {
+                    if pos.is_none() { continue; }
+                    it.prev();
+                    pos = pos.and_then(|p| p.checked_sub(1));
+                }
+            }
+            prop_assert!(it.status().is_ok());
+            match pos {
+                None => prop_assert!(!it.valid(), "{:?}: iterator valid, model not", op),
+                Some(p) => {
+                    prop_assert!(it.valid(), "{:?}: iterator not valid, model at {}", op, p);
+                    prop_assert_eq!(it.key(), &entries[p].0[..]);
+                    prop_assert_eq!(it.value(), &entries[p].1[..]);
+                }
+            }
+        }
+        // Point lookups agree with the model too.
+        for e in &entries {
+            let lk = make_internal_key(user_key(&e.0), MAX_SEQUENCE_NUMBER, VALUE_TYPE_FOR_SEEK);
+            let got = t.get(&lk, &ReadOpts::default()).unwrap().map(|g| g.0);
+            let i = entries.partition_point(|x| compare_internal_keys(&x.0, &lk) == Ordering::Less);
+            prop_assert_eq!(got, Some(entries[i].0.clone()));
+        }
+    }
+}

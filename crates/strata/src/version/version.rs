@@ -1,0 +1,232 @@
+//! An immutable [`Version`]: the set of table files in each level at one
+//! point in time. Readers hold an `Arc<Version>`; nothing mutates a
+//! published version. A new version is made by applying a
+//! [`VersionEdit`](super::edit::VersionEdit) with [`VersionBuilder`].
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use super::edit::{FileMetaData, VersionEdit};
+use crate::error::{Error, Result};
+use crate::filename::FileNumber;
+use crate::types::{compare_internal_keys, user_key};
+
+/// The table files of every level. L0 is ordered newest first (by largest
+/// sequence number); every other level is ordered by smallest key and its
+/// files do not overlap.
+#[derive(Debug, Clone, Default)]
+pub struct Version {
+    /// Files per level.
+    pub levels: Vec<Vec<Arc<FileMetaData>>>,
+}
+
+impl Version {
+    /// An empty version with `num_levels` levels.
+    pub fn new(num_levels: usize) -> Self {
+        Version {
+            levels: vec![Vec::new(); num_levels],
+        }
+    }
+
+    /// Number of levels.
+    pub fn num_levels(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// Files in `level`.
+    pub fn files(&self, level: usize) -> &[Arc<FileMetaData>] {
+        self.levels.get(level).map_or(&[], |v| v.as_slice())
+    }
+
+    /// Total bytes of the files in `level`.
+    pub fn level_bytes(&self, level: usize) -> u64 {
+        self.files(level).iter().map(|f| f.file_size).sum()
+    }
+
+    /// Total bytes of all table files.
+    pub fn total_bytes(&self) -> u64 {
+        (0..self.num_levels()).map(|l| self.level_bytes(l)).sum()
+    }
+
+    /// Every live table file number.
+    pub fn live_files(&self, out: &mut BTreeSet<FileNumber>) {
+        for level in &self.levels {
+            out.extend(level.iter().map(|f| f.number));
+        }
+    }
+
+    /// Files of `level` whose user-key range intersects `[begin, end]`
+    /// (`None` = unbounded). For L0 the result is in newest-first order.
+    pub fn overlapping_files(
+        &self,
+        level: usize,
+        begin: Option<&[u8]>,
+        end: Option<&[u8]>,
+    ) -> Vec<Arc<FileMetaData>> {
+        self.files(level)
+            .iter()
+            .filter(|f| {
+                let before = end.is_some_and(|e| user_key(&f.smallest) > e);
+                let after = begin.is_some_and(|b| user_key(&f.largest) < b);
+                !before && !after
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Index of the first file in a sorted level (>= 1) whose largest key is
+    /// `>= ikey`.
+    pub fn find_file(&self, level: usize, ikey: &[u8]) -> usize {
+        self.files(level)
+            .partition_point(|f| compare_internal_keys(&f.largest, ikey) == Ordering::Less)
+    }
+
+    /// True if no level deeper than `level` holds a file that may contain
+    /// `ukey` (so a tombstone for it at `level` can be dropped).
+    pub fn is_bottommost_for_key(&self, level: usize, ukey: &[u8]) -> bool {
+        for l in level + 1..self.num_levels() {
+            let files = self.files(l);
+            let i = files.partition_point(|f| user_key(&f.largest) < ukey);
+            if let Some(f) = files.get(i) {
+                if user_key(&f.smallest) <= ukey {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Checks the level invariants (sorted, non-overlapping above L0).
+    pub fn check_invariants(&self) -> Result<()> {
+        for (level, files) in self.levels.iter().enumerate().skip(1) {
+            for w in files.windows(2) {
+                if user_key(&w[0].largest) >= user_key(&w[1].smallest) {
+                    return Err(Error::corruption(
+                        "MANIFEST",
+                        0,
+                        format!(
+                            "files {} and {} overlap in level {level}",
+                            w[0].number, w[1].number
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Accumulates edits on top of a base version.
+pub struct VersionBuilder {
+    num_levels: usize,
+    levels: Vec<BTreeMap<FileNumber, Arc<FileMetaData>>>,
+}
+
+impl VersionBuilder {
+    /// Starts from `base`.
+    pub fn new(base: &Version) -> Self {
+        VersionBuilder {
+            num_levels: base.num_levels(),
+            levels: base
+                .levels
+                .iter()
+                .map(|files| files.iter().map(|f| (f.number, f.clone())).collect())
+                .collect(),
+        }
+    }
+
+    /// Applies one edit.
+    ///
+    /// # Errors
+    /// Corruption if the edit names a level out of range or deletes a file
+    /// that is not there.
+    pub fn apply(&mut self, edit: &VersionEdit) -> Result<()> {
+        for &(level, number) in &edit.deleted_files {
+            let removed = self.levels.get_mut(level).and_then(|l| l.remove(&number));
+            if removed.is_none() {
+                return Err(Error::corruption(
+                    "MANIFEST",
+                    0,
+                    format!("edit deletes file {number} which is not in level {level}"),
+                ));
+            }
+        }
+        for (level, f) in &edit.new_files {
+            let slot = self.levels.get_mut(*level).ok_or_else(|| {
+                Error::corruption(
+                    "MANIFEST",
+                    0,
+                    format!(
+                        "edit adds file {} to level {level}, beyond num_levels={}",
+                        f.number, self.num_levels
+                    ),
+                )
+            })?;
+            slot.insert(f.number, Arc::new(f.clone()));
+        }
+        Ok(())
+    }
+
+    /// Builds the resulting version.
+    pub fn build(self) -> Version {
+        let mut levels: Vec<Vec<Arc<FileMetaData>>> = self
+            .levels
+            .into_iter()
+            .map(|m| m.into_values().collect())
+            .collect();
+        if let Some(l0) = levels.first_mut() {
+            l0.sort_by(|a, b| {
+                b.largest_seq
+                    .cmp(&a.largest_seq)
+                    .then(b.number.cmp(&a.number))
+            });
+        }
+        for l in levels.iter_mut().skip(1) {
+            l.sort_by(|a, b| compare_internal_keys(&a.smallest, &b.smallest));
+        }
+        Version { levels }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{make_internal_key, ValueType};
+
+    pub(crate) fn meta(number: u64, small: &str, large: &str, seq: u64) -> FileMetaData {
+        FileMetaData {
+            number,
+            file_size: 100,
+            smallest: make_internal_key(small.as_bytes(), seq, ValueType::Value),
+            largest: make_internal_key(large.as_bytes(), seq, ValueType::Value),
+            smallest_seq: seq,
+            largest_seq: seq,
+            num_entries: 1,
+            num_deletions: 0,
+            oldest_blob_file: 0,
+        }
+    }
+
+    #[test]
+    fn builder_applies_adds_and_deletes() {
+        let mut b = VersionBuilder::new(&Version::new(3));
+        let mut e = VersionEdit::default();
+        e.new_files.push((0, meta(1, "a", "m", 1)));
+        e.new_files.push((0, meta(2, "c", "z", 5)));
+        e.new_files.push((1, meta(3, "n", "p", 0)));
+        e.new_files.push((1, meta(4, "a", "f", 0)));
+        b.apply(&e).unwrap();
+        let v = b.build();
+        assert_eq!(v.files(0)[0].number, 2, "L0 newest first");
+        assert_eq!(v.files(1)[0].number, 4, "L1 by smallest key");
+        v.check_invariants().unwrap();
+        assert_eq!(v.overlapping_files(1, Some(b"g"), Some(b"o")).len(), 1);
+        assert!(!v.is_bottommost_for_key(0, b"b"));
+        assert!(v.is_bottommost_for_key(0, b"h"));
+        let mut b = VersionBuilder::new(&v);
+        let mut e = VersionEdit::default();
+        e.deleted_files.push((1, 99));
+        assert!(b.apply(&e).is_err());
+    }
+}

@@ -1,0 +1,218 @@
+//! Scenario tests of the public API: puts, gets, deletes, batches, flush,
+//! reopen, iteration, snapshots, compaction, the DB folder's files.
+
+use strata::{Db, Options, ReadOptions, WriteBatch, WriteOptions};
+
+fn small_opts() -> Options {
+    Options {
+        write_buffer_size: 64 << 10,
+        max_bytes_for_level_base: 256 << 10,
+        target_file_size_base: 64 << 10,
+        level0_file_num_compaction_trigger: 2,
+        compression: strata::CompressionType::None,
+        ..Options::default()
+    }
+}
+
+fn key(i: u32) -> Vec<u8> {
+    format!("key{i:08}").into_bytes()
+}
+
+#[test]
+fn put_get_delete_and_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let db = Db::open(dir.path(), Options::default()).unwrap();
+        db.put(b"a", b"1").unwrap();
+        db.put(b"b", b"2").unwrap();
+        db.delete(b"a").unwrap();
+        assert_eq!(db.get(b"a").unwrap(), None);
+        assert_eq!(db.get(b"b").unwrap().as_deref(), Some(&b"2"[..]));
+    }
+    let db = Db::open(dir.path(), Options::default()).unwrap();
+    assert_eq!(db.get(b"a").unwrap(), None);
+    assert_eq!(db.get(b"b").unwrap().as_deref(), Some(&b"2"[..]));
+    for f in ["CURRENT", "LOCK", "LOG"] {
+        assert!(dir.path().join(f).exists(), "{f} missing");
+    }
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names.iter().any(|n| n.starts_with("MANIFEST-")),
+        "{names:?}"
+    );
+    assert!(names.iter().any(|n| n.starts_with("OPTIONS-")), "{names:?}");
+}
+
+#[test]
+fn second_open_is_refused_while_locked() {
+    let dir = tempfile::tempdir().unwrap();
+    let _db = Db::open(dir.path(), Options::default()).unwrap();
+    let e = Db::open(dir.path(), Options::default()).unwrap_err();
+    assert!(matches!(e, strata::Error::Locked { .. }), "{e}");
+}
+
+#[test]
+fn open_flags_are_honoured() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nope");
+    let e = Db::open(
+        &missing,
+        Options {
+            create_if_missing: false,
+            ..Options::default()
+        },
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("create_if_missing"), "{e}");
+    drop(Db::open(dir.path().join("db"), Options::default()).unwrap());
+    let e = Db::open(
+        dir.path().join("db"),
+        Options {
+            error_if_exists: true,
+            ..Options::default()
+        },
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("error_if_exists"), "{e}");
+    let e = Db::open(
+        dir.path().join("db2"),
+        Options {
+            max_write_buffer_number: 1,
+            ..Options::default()
+        },
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("max_write_buffer_number"), "{e}");
+}
+
+#[test]
+fn sync_with_disabled_wal_is_invalid() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(dir.path(), Options::default()).unwrap();
+    let wo = WriteOptions {
+        sync: true,
+        disable_wal: true,
+    };
+    assert!(matches!(
+        db.put_opt(&wo, b"k", b"v"),
+        Err(strata::Error::InvalidArgument(_))
+    ));
+}
+
+#[test]
+fn batches_flush_compaction_and_iteration() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 20_000u32;
+    {
+        let db = Db::open(dir.path(), small_opts()).unwrap();
+        for chunk in (0..n).collect::<Vec<_>>().chunks(100) {
+            let mut b = WriteBatch::new();
+            for &i in chunk {
+                b.put(&key(i), format!("value-{i}-{}", "x".repeat(50)).as_bytes());
+            }
+            db.write(b).unwrap();
+        }
+        for i in (0..n).step_by(3) {
+            db.delete(&key(i)).unwrap();
+        }
+        db.flush().unwrap();
+        db.wait_for_compaction().unwrap();
+        let l0: usize = db
+            .property("rocksdb.num-files-at-level0")
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(l0 < 2, "L0 should have been compacted, has {l0}");
+        let deeper: usize = (1..7)
+            .map(|l| {
+                db.property(&format!("rocksdb.num-files-at-level{l}"))
+                    .unwrap()
+                    .parse::<usize>()
+                    .unwrap()
+            })
+            .sum();
+        assert!(deeper > 0);
+        assert!(db
+            .property("rocksdb.stats")
+            .unwrap()
+            .contains("Compaction Stats"));
+    }
+    let db = Db::open(dir.path(), small_opts()).unwrap();
+    for i in 0..n {
+        let got = db.get(&key(i)).unwrap();
+        if i % 3 == 0 {
+            assert_eq!(got, None, "key {i} should be deleted");
+        } else {
+            assert_eq!(
+                got.unwrap(),
+                format!("value-{i}-{}", "x".repeat(50)).into_bytes()
+            );
+        }
+    }
+    let keys: Vec<Vec<u8>> = db.iter().map(|r| r.unwrap().0).collect();
+    let want: Vec<Vec<u8>> = (0..n).filter(|i| i % 3 != 0).map(key).collect();
+    assert_eq!(keys, want);
+    let rev: Vec<Vec<u8>> = db.iter().reverse().map(|r| r.unwrap().0).collect();
+    assert_eq!(rev, want.iter().rev().cloned().collect::<Vec<_>>());
+    db.compact_range(None, None).unwrap();
+    assert_eq!(db.property("rocksdb.num-files-at-level0").unwrap(), "0");
+    let keys2: Vec<Vec<u8>> = db.iter().map(|r| r.unwrap().0).collect();
+    assert_eq!(keys2, want);
+    let est: u64 = db
+        .property("rocksdb.estimate-num-keys")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(est > 0);
+}
+
+#[test]
+fn snapshots_see_a_fixed_point() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(dir.path(), small_opts()).unwrap();
+    for i in 0..1000 {
+        db.put(&key(i), b"old").unwrap();
+    }
+    let snap = db.snapshot();
+    for i in 0..1000 {
+        db.put(&key(i), b"new").unwrap();
+    }
+    db.delete(&key(5)).unwrap();
+    db.flush().unwrap();
+    db.compact_range(None, None).unwrap();
+    let ro = ReadOptions {
+        snapshot: Some(snap.clone()),
+        ..ReadOptions::default()
+    };
+    assert_eq!(db.get_opt(&ro, &key(5)).unwrap().unwrap(), b"old");
+    assert_eq!(db.get(&key(5)).unwrap(), None);
+    assert_eq!(db.get(&key(6)).unwrap().unwrap(), b"new");
+    let old: Vec<_> = db.iter_opt(&ro).map(|r| r.unwrap().1).collect();
+    assert_eq!(old.len(), 1000);
+    assert!(old.iter().all(|v| v == b"old"));
+}
+
+#[test]
+fn seek_and_bounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(dir.path(), small_opts()).unwrap();
+    for i in 0..100 {
+        db.put(&key(i * 2), b"v").unwrap();
+    }
+    db.flush().unwrap();
+    let mut it = db.iter();
+    it.seek(&key(51));
+    assert_eq!(it.key(), key(52).as_slice());
+    it.seek_for_prev(&key(51));
+    assert_eq!(it.key(), key(50).as_slice());
+    let ro = ReadOptions {
+        iterate_lower_bound: Some(key(10)),
+        iterate_upper_bound: Some(key(20)),
+        ..ReadOptions::default()
+    };
+    let got: Vec<_> = db.iter_opt(&ro).map(|r| r.unwrap().0).collect();
+    assert_eq!(got, (5..10).map(|i| key(i * 2)).collect::<Vec<_>>());
+}
