@@ -370,3 +370,103 @@ fn seed_zero_prints_the_seed() {
         .unwrap()
         .ends_with(" because --seed was 0"));
 }
+
+/// Every benchmark on the real Strata engine at a tiny size, with small
+/// buffers so flushes and compactions happen.
+#[test]
+fn every_benchmark_on_strata() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("--db={}", dir.path().join("db").display());
+    let json = dir.path().join("report.json");
+    let f = crate::engine::strata_adapter::StrataFactory;
+    let args: Vec<String> = [
+        db.as_str(),
+        &format!("--benchmarks={ALL}"),
+        "--num=3000",
+        "--seed=7",
+        "--histogram=1",
+        "--statistics=1",
+        "--threads=2",
+        "--write_buffer_size=65536",
+        "--target_file_size_base=65536",
+        "--max_bytes_for_level_base=262144",
+        "--compression_type=none",
+        &format!("--json_report={}", json.display()),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let code = run_with(&args, &f, &mut out, &mut err).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    let err = String::from_utf8(err).unwrap();
+    assert_eq!(code, 0, "stderr: {err}\nstdout: {out}");
+    assert!(err.starts_with("Strata:    version "), "{err}");
+    let p = parse_output(&out);
+    assert_eq!(p.benchmarks.len(), 14, "{out}");
+    let by = |n: &str| p.benchmarks.iter().find(|b| b.name == n).unwrap();
+    assert_eq!(by("readmissing").message, "(0 of 3000 found)");
+    // After fillsync (fresh DB over num/1000 keys), readrandom finds few.
+    assert!(by("readrandom").message.ends_with("of 3000 found)"));
+    assert!(by("readseq").operations >= 1);
+    assert!(out.contains("** Compaction Stats [default] **"), "{out}");
+    assert!(out.contains("STATISTICS:\n"), "{out}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(v["disk"]["total_bytes"].as_u64().unwrap() > 0);
+    assert!(!v["compaction_stats"].as_array().unwrap().is_empty());
+    assert!(v["statistics"]["tickers"].as_object().unwrap().len() > 10);
+}
+
+#[test]
+fn strata_fill_then_read_finds_everything() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("--db={}", dir.path().join("db").display());
+    let f = crate::engine::strata_adapter::StrataFactory;
+    let args: Vec<String> = [
+        db.as_str(),
+        "--benchmarks=fillseq,readrandom,readreverse,seekrandom",
+        "--num=2000",
+        "--seed=3",
+        "--write_buffer_size=65536",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    assert_eq!(
+        run_with(&args, &f, &mut out, &mut err).unwrap(),
+        0,
+        "{}",
+        String::from_utf8_lossy(&err)
+    );
+    let p = parse_output(&String::from_utf8(out).unwrap());
+    assert_eq!(p.benchmarks[1].message, "(2000 of 2000 found)");
+    assert_eq!(p.benchmarks[2].operations, 2000);
+    assert_eq!(p.benchmarks[3].message, "(2000 of 2000 found)");
+}
+
+#[test]
+fn strata_rejects_unbuilt_feature_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("--db={}", dir.path().join("db").display());
+    let f = crate::engine::strata_adapter::StrataFactory;
+    let args: Vec<String> = [
+        db.as_str(),
+        "--benchmarks=fillseq",
+        "--num=10",
+        "--seed=1",
+        "--compaction_style=2",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    assert_eq!(run_with(&args, &f, &mut out, &mut err).unwrap(), 1);
+    let err = String::from_utf8(err).unwrap();
+    assert!(
+        err.contains("flag '--compaction_style'") && err.contains("Not supported"),
+        "{err}"
+    );
+}
