@@ -97,7 +97,8 @@ pub struct BenchmarkReport {
 pub struct WriteAmp {
     /// RocksDB's: the `Sum` row `W-Amp` of the Compaction Stats table =
     /// (flush + compaction (+ blob) bytes written) / bytes flushed. No WAL,
-    /// no user bytes.
+    /// no user bytes. Without a Sum row: the same ratio from the tickers
+    /// `rocksdb.flush.write.bytes` and `rocksdb.compact.write.bytes`.
     pub compaction_stats_w_amp: Option<f64>,
     /// End to end: (rocksdb.wal.bytes + rocksdb.flush.write.bytes +
     /// rocksdb.compact.write.bytes) / rocksdb.bytes.written. Needs --statistics.
@@ -172,10 +173,18 @@ pub fn benchmark_report(r: &BenchResult) -> BenchmarkReport {
 
 /// Computes both write-amplification figures.
 pub fn write_amp(stats: Option<&Statistics>, rows: &[CompactionRow]) -> WriteAmp {
+    // From the table's Sum row; when the engine's table has none, the same
+    // definition from tickers: (flush + compaction bytes) / flush bytes.
     let compaction_stats_w_amp = rows
         .iter()
         .find(|r| r.level == "Sum")
-        .and_then(|r| r.num("W-Amp"));
+        .and_then(|r| r.num("W-Amp"))
+        .or_else(|| {
+            let s = stats?;
+            let t = |n: &str| s.tickers.get(n).copied().unwrap_or(0) as f64;
+            let flush = t("rocksdb.flush.write.bytes");
+            (flush > 0.0).then(|| (flush + t("rocksdb.compact.write.bytes")) / flush)
+        });
     let end_to_end = stats.and_then(|s| {
         let t = |n: &str| s.tickers.get(n).copied().unwrap_or(0) as f64;
         let user = t("rocksdb.bytes.written");
@@ -219,6 +228,12 @@ mod tests {
         let w = write_amp(Some(&stats), &rows);
         assert_eq!(w.end_to_end, Some(2.0));
         assert_eq!(w.compaction_stats_w_amp, Some(1.9));
+        let w = write_amp(Some(&stats), &[]);
+        assert_eq!(
+            w.compaction_stats_w_amp,
+            Some(1.6),
+            "ticker fallback (50 + 30) / 50"
+        );
         let w = write_amp(None, &[]);
         assert_eq!((w.end_to_end, w.compaction_stats_w_amp), (None, None));
     }
