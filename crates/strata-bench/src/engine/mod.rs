@@ -98,14 +98,22 @@ pub fn factory_for(name: &str) -> anyhow::Result<Box<dyn EngineFactory>> {
 pub fn explain_open_error(err: &anyhow::Error, settings: &[OptionSetting]) -> String {
     let text = format!("{err:#}");
     let culprit = settings.iter().find(|s| {
-        let leaf = s.option.rsplit('.').next().unwrap_or(s.option);
-        text.contains(s.option) || text.contains(leaf)
+        let group = s.option.split('.').next().unwrap_or(s.option);
+        text.contains(s.option) || text.contains(group)
     });
     match culprit {
-        Some(s) => format!(
-            "ERROR: flag '--{}' (option {}={}) is not supported by this engine: {text}",
-            s.flag, s.option, s.value
-        ),
+        Some(s) => {
+            let verdict = if text.contains("Not supported") {
+                "is not supported by this engine"
+            } else {
+                "was rejected by the engine"
+            };
+            let text = text.replace(&format!(" (option {}={})", s.option, s.value), "");
+            format!(
+                "ERROR: flag '--{}' (option {}={}) {verdict}: {text}",
+                s.flag, s.option, s.value
+            )
+        }
         None => format!("ERROR: cannot open the database: {text}"),
     }
 }
