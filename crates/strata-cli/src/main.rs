@@ -8,9 +8,14 @@ fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
     let rest = args.get(2..).map(<[String]>::to_vec).unwrap_or_default();
     let code = match args.get(1).map(String::as_str) {
+        Some("bench") => strata_bench::run_cli(rest)?,
         Some("inspect") => inspect::run(rest)?,
-        Some(other) => anyhow::bail!("unknown subcommand '{other}' (expected: inspect)"),
-        None => anyhow::bail!("usage: strata <subcommand> ... (subcommands: inspect)"),
+        Some("--version" | "-V") => {
+            println!("strata {}", env!("CARGO_PKG_VERSION"));
+            0
+        }
+        Some(other) => anyhow::bail!("unknown subcommand '{other}' (expected: bench, inspect)"),
+        None => anyhow::bail!("usage: strata <subcommand> ... (subcommands: bench, inspect)"),
     };
     std::process::exit(code)
 }
