@@ -1,0 +1,195 @@
+//! Published findings checked against this run (verdicts), and statements
+//! computed from the data.
+
+use std::collections::BTreeMap;
+
+use crate::aggregate::{fmt_num, series, Point};
+use crate::model::Plan;
+use crate::results::ResultRow;
+use crate::spec::{Finding, FindingKind};
+
+/// Outcome of checking a published finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The data shows the same effect.
+    Reproduced,
+    /// The data does not show the effect.
+    NotReproduced,
+    /// The data shows the opposite effect.
+    Reversed,
+    /// Not enough successful runs.
+    NoData,
+}
+
+impl Verdict {
+    /// Word used in reports.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Verdict::Reproduced => "reproduced",
+            Verdict::NotReproduced => "not reproduced",
+            Verdict::Reversed => "reversed",
+            Verdict::NoData => "no data",
+        }
+    }
+}
+
+/// A verdict for one engine, with our figures in words.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// Engine.
+    pub engine: String,
+    /// Verdict.
+    pub verdict: Verdict,
+    /// Our figures.
+    pub ours: String,
+}
+
+fn means(p: &[Point]) -> Vec<Option<f64>> {
+    p.iter().map(|p| p.s.map(|s| s.mean)).collect()
+}
+
+/// Index of the first x where `b - a` turns from <= 0 to > 0, if any.
+pub fn crossover(a: &[Option<f64>], b: &[Option<f64>]) -> Option<usize> {
+    let d: Vec<Option<f64>> = a.iter().zip(b).map(|(x, y)| Some((*y)? - (*x)?)).collect();
+    let mut prev: Option<f64> = None;
+    for (i, v) in d.iter().enumerate() {
+        let Some(v) = v else { continue };
+        if let Some(p) = prev {
+            if p <= 0.0 && *v > 0.0 {
+                return Some(i);
+            }
+        }
+        prev = Some(*v);
+    }
+    None
+}
+
+/// Checks one finding for one engine.
+pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Checked {
+    let disp = |axis: &str, l: &str| plan.axis(axis).map(|a| a.display(l)).unwrap_or_else(|| l.to_string());
+    let mut fixed: BTreeMap<String, String> = f.where_.clone();
+    let pair = |fixed: &mut BTreeMap<String, String>, lab: &str| -> Vec<Point> {
+        if let Some(sa) = &f.series_axis {
+            fixed.insert(sa.clone(), lab.to_string());
+        }
+        series(plan, rows, engine, &f.step, &f.along, fixed, &f.metric)
+    };
+    let done = |verdict: Verdict, ours: String| Checked { engine: engine.to_string(), verdict, ours };
+    let fig = |pts: &[Point]| -> String {
+        pts.iter()
+            .filter_map(|p| p.s.map(|s| format!("{} {}", disp(&f.along, &p.x), fmt_num(s.mean))))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match f.kind {
+        FindingKind::Crossover | FindingKind::Ordering | FindingKind::Ratio => {
+            let (la, lb) = (f.series[0].as_str(), f.series[1].as_str());
+            let pa = pair(&mut fixed.clone(), la);
+            let pb = pair(&mut fixed, lb);
+            let (ma, mb) = (means(&pa), means(&pb));
+            let both: Vec<(f64, f64)> = ma.iter().zip(&mb).filter_map(|(a, b)| Some(((*a)?, (*b)?))).collect();
+            if both.is_empty() {
+                return done(Verdict::NoData, "no successful runs".into());
+            }
+            let figs = format!("{} {}: {}; {}: {}", f.metric, la, fig(&pa), lb, fig(&pb));
+            match f.kind {
+                FindingKind::Crossover => {
+                    let cx = crossover(&ma, &mb);
+                    let rev = crossover(&mb, &ma);
+                    match cx {
+                        Some(i) => {
+                            let lo = pa.get(i.saturating_sub(1)).map(|p| disp(&f.along, &p.x)).unwrap_or_default();
+                            let hi = pa.get(i).map(|p| disp(&f.along, &p.x)).unwrap_or_default();
+                            let in_range = f.between.is_empty()
+                                || plan.axis(&f.along).is_some_and(|ax| {
+                                    let pos = |l: &str| ax.values.iter().position(|v| v.label == l);
+                                    match (pos(&f.between[0]), pos(&f.between[1])) {
+                                        (Some(a), Some(b)) => i >= a && i <= b.max(a + 1),
+                                        _ => true,
+                                    }
+                                });
+                            let v = if in_range { Verdict::Reproduced } else { Verdict::NotReproduced };
+                            done(v, format!("{lb} overtakes {la} between {lo} and {hi}. {figs}"))
+                        }
+                        None if rev.is_some() => done(Verdict::Reversed, format!("{la} overtakes {lb} instead. {figs}")),
+                        None => {
+                            let who = if both.iter().all(|(a, b)| b > a) { format!("{lb} is ahead everywhere") } else { format!("{la} is ahead everywhere") };
+                            done(Verdict::NotReproduced, format!("no crossover: {who}. {figs}"))
+                        }
+                    }
+                }
+                FindingKind::Ordering => {
+                    let wins = both.iter().filter(|(a, b)| a > b).count();
+                    let v = if wins == both.len() {
+                        Verdict::Reproduced
+                    } else if wins == 0 {
+                        Verdict::Reversed
+                    } else {
+                        Verdict::NotReproduced
+                    };
+                    done(v, format!("{la} above {lb} at {wins} of {} points. {figs}", both.len()))
+                }
+                _ => {
+                    let r = both.iter().map(|(a, b)| if *a != 0.0 { b / a } else { f64::NAN }).filter(|x| x.is_finite()).collect::<Vec<_>>();
+                    if r.is_empty() {
+                        return done(Verdict::NoData, format!("{la} is zero everywhere. {figs}"));
+                    }
+                    let avg = r.iter().sum::<f64>() / r.len() as f64;
+                    let (lo, hi) = (f.range[0], f.range[1]);
+                    let v = if avg >= lo && avg <= hi {
+                        Verdict::Reproduced
+                    } else if (hi < 1.0 && avg > 1.0) || (lo > 1.0 && avg < 1.0) {
+                        Verdict::Reversed
+                    } else {
+                        Verdict::NotReproduced
+                    };
+                    done(v, format!("{lb}/{la} ratio averages {:.2} (expected {lo}-{hi}). {figs}", avg))
+                }
+            }
+        }
+        FindingKind::Argmax => {
+            let pts = series(plan, rows, engine, &f.step, &f.along, &fixed, &f.metric);
+            let best = pts
+                .iter()
+                .filter_map(|p| p.s.map(|s| (p.x.clone(), s.mean)))
+                .max_by(|a, b| if f.minimize { b.1.total_cmp(&a.1) } else { a.1.total_cmp(&b.1) });
+            let Some((bx, bv)) = best else { return done(Verdict::NoData, "no successful runs".into()) };
+            let v = if f.expected.contains(&bx) { Verdict::Reproduced } else { Verdict::NotReproduced };
+            let word = if f.minimize { "lowest" } else { "best" };
+            done(v, format!("{word} {} at {} = {} ({}: {})", f.metric, disp(&f.along, &bx), fmt_num(bv), f.metric, fig(&pts)))
+        }
+        FindingKind::Monotonic => {
+            let pts = series(plan, rows, engine, &f.step, &f.along, &fixed, &f.metric);
+            let m: Vec<f64> = means(&pts).into_iter().flatten().collect();
+            if m.len() < 2 {
+                return done(Verdict::NoData, "fewer than two points".into());
+            }
+            let up = m.windows(2).filter(|w| w[1] > w[0]).count();
+            let down = m.windows(2).filter(|w| w[1] < w[0]).count();
+            let want_up = f.direction.as_deref() == Some("increasing");
+            let (with, against) = if want_up { (up, down) } else { (down, up) };
+            let v = if against == 0 && with > 0 {
+                Verdict::Reproduced
+            } else if with == 0 && against > 0 {
+                Verdict::Reversed
+            } else {
+                Verdict::NotReproduced
+            };
+            done(v, format!("{} steps in the expected direction, {} against: {}", with, against, fig(&pts)))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crossover_index() {
+        let a = [Some(10.0), Some(10.0), Some(10.0)];
+        let b = [Some(5.0), Some(9.0), Some(20.0)];
+        assert_eq!(crossover(&a, &b), Some(2));
+        assert_eq!(crossover(&b, &a), None);
+        assert_eq!(crossover(&a, &a.map(|x| x.map(|v| v + 1.0))), None);
+    }
+}
