@@ -102,8 +102,14 @@ where
             }
         })
         .y_label_formatter(&|v| {
-            let x = if log { 10f64.powf(*v) } else { *v };
-            crate::aggregate::fmt_num(x)
+            if log {
+                // Two significant digits on a log axis.
+                let x = 10f64.powf(*v);
+                let mag = 10f64.powf(x.abs().log10().floor() - 1.0);
+                crate::aggregate::fmt_num((x / mag).round() * mag)
+            } else {
+                crate::aggregate::fmt_num(*v)
+            }
         })
         .x_desc(&c.x_desc)
         .y_desc(&c.y_desc)
@@ -154,7 +160,7 @@ where
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .label_font(("sans-serif", 14))
-        .position(SeriesLabelPosition::UpperLeft)
+        .position(SeriesLabelPosition::UpperRight)
         .draw()
         .map_err(|e| anyhow::anyhow!("{e:?}"))?;
     root.present().map_err(|e| anyhow::anyhow!("{e:?}"))?;

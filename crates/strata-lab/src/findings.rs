@@ -48,31 +48,39 @@ fn means(p: &[Point]) -> Vec<Option<f64>> {
     p.iter().map(|p| p.s.map(|s| s.mean)).collect()
 }
 
-/// Index of the first x where `b - a` turns from <= 0 to > 0, if any.
+/// Index `i` of a clean crossover: `b - a` is <= 0 at every point before `i`
+/// (at least one) and > 0 at `i` and every point after it. Missing points are skipped.
 pub fn crossover(a: &[Option<f64>], b: &[Option<f64>]) -> Option<usize> {
-    let d: Vec<Option<f64>> = a.iter().zip(b).map(|(x, y)| Some((*y)? - (*x)?)).collect();
-    let mut prev: Option<f64> = None;
-    for (i, v) in d.iter().enumerate() {
-        let Some(v) = v else { continue };
-        if let Some(p) = prev {
-            if p <= 0.0 && *v > 0.0 {
-                return Some(i);
-            }
-        }
-        prev = Some(*v);
+    let d: Vec<(usize, f64)> = a
+        .iter()
+        .zip(b)
+        .enumerate()
+        .filter_map(|(i, (x, y))| Some((i, (*y)? - (*x)?)))
+        .collect();
+    let first_pos = d.iter().position(|(_, v)| *v > 0.0)?;
+    if first_pos == 0 || d[first_pos..].iter().any(|(_, v)| *v <= 0.0) {
+        return None;
     }
-    None
+    Some(d[first_pos].0)
 }
 
 /// Checks one finding for one engine.
 pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Checked {
     let disp = |axis: &str, l: &str| plan.axis(axis).map(|a| a.display(l)).unwrap_or_else(|| l.to_string());
+    let restrict_to = f.where_.get(&f.along).cloned();
+    fn keep(p: Vec<Point>, only: &Option<String>) -> Vec<Point> {
+        match only {
+            Some(x) => p.into_iter().filter(|q| &q.x == x).collect(),
+            None => p,
+        }
+    }
+    let restrict = |p: Vec<Point>| keep(p, &restrict_to);
     let mut fixed: BTreeMap<String, String> = f.where_.clone();
     let pair = |fixed: &mut BTreeMap<String, String>, lab: &str| -> Vec<Point> {
         if let Some(sa) = &f.series_axis {
             fixed.insert(sa.clone(), lab.to_string());
         }
-        series(plan, rows, engine, &f.step, &f.along, fixed, &f.metric)
+        restrict(series(plan, rows, engine, &f.step, &f.along, fixed, &f.metric))
     };
     let done = |verdict: Verdict, ours: String| Checked { engine: engine.to_string(), verdict, ours };
     let fig = |pts: &[Point]| -> String {
@@ -113,7 +121,14 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
                         }
                         None if rev.is_some() => done(Verdict::Reversed, format!("{la} overtakes {lb} instead. {figs}")),
                         None => {
-                            let who = if both.iter().all(|(a, b)| b > a) { format!("{lb} is ahead everywhere") } else { format!("{la} is ahead everywhere") };
+                            let above = both.iter().filter(|(a, b)| b > a).count();
+                            let who = if above == both.len() {
+                                format!("{lb} is ahead everywhere")
+                            } else if above == 0 {
+                                format!("{la} is ahead everywhere")
+                            } else {
+                                format!("{lb} ahead at {above} of {} points without a clean crossover", both.len())
+                            };
                             done(Verdict::NotReproduced, format!("no crossover: {who}. {figs}"))
                         }
                     }
@@ -191,5 +206,8 @@ mod tests {
         assert_eq!(crossover(&a, &b), Some(2));
         assert_eq!(crossover(&b, &a), None);
         assert_eq!(crossover(&a, &a.map(|x| x.map(|v| v + 1.0))), None);
+        // Crossing back and forth is not a crossover.
+        let zig = [Some(5.0), Some(11.0), Some(9.0), Some(12.0)];
+        assert_eq!(crossover(&a[..].iter().chain(&[Some(10.0)]).copied().collect::<Vec<_>>(), &zig), None);
     }
 }

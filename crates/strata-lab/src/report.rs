@@ -162,10 +162,10 @@ pub fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
                     if let (Some(b), Some(w)) = (best, worst) {
                         let who = if lab.is_empty() { e.clone() } else { format!("{e}, {lab}") };
                         out.push(format!(
-                            "{who}: best {m} at {} = {} = {} ({}); lowest at {} ({}), {:.0}% below the best.",
+                            "{who}, {}: best {m} at {} = {} ({}); lowest at {} ({}), {:.0}% below the best.",
+                            c.step,
                             c.x,
                             disp(&c.x, &xs[b.0]),
-                            c.step,
                             fmt_num(b.1),
                             disp(&c.x, &xs[w.0]),
                             fmt_num(w.1),
@@ -197,9 +197,17 @@ pub fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
                     let hi = ratios.iter().cloned().fold(f64::MIN, f64::max);
                     format!(" ({lb}/{la} ratio {lo:.2} to {hi:.2})")
                 };
+                let ahead = |want_b: bool| -> String {
+                    pairs
+                        .iter()
+                        .filter(|p| (p.2 > p.1) == want_b)
+                        .map(|p| disp(&c.x, &xs[p.0]))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
                 let s = match (crossover(a, b), crossover(b, a)) {
                     (Some(i), _) => format!(
-                        "{e}, {}: {lb} overtakes {la} between {} and {} ({la} {} vs {lb} {} at {}){rng}.",
+                        "{e}, {}: {lb} rises above {la} between {} and {} ({la} {} vs {lb} {} at {}){rng}.",
                         c.title,
                         disp(&c.x, &xs[i.saturating_sub(1)]),
                         disp(&c.x, &xs[i]),
@@ -208,14 +216,18 @@ pub fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
                         disp(&c.x, &xs[i])
                     ),
                     (None, Some(i)) => format!(
-                        "{e}, {}: {la} overtakes {lb} between {} and {}{rng}.",
+                        "{e}, {}: {la} rises above {lb} between {} and {}{rng}.",
                         c.title,
                         disp(&c.x, &xs[i.saturating_sub(1)]),
                         disp(&c.x, &xs[i])
                     ),
                     _ => {
                         let above = pairs.iter().filter(|p| p.2 > p.1).count();
-                        format!("{e}, {}: {lb} {} {la} at {above} of {} points{rng}.", c.title, m_word(m, above * 2 > pairs.len()), pairs.len())
+                        if above == 0 || above == pairs.len() {
+                            format!("{e}, {}: {lb} {} {la} at all {} points{rng}.", c.title, if above > 0 { "is above" } else { "stays below" }, pairs.len())
+                        } else {
+                            format!("{e}, {}: no clean crossover; {lb} is higher at {} and {la} at {}{rng}.", c.title, ahead(true), ahead(false))
+                        }
                     }
                 };
                 out.push(s);
@@ -246,10 +258,6 @@ pub fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
         }
     }
     out
-}
-
-fn m_word(_m: &str, above: bool) -> &'static str {
-    if above { "is above" } else { "stays below" }
 }
 
 fn metric_table(plan: &Plan, rows: &[ResultRow], step: &str) -> Block {
