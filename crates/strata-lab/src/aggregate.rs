@@ -16,7 +16,13 @@ pub struct Point {
 }
 
 /// Values of `metric` over successful rows matching engine, step and all `fixed` labels.
-pub fn values(rows: &[ResultRow], engine: &str, step: &str, fixed: &BTreeMap<String, String>, metric: &str) -> Vec<f64> {
+pub fn values(
+    rows: &[ResultRow],
+    engine: &str,
+    step: &str,
+    fixed: &BTreeMap<String, String>,
+    metric: &str,
+) -> Vec<f64> {
     rows.iter()
         .filter(|r| r.ok && r.engine == engine && r.step == step)
         .filter(|r| fixed.iter().all(|(k, v)| r.cell.get(k) == Some(v)))
@@ -34,13 +40,18 @@ pub fn series(
     fixed: &BTreeMap<String, String>,
     metric: &str,
 ) -> Vec<Point> {
-    let Some(ax) = plan.axis(x) else { return Vec::new() };
+    let Some(ax) = plan.axis(x) else {
+        return Vec::new();
+    };
     ax.values
         .iter()
         .map(|v| {
             let mut f = fixed.clone();
             f.insert(x.to_string(), v.label.clone());
-            Point { x: v.label.clone(), s: summarize(&values(rows, engine, step, &f, metric)) }
+            Point {
+                x: v.label.clone(),
+                s: summarize(&values(rows, engine, step, &f, metric)),
+            }
         })
         .collect()
 }
@@ -58,7 +69,8 @@ pub fn engines(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
 pub fn versions(rows: &[ResultRow]) -> BTreeMap<String, String> {
     let mut m = BTreeMap::new();
     for r in rows.iter().filter(|r| r.ok) {
-        m.entry(r.engine.clone()).or_insert_with(|| r.engine_version.clone());
+        m.entry(r.engine.clone())
+            .or_insert_with(|| r.engine_version.clone());
     }
     m
 }
@@ -78,7 +90,11 @@ pub fn fmt_num(v: f64) -> String {
             }
             out.push(c);
         }
-        if v < 0.0 { format!("-{out}") } else { out }
+        if v < 0.0 {
+            format!("-{out}")
+        } else {
+            out
+        }
     } else if a >= 100.0 {
         format!("{v:.0}")
     } else if a >= 1.0 {

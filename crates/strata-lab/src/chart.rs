@@ -56,7 +56,11 @@ const COLORS: [RGBColor; 8] = [
 ];
 
 fn ty(v: f64, log: bool) -> f64 {
-    if log { v.max(1e-3).log10() } else { v }
+    if log {
+        v.max(1e-3).log10()
+    } else {
+        v
+    }
 }
 
 fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, c: &ChartData) -> anyhow::Result<()>
@@ -67,11 +71,18 @@ where
     let vals: Vec<f64> = c
         .lines
         .iter()
-        .flat_map(|l| l.points.iter().flatten().flat_map(|(m, lo, hi)| [*m, *lo, *hi]))
+        .flat_map(|l| {
+            l.points
+                .iter()
+                .flatten()
+                .flat_map(|(m, lo, hi)| [*m, *lo, *hi])
+        })
         .filter(|v| v.is_finite())
         .map(|v| ty(v, c.log_y))
         .collect();
-    let (mut lo, mut hi) = vals.iter().fold((f64::MAX, f64::MIN), |(a, b), v| (a.min(*v), b.max(*v)));
+    let (mut lo, mut hi) = vals
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), v| (a.min(*v), b.max(*v)));
     if vals.is_empty() {
         (lo, hi) = (0.0, 1.0);
     }
@@ -129,7 +140,9 @@ where
             .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
             .map_err(|e| anyhow::anyhow!("{e:?}"))?
             .label(l.name.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
+            });
         chart
             .draw_series(pts.iter().map(|p| Circle::new(*p, 4, color.filled())))
             .map_err(|e| anyhow::anyhow!("{e:?}"))?;
@@ -138,8 +151,16 @@ where
                 if mx > mn {
                     let x = x as f64;
                     let (a, b) = (ty(*mn, log), ty(*mx, log));
-                    for seg in [vec![(x, a), (x, b)], vec![(x - 0.06, a), (x + 0.06, a)], vec![(x - 0.06, b), (x + 0.06, b)]] {
-                        chart.draw_series(std::iter::once(PathElement::new(seg, color.stroke_width(1))))
+                    for seg in [
+                        vec![(x, a), (x, b)],
+                        vec![(x - 0.06, a), (x + 0.06, a)],
+                        vec![(x - 0.06, b), (x + 0.06, b)],
+                    ] {
+                        chart
+                            .draw_series(std::iter::once(PathElement::new(
+                                seg,
+                                color.stroke_width(1),
+                            )))
                             .map_err(|e| anyhow::anyhow!("{e:?}"))?;
                     }
                 }
@@ -149,10 +170,17 @@ where
     for (x, label) in &c.markers {
         let grey = RGBColor(90, 90, 90);
         chart
-            .draw_series(std::iter::once(PathElement::new(vec![(*x, lo), (*x, hi)], grey.stroke_width(2))))
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(*x, lo), (*x, hi)],
+                grey.stroke_width(2),
+            )))
             .map_err(|e| anyhow::anyhow!("{e:?}"))?;
         chart
-            .draw_series(std::iter::once(Text::new(label.clone(), (*x + 0.05, hi - pad * 0.8), ("sans-serif", 14).into_font().color(&grey))))
+            .draw_series(std::iter::once(Text::new(
+                label.clone(),
+                (*x + 0.05, hi - pad * 0.8),
+                ("sans-serif", 14).into_font().color(&grey),
+            )))
             .map_err(|e| anyhow::anyhow!("{e:?}"))?;
     }
     chart
@@ -189,7 +217,10 @@ mod tests {
             x_desc: "x".into(),
             y_desc: "y".into(),
             x_labels: vec!["1 KB".into(), "2 KB".into()],
-            lines: vec![Line { name: "inline".into(), points: vec![Some((1.0, 0.5, 1.5)), Some((2.0, 2.0, 2.0))] }],
+            lines: vec![Line {
+                name: "inline".into(),
+                points: vec![Some((1.0, 0.5, 1.5)), Some((2.0, 2.0, 2.0))],
+            }],
             log_y: true,
             markers: vec![(0.5, "cross".into())],
         };

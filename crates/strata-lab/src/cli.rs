@@ -8,7 +8,10 @@ use crate::runner::RunOptions;
 
 /// `strata lab`: run tuning studies and report on them.
 #[derive(Debug, Parser)]
-#[command(name = "strata lab", about = "Run tuning studies end to end and report on them")]
+#[command(
+    name = "strata lab",
+    about = "Run tuning studies end to end and report on them"
+)]
 pub struct Cli {
     /// Subcommand.
     #[command(subcommand)]
@@ -125,7 +128,8 @@ fn options(c: &Common) -> anyhow::Result<RunOptions> {
         max_jobs: None,
     };
     if c.db_bench_on_path {
-        let p = crate::find_on_path("db_bench").ok_or_else(|| anyhow::anyhow!("--db-bench-on-path: no db_bench on PATH"))?;
+        let p = crate::find_on_path("db_bench")
+            .ok_or_else(|| anyhow::anyhow!("--db-bench-on-path: no db_bench on PATH"))?;
         let p = p.display().to_string();
         o.strata_bench.get_or_insert(p.clone());
         o.rocksdb_bench.get_or_insert(p);
@@ -136,13 +140,20 @@ fn options(c: &Common) -> anyhow::Result<RunOptions> {
 fn plan_of(c: &Common) -> anyhow::Result<(crate::model::Plan, PathBuf)> {
     let path = crate::spec::resolve_study_path(&c.study);
     let spec = crate::spec::load(&path)?;
-    Ok((crate::model::expand(&spec, &c.scale, c.repeats, c.engines.clone())?, path))
+    Ok((
+        crate::model::expand(&spec, &c.scale, c.repeats, c.engines.clone())?,
+        path,
+    ))
 }
 
 /// Executes a parsed command line; returns the process exit code.
 pub fn execute(cli: Cli) -> anyhow::Result<i32> {
     match cli.cmd {
-        Cmd::Run { common, resume, max_runs } => {
+        Cmd::Run {
+            common,
+            resume,
+            max_runs,
+        } => {
             let (plan, _) = plan_of(&common)?;
             let mut o = options(&common)?;
             o.resume = resume;
@@ -164,7 +175,12 @@ pub fn execute(cli: Cli) -> anyhow::Result<i32> {
             }
             Ok(0)
         }
-        Cmd::Compare { dir_a, dir_b, alpha, min_delta } => {
+        Cmd::Compare {
+            dir_a,
+            dir_b,
+            alpha,
+            min_delta,
+        } => {
             let a = crate::results::load_dir(&dir_a)?;
             let b = crate::results::load_dir(&dir_b)?;
             let d = crate::compare::compare(&a, &b, alpha, min_delta);
@@ -205,7 +221,15 @@ pub fn execute(cli: Cli) -> anyhow::Result<i32> {
             let path = crate::spec::resolve_study_path(&study);
             let spec = crate::spec::load(&path)?;
             let plan = crate::model::expand(&spec, &scale, None, None)?;
-            println!("{}: {} cells x {} repeats x {} engines = {} runs; disk per run up to {}", path.display(), plan.cells.len(), plan.repeats, plan.engines.len(), plan.jobs.len(), crate::process::gb(plan.max_disk_need()));
+            println!(
+                "{}: {} cells x {} repeats x {} engines = {} runs; disk per run up to {}",
+                path.display(),
+                plan.cells.len(),
+                plan.repeats,
+                plan.engines.len(),
+                plan.jobs.len(),
+                crate::process::gb(plan.max_disk_need())
+            );
             Ok(0)
         }
     }

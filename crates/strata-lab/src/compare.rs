@@ -10,7 +10,19 @@ use crate::stats::{mann_whitney_p, summarize, welch_p};
 
 /// Metrics compared.
 pub const METRICS: &[&str] = &[
-    "ops_sec", "micros_op", "mb_sec", "p50", "p99", "p999", "get_p50", "get_p99", "waf", "wamp", "comp_cpu_sec", "stall_sec", "cpu_pct",
+    "ops_sec",
+    "micros_op",
+    "mb_sec",
+    "p50",
+    "p99",
+    "p999",
+    "get_p50",
+    "get_p99",
+    "waf",
+    "wamp",
+    "comp_cpu_sec",
+    "stall_sec",
+    "cpu_pct",
 ];
 
 /// One compared (engine, cell, step, metric).
@@ -48,14 +60,30 @@ fn vals(rows: &[ResultRow], e: &str, c: &str, s: &str, m: &str) -> Vec<f64> {
 /// Compares two sets of rows. Mann-Whitney U when both sides have at least 4
 /// repeats, Welch's t test otherwise; flagged when p < alpha and |delta| >= min_delta.
 pub fn compare(a: &[ResultRow], b: &[ResultRow], alpha: f64, min_delta: f64) -> Vec<Delta> {
-    let keys: BTreeSet<(String, String, String)> = a.iter().filter(|r| r.ok).map(|r| (r.engine.clone(), r.cell_id.clone(), r.step.clone())).collect();
+    let keys: BTreeSet<(String, String, String)> = a
+        .iter()
+        .filter(|r| r.ok)
+        .map(|r| (r.engine.clone(), r.cell_id.clone(), r.step.clone()))
+        .collect();
     let mut out = Vec::new();
     for (e, c, s) in keys {
         for m in METRICS {
             let (va, vb) = (vals(a, &e, &c, &s, m), vals(b, &e, &c, &s, m));
-            let (Some(sa), Some(sb)) = (summarize(&va), summarize(&vb)) else { continue };
-            let (p, test) = if va.len() >= 4 && vb.len() >= 4 { (mann_whitney_p(&va, &vb), "mann-whitney") } else { (welch_p(&va, &vb), "welch") };
-            let delta = if sa.mean != 0.0 { (sb.mean - sa.mean) / sa.mean.abs() } else if sb.mean == 0.0 { 0.0 } else { f64::INFINITY };
+            let (Some(sa), Some(sb)) = (summarize(&va), summarize(&vb)) else {
+                continue;
+            };
+            let (p, test) = if va.len() >= 4 && vb.len() >= 4 {
+                (mann_whitney_p(&va, &vb), "mann-whitney")
+            } else {
+                (welch_p(&va, &vb), "welch")
+            };
+            let delta = if sa.mean != 0.0 {
+                (sb.mean - sa.mean) / sa.mean.abs()
+            } else if sb.mean == 0.0 {
+                0.0
+            } else {
+                f64::INFINITY
+            };
             out.push(Delta {
                 engine: e.clone(),
                 cell: c.clone(),
@@ -77,14 +105,27 @@ pub fn compare(a: &[ResultRow], b: &[ResultRow], alpha: f64, min_delta: f64) -> 
 pub fn render(deltas: &[Delta], a: &Path, b: &Path) -> String {
     let mut o = format!("# Compare\n\nA: {}\nB: {}\n\n", a.display(), b.display());
     let flagged: Vec<&Delta> = deltas.iter().filter(|d| d.flagged).collect();
-    o.push_str(&format!("{} of {} comparisons changed significantly.\n\n", flagged.len(), deltas.len()));
+    o.push_str(&format!(
+        "{} of {} comparisons changed significantly.\n\n",
+        flagged.len(),
+        deltas.len()
+    ));
     o.push_str("| engine | cell | step | metric | A | B | delta | p | test | flagged |\n|---|---|---|---|---|---|---|---|---|---|\n");
     let mut sorted: Vec<&Delta> = deltas.iter().collect();
     sorted.sort_by_key(|d| !d.flagged);
     for d in sorted {
         o.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} | {:+.1}% | {:.3} | {} | {} |\n",
-            d.engine, d.cell, d.step, d.metric, fmt_num(d.a), fmt_num(d.b), d.delta * 100.0, d.p, d.test, if d.flagged { "yes" } else { "" }
+            d.engine,
+            d.cell,
+            d.step,
+            d.metric,
+            fmt_num(d.a),
+            fmt_num(d.b),
+            d.delta * 100.0,
+            d.p,
+            d.test,
+            if d.flagged { "yes" } else { "" }
         ));
     }
     o
@@ -120,7 +161,9 @@ mod tests {
         let a = rows(&[1000.0, 1010.0, 990.0, 1005.0, 995.0]);
         let b = rows(&[1500.0, 1510.0, 1490.0, 1505.0, 1495.0]);
         let d = compare(&a, &b, 0.05, 0.05);
-        assert!(d.iter().any(|x| x.metric == "ops_sec" && x.flagged && x.test == "mann-whitney"));
+        assert!(d
+            .iter()
+            .any(|x| x.metric == "ops_sec" && x.flagged && x.test == "mann-whitney"));
         // Overlapping noisy samples with a 13% swing in one pair: not flagged.
         let c = rows(&[1000.0, 1130.0, 990.0, 1050.0, 1010.0]);
         let e = rows(&[1020.0, 985.0, 1100.0, 1000.0, 1040.0]);

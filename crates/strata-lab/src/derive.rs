@@ -73,7 +73,10 @@ pub fn metrics(o: &BenchOutput, acc: &Accounting) -> BTreeMap<String, f64> {
         if let Some(v) = b.reads {
             m.insert("reads".into(), v as f64);
             if v > 0 {
-                m.insert("found_pct".into(), b.found.unwrap_or(0) as f64 / v as f64 * 100.0);
+                m.insert(
+                    "found_pct".into(),
+                    b.found.unwrap_or(0) as f64 / v as f64 * 100.0,
+                );
             }
         }
         let mut first = true;
@@ -81,7 +84,14 @@ pub fn metrics(o: &BenchOutput, acc: &Accounting) -> BTreeMap<String, f64> {
             if bench != &b.name {
                 continue;
             }
-            for (k, v) in [("p50", h.p50), ("p75", h.p75), ("p99", h.p99), ("p999", h.p999), ("p9999", h.p9999), ("avg", h.average)] {
+            for (k, v) in [
+                ("p50", h.p50),
+                ("p75", h.p75),
+                ("p99", h.p99),
+                ("p999", h.p999),
+                ("p9999", h.p9999),
+                ("avg", h.average),
+            ] {
                 m.insert(format!("{op}_{k}"), v);
                 if first {
                     m.insert(k.to_string(), v);
@@ -94,11 +104,22 @@ pub fn metrics(o: &BenchOutput, acc: &Accounting) -> BTreeMap<String, f64> {
         m.insert(k.clone(), *v as f64);
     }
     for (k, h) in &o.stat_histograms {
-        for (s, v) in [("p50", h.p50), ("p95", h.p95), ("p99", h.p99), ("p100", h.p100), ("count", h.count as f64), ("sum", h.sum as f64)] {
+        for (s, v) in [
+            ("p50", h.p50),
+            ("p95", h.p95),
+            ("p99", h.p99),
+            ("p100", h.p100),
+            ("count", h.count as f64),
+            ("sum", h.sum as f64),
+        ] {
             m.insert(format!("{k}.{s}"), v);
         }
     }
-    if let Some(g) = o.stat_histograms.get("rocksdb.db.get.micros").filter(|g| g.count > 0) {
+    if let Some(g) = o
+        .stat_histograms
+        .get("rocksdb.db.get.micros")
+        .filter(|g| g.count > 0)
+    {
         m.insert("get_p50".into(), g.p50);
         m.insert("get_p99".into(), g.p99);
     }
@@ -160,18 +181,29 @@ pub fn composite_scores(
 ) -> Vec<f64> {
     let mut scores = vec![0.0; points.len()];
     for (metric, w) in weights {
-        let vals: Vec<f64> = points.iter().map(|p| p.get(metric).copied().unwrap_or(0.0)).collect();
+        let vals: Vec<f64> = points
+            .iter()
+            .map(|p| p.get(metric).copied().unwrap_or(0.0))
+            .collect();
         let higher = higher_is_better.iter().any(|h| h == metric);
         let max = vals.iter().cloned().fold(f64::MIN, f64::max);
         let min = vals.iter().cloned().fold(f64::MAX, f64::min);
         for (s, v) in scores.iter_mut().zip(&vals) {
             let norm = if higher {
-                if max > 0.0 { v / max } else { 1.0 }
+                if max > 0.0 {
+                    v / max
+                } else {
+                    1.0
+                }
             } else if *v <= 0.0 || min <= 0.0 && *v <= min {
                 1.0
             } else if min <= 0.0 {
                 // Best is zero (e.g. no stall): scale linearly against the worst.
-                if max > 0.0 { 1.0 - v / max } else { 1.0 }
+                if max > 0.0 {
+                    1.0 - v / max
+                } else {
+                    1.0
+                }
             } else {
                 min / v
             };
@@ -212,15 +244,26 @@ mod tests {
     #[test]
     fn composite_score_on_known_inputs() {
         let p = |ops: f64, p99: f64, stall: f64| -> BTreeMap<String, f64> {
-            [("ops_sec".to_string(), ops), ("p99".to_string(), p99), ("stall_sec".to_string(), stall)]
-                .into_iter()
-                .collect()
+            [
+                ("ops_sec".to_string(), ops),
+                ("p99".to_string(), p99),
+                ("stall_sec".to_string(), stall),
+            ]
+            .into_iter()
+            .collect()
         };
-        let w: BTreeMap<String, f64> =
-            [("ops_sec".to_string(), 0.5), ("p99".to_string(), 0.3), ("stall_sec".to_string(), 0.2)]
-                .into_iter()
-                .collect();
-        let s = composite_scores(&[p(100.0, 10.0, 0.0), p(50.0, 20.0, 4.0)], &w, &["ops_sec".into()]);
+        let w: BTreeMap<String, f64> = [
+            ("ops_sec".to_string(), 0.5),
+            ("p99".to_string(), 0.3),
+            ("stall_sec".to_string(), 0.2),
+        ]
+        .into_iter()
+        .collect();
+        let s = composite_scores(
+            &[p(100.0, 10.0, 0.0), p(50.0, 20.0, 4.0)],
+            &w,
+            &["ops_sec".into()],
+        );
         // point 0 is best on everything: 100; point 1: 0.5*0.5 + 0.3*0.5 + 0.2*0 = 0.4.
         assert!((s[0] - 100.0).abs() < 1e-9, "{s:?}");
         assert!((s[1] - 40.0).abs() < 1e-9, "{s:?}");
@@ -231,7 +274,16 @@ mod tests {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/");
         let so = std::fs::read_to_string(format!("{dir}fillrandom_compact_7.8.3.stdout")).unwrap();
         let o = parse_output(&so, "");
-        let m = metrics(&o, &Accounting { wall_sec: 2.0, user_sec: 1.0, sys_sec: 1.0, max_rss_kb: 2048, cores: 2 });
+        let m = metrics(
+            &o,
+            &Accounting {
+                wall_sec: 2.0,
+                user_sec: 1.0,
+                sys_sec: 1.0,
+                max_rss_kb: 2048,
+                cores: 2,
+            },
+        );
         // (52800000 + 29898392 + 51313123 + 0) / 52800000
         let expect = (52_800_000.0 + 29_898_392.0 + 51_313_123.0) / 52_800_000.0;
         assert!((m["waf"] - expect).abs() < 1e-12);

@@ -5,19 +5,41 @@ use std::path::{Path, PathBuf};
 
 use crate::host::{git_commit, host_info};
 use crate::model::Plan;
-use crate::runner::{merge, read_meta, resolve_engines, run_job, shell_join, study_dir, write_meta, Meta, RunOptions};
+use crate::runner::{
+    merge, read_meta, resolve_engines, run_job, shell_join, study_dir, write_meta, Meta, RunOptions,
+};
 
 /// One shell command per job.
-pub fn plan_lines(plan: &Plan, spec_path: &Path, opts: &RunOptions, lab_cmd: &[String]) -> Vec<String> {
+pub fn plan_lines(
+    plan: &Plan,
+    spec_path: &Path,
+    opts: &RunOptions,
+    lab_cmd: &[String],
+) -> Vec<String> {
     let spec = std::fs::canonicalize(spec_path).unwrap_or_else(|_| spec_path.to_path_buf());
     let out = std::path::absolute(&opts.out).unwrap_or_else(|_| opts.out.clone());
     plan.jobs
         .iter()
         .map(|j| {
             let mut a = lab_cmd.to_vec();
-            a.extend(["run-one".into(), spec.display().to_string(), "--scale".into(), plan.scale.clone()]);
-            a.extend(["--index".into(), j.index.to_string(), "--out".into(), out.display().to_string()]);
-            a.extend(["--repeats".into(), plan.repeats.to_string(), "--engines".into(), plan.engines.join(",")]);
+            a.extend([
+                "run-one".into(),
+                spec.display().to_string(),
+                "--scale".into(),
+                plan.scale.clone(),
+            ]);
+            a.extend([
+                "--index".into(),
+                j.index.to_string(),
+                "--out".into(),
+                out.display().to_string(),
+            ]);
+            a.extend([
+                "--repeats".into(),
+                plan.repeats.to_string(),
+                "--engines".into(),
+                plan.engines.join(","),
+            ]);
             if let Some(s) = &opts.strata_bench {
                 a.extend(["--strata-bench".into(), s.clone()]);
             }
@@ -31,7 +53,9 @@ pub fn plan_lines(plan: &Plan, spec_path: &Path, opts: &RunOptions, lab_cmd: &[S
 
 /// Runs job `index` of the plan, writing its own result file.
 pub fn run_one(plan: &Plan, index: usize, opts: &RunOptions) -> anyhow::Result<PathBuf> {
-    let job = plan.jobs.get(index).ok_or_else(|| anyhow::anyhow!("job index {index} out of range (0..{})", plan.jobs.len()))?;
+    let job = plan.jobs.get(index).ok_or_else(|| {
+        anyhow::anyhow!("job index {index} out of range (0..{})", plan.jobs.len())
+    })?;
     let sdir = study_dir(&opts.out, plan);
     std::fs::create_dir_all(&sdir)?;
     let (engines, notes) = resolve_engines(std::slice::from_ref(&job.engine), opts, &sdir);
@@ -80,7 +104,11 @@ pub fn collect(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Vec<PathBuf>> {
             let target = out.join(&name);
             std::fs::create_dir_all(target.join("runs"))?;
             let meta = read_meta(&sd)?;
-            let mut m = read_meta(&target).unwrap_or_else(|_| Meta { engines_run: Vec::new(), notes: Vec::new(), ..meta.clone() });
+            let mut m = read_meta(&target).unwrap_or_else(|_| Meta {
+                engines_run: Vec::new(),
+                notes: Vec::new(),
+                ..meta.clone()
+            });
             for e in meta.engines_run {
                 if !m.engines_run.contains(&e) {
                     m.engines_run.push(e);
@@ -93,7 +121,9 @@ pub fn collect(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Vec<PathBuf>> {
             }
             std::fs::write(target.join("meta.json"), serde_json::to_string_pretty(&m)?)?;
             std::fs::copy(sd.join("study.toml"), target.join("study.toml"))?;
-            if sd.join("runs").exists() && std::fs::canonicalize(&sd)? != std::fs::canonicalize(&target)? {
+            if sd.join("runs").exists()
+                && std::fs::canonicalize(&sd)? != std::fs::canonicalize(&target)?
+            {
                 copy_dir(&sd.join("runs"), &target.join("runs"))?;
             }
             if !merged.contains(&target) {

@@ -18,7 +18,9 @@ pub enum Block {
 }
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// Markdown rendering; charts link the PNGs.
@@ -94,7 +96,8 @@ th{{background:#eee}}.charts{{display:flex;flex-wrap:wrap;gap:8px}}.chart svg{{w
                 o.push_str("</table>\n");
             }
             Block::Chart(id, _) => {
-                let svg = std::fs::read_to_string(dir.join("charts").join(format!("{id}.svg"))).unwrap_or_default();
+                let svg = std::fs::read_to_string(dir.join("charts").join(format!("{id}.svg")))
+                    .unwrap_or_default();
                 o.push_str(&format!("<div class=\"chart\">{svg}</div>\n"));
             }
         }

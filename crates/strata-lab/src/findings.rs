@@ -66,7 +66,11 @@ pub fn crossover(a: &[Option<f64>], b: &[Option<f64>]) -> Option<usize> {
 
 /// Checks one finding for one engine.
 pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Checked {
-    let disp = |axis: &str, l: &str| plan.axis(axis).map(|a| a.display(l)).unwrap_or_else(|| l.to_string());
+    let disp = |axis: &str, l: &str| {
+        plan.axis(axis)
+            .map(|a| a.display(l))
+            .unwrap_or_else(|| l.to_string())
+    };
     let restrict_to = f.where_.get(&f.along).cloned();
     fn keep(p: Vec<Point>, only: &Option<String>) -> Vec<Point> {
         match only {
@@ -80,12 +84,20 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
         if let Some(sa) = &f.series_axis {
             fixed.insert(sa.clone(), lab.to_string());
         }
-        restrict(series(plan, rows, engine, &f.step, &f.along, fixed, &f.metric))
+        restrict(series(
+            plan, rows, engine, &f.step, &f.along, fixed, &f.metric,
+        ))
     };
-    let done = |verdict: Verdict, ours: String| Checked { engine: engine.to_string(), verdict, ours };
+    let done = |verdict: Verdict, ours: String| Checked {
+        engine: engine.to_string(),
+        verdict,
+        ours,
+    };
     let fig = |pts: &[Point]| -> String {
         pts.iter()
-            .filter_map(|p| p.s.map(|s| format!("{} {}", disp(&f.along, &p.x), fmt_num(s.mean))))
+            .filter_map(|p| {
+                p.s.map(|s| format!("{} {}", disp(&f.along, &p.x), fmt_num(s.mean)))
+            })
             .collect::<Vec<_>>()
             .join(", ")
     };
@@ -95,7 +107,11 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
             let pa = pair(&mut fixed.clone(), la);
             let pb = pair(&mut fixed, lb);
             let (ma, mb) = (means(&pa), means(&pb));
-            let both: Vec<(f64, f64)> = ma.iter().zip(&mb).filter_map(|(a, b)| Some(((*a)?, (*b)?))).collect();
+            let both: Vec<(f64, f64)> = ma
+                .iter()
+                .zip(&mb)
+                .filter_map(|(a, b)| Some(((*a)?, (*b)?)))
+                .collect();
             if both.is_empty() {
                 return done(Verdict::NoData, "no successful runs".into());
             }
@@ -106,7 +122,10 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
                     let rev = crossover(&mb, &ma);
                     match cx {
                         Some(i) => {
-                            let lo = pa.get(i.saturating_sub(1)).map(|p| disp(&f.along, &p.x)).unwrap_or_default();
+                            let lo = pa
+                                .get(i.saturating_sub(1))
+                                .map(|p| disp(&f.along, &p.x))
+                                .unwrap_or_default();
                             let hi = pa.get(i).map(|p| disp(&f.along, &p.x)).unwrap_or_default();
                             let in_range = f.between.is_empty()
                                 || plan.axis(&f.along).is_some_and(|ax| {
@@ -116,10 +135,20 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
                                         _ => true,
                                     }
                                 });
-                            let v = if in_range { Verdict::Reproduced } else { Verdict::NotReproduced };
-                            done(v, format!("{lb} overtakes {la} between {lo} and {hi}. {figs}"))
+                            let v = if in_range {
+                                Verdict::Reproduced
+                            } else {
+                                Verdict::NotReproduced
+                            };
+                            done(
+                                v,
+                                format!("{lb} overtakes {la} between {lo} and {hi}. {figs}"),
+                            )
                         }
-                        None if rev.is_some() => done(Verdict::Reversed, format!("{la} overtakes {lb} instead. {figs}")),
+                        None if rev.is_some() => done(
+                            Verdict::Reversed,
+                            format!("{la} overtakes {lb} instead. {figs}"),
+                        ),
                         None => {
                             let above = both.iter().filter(|(a, b)| b > a).count();
                             let who = if above == both.len() {
@@ -127,9 +156,15 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
                             } else if above == 0 {
                                 format!("{la} is ahead everywhere")
                             } else {
-                                format!("{lb} ahead at {above} of {} points without a clean crossover", both.len())
+                                format!(
+                                    "{lb} ahead at {above} of {} points without a clean crossover",
+                                    both.len()
+                                )
                             };
-                            done(Verdict::NotReproduced, format!("no crossover: {who}. {figs}"))
+                            done(
+                                Verdict::NotReproduced,
+                                format!("no crossover: {who}. {figs}"),
+                            )
                         }
                     }
                 }
@@ -142,10 +177,17 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
                     } else {
                         Verdict::NotReproduced
                     };
-                    done(v, format!("{la} above {lb} at {wins} of {} points. {figs}", both.len()))
+                    done(
+                        v,
+                        format!("{la} above {lb} at {wins} of {} points. {figs}", both.len()),
+                    )
                 }
                 _ => {
-                    let r = both.iter().map(|(a, b)| if *a != 0.0 { b / a } else { f64::NAN }).filter(|x| x.is_finite()).collect::<Vec<_>>();
+                    let r = both
+                        .iter()
+                        .map(|(a, b)| if *a != 0.0 { b / a } else { f64::NAN })
+                        .filter(|x| x.is_finite())
+                        .collect::<Vec<_>>();
                     if r.is_empty() {
                         return done(Verdict::NoData, format!("{la} is zero everywhere. {figs}"));
                     }
@@ -158,7 +200,13 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
                     } else {
                         Verdict::NotReproduced
                     };
-                    done(v, format!("{lb}/{la} ratio averages {:.2} (expected {lo}-{hi}). {figs}", avg))
+                    done(
+                        v,
+                        format!(
+                            "{lb}/{la} ratio averages {:.2} (expected {lo}-{hi}). {figs}",
+                            avg
+                        ),
+                    )
                 }
             }
         }
@@ -167,11 +215,33 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
             let best = pts
                 .iter()
                 .filter_map(|p| p.s.map(|s| (p.x.clone(), s.mean)))
-                .max_by(|a, b| if f.minimize { b.1.total_cmp(&a.1) } else { a.1.total_cmp(&b.1) });
-            let Some((bx, bv)) = best else { return done(Verdict::NoData, "no successful runs".into()) };
-            let v = if f.expected.contains(&bx) { Verdict::Reproduced } else { Verdict::NotReproduced };
+                .max_by(|a, b| {
+                    if f.minimize {
+                        b.1.total_cmp(&a.1)
+                    } else {
+                        a.1.total_cmp(&b.1)
+                    }
+                });
+            let Some((bx, bv)) = best else {
+                return done(Verdict::NoData, "no successful runs".into());
+            };
+            let v = if f.expected.contains(&bx) {
+                Verdict::Reproduced
+            } else {
+                Verdict::NotReproduced
+            };
             let word = if f.minimize { "lowest" } else { "best" };
-            done(v, format!("{word} {} at {} = {} ({}: {})", f.metric, disp(&f.along, &bx), fmt_num(bv), f.metric, fig(&pts)))
+            done(
+                v,
+                format!(
+                    "{word} {} at {} = {} ({}: {})",
+                    f.metric,
+                    disp(&f.along, &bx),
+                    fmt_num(bv),
+                    f.metric,
+                    fig(&pts)
+                ),
+            )
         }
         FindingKind::Monotonic => {
             let pts = series(plan, rows, engine, &f.step, &f.along, &fixed, &f.metric);
@@ -190,7 +260,15 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
             } else {
                 Verdict::NotReproduced
             };
-            done(v, format!("{} steps in the expected direction, {} against: {}", with, against, fig(&pts)))
+            done(
+                v,
+                format!(
+                    "{} steps in the expected direction, {} against: {}",
+                    with,
+                    against,
+                    fig(&pts)
+                ),
+            )
         }
     }
 }
@@ -208,6 +286,16 @@ mod tests {
         assert_eq!(crossover(&a, &a.map(|x| x.map(|v| v + 1.0))), None);
         // Crossing back and forth is not a crossover.
         let zig = [Some(5.0), Some(11.0), Some(9.0), Some(12.0)];
-        assert_eq!(crossover(&a[..].iter().chain(&[Some(10.0)]).copied().collect::<Vec<_>>(), &zig), None);
+        assert_eq!(
+            crossover(
+                &a[..]
+                    .iter()
+                    .chain(&[Some(10.0)])
+                    .copied()
+                    .collect::<Vec<_>>(),
+                &zig
+            ),
+            None
+        );
     }
 }

@@ -28,16 +28,25 @@ fn read(p: &str) -> String {
 
 /// Collects host facts; `dir` is the output directory (for its file system).
 pub fn host_info(dir: &Path) -> HostInfo {
-    let cores = std::thread::available_parallelism().map(|n| n.get() as u32).unwrap_or(1);
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get() as u32)
+        .unwrap_or(1);
     let mem_bytes = read("/proc/meminfo")
         .lines()
         .find_map(|l| l.strip_prefix("MemTotal:"))
-        .and_then(|v| v.split_whitespace().next().and_then(|n| n.parse::<u64>().ok()))
+        .and_then(|v| {
+            v.split_whitespace()
+                .next()
+                .and_then(|n| n.parse::<u64>().ok())
+        })
         .map(|kb| kb * 1024)
         .unwrap_or(0);
     let cpu_model = read("/proc/cpuinfo")
         .lines()
-        .find_map(|l| l.strip_prefix("model name").map(|v| v.trim_start_matches([' ', '\t', ':']).to_string()))
+        .find_map(|l| {
+            l.strip_prefix("model name")
+                .map(|v| v.trim_start_matches([' ', '\t', ':']).to_string())
+        })
         .unwrap_or_default();
     HostInfo {
         hostname: read("/proc/sys/kernel/hostname").trim().to_string(),
@@ -67,7 +76,10 @@ pub fn fs_type(dir: &Path) -> String {
 
 /// `git rev-parse HEAD` (plus `-dirty` when the tree has changes), if available.
 pub fn git_commit() -> Option<String> {
-    let o = Command::new("git").args(["rev-parse", "HEAD"]).output().ok()?;
+    let o = Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .output()
+        .ok()?;
     if !o.status.success() {
         return None;
     }

@@ -87,7 +87,13 @@ impl Job {
             .cell
             .id
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
             .collect();
         format!("{}__{}__r{}", self.engine, c, self.repeat)
     }
@@ -128,13 +134,17 @@ pub fn expand(
     engines: Option<Vec<String>>,
 ) -> anyhow::Result<Plan> {
     let s = &loaded.spec;
-    let sc = s.scales.get(scale).map(|x| x.get_ref().clone()).ok_or_else(|| {
-        anyhow::anyhow!(
-            "{}: no scale `{scale}` (has: {})",
-            loaded.path.display(),
-            s.scales.keys().cloned().collect::<Vec<_>>().join(", ")
-        )
-    })?;
+    let sc = s
+        .scales
+        .get(scale)
+        .map(|x| x.get_ref().clone())
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "{}: no scale `{scale}` (has: {})",
+                loaded.path.display(),
+                s.scales.keys().cloned().collect::<Vec<_>>().join(", ")
+            )
+        })?;
     let mut fixed = strings(&s.flags);
     fixed.extend(strings(&sc.flags));
     let mut axes = Vec::new();
@@ -228,7 +238,12 @@ pub fn expand(
 impl Plan {
     /// The steps of the study.
     pub fn steps(&self) -> Vec<Step> {
-        self.loaded.spec.steps.iter().map(|s| s.get_ref().clone()).collect()
+        self.loaded
+            .spec
+            .steps
+            .iter()
+            .map(|s| s.get_ref().clone())
+            .collect()
     }
 
     /// Flags of one step of a cell: fixed <- cell <- step, plus
@@ -241,7 +256,8 @@ impl Plan {
             f.insert("benchmarks".into(), st.get_ref().benchmarks.clone());
         }
         if step_index > 0 {
-            f.entry("use_existing_db".into()).or_insert_with(|| "1".into());
+            f.entry("use_existing_db".into())
+                .or_insert_with(|| "1".into());
         }
         f
     }
@@ -250,14 +266,19 @@ impl Plan {
     pub fn disk_need(&self, cell: &Cell) -> u64 {
         let f = self.step_flags(cell, 0);
         let get = |k: &str, d: f64| f.get(k).and_then(|v| v.parse::<f64>().ok()).unwrap_or(d);
-        let need = get("num", 1_000_000.0) * (get("key_size", 16.0) + get("value_size", 100.0))
+        let need = get("num", 1_000_000.0)
+            * (get("key_size", 16.0) + get("value_size", 100.0))
             * self.loaded.spec.disk_factor;
         need.max(0.0) as u64
     }
 
     /// The largest need over all cells.
     pub fn max_disk_need(&self) -> u64 {
-        self.cells.iter().map(|c| self.disk_need(c)).max().unwrap_or(0)
+        self.cells
+            .iter()
+            .map(|c| self.disk_need(c))
+            .max()
+            .unwrap_or(0)
     }
 
     /// The axis with this name.
@@ -328,7 +349,10 @@ axis_values = { value_size = [512] }
         assert_eq!(f.get("min_blob_size").map(String::as_str), Some("0"));
         assert_eq!(f.get("readwritepercent").map(String::as_str), Some("95"));
         assert_eq!(f.get("use_existing_db").map(String::as_str), Some("1"));
-        assert_eq!(f.get("benchmarks").map(String::as_str), Some("readrandomwriterandom"));
+        assert_eq!(
+            f.get("benchmarks").map(String::as_str),
+            Some("readrandomwriterandom")
+        );
         assert!(!p.step_flags(&p.cells[1], 0).contains_key("use_existing_db"));
         // 1000 x (16 + 4096) x 2
         assert_eq!(p.disk_need(&p.cells[3]), 8_224_000);

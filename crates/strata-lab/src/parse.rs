@@ -145,7 +145,11 @@ pub fn parse_bench_line(line: &str) -> Option<BenchLine> {
         .and_then(|i| i.checked_sub(1))
         .and_then(|i| t.get(i))
         .and_then(|v| num(v))
-        .unwrap_or(if micros_op > 0.0 { 1e6 / micros_op } else { 0.0 });
+        .unwrap_or(if micros_op > 0.0 {
+            1e6 / micros_op
+        } else {
+            0.0
+        });
     let before = |key: &str| -> Option<f64> {
         let i = t.iter().position(|x| *x == key)?;
         t.get(i.checked_sub(1)?).and_then(|v| num(v))
@@ -250,7 +254,10 @@ fn parse_hist_line(line: &str, h: &mut ClientHistogram) {
 
 /// Parses `HH:MM:SS.sss` of `Cumulative stall: 00:00:0.371 H:M:S, 36.1 percent`.
 fn parse_stall(line: &str) -> Option<f64> {
-    let v = line.strip_prefix("Cumulative stall:")?.split_whitespace().next()?;
+    let v = line
+        .strip_prefix("Cumulative stall:")?
+        .split_whitespace()
+        .next()?;
     let mut parts = v.split(':');
     let h = num(parts.next()?)?;
     let m = num(parts.next()?)?;
@@ -294,11 +301,18 @@ pub fn parse_output(stdout: &str, stderr: &str) -> BenchOutput {
             if let Some(h) = current_hist.take() {
                 out.histograms.push(h);
             }
-            current_hist = Some((last_bench.clone(), op.to_string(), ClientHistogram::default()));
+            current_hist = Some((
+                last_bench.clone(),
+                op.to_string(),
+                ClientHistogram::default(),
+            ));
             continue;
         }
         if let Some((_, _, h)) = current_hist.as_mut() {
-            if line.starts_with("Count:") || line.starts_with("Min:") || line.starts_with("Percentiles:") {
+            if line.starts_with("Count:")
+                || line.starts_with("Min:")
+                || line.starts_with("Percentiles:")
+            {
                 parse_hist_line(line, h);
                 continue;
             }
@@ -325,7 +339,8 @@ pub fn parse_output(stdout: &str, stderr: &str) -> BenchOutput {
             let mut t: Vec<&str> = line.split_whitespace().collect();
             // The Size column prints as two tokens (`24.99 MB`): drop the unit.
             if t.len() == cols.len() + 1
-                && t.get(3).is_some_and(|u| matches!(*u, "B" | "KB" | "MB" | "GB" | "TB"))
+                && t.get(3)
+                    .is_some_and(|u| matches!(*u, "B" | "KB" | "MB" | "GB" | "TB"))
             {
                 t.remove(3);
             }
@@ -423,7 +438,10 @@ mod tests {
         assert!(h.p50 > 0.0 && h.p99 >= h.p50 && h.p999 >= h.p99);
         assert_eq!(o.tickers.get("rocksdb.stall.micros"), Some(&371015));
         assert_eq!(o.tickers.get("rocksdb.flush.write.bytes"), Some(&29898392));
-        let c = o.stat_histograms.get("rocksdb.compaction.times.cpu_micros").unwrap();
+        let c = o
+            .stat_histograms
+            .get("rocksdb.compaction.times.cpu_micros")
+            .unwrap();
         assert_eq!((c.count, c.sum), (9, 250694));
         assert_eq!(o.compaction_sum.get("W-Amp"), Some(&2.4));
         assert_eq!(o.compaction_sum.get("Comp(sec)"), Some(&1.22));
@@ -451,7 +469,10 @@ mod tests {
 
     #[test]
     fn garbage_input_gives_empty_output() {
-        let o = parse_output("x : y\n:::\nrocksdb.a COUNT :\nMicroseconds per :\nCount: abc", "");
+        let o = parse_output(
+            "x : y\n:::\nrocksdb.a COUNT :\nMicroseconds per :\nCount: abc",
+            "",
+        );
         assert!(o.benches.is_empty());
         assert!(o.tickers.is_empty());
     }

@@ -32,16 +32,27 @@ fn tv(t: libc::timeval) -> f64 {
 /// the first `cpus` cores when given.
 pub fn run(argv: &[String], cpus: Option<u32>, out_prefix: &Path) -> ProcessOutcome {
     let Some((prog, args)) = argv.split_first() else {
-        return ProcessOutcome { exit_code: -1000, stderr: "empty command".into(), ..Default::default() };
+        return ProcessOutcome {
+            exit_code: -1000,
+            stderr: "empty command".into(),
+            ..Default::default()
+        };
     };
     let so = out_prefix.with_extension("stdout");
     let se = out_prefix.with_extension("stderr");
     let files = (std::fs::File::create(&so), std::fs::File::create(&se));
     let (Ok(fo), Ok(fe)) = files else {
-        return ProcessOutcome { exit_code: -1000, stderr: format!("cannot create {}", so.display()), ..Default::default() };
+        return ProcessOutcome {
+            exit_code: -1000,
+            stderr: format!("cannot create {}", so.display()),
+            ..Default::default()
+        };
     };
     let mut cmd = Command::new(prog);
-    cmd.args(args).stdin(Stdio::null()).stdout(Stdio::from(fo)).stderr(Stdio::from(fe));
+    cmd.args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(fo))
+        .stderr(Stdio::from(fe));
     if let Some(n) = cpus {
         pin(&mut cmd, n);
     }
@@ -49,7 +60,11 @@ pub fn run(argv: &[String], cpus: Option<u32>, out_prefix: &Path) -> ProcessOutc
     let child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {
-            return ProcessOutcome { exit_code: -1000, stderr: format!("cannot start {prog}: {e}"), ..Default::default() }
+            return ProcessOutcome {
+                exit_code: -1000,
+                stderr: format!("cannot start {prog}: {e}"),
+                ..Default::default()
+            }
         }
     };
     let pid = child.id() as libc::pid_t;
@@ -148,7 +163,11 @@ mod tests {
     fn measures_child_and_exit_code() {
         let d = tempfile::tempdir().unwrap();
         let o = run(
-            &["sh".into(), "-c".into(), "echo hi; echo err >&2; exit 3".into()],
+            &[
+                "sh".into(),
+                "-c".into(),
+                "echo hi; echo err >&2; exit 3".into(),
+            ],
             None,
             &d.path().join("x"),
         );
@@ -163,7 +182,11 @@ mod tests {
     fn pinning_restricts_cores() {
         let d = tempfile::tempdir().unwrap();
         let o = run(
-            &["sh".into(), "-c".into(), "grep Cpus_allowed_list /proc/self/status".into()],
+            &[
+                "sh".into(),
+                "-c".into(),
+                "grep Cpus_allowed_list /proc/self/status".into(),
+            ],
             Some(1),
             &d.path().join("x"),
         );
@@ -181,7 +204,9 @@ mod tests {
 
     #[test]
     fn disk_check_refuses_with_numbers() {
-        let e = check_disk(Path::new("/"), u64::MAX / 2).unwrap_err().to_string();
+        let e = check_disk(Path::new("/"), u64::MAX / 2)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("needs") && e.contains("available"), "{e}");
         assert!(check_disk(Path::new("/"), 1).is_ok());
     }

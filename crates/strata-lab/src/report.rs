@@ -21,7 +21,12 @@ const HIGHER_BETTER: &[&str] = &["ops_sec", "mb_sec", "score", "found_pct"];
 pub fn load_study(sdir: &Path) -> anyhow::Result<(Plan, Vec<ResultRow>, crate::runner::Meta)> {
     let meta = read_meta(sdir)?;
     let spec = crate::spec::load(&sdir.join("study.toml"))?;
-    let plan = expand(&spec, &meta.scale, Some(meta.repeats), Some(meta.engines_requested.clone()))?;
+    let plan = expand(
+        &spec,
+        &meta.scale,
+        Some(meta.repeats),
+        Some(meta.engines_requested.clone()),
+    )?;
     let mut rows = crate::results::load_dir(sdir)?;
     add_scores(&plan, &mut rows);
     Ok((plan, rows, meta))
@@ -29,7 +34,9 @@ pub fn load_study(sdir: &Path) -> anyhow::Result<(Plan, Vec<ResultRow>, crate::r
 
 /// Adds the composite `score` metric (if the study defines one) to rows of its step.
 pub fn add_scores(plan: &Plan, rows: &mut [ResultRow]) {
-    let Some(sc) = plan.loaded.spec.score.as_ref().map(|s| s.get_ref().clone()) else { return };
+    let Some(sc) = plan.loaded.spec.score.as_ref().map(|s| s.get_ref().clone()) else {
+        return;
+    };
     for e in engines(plan, rows) {
         let cells: Vec<String> = plan.cells.iter().map(|c| c.id.clone()).collect();
         let points: Vec<BTreeMap<String, f64>> = plan
@@ -46,7 +53,10 @@ pub fn add_scores(plan: &Plan, rows: &mut [ResultRow]) {
             })
             .collect();
         let scores = composite_scores(&points, &sc.weights, &sc.higher_is_better);
-        for r in rows.iter_mut().filter(|r| r.engine == e && r.step == sc.step) {
+        for r in rows
+            .iter_mut()
+            .filter(|r| r.engine == e && r.step == sc.step)
+        {
             if let Some(i) = cells.iter().position(|c| c == &r.cell_id) {
                 if !points[i].is_empty() {
                     r.metrics.insert("score".into(), scores[i]);
@@ -65,7 +75,11 @@ fn other_fixed(plan: &Plan, x: &str, series: Option<&str>) -> BTreeMap<String, S
 }
 
 /// Draws the study's charts; returns (id, title, line names) of each.
-pub fn draw_charts(plan: &Plan, rows: &[ResultRow], sdir: &Path) -> anyhow::Result<Vec<(String, String, Vec<String>)>> {
+pub fn draw_charts(
+    plan: &Plan,
+    rows: &[ResultRow],
+    sdir: &Path,
+) -> anyhow::Result<Vec<(String, String, Vec<String>)>> {
     let cdir = sdir.join("charts");
     std::fs::create_dir_all(&cdir)?;
     let engs = engines(plan, rows);
@@ -88,11 +102,21 @@ pub fn draw_charts(plan: &Plan, rows: &[ResultRow], sdir: &Path) -> anyhow::Resu
                         fixed.insert(s.clone(), lab.clone());
                     }
                     let pts = series(plan, rows, e, &c.step, &c.x, &fixed, m);
-                    let mut p: Vec<Option<(f64, f64, f64)>> = pts.iter().map(|p| p.s.map(|s| (s.mean, s.min, s.max))).collect();
+                    let mut p: Vec<Option<(f64, f64, f64)>> = pts
+                        .iter()
+                        .map(|p| p.s.map(|s| (s.mean, s.min, s.max)))
+                        .collect();
                     if c.relative {
                         let max = p.iter().flatten().map(|x| x.0).fold(0.0, f64::max);
                         if max > 0.0 {
-                            p = p.into_iter().map(|q| q.map(|(a, b, d)| (a / max * 100.0, b / max * 100.0, d / max * 100.0))).collect();
+                            p = p
+                                .into_iter()
+                                .map(|q| {
+                                    q.map(|(a, b, d)| {
+                                        (a / max * 100.0, b / max * 100.0, d / max * 100.0)
+                                    })
+                                })
+                                .collect();
                         }
                     }
                     if first_two.len() < 2 && m == &c.metrics[0] {
@@ -105,27 +129,45 @@ pub fn draw_charts(plan: &Plan, rows: &[ResultRow], sdir: &Path) -> anyhow::Resu
                     if c.metrics.len() > 1 {
                         name.push(m.clone());
                     }
-                    lines.push(Line { name: name.join(" "), points: p });
+                    lines.push(Line {
+                        name: name.join(" "),
+                        points: p,
+                    });
                 }
             }
             if c.mark_crossover && first_two.len() == 2 {
                 if let Some(i) = crossover(&first_two[0], &first_two[1]) {
-                    markers.push((i as f64 - 0.5, format!("{e}: {} > {}", labels[1], labels[0])));
+                    markers.push((
+                        i as f64 - 0.5,
+                        format!("{e}: {} > {}", labels[1], labels[0]),
+                    ));
                 }
             }
         }
-        let y_desc = if c.relative { format!("{} (% of max)", c.metrics.join(", ")) } else { c.metrics.join(", ") };
+        let y_desc = if c.relative {
+            format!("{} (% of max)", c.metrics.join(", "))
+        } else {
+            c.metrics.join(", ")
+        };
         let data = ChartData {
             title: c.title.clone(),
             x_desc: c.x.clone(),
-            y_desc: if c.log_y { format!("{y_desc} (log)") } else { y_desc },
+            y_desc: if c.log_y {
+                format!("{y_desc} (log)")
+            } else {
+                y_desc
+            },
             x_labels: xa.values.iter().map(|v| xa.display(&v.label)).collect(),
             lines: lines.clone(),
             log_y: c.log_y,
             markers,
         };
         render(&data, &cdir.join(&c.id))?;
-        out.push((c.id.clone(), c.title.clone(), lines.into_iter().map(|l| l.name).collect()));
+        out.push((
+            c.id.clone(),
+            c.title.clone(),
+            lines.into_iter().map(|l| l.name).collect(),
+        ));
     }
     Ok(out)
 }
@@ -134,7 +176,11 @@ pub fn draw_charts(plan: &Plan, rows: &[ResultRow], sdir: &Path) -> anyhow::Resu
 pub fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
     let engs = engines(plan, rows);
     let mut out = Vec::new();
-    let disp = |a: &str, l: &str| plan.axis(a).map(|x| x.display(l)).unwrap_or_else(|| l.to_string());
+    let disp = |a: &str, l: &str| {
+        plan.axis(a)
+            .map(|x| x.display(l))
+            .unwrap_or_else(|| l.to_string())
+    };
     for c in plan.loaded.spec.charts.iter().map(|c| c.get_ref()) {
         let m = &c.metrics[0];
         let labels: Vec<String> = match c.series.as_deref().and_then(|s| plan.axis(s)) {
@@ -154,13 +200,24 @@ pub fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
                 let pts = series(plan, rows, e, &c.step, &c.x, &fixed, m);
                 xs = pts.iter().map(|p| p.x.clone()).collect();
                 let mv: Vec<Option<f64>> = pts.iter().map(|p| p.s.map(|s| s.mean)).collect();
-                per_engine_means.entry(e.clone()).or_default().extend(mv.iter().flatten());
-                let valid: Vec<(usize, f64)> = mv.iter().enumerate().filter_map(|(i, v)| v.map(|v| (i, v))).collect();
+                per_engine_means
+                    .entry(e.clone())
+                    .or_default()
+                    .extend(mv.iter().flatten());
+                let valid: Vec<(usize, f64)> = mv
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, v)| v.map(|v| (i, v)))
+                    .collect();
                 if valid.len() >= 2 && HIGHER_BETTER.contains(&m.as_str()) {
                     let best = valid.iter().cloned().max_by(|a, b| a.1.total_cmp(&b.1));
                     let worst = valid.iter().cloned().min_by(|a, b| a.1.total_cmp(&b.1));
                     if let (Some(b), Some(w)) = (best, worst) {
-                        let who = if lab.is_empty() { e.clone() } else { format!("{e}, {lab}") };
+                        let who = if lab.is_empty() {
+                            e.clone()
+                        } else {
+                            format!("{e}, {lab}")
+                        };
                         out.push(format!(
                             "{who}, {}: best {m} at {} = {} ({}); lowest at {} ({}), {:.0}% below the best.",
                             c.step,
@@ -176,7 +233,13 @@ pub fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
                 for p in &pts {
                     if let Some(s) = p.s {
                         if s.n > 1 && s.mean > 0.0 && s.stddev / s.mean > 0.10 && m == "ops_sec" {
-                            out.push(format!("{e} {} {}: noisy, {m} varies by {:.0}% (CV) over {} repeats.", lab, disp(&c.x, &p.x), s.stddev / s.mean * 100.0, s.n));
+                            out.push(format!(
+                                "{e} {} {}: noisy, {m} varies by {:.0}% (CV) over {} repeats.",
+                                lab,
+                                disp(&c.x, &p.x),
+                                s.stddev / s.mean * 100.0,
+                                s.n
+                            ));
                         }
                     }
                 }
@@ -184,12 +247,21 @@ pub fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
             }
             if means.len() == 2 {
                 let (a, b) = (&means[0], &means[1]);
-                let pairs: Vec<(usize, f64, f64)> = a.iter().zip(b).enumerate().filter_map(|(i, (x, y))| Some((i, (*x)?, (*y)?))).collect();
+                let pairs: Vec<(usize, f64, f64)> = a
+                    .iter()
+                    .zip(b)
+                    .enumerate()
+                    .filter_map(|(i, (x, y))| Some((i, (*x)?, (*y)?)))
+                    .collect();
                 if pairs.is_empty() {
                     continue;
                 }
                 let (la, lb) = (&labels[0], &labels[1]);
-                let ratios: Vec<f64> = pairs.iter().filter(|p| p.1 != 0.0).map(|p| p.2 / p.1).collect();
+                let ratios: Vec<f64> = pairs
+                    .iter()
+                    .filter(|p| p.1 != 0.0)
+                    .map(|p| p.2 / p.1)
+                    .collect();
                 let rng = if ratios.is_empty() {
                     String::new()
                 } else {
@@ -234,11 +306,23 @@ pub fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
             }
         }
         if engs.len() == 2 {
-            let a = per_engine_means.get(&engs[0]).map(|v| v.iter().sum::<f64>() / v.len().max(1) as f64);
-            let b = per_engine_means.get(&engs[1]).map(|v| v.iter().sum::<f64>() / v.len().max(1) as f64);
+            let a = per_engine_means
+                .get(&engs[0])
+                .map(|v| v.iter().sum::<f64>() / v.len().max(1) as f64);
+            let b = per_engine_means
+                .get(&engs[1])
+                .map(|v| v.iter().sum::<f64>() / v.len().max(1) as f64);
             if let (Some(a), Some(b)) = (a, b) {
                 if b > 0.0 {
-                    out.push(format!("{}: {} averages {} vs {} {} ({:.2}x).", c.title, engs[0], fmt_num(a), engs[1], fmt_num(b), a / b));
+                    out.push(format!(
+                        "{}: {} averages {} vs {} {} ({:.2}x).",
+                        c.title,
+                        engs[0],
+                        fmt_num(a),
+                        engs[1],
+                        fmt_num(b),
+                        a / b
+                    ));
                 }
             }
         }
@@ -248,12 +332,27 @@ pub fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
             let best = plan
                 .cells
                 .iter()
-                .filter_map(|c| summarize(&values(rows, e, &sc.step, &c.labels, "score")).map(|s| (c, s.mean)))
+                .filter_map(|c| {
+                    summarize(&values(rows, e, &sc.step, &c.labels, "score")).map(|s| (c, s.mean))
+                })
                 .max_by(|a, b| a.1.total_cmp(&b.1));
             if let Some((c, s)) = best {
-                let cell: Vec<String> = c.labels.iter().map(|(k, v)| format!("{k} = {}", disp(k, v))).collect();
-                let w: Vec<String> = sc.weights.iter().map(|(k, v)| format!("{k} {:.0}%", v * 100.0)).collect();
-                out.push(format!("Recommendation for {e}: {} (composite score {:.1} of 100; weights {}).", cell.join(", "), s, w.join(", ")));
+                let cell: Vec<String> = c
+                    .labels
+                    .iter()
+                    .map(|(k, v)| format!("{k} = {}", disp(k, v)))
+                    .collect();
+                let w: Vec<String> = sc
+                    .weights
+                    .iter()
+                    .map(|(k, v)| format!("{k} {:.0}%", v * 100.0))
+                    .collect();
+                out.push(format!(
+                    "Recommendation for {e}: {} (composite score {:.1} of 100; weights {}).",
+                    cell.join(", "),
+                    s,
+                    w.join(", ")
+                ));
             }
         }
     }
@@ -261,8 +360,29 @@ pub fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
 }
 
 fn metric_table(plan: &Plan, rows: &[ResultRow], step: &str) -> Block {
-    const COLS: &[&str] = &["ops_sec", "mb_sec", "p50", "p99", "p999", "get_p50", "get_p99", "waf", "wamp", "comp_cpu_sec", "stall_sec", "cpu_pct", "score"];
-    let cols: Vec<&str> = COLS.iter().copied().filter(|m| rows.iter().any(|r| r.ok && r.step == step && r.metrics.contains_key(*m))).collect();
+    const COLS: &[&str] = &[
+        "ops_sec",
+        "mb_sec",
+        "p50",
+        "p99",
+        "p999",
+        "get_p50",
+        "get_p99",
+        "waf",
+        "wamp",
+        "comp_cpu_sec",
+        "stall_sec",
+        "cpu_pct",
+        "score",
+    ];
+    let cols: Vec<&str> = COLS
+        .iter()
+        .copied()
+        .filter(|m| {
+            rows.iter()
+                .any(|r| r.ok && r.step == step && r.metrics.contains_key(*m))
+        })
+        .collect();
     let mut header: Vec<String> = plan.axes.iter().map(|a| a.name.clone()).collect();
     header.push("engine".into());
     header.push("ok/runs".into());
@@ -270,12 +390,22 @@ fn metric_table(plan: &Plan, rows: &[ResultRow], step: &str) -> Block {
     let mut out = Vec::new();
     for c in &plan.cells {
         for e in &plan.engines {
-            let all = rows.iter().filter(|r| r.step == step && &r.engine == e && r.cell_id == c.id).count();
+            let all = rows
+                .iter()
+                .filter(|r| r.step == step && &r.engine == e && r.cell_id == c.id)
+                .count();
             if all == 0 {
                 continue;
             }
-            let ok = rows.iter().filter(|r| r.ok && r.step == step && &r.engine == e && r.cell_id == c.id).count();
-            let mut row: Vec<String> = plan.axes.iter().map(|a| a.display(c.labels.get(&a.name).map(String::as_str).unwrap_or(""))).collect();
+            let ok = rows
+                .iter()
+                .filter(|r| r.ok && r.step == step && &r.engine == e && r.cell_id == c.id)
+                .count();
+            let mut row: Vec<String> = plan
+                .axes
+                .iter()
+                .map(|a| a.display(c.labels.get(&a.name).map(String::as_str).unwrap_or("")))
+                .collect();
             row.push(e.clone());
             row.push(format!("{ok}/{all}"));
             for m in &cols {
@@ -295,14 +425,38 @@ fn metric_table(plan: &Plan, rows: &[ResultRow], step: &str) -> Block {
 pub fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
     let (plan, rows, meta) = load_study(sdir)?;
     let s = &plan.loaded.spec;
-    let mut b = vec![Block::H(1, format!("{} ({} scale)", s.title, plan.scale)), Block::P(format!("Question: {}", s.question))];
+    let mut b = vec![
+        Block::H(1, format!("{} ({} scale)", s.title, plan.scale)),
+        Block::P(format!("Question: {}", s.question)),
+    ];
     let vers = versions(&rows);
     let host = rows.first().map(|r| r.host.clone()).unwrap_or_default();
     let mut setup = vec![
-        format!("Scale `{}`, {} repeats per cell, {} cells, steps: {}.", plan.scale, plan.repeats, plan.cells.len(),
-            plan.steps().iter().map(|st| format!("`{}`", st.benchmarks)).collect::<Vec<_>>().join(" then ")),
-        format!("Host: {} cores ({}), {:.1} GB memory, kernel {}, output on {}.", host.cores, host.cpu_model, host.mem_bytes as f64 / 1e9, host.kernel, host.fs_type),
-        format!("Git commit: {}.", rows.first().and_then(|r| r.git_commit.clone()).unwrap_or_else(|| "unknown".into())),
+        format!(
+            "Scale `{}`, {} repeats per cell, {} cells, steps: {}.",
+            plan.scale,
+            plan.repeats,
+            plan.cells.len(),
+            plan.steps()
+                .iter()
+                .map(|st| format!("`{}`", st.benchmarks))
+                .collect::<Vec<_>>()
+                .join(" then ")
+        ),
+        format!(
+            "Host: {} cores ({}), {:.1} GB memory, kernel {}, output on {}.",
+            host.cores,
+            host.cpu_model,
+            host.mem_bytes as f64 / 1e9,
+            host.kernel,
+            host.fs_type
+        ),
+        format!(
+            "Git commit: {}.",
+            rows.first()
+                .and_then(|r| r.git_commit.clone())
+                .unwrap_or_else(|| "unknown".into())
+        ),
     ];
     for e in &meta.engines_requested {
         match vers.get(e) {
@@ -311,7 +465,9 @@ pub fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
         }
     }
     if !vers.contains_key("rocksdb") {
-        setup.push("RocksDB was not measured in this run: the figures below are Strata's alone.".into());
+        setup.push(
+            "RocksDB was not measured in this run: the figures below are Strata's alone.".into(),
+        );
     }
     setup.extend(meta.notes.iter().cloned());
     b.push(Block::H(2, "Setup".into()));
@@ -324,23 +480,59 @@ pub fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
     }
     b.push(Block::H(2, "What this run shows".into()));
     let comp = computed_findings(&plan, &rows);
-    b.push(if comp.is_empty() { Block::P("No successful runs to draw conclusions from.".into()) } else { Block::List(comp) });
+    b.push(if comp.is_empty() {
+        Block::P("No successful runs to draw conclusions from.".into())
+    } else {
+        Block::List(comp)
+    });
     b.push(Block::H(2, "Published findings".into()));
     let mut tab = Vec::new();
     for f in s.findings.iter().map(|f| f.get_ref()) {
         for e in &meta.engines_requested {
             let c = check(&plan, &rows, f, e);
-            tab.push(vec![f.id.clone(), f.claim.clone(), f.published.clone(), e.clone(), c.verdict.word().to_string(), c.ours]);
+            tab.push(vec![
+                f.id.clone(),
+                f.claim.clone(),
+                f.published.clone(),
+                e.clone(),
+                c.verdict.word().to_string(),
+                c.ours,
+            ]);
         }
     }
     b.push(Block::P("The studies ran on other hardware and at other sizes; an effect that does not show here is reported as not reproduced, and an opposite effect as reversed.".into()));
-    b.push(Block::Table(["id", "published claim", "published figures", "engine", "verdict", "this run"].map(String::from).to_vec(), tab));
+    b.push(Block::Table(
+        [
+            "id",
+            "published claim",
+            "published figures",
+            "engine",
+            "verdict",
+            "this run",
+        ]
+        .map(String::from)
+        .to_vec(),
+        tab,
+    ));
     b.push(Block::H(2, "Results".into()));
     for st in plan.steps() {
         b.push(Block::H(3, format!("Step `{}`", st.label())));
         b.push(metric_table(&plan, &rows, &st.label()));
     }
-    let failed: Vec<String> = rows.iter().filter(|r| !r.ok).map(|r| format!("{} {} repeat {} step {}: {}", r.engine, r.cell_id, r.repeat + 1, r.step, r.error.clone().unwrap_or_default())).collect();
+    let failed: Vec<String> = rows
+        .iter()
+        .filter(|r| !r.ok)
+        .map(|r| {
+            format!(
+                "{} {} repeat {} step {}: {}",
+                r.engine,
+                r.cell_id,
+                r.repeat + 1,
+                r.step,
+                r.error.clone().unwrap_or_default()
+            )
+        })
+        .collect();
     if !failed.is_empty() {
         b.push(Block::H(2, "Failed runs".into()));
         b.push(Block::List(failed));
@@ -353,7 +545,13 @@ pub fn study_dirs(dir: &Path) -> Vec<PathBuf> {
     if dir.join("meta.json").exists() {
         return vec![dir.to_path_buf()];
     }
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.path()).filter(|p| p.join("meta.json").exists()).collect();
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("meta.json").exists())
+        .collect();
     v.sort();
     v
 }

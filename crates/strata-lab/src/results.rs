@@ -71,8 +71,20 @@ pub struct ResultRow {
 
 /// Columns of metrics copied into the CSV (all metrics stay in `metrics_json`).
 pub const CSV_METRICS: &[&str] = &[
-    "ops_sec", "micros_op", "mb_sec", "p50", "p99", "p999", "get_p50", "get_p99", "waf", "wamp",
-    "comp_cpu_sec", "comp_sec", "stall_sec", "cpu_pct",
+    "ops_sec",
+    "micros_op",
+    "mb_sec",
+    "p50",
+    "p99",
+    "p999",
+    "get_p50",
+    "get_p99",
+    "waf",
+    "wamp",
+    "comp_cpu_sec",
+    "comp_sec",
+    "stall_sec",
+    "cpu_pct",
 ];
 
 /// Writes rows as JSON lines.
@@ -91,8 +103,8 @@ pub fn write_jsonl(path: &Path, rows: &[ResultRow]) -> anyhow::Result<()> {
 
 /// Reads JSON lines; errors name the file and line.
 pub fn read_jsonl(path: &Path) -> anyhow::Result<Vec<ResultRow>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let mut rows = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -117,9 +129,24 @@ pub fn read_jsonl(path: &Path) -> anyhow::Result<Vec<ResultRow>> {
 pub fn write_csv(path: &Path, rows: &[ResultRow]) -> anyhow::Result<()> {
     let mut w = csv::Writer::from_path(path)?;
     let mut header: Vec<String> = [
-        "schema_version", "study", "scale", "engine", "engine_version", "cell_id", "repeat", "step",
-        "exit_code", "ok", "wall_sec", "user_sec", "sys_sec", "max_rss_kb", "git_commit", "host",
-        "cores", "fs_type",
+        "schema_version",
+        "study",
+        "scale",
+        "engine",
+        "engine_version",
+        "cell_id",
+        "repeat",
+        "step",
+        "exit_code",
+        "ok",
+        "wall_sec",
+        "user_sec",
+        "sys_sec",
+        "max_rss_kb",
+        "git_commit",
+        "host",
+        "cores",
+        "fs_type",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -182,7 +209,10 @@ pub fn load_dir(dir: &Path) -> anyhow::Result<Vec<ResultRow>> {
         if merged.exists() {
             return read_jsonl(&merged);
         }
-        anyhow::bail!("{}: no results (no runs/*/{RUN_FILE} and no results.jsonl)", dir.display());
+        anyhow::bail!(
+            "{}: no results (no runs/*/{RUN_FILE} and no results.jsonl)",
+            dir.display()
+        );
     }
     for f in files {
         rows.extend(read_jsonl(&f)?);
@@ -201,7 +231,9 @@ pub(crate) fn sample_row() -> ResultRow {
         engine_version: "RocksDB 7.8.3".into(),
         engine_command: "db_bench".into(),
         cell_id: "value_size=100".into(),
-        cell: [("value_size".to_string(), "100".to_string())].into_iter().collect(),
+        cell: [("value_size".to_string(), "100".to_string())]
+            .into_iter()
+            .collect(),
         cpus: None,
         repeat: 0,
         job_index: 0,
@@ -247,8 +279,14 @@ mod tests {
         let mut r = sample_row();
         r.schema_version = 99;
         std::fs::write(&p, format!("{}\n", serde_json::to_string(&r).unwrap())).unwrap();
-        assert!(read_jsonl(&p).unwrap_err().to_string().contains("r.jsonl:1: schema_version 99"));
+        assert!(read_jsonl(&p)
+            .unwrap_err()
+            .to_string()
+            .contains("r.jsonl:1: schema_version 99"));
         std::fs::write(&p, "\n{garbage").unwrap();
-        assert!(read_jsonl(&p).unwrap_err().to_string().contains("r.jsonl:2:"));
+        assert!(read_jsonl(&p)
+            .unwrap_err()
+            .to_string()
+            .contains("r.jsonl:2:"));
     }
 }

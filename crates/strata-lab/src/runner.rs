@@ -78,9 +78,16 @@ pub fn probe(prefix: &[String], scratch: &Path) -> Result<String, String> {
     let _ = std::fs::remove_dir_all(&dir);
     let parsed = parse_output(&o.stdout, &o.stderr);
     if o.exit_code == 0 && parsed.primary().is_some() {
-        Ok(parsed.engine_version.unwrap_or_else(|| "unknown version".into()))
+        Ok(parsed
+            .engine_version
+            .unwrap_or_else(|| "unknown version".into()))
     } else {
-        Err(format!("`{}` exited {}: {}", argv.join(" "), o.exit_code, o.stderr.lines().last().unwrap_or("")))
+        Err(format!(
+            "`{}` exited {}: {}",
+            argv.join(" "),
+            o.exit_code,
+            o.stderr.lines().last().unwrap_or("")
+        ))
     }
 }
 
@@ -91,13 +98,24 @@ pub fn words(cmd: &str) -> Vec<String> {
 
 /// Resolves the engines of a plan to commands, probing each; unavailable
 /// engines are dropped with a note.
-pub fn resolve_engines(engines: &[String], opts: &RunOptions, scratch: &Path) -> (Vec<EngineCmd>, Vec<String>) {
-    let strata = opts.strata_bench.as_deref().map(words).unwrap_or_else(crate::default_bench_command);
+pub fn resolve_engines(
+    engines: &[String],
+    opts: &RunOptions,
+    scratch: &Path,
+) -> (Vec<EngineCmd>, Vec<String>) {
+    let strata = opts
+        .strata_bench
+        .as_deref()
+        .map(words)
+        .unwrap_or_else(crate::default_bench_command);
     let mut out = Vec::new();
     let mut notes = Vec::new();
     for e in engines {
         let candidates: Vec<(Vec<String>, String)> = match e.as_str() {
-            "strata" => vec![(strata.clone(), format!("strata bench (`{}`)", strata.join(" ")))],
+            "strata" => vec![(
+                strata.clone(),
+                format!("strata bench (`{}`)", strata.join(" ")),
+            )],
             _ => {
                 let mut c = Vec::new();
                 if let Some(p) = &opts.rocksdb_bench {
@@ -114,7 +132,11 @@ pub fn resolve_engines(engines: &[String], opts: &RunOptions, scratch: &Path) ->
         for (prefix, how) in candidates {
             match probe(&prefix, scratch) {
                 Ok(ver) => {
-                    out.push(EngineCmd { engine: e.clone(), prefix, how: format!("{how}, {ver}") });
+                    out.push(EngineCmd {
+                        engine: e.clone(),
+                        prefix,
+                        how: format!("{how}, {ver}"),
+                    });
                     found = true;
                     break;
                 }
@@ -132,7 +154,10 @@ pub fn resolve_engines(engines: &[String], opts: &RunOptions, scratch: &Path) ->
 }
 
 fn shell_quote(a: &str) -> String {
-    if !a.is_empty() && a.chars().all(|c| c.is_ascii_alphanumeric() || "-_=./,:+".contains(c)) {
+    if !a.is_empty()
+        && a.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_=./,:+".contains(c))
+    {
         a.to_string()
     } else {
         format!("'{}'", a.replace('\'', "'\\''"))
@@ -141,7 +166,10 @@ fn shell_quote(a: &str) -> String {
 
 /// Joins argv into a shell command line.
 pub fn shell_join(argv: &[String]) -> String {
-    argv.iter().map(|a| shell_quote(a)).collect::<Vec<_>>().join(" ")
+    argv.iter()
+        .map(|a| shell_quote(a))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Run directory of a job.
@@ -170,15 +198,23 @@ pub fn run_job(
     let need = plan.disk_need(&job.cell);
     let mut fatal: Option<String> = match &engine {
         Err(e) => Some(e.clone()),
-        Ok(_) => crate::process::check_disk(&rdir, need).err().map(|e| e.to_string()),
+        Ok(_) => crate::process::check_disk(&rdir, need)
+            .err()
+            .map(|e| e.to_string()),
     };
     let cores = job.cell.cpus.unwrap_or(host.cores).min(host.cores.max(1));
     let mut rows = Vec::new();
     for (i, step) in plan.steps().iter().enumerate() {
         let flags = plan.step_flags(&job.cell, i);
-        let prefix = engine.as_ref().map(|e| e.prefix.clone()).unwrap_or_default();
+        let prefix = engine
+            .as_ref()
+            .map(|e| e.prefix.clone())
+            .unwrap_or_default();
         let argv = step_command(&prefix, &flags, &db);
-        let started_unix = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+        let started_unix = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
         let mut row = ResultRow {
             schema_version: SCHEMA_VERSION,
             study: plan.loaded.spec.name.clone(),
@@ -207,21 +243,42 @@ pub fn run_job(
             metrics: Default::default(),
         };
         if fatal.is_none() {
-            std::fs::write(rdir.join(format!("step{i}.cmd")), format!("{}\n", row.command))?;
+            std::fs::write(
+                rdir.join(format!("step{i}.cmd")),
+                format!("{}\n", row.command),
+            )?;
             let o = crate::process::run(&argv, job.cell.cpus, &rdir.join(format!("step{i}")));
             let parsed = parse_output(&o.stdout, &o.stderr);
-            row.engine_version = parsed.engine_version.clone().unwrap_or_else(|| "unknown".into());
+            row.engine_version = parsed
+                .engine_version
+                .clone()
+                .unwrap_or_else(|| "unknown".into());
             row.exit_code = o.exit_code;
             row.wall_sec = o.wall_sec;
             row.user_sec = o.user_sec;
             row.sys_sec = o.sys_sec;
             row.max_rss_kb = o.max_rss_kb;
-            let acc = Accounting { wall_sec: o.wall_sec, user_sec: o.user_sec, sys_sec: o.sys_sec, max_rss_kb: o.max_rss_kb, cores };
+            let acc = Accounting {
+                wall_sec: o.wall_sec,
+                user_sec: o.user_sec,
+                sys_sec: o.sys_sec,
+                max_rss_kb: o.max_rss_kb,
+                cores,
+            };
             row.metrics = metrics(&parsed, &acc);
             row.ok = o.exit_code == 0 && parsed.primary().is_some();
             if !row.ok {
-                let last = o.stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
-                let msg = format!("exit code {}; no result line parsed; stderr: {}", o.exit_code, last.trim());
+                let last = o
+                    .stderr
+                    .lines()
+                    .rev()
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap_or("");
+                let msg = format!(
+                    "exit code {}; no result line parsed; stderr: {}",
+                    o.exit_code,
+                    last.trim()
+                );
                 row.error = Some(msg.clone());
                 fatal = Some(format!("step {} failed: {msg}", step.label()));
             }
@@ -283,7 +340,11 @@ pub fn run_study(plan: &Plan, opts: &RunOptions) -> anyhow::Result<PathBuf> {
     write_meta(&sdir, plan, &meta)?;
     let host = host_info(&sdir);
     let git = git_commit();
-    let jobs: Vec<&Job> = plan.jobs.iter().filter(|j| engines.iter().any(|e| e.engine == j.engine)).collect();
+    let jobs: Vec<&Job> = plan
+        .jobs
+        .iter()
+        .filter(|j| engines.iter().any(|e| e.engine == j.engine))
+        .collect();
     let bar = indicatif::ProgressBar::new(jobs.len() as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} runs, ETA {eta} | {msg}")
@@ -299,11 +360,24 @@ pub fn run_study(plan: &Plan, opts: &RunOptions) -> anyhow::Result<PathBuf> {
             bar.abandon_with_message("stopped early");
             return Ok(sdir);
         }
-        bar.set_message(format!("{} {} repeat {}", job.engine, job.cell.id, job.repeat + 1));
-        let eng = engines.iter().find(|e| e.engine == job.engine).ok_or_else(|| "engine unavailable".to_string());
+        bar.set_message(format!(
+            "{} {} repeat {}",
+            job.engine,
+            job.cell.id,
+            job.repeat + 1
+        ));
+        let eng = engines
+            .iter()
+            .find(|e| e.engine == job.engine)
+            .ok_or_else(|| "engine unavailable".to_string());
         let rows = run_job(plan, job, eng, &sdir, &host, &git)?;
         if let Some(r) = rows.iter().find(|r| !r.ok) {
-            bar.println(format!("run failed ({} {}): {}", job.engine, job.cell.id, r.error.clone().unwrap_or_default()));
+            bar.println(format!(
+                "run failed ({} {}): {}",
+                job.engine,
+                job.cell.id,
+                r.error.clone().unwrap_or_default()
+            ));
         }
         ran += 1;
         bar.inc(1);

@@ -282,11 +282,7 @@ pub fn load(path: &Path) -> anyhow::Result<LoadedSpec> {
 pub fn parse(text: &str, path: &Path) -> anyhow::Result<LoadedSpec> {
     let spec: StudySpec = toml::from_str(text).map_err(|e| {
         let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(0);
-        anyhow::anyhow!(
-            "{}:{line}: {}",
-            path.display(),
-            e.message().trim_end()
-        )
+        anyhow::anyhow!("{}:{line}: {}", path.display(), e.message().trim_end())
     })?;
     let loaded = LoadedSpec {
         spec,

@@ -25,9 +25,17 @@ pub fn summarize(xs: &[f64]) -> Option<Summary> {
     }
     let n = v.len();
     let mean = v.iter().sum::<f64>() / n as f64;
-    let var = if n > 1 { v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64 } else { 0.0 };
+    let var = if n > 1 {
+        v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64
+    } else {
+        0.0
+    };
     let stddev = var.sqrt();
-    let ci95 = if n > 1 { t975(n - 1) * stddev / (n as f64).sqrt() } else { 0.0 };
+    let ci95 = if n > 1 {
+        t975(n - 1) * stddev / (n as f64).sqrt()
+    } else {
+        0.0
+    };
     Some(Summary {
         n,
         mean,
@@ -55,9 +63,15 @@ pub fn t975(df: usize) -> f64 {
 fn ln_gamma(x: f64) -> f64 {
     // Lanczos approximation (g = 7, n = 9).
     const C: [f64; 9] = [
-        0.999_999_999_999_809_9, 676.520_368_121_885_1, -1_259.139_216_722_402_8,
-        771.323_428_777_653_1, -176.615_029_162_140_6, 12.507_343_278_686_905,
-        -0.138_571_095_265_720_12, 9.984_369_578_019_572e-6, 1.505_632_735_149_311_6e-7,
+        0.999_999_999_999_809_9,
+        676.520_368_121_885_1,
+        -1_259.139_216_722_402_8,
+        771.323_428_777_653_1,
+        -176.615_029_162_140_6,
+        12.507_343_278_686_905,
+        -0.138_571_095_265_720_12,
+        9.984_369_578_019_572e-6,
+        1.505_632_735_149_311_6e-7,
     ];
     if x < 0.5 {
         let pi = std::f64::consts::PI;
@@ -124,7 +138,9 @@ pub fn inc_beta(a: f64, b: f64, x: f64) -> f64 {
 
 /// Two-sided p-value of Welch's t test; 1 when both samples are constant and equal.
 pub fn welch_p(a: &[f64], b: &[f64]) -> f64 {
-    let (Some(sa), Some(sb)) = (summarize(a), summarize(b)) else { return 1.0 };
+    let (Some(sa), Some(sb)) = (summarize(a), summarize(b)) else {
+        return 1.0;
+    };
     if sa.n < 2 || sb.n < 2 {
         return 1.0;
     }
@@ -134,8 +150,7 @@ pub fn welch_p(a: &[f64], b: &[f64]) -> f64 {
         return if sa.mean == sb.mean { 1.0 } else { 0.0 };
     }
     let t = (sa.mean - sb.mean) / (va + vb).sqrt();
-    let df = (va + vb).powi(2)
-        / (va.powi(2) / (sa.n - 1) as f64 + vb.powi(2) / (sb.n - 1) as f64);
+    let df = (va + vb).powi(2) / (va.powi(2) / (sa.n - 1) as f64 + vb.powi(2) / (sb.n - 1) as f64);
     inc_beta(df / 2.0, 0.5, df / (df + t * t)).clamp(0.0, 1.0)
 }
 
@@ -146,7 +161,11 @@ pub fn mann_whitney_p(a: &[f64], b: &[f64]) -> f64 {
     if n1 == 0 || n2 == 0 {
         return 1.0;
     }
-    let mut all: Vec<(f64, usize)> = a.iter().map(|x| (*x, 0)).chain(b.iter().map(|x| (*x, 1))).collect();
+    let mut all: Vec<(f64, usize)> = a
+        .iter()
+        .map(|x| (*x, 0))
+        .chain(b.iter().map(|x| (*x, 1)))
+        .collect();
     all.sort_by(|x, y| x.0.total_cmp(&y.0));
     let mut ranks = vec![0.0; all.len()];
     let mut ties = 0.0;
@@ -164,7 +183,12 @@ pub fn mann_whitney_p(a: &[f64], b: &[f64]) -> f64 {
         ties += t * t * t - t;
         i = j + 1;
     }
-    let r1: f64 = all.iter().zip(&ranks).filter(|(x, _)| x.1 == 0).map(|(_, r)| r).sum();
+    let r1: f64 = all
+        .iter()
+        .zip(&ranks)
+        .filter(|(x, _)| x.1 == 0)
+        .map(|(_, r)| r)
+        .sum();
     let u1 = r1 - (n1 * (n1 + 1)) as f64 / 2.0;
     let u = u1.min((n1 * n2) as f64 - u1);
     if ties == 0.0 && n1 * n2 <= 400 {
@@ -203,7 +227,11 @@ fn u_distribution(n1: usize, n2: usize) -> Vec<f64> {
         for j in 1..=n2 {
             let mut v = vec![0.0; i * j + 1];
             for (u, slot) in v.iter_mut().enumerate() {
-                let a = if u >= j { f[i - 1][j].get(u - j).copied().unwrap_or(0.0) } else { 0.0 };
+                let a = if u >= j {
+                    f[i - 1][j].get(u - j).copied().unwrap_or(0.0)
+                } else {
+                    0.0
+                };
                 let b = f[i][j - 1].get(u).copied().unwrap_or(0.0);
                 *slot = a + b;
             }
@@ -222,15 +250,22 @@ fn erfc(x: f64) -> f64 {
     // Numerical Recipes erfcc, relative error < 1.2e-7.
     let z = x.abs();
     let t = 1.0 / (1.0 + 0.5 * z);
-    let r = t * (-z * z - 1.265_512_23
-        + t * (1.000_023_68
-            + t * (0.374_091_96
-                + t * (0.096_784_18
-                    + t * (-0.186_288_06
-                        + t * (0.278_868_07
-                            + t * (-1.135_203_98 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
-        .exp();
-    if x >= 0.0 { r } else { 2.0 - r }
+    let r = t
+        * (-z * z - 1.265_512_23
+            + t * (1.000_023_68
+                + t * (0.374_091_96
+                    + t * (0.096_784_18
+                        + t * (-0.186_288_06
+                            + t * (0.278_868_07
+                                + t * (-1.135_203_98
+                                    + t * (1.488_515_87
+                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
+            .exp();
+    if x >= 0.0 {
+        r
+    } else {
+        2.0 - r
+    }
 }
 
 #[cfg(test)]

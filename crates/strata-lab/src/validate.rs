@@ -16,7 +16,10 @@ pub fn validate(l: &LoadedSpec) -> anyhow::Result<()> {
     let s = &l.spec;
     let file = l.path.display().to_string();
     let err = |offset: usize, field: &str, msg: String| -> anyhow::Error {
-        anyhow::anyhow!("{file}:{}: field `{field}`: {msg}", line_of(&l.text, offset))
+        anyhow::anyhow!(
+            "{file}:{}: field `{field}`: {msg}",
+            line_of(&l.text, offset)
+        )
     };
     let top = |field: &str| -> usize {
         // Offset of a top-level key, for fields without spans.
@@ -39,19 +42,35 @@ pub fn validate(l: &LoadedSpec) -> anyhow::Result<()> {
     }
     for e in &s.engines {
         if !ENGINES.contains(&e.as_str()) {
-            return Err(err(top("engines"), "engines", format!("unknown engine `{e}` (known: strata, rocksdb)")));
+            return Err(err(
+                top("engines"),
+                "engines",
+                format!("unknown engine `{e}` (known: strata, rocksdb)"),
+            ));
         }
     }
     if s.disk_factor <= 0.0 {
-        return Err(err(top("disk_factor"), "disk_factor", "must be positive".into()));
+        return Err(err(
+            top("disk_factor"),
+            "disk_factor",
+            "must be positive".into(),
+        ));
     }
     for (k, v) in &s.flags {
         if !scalar(v) {
-            return Err(err(top(k), &format!("flags.{k}"), "must be a string, number or boolean".into()));
+            return Err(err(
+                top(k),
+                &format!("flags.{k}"),
+                "must be a string, number or boolean".into(),
+            ));
         }
     }
     if s.axes.is_empty() || s.axes.len() > 2 {
-        return Err(err(top("[[axis]]"), "axis", format!("a study has one or two axes, found {}", s.axes.len())));
+        return Err(err(
+            top("[[axis]]"),
+            "axis",
+            format!("a study has one or two axes, found {}", s.axes.len()),
+        ));
     }
     let mut names = BTreeSet::new();
     for (i, a) in s.axes.iter().enumerate() {
@@ -59,55 +78,115 @@ pub fn validate(l: &LoadedSpec) -> anyhow::Result<()> {
         let ax = a.get_ref();
         let f = format!("axis[{i}]");
         if !names.insert(ax.name.clone()) {
-            return Err(err(off, &format!("{f}.name"), format!("duplicate axis `{}`", ax.name)));
+            return Err(err(
+                off,
+                &format!("{f}.name"),
+                format!("duplicate axis `{}`", ax.name),
+            ));
         }
         match (ax.values.is_empty(), ax.variants.is_empty()) {
-            (true, true) => return Err(err(off, &format!("{f}.values"), "give `values` or `variant`s".into())),
-            (false, false) => return Err(err(off, &format!("{f}.values"), "give either `values` or `variant`s, not both".into())),
+            (true, true) => {
+                return Err(err(
+                    off,
+                    &format!("{f}.values"),
+                    "give `values` or `variant`s".into(),
+                ))
+            }
+            (false, false) => {
+                return Err(err(
+                    off,
+                    &format!("{f}.values"),
+                    "give either `values` or `variant`s, not both".into(),
+                ))
+            }
             _ => {}
         }
         if let Some(v) = ax.values.iter().find(|v| !scalar(v)) {
-            return Err(err(off, &format!("{f}.values"), format!("value {v} is not a scalar")));
+            return Err(err(
+                off,
+                &format!("{f}.values"),
+                format!("value {v} is not a scalar"),
+            ));
         }
         if ax.name == "cpus" {
-            if let Some(v) = ax.values.iter().find(|v| v.as_integer().is_none_or(|n| n < 1)) {
-                return Err(err(off, &format!("{f}.values"), format!("cpus values must be positive integers, found {v}")));
+            if let Some(v) = ax
+                .values
+                .iter()
+                .find(|v| v.as_integer().is_none_or(|n| n < 1))
+            {
+                return Err(err(
+                    off,
+                    &format!("{f}.values"),
+                    format!("cpus values must be positive integers, found {v}"),
+                ));
             }
         }
         let mut labels = BTreeSet::new();
         for (j, v) in ax.variants.iter().enumerate() {
             if !labels.insert(v.label.clone()) {
-                return Err(err(off, &format!("{f}.variant[{j}].label"), format!("duplicate label `{}`", v.label)));
+                return Err(err(
+                    off,
+                    &format!("{f}.variant[{j}].label"),
+                    format!("duplicate label `{}`", v.label),
+                ));
             }
             if let Some((k, _)) = v.flags.iter().find(|(_, x)| !scalar(x)) {
-                return Err(err(off, &format!("{f}.variant[{j}].flags.{k}"), "must be a scalar".into()));
+                return Err(err(
+                    off,
+                    &format!("{f}.variant[{j}].flags.{k}"),
+                    "must be a scalar".into(),
+                ));
             }
         }
     }
     if s.steps.is_empty() {
-        return Err(err(top("[[step]]"), "step", "at least one step is needed".into()));
+        return Err(err(
+            top("[[step]]"),
+            "step",
+            "at least one step is needed".into(),
+        ));
     }
     let mut steps = BTreeSet::new();
     for (i, st) in s.steps.iter().enumerate() {
         let r = st.get_ref();
         if r.benchmarks.trim().is_empty() {
-            return Err(err(st.span().start, &format!("step[{i}].benchmarks"), "is empty".into()));
+            return Err(err(
+                st.span().start,
+                &format!("step[{i}].benchmarks"),
+                "is empty".into(),
+            ));
         }
         if !steps.insert(r.label()) {
-            return Err(err(st.span().start, &format!("step[{i}].name"), format!("duplicate step name `{}`", r.label())));
+            return Err(err(
+                st.span().start,
+                &format!("step[{i}].name"),
+                format!("duplicate step name `{}`", r.label()),
+            ));
         }
     }
     if s.scales.is_empty() {
-        return Err(err(top("[scales"), "scales", "define at least one scale (quick, full)".into()));
+        return Err(err(
+            top("[scales"),
+            "scales",
+            "define at least one scale (quick, full)".into(),
+        ));
     }
     for (name, sc) in &s.scales {
         for k in sc.get_ref().axis_values.keys() {
             if !names.contains(k) {
-                return Err(err(sc.span().start, &format!("scales.{name}.axis_values.{k}"), "no such axis".into()));
+                return Err(err(
+                    sc.span().start,
+                    &format!("scales.{name}.axis_values.{k}"),
+                    "no such axis".into(),
+                ));
             }
         }
         if sc.get_ref().repeats == Some(0) {
-            return Err(err(sc.span().start, &format!("scales.{name}.repeats"), "must be at least 1".into()));
+            return Err(err(
+                sc.span().start,
+                &format!("scales.{name}.repeats"),
+                "must be at least 1".into(),
+            ));
         }
     }
     let axis = |n: &str| names.contains(n);
@@ -116,14 +195,26 @@ pub fn validate(l: &LoadedSpec) -> anyhow::Result<()> {
         let ch = c.get_ref();
         let f = format!("chart[{i}]");
         if !steps.contains(&ch.step) {
-            return Err(err(off, &format!("{f}.step"), format!("no step named `{}`", ch.step)));
+            return Err(err(
+                off,
+                &format!("{f}.step"),
+                format!("no step named `{}`", ch.step),
+            ));
         }
         if !axis(&ch.x) {
-            return Err(err(off, &format!("{f}.x"), format!("no axis named `{}`", ch.x)));
+            return Err(err(
+                off,
+                &format!("{f}.x"),
+                format!("no axis named `{}`", ch.x),
+            ));
         }
         if let Some(se) = &ch.series {
             if !axis(se) || se == &ch.x {
-                return Err(err(off, &format!("{f}.series"), format!("`{se}` is not another axis")));
+                return Err(err(
+                    off,
+                    &format!("{f}.series"),
+                    format!("`{se}` is not another axis"),
+                ));
             }
         }
         if ch.metrics.is_empty() {
@@ -135,40 +226,80 @@ pub fn validate(l: &LoadedSpec) -> anyhow::Result<()> {
         let x = fd.get_ref();
         let f = format!("finding[{i}]");
         if !steps.contains(&x.step) {
-            return Err(err(off, &format!("{f}.step"), format!("no step named `{}`", x.step)));
+            return Err(err(
+                off,
+                &format!("{f}.step"),
+                format!("no step named `{}`", x.step),
+            ));
         }
         if !axis(&x.along) {
-            return Err(err(off, &format!("{f}.along"), format!("no axis named `{}`", x.along)));
+            return Err(err(
+                off,
+                &format!("{f}.along"),
+                format!("no axis named `{}`", x.along),
+            ));
         }
         for k in x.where_.keys() {
             if !axis(k) {
                 return Err(err(off, &format!("{f}.where.{k}"), "no such axis".into()));
             }
         }
-        let pair = matches!(x.kind, FindingKind::Crossover | FindingKind::Ordering | FindingKind::Ratio);
+        let pair = matches!(
+            x.kind,
+            FindingKind::Crossover | FindingKind::Ordering | FindingKind::Ratio
+        );
         if pair {
             if x.series.len() != 2 {
-                return Err(err(off, &format!("{f}.series"), "needs exactly two labels".into()));
+                return Err(err(
+                    off,
+                    &format!("{f}.series"),
+                    "needs exactly two labels".into(),
+                ));
             }
             match &x.series_axis {
                 Some(a) if axis(a) && a != &x.along => {}
-                _ => return Err(err(off, &format!("{f}.series_axis"), "must name the other axis".into())),
+                _ => {
+                    return Err(err(
+                        off,
+                        &format!("{f}.series_axis"),
+                        "must name the other axis".into(),
+                    ))
+                }
             }
         }
         match x.kind {
             FindingKind::Ratio if x.range.len() != 2 || x.range[0] > x.range[1] => {
-                return Err(err(off, &format!("{f}.range"), "needs [lo, hi] with lo <= hi".into()));
+                return Err(err(
+                    off,
+                    &format!("{f}.range"),
+                    "needs [lo, hi] with lo <= hi".into(),
+                ));
             }
             FindingKind::Argmax if x.expected.is_empty() => {
-                return Err(err(off, &format!("{f}.expected"), "needs at least one label".into()));
+                return Err(err(
+                    off,
+                    &format!("{f}.expected"),
+                    "needs at least one label".into(),
+                ));
             }
             FindingKind::Monotonic
-                if !matches!(x.direction.as_deref(), Some("increasing") | Some("decreasing")) =>
+                if !matches!(
+                    x.direction.as_deref(),
+                    Some("increasing") | Some("decreasing")
+                ) =>
             {
-                return Err(err(off, &format!("{f}.direction"), "must be `increasing` or `decreasing`".into()));
+                return Err(err(
+                    off,
+                    &format!("{f}.direction"),
+                    "must be `increasing` or `decreasing`".into(),
+                ));
             }
             FindingKind::Crossover if !x.between.is_empty() && x.between.len() != 2 => {
-                return Err(err(off, &format!("{f}.between"), "needs two x labels".into()));
+                return Err(err(
+                    off,
+                    &format!("{f}.between"),
+                    "needs two x labels".into(),
+                ));
             }
             _ => {}
         }
@@ -177,10 +308,18 @@ pub fn validate(l: &LoadedSpec) -> anyhow::Result<()> {
         let r = sc.get_ref();
         let total: f64 = r.weights.values().sum();
         if (total - 1.0).abs() > 1e-6 {
-            return Err(err(sc.span().start, "score.weights", format!("weights sum to {total}, not 1")));
+            return Err(err(
+                sc.span().start,
+                "score.weights",
+                format!("weights sum to {total}, not 1"),
+            ));
         }
         if !steps.contains(&r.step) {
-            return Err(err(sc.span().start, "score.step", format!("no step named `{}`", r.step)));
+            return Err(err(
+                sc.span().start,
+                "score.step",
+                format!("no step named `{}`", r.step),
+            ));
         }
     }
     Ok(())
