@@ -217,7 +217,7 @@ pub fn load_dir(dir: &Path) -> anyhow::Result<Vec<ResultRow>> {
     for f in files {
         rows.extend(read_jsonl(&f)?);
     }
-    rows.sort_by(|a, b| (a.job_index, a.step_index).cmp(&(b.job_index, b.step_index)));
+    rows.sort_by_key(|r| (r.job_index, r.step_index));
     Ok(rows)
 }
 
