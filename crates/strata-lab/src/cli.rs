@@ -41,6 +41,9 @@ pub struct Common {
     /// External RocksDB db_bench (default: `strata bench --engine=rocksdb` if it works).
     #[arg(long)]
     pub rocksdb_bench: Option<String>,
+    /// Override a fixed flag of the study: `--set value_size=4096` (repeatable).
+    #[arg(long = "set", value_name = "FLAG=VALUE")]
+    pub set: Vec<String>,
     /// Use a `db_bench` found on PATH for every engine (testing without `strata bench`).
     #[arg(long)]
     pub db_bench_on_path: bool,

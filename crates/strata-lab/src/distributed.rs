@@ -40,6 +40,9 @@ pub fn plan_lines(
                 "--engines".into(),
                 plan.engines.join(","),
             ]);
+            for (k, v) in &plan.set {
+                a.extend(["--set".into(), format!("{k}={v}")]);
+            }
             if let Some(s) = &opts.strata_bench {
                 a.extend(["--strata-bench".into(), s.clone()]);
             }
@@ -67,6 +70,7 @@ pub fn run_one(plan: &Plan, index: usize, opts: &RunOptions) -> anyhow::Result<P
             engines_requested: plan.engines.clone(),
             engines_run: engines.clone(),
             notes: notes.clone(),
+            set: plan.set.clone(),
         };
         let tmp = sdir.join(format!(".meta-{index}"));
         std::fs::create_dir_all(&tmp)?;

@@ -118,6 +118,8 @@ pub struct Plan {
     pub engines: Vec<String>,
     /// Jobs in order (engine-major interleaving: repeat, cell, engine).
     pub jobs: Vec<Job>,
+    /// `--set` overrides applied to the fixed flags.
+    pub set: Vec<(String, String)>,
 }
 
 fn strings(m: &FlagMap) -> BTreeMap<String, String> {
@@ -133,6 +135,17 @@ pub fn expand(
     repeats: Option<u32>,
     engines: Option<Vec<String>>,
 ) -> anyhow::Result<Plan> {
+    expand_with(loaded, scale, repeats, engines, &[])
+}
+
+/// [`expand`] with extra `flag=value` overrides of the fixed flags (`--set`).
+pub fn expand_with(
+    loaded: &LoadedSpec,
+    scale: &str,
+    repeats: Option<u32>,
+    engines: Option<Vec<String>>,
+    set: &[(String, String)],
+) -> anyhow::Result<Plan> {
     let s = &loaded.spec;
     let sc = s
         .scales
@@ -147,6 +160,7 @@ pub fn expand(
         })?;
     let mut fixed = strings(&s.flags);
     fixed.extend(strings(&sc.flags));
+    fixed.extend(set.iter().cloned());
     let mut axes = Vec::new();
     for a in &s.axes {
         let a = a.get_ref();
@@ -232,6 +246,7 @@ pub fn expand(
         repeats,
         engines,
         jobs,
+        set: set.to_vec(),
     })
 }
 
@@ -253,7 +268,11 @@ impl Plan {
         f.extend(cell.flags.clone());
         if let Some(st) = self.loaded.spec.steps.get(step_index) {
             f.extend(strings(&st.get_ref().flags));
-            f.insert("benchmarks".into(), st.get_ref().benchmarks.clone());
+            let mut b = st.get_ref().benchmarks.clone();
+            for (axis, label) in &cell.labels {
+                b = b.replace(&format!("${{{axis}}}"), label);
+            }
+            f.insert("benchmarks".into(), b);
         }
         if step_index > 0 {
             f.entry("use_existing_db".into())
@@ -326,7 +345,8 @@ flags = { enable_blob_files = false }
 label = "blob"
 flags = { enable_blob_files = true, min_blob_size = 0 }
 [[step]]
-benchmarks = "fillrandom"
+name = "fill"
+benchmarks = "fillrandom,${layout}"
 [[step]]
 name = "mix"
 benchmarks = "readrandomwriterandom"
@@ -353,7 +373,12 @@ axis_values = { value_size = [512] }
             f.get("benchmarks").map(String::as_str),
             Some("readrandomwriterandom")
         );
-        assert!(!p.step_flags(&p.cells[1], 0).contains_key("use_existing_db"));
+        let f0 = p.step_flags(&p.cells[1], 0);
+        assert!(!f0.contains_key("use_existing_db"));
+        assert_eq!(
+            f0.get("benchmarks").map(String::as_str),
+            Some("fillrandom,blob")
+        );
         // 1000 x (16 + 4096) x 2
         assert_eq!(p.disk_need(&p.cells[3]), 8_224_000);
         assert_eq!(p.axes[0].display("4096"), "4 KB");

@@ -9,7 +9,7 @@ use crate::chart::{render, ChartData, Line};
 use crate::derive::composite_scores;
 use crate::doc::{html, markdown, Block};
 use crate::findings::{check, crossover};
-use crate::model::{expand, Plan};
+use crate::model::{expand_with, Plan};
 use crate::results::ResultRow;
 use crate::runner::read_meta;
 use crate::stats::summarize;
@@ -21,11 +21,12 @@ const HIGHER_BETTER: &[&str] = &["ops_sec", "mb_sec", "score", "found_pct"];
 pub fn load_study(sdir: &Path) -> anyhow::Result<(Plan, Vec<ResultRow>, crate::runner::Meta)> {
     let meta = read_meta(sdir)?;
     let spec = crate::spec::load(&sdir.join("study.toml"))?;
-    let plan = expand(
+    let plan = expand_with(
         &spec,
         &meta.scale,
         Some(meta.repeats),
         Some(meta.engines_requested.clone()),
+        &meta.set,
     )?;
     let mut rows = crate::results::load_dir(sdir)?;
     add_scores(&plan, &mut rows);
@@ -488,6 +489,9 @@ pub fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
     b.push(Block::H(2, "Published findings".into()));
     let mut tab = Vec::new();
     for f in s.findings.iter().map(|f| f.get_ref()) {
+        if !f.scales.is_empty() && !f.scales.contains(&plan.scale) {
+            continue;
+        }
         for e in &meta.engines_requested {
             let c = check(&plan, &rows, f, e);
             tab.push(vec![

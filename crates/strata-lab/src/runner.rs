@@ -38,6 +38,9 @@ pub struct Meta {
     pub engines_run: Vec<EngineCmd>,
     /// Notes for the report (e.g. RocksDB missing).
     pub notes: Vec<String>,
+    /// `--set` flag overrides.
+    #[serde(default)]
+    pub set: Vec<(String, String)>,
 }
 
 /// Options of `lab run`.
@@ -336,6 +339,7 @@ pub fn run_study(plan: &Plan, opts: &RunOptions) -> anyhow::Result<PathBuf> {
         engines_requested: plan.engines.clone(),
         engines_run: engines.clone(),
         notes,
+        set: plan.set.clone(),
     };
     write_meta(&sdir, plan, &meta)?;
     let host = host_info(&sdir);

@@ -177,7 +177,8 @@ pub enum FindingKind {
     Ordering,
     /// `series[1] / series[0]` within `range` (averaged over points).
     Ratio,
-    /// The best value along `along` is one of `expected`.
+    /// The best value along `along` is one of `expected` (`interior`: not
+    /// at either end, i.e. an inverted U).
     Argmax,
     /// The metric moves monotonically along `along` in `direction`.
     Monotonic,
@@ -225,6 +226,9 @@ pub struct Finding {
     /// Argmax of the minimum instead (for lower-is-better metrics).
     #[serde(default)]
     pub minimize: bool,
+    /// Scales the finding is checked at (empty: all).
+    #[serde(default)]
+    pub scales: Vec<String>,
 }
 
 /// Composite score: weighted normalised metrics (study 3).

@@ -156,6 +156,20 @@ pub fn validate(l: &LoadedSpec) -> anyhow::Result<()> {
                 "is empty".into(),
             ));
         }
+        let mut rest = r.benchmarks.as_str();
+        while let Some(pos) = rest.find("${") {
+            let tail = rest.get(pos + 2..).unwrap_or("");
+            let end = tail.find('}').unwrap_or(tail.len());
+            let name = tail.get(..end).unwrap_or("");
+            if !names.contains(name) {
+                return Err(err(
+                    st.span().start,
+                    &format!("step[{i}].benchmarks"),
+                    format!("`${{{name}}}` names no axis"),
+                ));
+            }
+            rest = tail.get(end..).unwrap_or("");
+        }
         if !steps.insert(r.label()) {
             return Err(err(
                 st.span().start,
@@ -273,6 +287,13 @@ pub fn validate(l: &LoadedSpec) -> anyhow::Result<()> {
                     off,
                     &format!("{f}.range"),
                     "needs [lo, hi] with lo <= hi".into(),
+                ));
+            }
+            _ if x.scales.iter().any(|n| !s.scales.contains_key(n)) => {
+                return Err(err(
+                    off,
+                    &format!("{f}.scales"),
+                    "names an undefined scale".into(),
                 ));
             }
             FindingKind::Argmax if x.expected.is_empty() => {
@@ -394,6 +415,20 @@ flags = { num = 100 }
         let e = err_of(&t);
         assert!(e.contains("finding[0].along"), "{e}");
         assert!(e.contains("x.toml:2"), "{e}");
+    }
+
+    #[test]
+    fn placeholder_must_name_an_axis() {
+        let e = err_of(&GOOD.replace("fillrandom,stats", "fillrandom,${nope}"));
+        assert!(
+            e.contains("step[0].benchmarks") && e.contains("${nope}"),
+            "{e}"
+        );
+        assert!(parse(
+            &GOOD.replace("fillrandom,stats", "fillrandom,${value_size}"),
+            Path::new("x.toml")
+        )
+        .is_ok());
     }
 
     #[test]
