@@ -64,6 +64,39 @@ pub fn crossover(a: &[Option<f64>], b: &[Option<f64>]) -> Option<usize> {
     Some(d[first_pos].0)
 }
 
+/// Whether the two series of a pair finding differ significantly (Welch's t
+/// test on the pooled per-point ratios to the first series' mean, p < 0.05).
+fn significant(
+    plan: &Plan,
+    rows: &[ResultRow],
+    f: &Finding,
+    engine: &str,
+    fixed: &BTreeMap<String, String>,
+) -> bool {
+    let Some(sa) = &f.series_axis else { return false };
+    let Some(ax) = plan.axis(&f.along) else { return false };
+    let (mut xa, mut xb) = (Vec::new(), Vec::new());
+    for v in &ax.values {
+        if fixed.get(&f.along).is_some_and(|only| only != &v.label) {
+            continue;
+        }
+        let mut fa = fixed.clone();
+        fa.insert(f.along.clone(), v.label.clone());
+        let mut fb = fa.clone();
+        fa.insert(sa.clone(), f.series[0].clone());
+        fb.insert(sa.clone(), f.series[1].clone());
+        let a = crate::aggregate::values(rows, engine, &f.step, &fa, &f.metric);
+        let b = crate::aggregate::values(rows, engine, &f.step, &fb, &f.metric);
+        let m = a.iter().sum::<f64>() / a.len().max(1) as f64;
+        if m == 0.0 || a.is_empty() || b.is_empty() {
+            continue;
+        }
+        xa.extend(a.iter().map(|x| x / m));
+        xb.extend(b.iter().map(|x| x / m));
+    }
+    crate::stats::welch_p(&xa, &xb) < 0.05
+}
+
 /// Checks one finding for one engine.
 pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Checked {
     let disp = |axis: &str, l: &str| {
@@ -170,16 +203,19 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
                 }
                 FindingKind::Ordering => {
                     let wins = both.iter().filter(|(a, b)| a > b).count();
-                    let v = if wins == both.len() {
+                    // Significance of the a-vs-b difference over all points' repeats.
+                    let sig = significant(plan, rows, f, engine, &fixed);
+                    let noise = if sig { "" } else { " The difference is within run-to-run noise (Welch p >= 0.05 or too few repeats)." };
+                    let v = if wins == both.len() && sig {
                         Verdict::Reproduced
-                    } else if wins == 0 {
+                    } else if wins == 0 && sig {
                         Verdict::Reversed
                     } else {
                         Verdict::NotReproduced
                     };
                     done(
                         v,
-                        format!("{la} above {lb} at {wins} of {} points. {figs}", both.len()),
+                        format!("{la} above {lb} at {wins} of {} points.{noise} {figs}", both.len()),
                     )
                 }
                 _ => {
@@ -193,9 +229,10 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
                     }
                     let avg = r.iter().sum::<f64>() / r.len() as f64;
                     let (lo, hi) = (f.range[0], f.range[1]);
+                    let sig = significant(plan, rows, f, engine, &fixed);
                     let v = if avg >= lo && avg <= hi {
                         Verdict::Reproduced
-                    } else if (hi < 1.0 && avg > 1.0) || (lo > 1.0 && avg < 1.0) {
+                    } else if sig && ((hi < 1.0 && avg > 1.0) || (lo > 1.0 && avg < 1.0)) {
                         Verdict::Reversed
                     } else {
                         Verdict::NotReproduced
@@ -257,9 +294,13 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
             let down = m.windows(2).filter(|w| w[1] < w[0]).count();
             let want_up = f.direction.as_deref() == Some("increasing");
             let (with, against) = if want_up { (up, down) } else { (down, up) };
-            let v = if against == 0 && with > 0 {
+            // A trend, not strict monotonicity: most steps and the two ends agree.
+            let (first, last) = (m[0], m[m.len() - 1]);
+            let ends_with = if want_up { last > first } else { last < first };
+            let ends_against = if want_up { last < first } else { last > first };
+            let v = if with > against && ends_with {
                 Verdict::Reproduced
-            } else if with == 0 && against > 0 {
+            } else if against > with && ends_against {
                 Verdict::Reversed
             } else {
                 Verdict::NotReproduced

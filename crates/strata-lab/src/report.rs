@@ -480,7 +480,9 @@ pub fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
         b.push(Block::Chart(id.clone(), title.clone()));
     }
     b.push(Block::H(2, "What this run shows".into()));
-    let comp = computed_findings(&plan, &rows);
+    let mut comp = computed_findings(&plan, &rows);
+    let mut seen = std::collections::BTreeSet::new();
+    comp.retain(|s| seen.insert(s.clone()));
     b.push(if comp.is_empty() {
         Block::P("No successful runs to draw conclusions from.".into())
     } else {
