@@ -73,8 +73,12 @@ fn significant(
     engine: &str,
     fixed: &BTreeMap<String, String>,
 ) -> bool {
-    let Some(sa) = &f.series_axis else { return false };
-    let Some(ax) = plan.axis(&f.along) else { return false };
+    let Some(sa) = &f.series_axis else {
+        return false;
+    };
+    let Some(ax) = plan.axis(&f.along) else {
+        return false;
+    };
     let (mut xa, mut xb) = (Vec::new(), Vec::new());
     for v in &ax.values {
         if fixed.get(&f.along).is_some_and(|only| only != &v.label) {
@@ -99,6 +103,11 @@ fn significant(
 
 /// Checks one finding for one engine.
 pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Checked {
+    let tagged = |axis: &str, l: &str| {
+        plan.axis(axis)
+            .map(|a| a.tag(l))
+            .unwrap_or_else(|| l.to_string())
+    };
     let disp = |axis: &str, l: &str| {
         plan.axis(axis)
             .map(|a| a.display(l))
@@ -129,7 +138,7 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
     let fig = |pts: &[Point]| -> String {
         pts.iter()
             .filter_map(|p| {
-                p.s.map(|s| format!("{} {}", disp(&f.along, &p.x), fmt_num(s.mean)))
+                p.s.map(|s| format!("{} {}", tagged(&f.along, &p.x), fmt_num(s.mean)))
             })
             .collect::<Vec<_>>()
             .join(", ")
@@ -205,7 +214,11 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
                     let wins = both.iter().filter(|(a, b)| a > b).count();
                     // Significance of the a-vs-b difference over all points' repeats.
                     let sig = significant(plan, rows, f, engine, &fixed);
-                    let noise = if sig { "" } else { " The difference is within run-to-run noise (Welch p >= 0.05 or too few repeats)." };
+                    let noise = if sig {
+                        ""
+                    } else {
+                        " The difference is within run-to-run noise (Welch p >= 0.05 or too few repeats)."
+                    };
                     let v = if wins == both.len() && sig {
                         Verdict::Reproduced
                     } else if wins == 0 && sig {
@@ -215,7 +228,10 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
                     };
                     done(
                         v,
-                        format!("{la} above {lb} at {wins} of {} points.{noise} {figs}", both.len()),
+                        format!(
+                            "{la} above {lb} at {wins} of {} points.{noise} {figs}",
+                            both.len()
+                        ),
                     )
                 }
                 _ => {

@@ -25,6 +25,8 @@ pub struct ResolvedAxis {
     pub values: Vec<AxisValue>,
     /// Values are byte sizes.
     pub bytes: bool,
+    /// A scalar axis (`values`), not named variants.
+    pub scalar: bool,
 }
 
 impl ResolvedAxis {
@@ -36,6 +38,18 @@ impl ResolvedAxis {
         match label.parse::<f64>() {
             Ok(v) => human_bytes(v),
             Err(_) => label.to_string(),
+        }
+    }
+}
+
+impl ResolvedAxis {
+    /// Label with the axis name for scalar axes (`cpus=2`, `value_size=4 KB`);
+    /// variant labels (`blob`) as they are.
+    pub fn tag(&self, label: &str) -> String {
+        if self.scalar {
+            format!("{}={}", self.name, self.display(label))
+        } else {
+            label.to_string()
         }
     }
 }
@@ -195,6 +209,7 @@ pub fn expand_with(
             name: a.name.clone(),
             values,
             bytes: a.unit.as_deref() == Some("bytes"),
+            scalar: a.variants.is_empty(),
         });
     }
     let mut cells: Vec<Cell> = vec![Cell {

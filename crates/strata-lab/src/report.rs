@@ -125,7 +125,7 @@ pub fn draw_charts(
                     }
                     let mut name = vec![e.clone()];
                     if !lab.is_empty() {
-                        name.push(lab.clone());
+                        name.push(tag(plan, c.series.as_deref(), lab));
                     }
                     if c.metrics.len() > 1 {
                         name.push(m.clone());
@@ -173,6 +173,13 @@ pub fn draw_charts(
     Ok(out)
 }
 
+fn tag(plan: &Plan, axis: Option<&str>, label: &str) -> String {
+    match axis.and_then(|a| plan.axis(a)) {
+        Some(a) => a.tag(label),
+        None => label.to_string(),
+    }
+}
+
 /// Statements computed from the data, with numbers.
 pub fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
     let engs = engines(plan, rows);
@@ -217,7 +224,7 @@ pub fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
                         let who = if lab.is_empty() {
                             e.clone()
                         } else {
-                            format!("{e}, {lab}")
+                            format!("{e}, {}", tag(plan, c.series.as_deref(), lab))
                         };
                         out.push(format!(
                             "{who}, {}: best {m} at {} = {} ({}); lowest at {} ({}), {:.0}% below the best.",
@@ -257,7 +264,10 @@ pub fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
                 if pairs.is_empty() {
                     continue;
                 }
-                let (la, lb) = (&labels[0], &labels[1]);
+                let (la, lb) = (
+                    &tag(plan, c.series.as_deref(), &labels[0]),
+                    &tag(plan, c.series.as_deref(), &labels[1]),
+                );
                 let ratios: Vec<f64> = pairs
                     .iter()
                     .filter(|p| p.1 != 0.0)
