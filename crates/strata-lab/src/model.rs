@@ -198,10 +198,16 @@ pub fn expand_with(
         } else {
             a.variants
                 .iter()
-                .map(|v| AxisValue {
-                    label: v.label.clone(),
-                    numeric: None,
-                    flags: strings(&v.flags),
+                .map(|v| {
+                    let mut flags = strings(&v.flags);
+                    if let Some(o) = sc.variant_flags.get(&v.label) {
+                        flags.extend(strings(o));
+                    }
+                    AxisValue {
+                        label: v.label.clone(),
+                        numeric: None,
+                        flags,
+                    }
                 })
                 .collect()
         };
@@ -369,6 +375,7 @@ flags = { readwritepercent = 95 }
 [scales.quick]
 repeats = 2
 flags = { num = 100 }
+variant_flags = { blob = { min_blob_size = 64 } }
 axis_values = { value_size = [512] }
 [scales.full]
 "#;
@@ -407,6 +414,9 @@ axis_values = { value_size = [512] }
         assert_eq!(p.repeats, 2);
         assert_eq!(p.jobs.len(), 4);
         assert_eq!(p.fixed.get("num").map(String::as_str), Some("100"));
+        let f = p.step_flags(&p.cells[1], 0);
+        assert_eq!(f.get("min_blob_size").map(String::as_str), Some("64"));
+        assert_eq!(f.get("enable_blob_files").map(String::as_str), Some("true"));
         assert!(expand(&l, "huge", None, None).is_err());
     }
 

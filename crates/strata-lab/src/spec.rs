@@ -134,6 +134,10 @@ pub struct Scale {
     /// Replacement value lists per axis name (scalar axes only).
     #[serde(default)]
     pub axis_values: BTreeMap<String, Vec<toml::Value>>,
+    /// Flag overrides per variant label, applied over the variant's own flags
+    /// (e.g. level sizes scaled down with the data).
+    #[serde(default)]
+    pub variant_flags: BTreeMap<String, FlagMap>,
     /// Free-text note on expected duration.
     #[serde(default)]
     pub note: Option<String>,
