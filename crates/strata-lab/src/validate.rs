@@ -196,9 +196,16 @@ pub fn validate(l: &LoadedSpec) -> anyhow::Result<()> {
             }
         }
         for k in sc.get_ref().variant_flags.keys() {
-            let known = s.axes.iter().any(|a| a.get_ref().variants.iter().any(|v| &v.label == k));
+            let known = s
+                .axes
+                .iter()
+                .any(|a| a.get_ref().variants.iter().any(|v| &v.label == k));
             if !known {
-                return Err(err(sc.span().start, &format!("scales.{name}.variant_flags.{k}"), "no variant with this label".into()));
+                return Err(err(
+                    sc.span().start,
+                    &format!("scales.{name}.variant_flags.{k}"),
+                    "no variant with this label".into(),
+                ));
             }
         }
         if sc.get_ref().repeats == Some(0) {
