@@ -149,7 +149,8 @@ where
         for (x, p) in l.points.iter().enumerate() {
             if let Some((_, mn, mx)) = p {
                 if mx > mn {
-                    let x = x as f64;
+                    // Spread the bars of different lines a little so they do not overlap.
+                    let x = x as f64 + (i as f64 - (c.lines.len() as f64 - 1.0) / 2.0) * 0.04;
                     let (a, b) = (ty(*mn, log), ty(*mx, log));
                     for seg in [
                         vec![(x, a), (x, b)],

@@ -197,6 +197,7 @@ pub fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
         };
         let base = other_fixed(plan, &c.x, c.series.as_deref());
         let mut per_engine_means: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+        let mut noisy: Vec<String> = Vec::new();
         for e in &engs {
             let mut means: Vec<Vec<Option<f64>>> = Vec::new();
             let mut xs: Vec<String> = Vec::new();
@@ -240,14 +241,17 @@ pub fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
                 }
                 for p in &pts {
                     if let Some(s) = p.s {
-                        if s.n > 1 && s.mean > 0.0 && s.stddev / s.mean > 0.10 && m == "ops_sec" {
-                            out.push(format!(
-                                "{e} {} {}: noisy, {m} varies by {:.0}% (CV) over {} repeats.",
-                                lab,
-                                disp(&c.x, &p.x),
-                                s.stddev / s.mean * 100.0,
-                                s.n
-                            ));
+                        if s.n > 1 && s.mean > 0.0 && s.stddev / s.mean > 0.10 {
+                            let who = if lab.is_empty() {
+                                format!("{e} {}", disp(&c.x, &p.x))
+                            } else {
+                                format!(
+                                    "{e} {} {}",
+                                    tag(plan, c.series.as_deref(), lab),
+                                    disp(&c.x, &p.x)
+                                )
+                            };
+                            noisy.push(format!("{who} {:.0}%", s.stddev / s.mean * 100.0));
                         }
                     }
                 }
@@ -290,7 +294,7 @@ pub fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
                 };
                 let s = match (crossover(a, b), crossover(b, a)) {
                     (Some(i), _) => format!(
-                        "{e}, {}: {lb} rises above {la} between {} and {} ({la} {} vs {lb} {} at {}){rng}.",
+                        "{e}, {} ({m}): {lb} rises above {la} between {} and {} ({la} {} vs {lb} {} at {}){rng}.",
                         c.title,
                         disp(&c.x, &xs[i.saturating_sub(1)]),
                         disp(&c.x, &xs[i]),
@@ -299,7 +303,7 @@ pub fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
                         disp(&c.x, &xs[i])
                     ),
                     (None, Some(i)) => format!(
-                        "{e}, {}: {la} rises above {lb} between {} and {}{rng}.",
+                        "{e}, {} ({m}): {la} rises above {lb} between {} and {}{rng}.",
                         c.title,
                         disp(&c.x, &xs[i.saturating_sub(1)]),
                         disp(&c.x, &xs[i])
@@ -307,14 +311,21 @@ pub fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
                     _ => {
                         let above = pairs.iter().filter(|p| p.2 > p.1).count();
                         if above == 0 || above == pairs.len() {
-                            format!("{e}, {}: {lb} {} {la} at all {} points{rng}.", c.title, if above > 0 { "is above" } else { "stays below" }, pairs.len())
+                            format!("{e}, {} ({m}): {lb} {} {la} at all {} points{rng}.", c.title, if above > 0 { "is above" } else { "stays below" }, pairs.len())
                         } else {
-                            format!("{e}, {}: no clean crossover; {lb} is higher at {} and {la} at {}{rng}.", c.title, ahead(true), ahead(false))
+                            format!("{e}, {} ({m}): no clean crossover; {lb} is higher at {} and {la} at {}{rng}.", c.title, ahead(true), ahead(false))
                         }
                     }
                 };
                 out.push(s);
             }
+        }
+        if !noisy.is_empty() {
+            out.push(format!(
+                "{} ({m}): noisy cells, coefficient of variation over repeats above 10%: {}.",
+                c.title,
+                noisy.join(", ")
+            ));
         }
         if engs.len() == 2 {
             let a = per_engine_means
