@@ -63,7 +63,7 @@ fn ty(v: f64, log: bool) -> f64 {
     }
 }
 
-fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, c: &ChartData) -> anyhow::Result<()>
+fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &ChartData) -> anyhow::Result<()>
 where
     DB::ErrorType: 'static,
 {
@@ -94,7 +94,7 @@ where
     let n = c.x_labels.len().max(1);
     let labels = c.x_labels.clone();
     let log = c.log_y;
-    let mut chart = ChartBuilder::on(&root)
+    let mut chart = ChartBuilder::on(root)
         .caption(&c.title, ("sans-serif", 22))
         .margin(12)
         .x_label_area_size(45)
@@ -192,7 +192,86 @@ where
         .position(SeriesLabelPosition::UpperRight)
         .draw()
         .map_err(|e| anyhow::anyhow!("{e:?}"))?;
-    root.present().map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    Ok(())
+}
+
+fn present<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    root.present().map_err(|e| anyhow::anyhow!("{e:?}"))
+}
+
+fn draw_dashboard<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    charts: &[ChartData],
+    text_title: &str,
+    text: &[String],
+) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    let areas = root.split_evenly((3, 3));
+    for (a, c) in areas.iter().zip(charts.iter().take(8)) {
+        draw(a, c)?;
+    }
+    if let Some(a) = areas.get(charts.len().min(8)) {
+        let style = ("sans-serif", 15).into_font();
+        a.draw(&Text::new(
+            text_title.to_string(),
+            (20, 20),
+            ("sans-serif", 22).into_font(),
+        ))
+        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+        let mut y = 60;
+        for line in text {
+            for chunk in wrap(line, 60) {
+                a.draw(&Text::new(chunk, (20, y), style.clone()))
+                    .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+                y += 20;
+            }
+            y += 6;
+        }
+    }
+    Ok(())
+}
+
+/// Greedy word wrap at `width` characters.
+fn wrap(s: &str, width: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for w in s.split_whitespace() {
+        if !cur.is_empty() && cur.len() + 1 + w.len() > width {
+            out.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(w);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Writes a 3x3 dashboard (up to eight charts and a text panel) as `stem.svg` and `stem.png`.
+pub fn render_dashboard(
+    charts: &[ChartData],
+    text_title: &str,
+    text: &[String],
+    stem: &Path,
+) -> anyhow::Result<()> {
+    register_font();
+    let svg = stem.with_extension("svg");
+    let png = stem.with_extension("png");
+    let a = SVGBackend::new(&svg, (2100, 1350)).into_drawing_area();
+    draw_dashboard(&a, charts, text_title, text)?;
+    present(&a)?;
+    let b = BitMapBackend::new(&png, (2100, 1350)).into_drawing_area();
+    draw_dashboard(&b, charts, text_title, text)?;
+    present(&b)?;
     Ok(())
 }
 
@@ -201,8 +280,12 @@ pub fn render(c: &ChartData, stem: &Path) -> anyhow::Result<()> {
     register_font();
     let svg = stem.with_extension("svg");
     let png = stem.with_extension("png");
-    draw(SVGBackend::new(&svg, (800, 500)).into_drawing_area(), c)?;
-    draw(BitMapBackend::new(&png, (800, 500)).into_drawing_area(), c)?;
+    let a = SVGBackend::new(&svg, (800, 500)).into_drawing_area();
+    draw(&a, c)?;
+    present(&a)?;
+    let b = BitMapBackend::new(&png, (800, 500)).into_drawing_area();
+    draw(&b, c)?;
+    present(&b)?;
     Ok(())
 }
 
@@ -231,5 +314,22 @@ mod tests {
         let svg = std::fs::read_to_string(d.path().join("c.svg")).unwrap();
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
         assert!(svg.contains("inline"));
+        render_dashboard(
+            &[c.clone(), c],
+            "Recommendation",
+            &["use 2 KB".into()],
+            &d.path().join("dash"),
+        )
+        .unwrap();
+        let png = std::fs::read(d.path().join("dash.png")).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        assert!(std::fs::read_to_string(d.path().join("dash.svg"))
+            .unwrap()
+            .contains("use 2 KB"));
+    }
+
+    #[test]
+    fn wraps_words() {
+        assert_eq!(wrap("aa bb cc", 5), vec!["aa bb", "cc"]);
     }
 }

@@ -23,6 +23,28 @@ fn esc(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
+/// Standard base64 (for embedding the dashboard PNG in the HTML).
+pub fn base64(data: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut o = String::with_capacity(data.len().div_ceil(3) * 4);
+    for c in data.chunks(3) {
+        let b = [
+            c[0],
+            c.get(1).copied().unwrap_or(0),
+            c.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for (i, shift) in [18u32, 12, 6, 0].iter().enumerate() {
+            if i <= c.len() {
+                o.push(A[((n >> shift) & 63) as usize] as char);
+            } else {
+                o.push('=');
+            }
+        }
+    }
+    o
+}
+
 /// Markdown rendering; charts link the PNGs.
 pub fn markdown(blocks: &[Block]) -> String {
     let mut o = String::new();
@@ -95,6 +117,12 @@ th{{background:#eee}}.charts{{display:flex;flex-wrap:wrap;gap:8px}}.chart svg{{w
                 }
                 o.push_str("</table>\n");
             }
+            Block::Chart(id, _) if id == "dashboard" => {
+                o.push_str(&format!(
+                    "</div><div><img style=\"width:100%\" alt=\"dashboard\" src=\"data:image/png;base64,{}\"></div><div class=\"charts\">\n",
+                    base64(&std::fs::read(dir.join("charts").join("dashboard.png")).unwrap_or_default())
+                ));
+            }
             Block::Chart(id, _) => {
                 let svg = std::fs::read_to_string(dir.join("charts").join(format!("{id}.svg")))
                     .unwrap_or_default();
@@ -112,6 +140,14 @@ th{{background:#eee}}.charts{{display:flex;flex-wrap:wrap;gap:8px}}.chart svg{{w
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn base64_known_values() {
+        assert_eq!(base64(b"Man"), "TWFu");
+        assert_eq!(base64(b"Ma"), "TWE=");
+        assert_eq!(base64(b"M"), "TQ==");
+        assert_eq!(base64(b""), "");
+    }
 
     #[test]
     fn renders_both_formats() {

@@ -80,7 +80,7 @@ pub fn draw_charts(
     plan: &Plan,
     rows: &[ResultRow],
     sdir: &Path,
-) -> anyhow::Result<Vec<(String, String, Vec<String>)>> {
+) -> anyhow::Result<Vec<(String, String, Vec<String>, ChartData)>> {
     let cdir = sdir.join("charts");
     std::fs::create_dir_all(&cdir)?;
     let engs = engines(plan, rows);
@@ -168,6 +168,7 @@ pub fn draw_charts(
             c.id.clone(),
             c.title.clone(),
             lines.into_iter().map(|l| l.name).collect(),
+            data,
         ));
     }
     Ok(out)
@@ -497,13 +498,31 @@ pub fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
     b.push(Block::P("WAF = (WAL + flush + compaction + blob bytes written) / user bytes written (tickers rocksdb.wal.bytes, rocksdb.flush.write.bytes, rocksdb.compact.write.bytes, rocksdb.blobdb.blob.file.bytes.written over rocksdb.bytes.written); wamp = RocksDB's Sum-row W-Amp (flush + compaction writes over flushed bytes, no WAL). cpu_pct = (user + sys CPU of the bench process) / wall / cores. Error bars show min-max over repeats; table cells show mean ± 95% CI (Student t).".into()));
     let charts = draw_charts(&plan, &rows, sdir)?;
     b.push(Block::H(2, "Charts".into()));
-    for (id, title, _) in &charts {
-        b.push(Block::Chart(id.clone(), title.clone()));
-    }
-    b.push(Block::H(2, "What this run shows".into()));
     let mut comp = computed_findings(&plan, &rows);
     let mut seen = std::collections::BTreeSet::new();
     comp.retain(|s| seen.insert(s.clone()));
+    if s.dashboard {
+        let recs: Vec<String> = comp
+            .iter()
+            .filter(|c| c.starts_with("Recommendation"))
+            .cloned()
+            .collect();
+        let data: Vec<ChartData> = charts.iter().map(|c| c.3.clone()).collect();
+        crate::chart::render_dashboard(
+            &data,
+            "Recommendation",
+            &recs,
+            &sdir.join("charts").join("dashboard"),
+        )?;
+        b.push(Block::Chart(
+            "dashboard".into(),
+            format!("{}: dashboard", s.title),
+        ));
+    }
+    for (id, title, _, _) in &charts {
+        b.push(Block::Chart(id.clone(), title.clone()));
+    }
+    b.push(Block::H(2, "What this run shows".into()));
     b.push(if comp.is_empty() {
         Block::P("No successful runs to draw conclusions from.".into())
     } else {

@@ -50,6 +50,9 @@ pub struct StudySpec {
     /// Optional composite score.
     #[serde(default)]
     pub score: Option<Spanned<Score>>,
+    /// Also draw all charts as one 3x3 dashboard with the recommendation.
+    #[serde(default)]
+    pub dashboard: bool,
 }
 
 fn default_repeats() -> u32 {
