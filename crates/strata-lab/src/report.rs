@@ -75,12 +75,15 @@ fn other_fixed(plan: &Plan, x: &str, series: Option<&str>) -> BTreeMap<String, S
         .collect()
 }
 
-/// Draws the study's charts; returns (id, title, line names) of each.
+/// A drawn chart: id, title, line names and the data drawn.
+pub type DrawnChart = (String, String, Vec<String>, ChartData);
+
+/// Draws the study's charts; returns (id, title, line names, data) of each.
 pub fn draw_charts(
     plan: &Plan,
     rows: &[ResultRow],
     sdir: &Path,
-) -> anyhow::Result<Vec<(String, String, Vec<String>, ChartData)>> {
+) -> anyhow::Result<Vec<DrawnChart>> {
     let cdir = sdir.join("charts");
     std::fs::create_dir_all(&cdir)?;
     let engs = engines(plan, rows);
