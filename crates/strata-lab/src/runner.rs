@@ -71,7 +71,14 @@ pub fn study_dir(out: &Path, plan: &Plan) -> PathBuf {
 
 /// Whether `prefix` runs a tiny db_bench-compatible benchmark successfully.
 pub fn probe(prefix: &[String], scratch: &Path) -> Result<String, String> {
-    let dir = scratch.join(".probe");
+    // Unique per process and command: plan jobs may probe concurrently.
+    let tag: u64 = prefix
+        .iter()
+        .flat_map(|a| a.bytes())
+        .fold(1469598103934665603u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(1099511628211)
+        });
+    let dir = scratch.join(format!(".probe-{}-{tag:x}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let mut argv = prefix.to_vec();
