@@ -10,12 +10,13 @@ fn main() -> anyhow::Result<()> {
     let code = match args.get(1).map(String::as_str) {
         Some("bench") => strata_bench::run_cli(rest)?,
         Some("inspect") => inspect::run(rest)?,
+        Some("lab") => strata_lab::run_cli(rest)?,
         Some("--version" | "-V") => {
             println!("strata {}", env!("CARGO_PKG_VERSION"));
             0
         }
-        Some(other) => anyhow::bail!("unknown subcommand '{other}' (expected: bench, inspect)"),
-        None => anyhow::bail!("usage: strata <subcommand> ... (subcommands: bench, inspect)"),
+        Some(other) => anyhow::bail!("unknown subcommand '{other}' (expected: bench, lab, inspect)"),
+        None => anyhow::bail!("usage: strata <subcommand> ... (subcommands: bench, lab, inspect)"),
     };
     std::process::exit(code)
 }
