@@ -1,0 +1,87 @@
+//! Key-value separation: blob files, their reader, writer and cache, garbage
+//! accounting and the garbage-collection policy (RocksDB's integrated
+//! BlobDB). The byte layout is specified in `docs/formats/blob.md`.
+//!
+//! # The pieces
+//!
+//! - [`format`]: header, record and footer encodings and their checksums.
+//! - [`BlobIndex`]: what a table stores, under `ValueType::BlobIndex`, in
+//!   place of a separated value: file number, value offset, stored size,
+//!   compression.
+//! - [`BlobFileBuilder`]: writes one blob file; [`BlobFileInfo`] describes
+//!   the finished file and converts to the MANIFEST's `BlobFileAddition`.
+//! - [`BlobFileReader`]: validates a file on open, reads one blob by index
+//!   (checking that the record belongs to the key asking for it), scans a
+//!   whole file, and reads ahead for compaction ([`BlobReadahead`]).
+//! - [`BlobCache`] and [`BlobSource`]: the read path (cache, then an LRU of
+//!   open readers); [`BlobFetcher`] reads for one compaction.
+//! - [`GarbageMeter`]: per-compaction garbage, for `BlobFileGarbage` edits.
+//! - [`gc_policy`]: which files are relocated, which tables the force
+//!   threshold marks, which blob files are obsolete.
+//!
+//! # What the engine calls, and when
+//!
+//! **Flush** (and compaction whose output level is at least
+//! `blob_file_starting_level`): for each value of at least `min_blob_size`
+//! bytes, `BlobFileBuilder::add(user_key, value)` and store
+//! `index.encode()` in the table under `ValueType::BlobIndex`; start a new
+//! blob file once `file_size() >= blob_file_size`. With
+//! `prepopulate_blob_cache = kFlushOnly` (flush only), also call
+//! `BlobSource::prepopulate(number, index.offset, value)`. Set each table's
+//! `oldest_blob_file` to the smallest blob file number it references.
+//! `finish()` syncs the blob file; put `info.to_addition()` into the same
+//! `VersionEdit` as the tables, written only after the blob files are
+//! synced (a crash before the edit leaves orphan blob files, deleted at
+//! open like orphan tables). On error, `abandon()` and delete the file.
+//!
+//! **Compaction**: create one [`GarbageMeter`]; call
+//! `inflow_entry(ikey, value)` for every input entry and
+//! `outflow_entry(ikey, value)` for every output entry; add
+//! `meter.garbage()` to the compaction's edit as `blob_file_garbage`. With
+//! `enable_blob_garbage_collection`, compute
+//! `cutoff = gc_policy::gc_cutoff_file_number(live blob files, age_cutoff)`
+//! once per compaction; for an output blob index with
+//! `should_relocate(index.file_number, cutoff)`, read the value through
+//! `BlobSource::compaction_fetcher(blob_compaction_readahead_size, ..)` and
+//! write it again as a new value (to a new blob file, or inline if it is now
+//! below `min_blob_size`); count `rocksdb.blobdb.gc.num.keys.relocated` /
+//! `gc.bytes.relocated`. `BlobFetcher::bytes_read()` is the compaction's
+//! `Rblob`; the new blob files' sizes are its `Wblob`.
+//!
+//! **Version changes**: after applying an edit, delete
+//! `gc_policy::obsolete_blob_files(..)` (in the same edit as
+//! `deleted_blob_files`, or the next one), then `BlobSource::evict(n)` and
+//! remove `NNNNNN.blob` once no live version references it. Recompute
+//! `gc_policy::forced_blob_gc(..)` and mark its tables for compaction.
+//!
+//! **Reads**: for a `ValueType::BlobIndex` entry, `BlobIndex::decode` (a
+//! decode failure is corruption of the table) and
+//! `BlobSource::get(user_key, &index, read_options.fill_cache,
+//! read_options.verify_checksums)`.
+
+pub mod cache;
+pub mod format;
+pub mod garbage;
+pub mod gc_policy;
+pub mod index;
+pub mod reader;
+pub mod source;
+pub mod writer;
+
+// The sstable module's LRU, compiled here as well until it is shared
+// crate-wide (`sstable::lru` is private to that module).
+#[allow(dead_code)]
+#[path = "../sstable/lru.rs"]
+mod lru;
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod testutil;
+
+pub use cache::BlobCache;
+pub use garbage::{BlobFlow, GarbageMeter};
+pub use index::BlobIndex;
+pub use reader::{BlobFileIter, BlobFileReader, BlobReadahead, BlobRecord};
+pub use source::{BlobFetcher, BlobSource};
+pub use writer::{BlobFileBuilder, BlobFileInfo};
