@@ -1,7 +1,7 @@
 //! [`BlobCache`]: a sharded LRU of uncompressed blob values keyed by
 //! (blob file number, value offset), charged by value size.
 
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::BuildHasher;
 use std::sync::Arc;
 
 use parking_lot::Mutex;
@@ -63,9 +63,8 @@ impl BlobCache {
     }
 
     fn shard(&self, key: &BlobCacheKey) -> &Mutex<Lru<BlobCacheKey, Arc<Vec<u8>>>> {
-        let mut h = IntBuildHasher::default().build_hasher();
-        key.hash(&mut h);
-        let i = (h.finish() >> 32) as usize % self.shards.len();
+        let h = IntBuildHasher::default().hash_one(key);
+        let i = (h >> 32) as usize % self.shards.len();
         &self.shards[i]
     }
 

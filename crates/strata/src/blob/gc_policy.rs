@@ -65,7 +65,7 @@ pub fn should_relocate(file_number: u64, cutoff: u64) -> bool {
 }
 
 fn eligible_count(n: usize, age_cutoff: f64) -> usize {
-    if !(age_cutoff > 0.0) {
+    if age_cutoff.is_nan() || age_cutoff <= 0.0 {
         return 0;
     }
     ((age_cutoff.min(1.0) * n as f64).floor() as usize).min(n)
@@ -101,7 +101,10 @@ pub fn forced_blob_gc(
     age_cutoff: f64,
     force_threshold: f64,
 ) -> Option<ForcedBlobGc> {
-    if !(age_cutoff > 0.0 && force_threshold < 1.0) {
+    if eligible_count(blob_files.len(), age_cutoff) == 0
+        || force_threshold.is_nan()
+        || force_threshold >= 1.0
+    {
         return None;
     }
     let mut files = blob_files.to_vec();
