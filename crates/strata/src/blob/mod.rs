@@ -16,6 +16,7 @@
 //! - [`BlobCache`] and [`BlobSource`]: the read path (cache, then an LRU of
 //!   open readers); [`BlobFetcher`] reads for one compaction.
 //! - [`GarbageMeter`]: per-compaction garbage, for `BlobFileGarbage` edits.
+//! - [`dump_blob_file`]: the text `strata inspect` prints for a blob file.
 //! - [`gc_policy`]: which files are relocated, which tables the force
 //!   threshold marks, which blob files are obsolete.
 //!
@@ -60,6 +61,7 @@
 //! read_options.verify_checksums)`.
 
 pub mod cache;
+pub mod dump;
 pub mod format;
 pub mod garbage;
 pub mod gc_policy;
@@ -81,6 +83,7 @@ mod tests;
 mod testutil;
 
 pub use cache::BlobCache;
+pub use dump::{dump_blob_file, format_blob_index_value, BlobDumpOptions};
 pub use garbage::{BlobFlow, GarbageMeter};
 pub use index::BlobIndex;
 pub use reader::{BlobFileIter, BlobFileReader, BlobReadahead, BlobRecord};

@@ -249,8 +249,12 @@ impl BlobFileReader {
     /// `Corruption` naming this file and the offset, never a wrong value.
     pub fn get(&self, key: &[u8], index: &BlobIndex, verify_checksums: bool) -> Result<Vec<u8>> {
         let (start, len) = self.locate(key.len(), index)?;
-        let rec = self.read_raw(start, len)?;
-        self.decode_record(key, index, start, &rec, verify_checksums)
+        let mut rec = self.read_raw(start, len)?;
+        let (from, to) = self.check_record(key, index, start, &rec, verify_checksums)?;
+        // Reuse the read buffer for the value instead of copying it out.
+        rec.truncate(to);
+        rec.drain(..from);
+        self.decompress(index.compression, rec, index.offset)
     }
 
     /// Like [`get`](Self::get), reading through `readahead` (for blobs read
@@ -264,17 +268,21 @@ impl BlobFileReader {
     ) -> Result<Vec<u8>> {
         let (start, len) = self.locate(key.len(), index)?;
         let rec = readahead.fetch(self, start, len, self.data_end())?;
-        self.decode_record(key, index, start, rec, verify_checksums)
+        let (from, to) = self.check_record(key, index, start, rec, verify_checksums)?;
+        let stored = rec.get(from..to).unwrap_or_default().to_vec();
+        self.decompress(index.compression, stored, index.offset)
     }
 
-    fn decode_record(
+    /// Checks the record `rec` read at `start` against `key` and `index`;
+    /// returns the range of the stored value within `rec`.
+    fn check_record(
         &self,
         key: &[u8],
         index: &BlobIndex,
         start: u64,
         rec: &[u8],
         verify_checksums: bool,
-    ) -> Result<Vec<u8>> {
+    ) -> Result<(usize, usize)> {
         let h = RecordHeader::decode(rec, &self.file_name, start)?;
         if h.key_len as usize != key.len()
             || h.value_size != index.size
@@ -317,7 +325,7 @@ impl BlobFileReader {
                 "blob record holds a different key than the one that references it",
             ));
         }
-        self.decompress(h.compression, stored.to_vec(), index.offset)
+        Ok((key_end, key_end + stored.len()))
     }
 
     fn decompress(&self, c: CompressionType, stored: Vec<u8>, offset: u64) -> Result<Vec<u8>> {
@@ -429,7 +437,9 @@ impl BlobFileIter<'_> {
             .to_vec();
         let index =
             BlobIndex::for_record(r.file_number, start, key.len(), h.value_size, h.compression);
-        let value = r.decode_record(&key, &index, start, rec, self.verify)?;
+        let (from, to) = r.check_record(&key, &index, start, rec, self.verify)?;
+        let stored = rec.get(from..to).unwrap_or_default().to_vec();
+        let value = r.decompress(index.compression, stored, index.offset)?;
         self.offset = start + total;
         self.seen += 1;
         Ok(Some(BlobRecord {
