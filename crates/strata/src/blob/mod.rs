@@ -16,6 +16,7 @@
 //! - [`BlobCache`] and [`BlobSource`]: the read path (cache, then an LRU of
 //!   open readers); [`BlobFetcher`] reads for one compaction.
 //! - [`GarbageMeter`]: per-compaction garbage, for `BlobFileGarbage` edits.
+//! - [`BlobSpaceStats`]: totals and the text of `rocksdb.blob-stats`.
 //! - [`dump_blob_file`]: the text `strata inspect` prints for a blob file.
 //! - [`gc_policy`]: which files are relocated, which tables the force
 //!   threshold marks, which blob files are obsolete.
@@ -55,6 +56,12 @@
 //! remove `NNNNNN.blob` once no live version references it. Recompute
 //! `gc_policy::forced_blob_gc(..)` and mark its tables for compaction.
 //!
+//! **Properties**: `BlobSpaceStats::from_files(current blob files)` gives
+//! `rocksdb.num-blob-files`, `rocksdb.live-blob-file-size`,
+//! `rocksdb.live-blob-file-garbage-size` and (`to_property_string`)
+//! `rocksdb.blob-stats`; `rocksdb.total-blob-file-size` is the same total
+//! over the blob files of all live versions.
+//!
 //! **Reads**: for a `ValueType::BlobIndex` entry, `BlobIndex::decode` (a
 //! decode failure is corruption of the table) and
 //! `BlobSource::get(user_key, &index, read_options.fill_cache,
@@ -68,6 +75,7 @@ pub mod gc_policy;
 pub mod index;
 pub mod reader;
 pub mod source;
+pub mod space;
 pub mod writer;
 
 // The sstable module's LRU, compiled here as well until it is shared
@@ -88,4 +96,5 @@ pub use garbage::{BlobFlow, GarbageMeter};
 pub use index::BlobIndex;
 pub use reader::{BlobFileIter, BlobFileReader, BlobReadahead, BlobRecord};
 pub use source::{BlobFetcher, BlobSource};
+pub use space::BlobSpaceStats;
 pub use writer::{BlobFileBuilder, BlobFileInfo};
