@@ -4,7 +4,7 @@
 //!
 //! # The pieces
 //!
-//! - [`format`]: header, record and footer encodings and their checksums.
+//! - [`format`](mod@format): header, record and footer encodings and their checksums.
 //! - [`BlobIndex`]: what a table stores, under `ValueType::BlobIndex`, in
 //!   place of a separated value: file number, value offset, stored size,
 //!   compression.
