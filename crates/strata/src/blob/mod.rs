@@ -10,6 +10,9 @@
 //!   compression.
 //! - [`BlobFileBuilder`]: writes one blob file; [`BlobFileInfo`] describes
 //!   the finished file and converts to the MANIFEST's `BlobFileAddition`.
+//! - [`BlobOutput`]: the blob side of one flush or compaction: separates
+//!   values of at least `min_blob_size`, rolls files at `blob_file_size`,
+//!   prepopulates the cache, and finishes (syncs) or deletes the files.
 //! - [`BlobFileReader`]: validates a file on open, reads one blob by index
 //!   (checking that the record belongs to the key asking for it), scans a
 //!   whole file, and reads ahead for compaction ([`BlobReadahead`]).
@@ -23,18 +26,19 @@
 //!
 //! # What the engine calls, and when
 //!
-//! **Flush** (and compaction whose output level is at least
-//! `blob_file_starting_level`): for each value of at least `min_blob_size`
-//! bytes, `BlobFileBuilder::add(user_key, value)` and store
-//! `index.encode()` in the table under `ValueType::BlobIndex`; start a new
-//! blob file once `file_size() >= blob_file_size`. With
-//! `prepopulate_blob_cache = kFlushOnly` (flush only), also call
-//! `BlobSource::prepopulate(number, index.offset, value)`. Set each table's
-//! `oldest_blob_file` to the smallest blob file number it references.
-//! `finish()` syncs the blob file; put `info.to_addition()` into the same
-//! `VersionEdit` as the tables, written only after the blob files are
-//! synced (a crash before the edit leaves orphan blob files, deleted at
-//! open like orphan tables). On error, `abandon()` and delete the file.
+//! **Flush**, and compaction whose output level is at least
+//! `blob_file_starting_level`: create one [`BlobOutput`] (options from
+//! `min_blob_size`, `blob_file_size`, `blob_compression_type`, and
+//! `prepopulate_cache` = flush with `prepopulate_blob_cache = kFlushOnly`).
+//! For each `Value` entry written to a table, call
+//! `output.add(user_key, value)`: `Some(index)` means store
+//! `index.encode()` under `ValueType::BlobIndex` instead of the value.
+//! Set each table's `oldest_blob_file` to the smallest blob file number its
+//! entries reference (new or carried over). `output.finish()` syncs the blob
+//! files and the directory; put each `info.to_addition()` into the same
+//! `VersionEdit` as the tables, which is written only after that (a crash
+//! before the edit leaves orphan blob files, to be deleted at open like
+//! orphan tables). On any error, `output.abandon()` deletes the files.
 //!
 //! **Compaction**: create one [`GarbageMeter`]; call
 //! `inflow_entry(ikey, value)` for every input entry and
@@ -46,7 +50,8 @@
 //! `should_relocate(index.file_number, cutoff)`, read the value through
 //! `BlobSource::compaction_fetcher(blob_compaction_readahead_size, ..)` and
 //! write it again as a new value (to a new blob file, or inline if it is now
-//! below `min_blob_size`); count `rocksdb.blobdb.gc.num.keys.relocated` /
+//! below `min_blob_size`: pass it to the compaction's `BlobOutput::add`,
+//! created even below `blob_file_starting_level` when GC is on); count `rocksdb.blobdb.gc.num.keys.relocated` /
 //! `gc.bytes.relocated`. `BlobFetcher::bytes_read()` is the compaction's
 //! `Rblob`; the new blob files' sizes are its `Wblob`.
 //!
@@ -73,6 +78,7 @@ pub mod format;
 pub mod garbage;
 pub mod gc_policy;
 pub mod index;
+pub mod output;
 pub mod reader;
 pub mod source;
 pub mod space;
@@ -94,6 +100,7 @@ pub use cache::BlobCache;
 pub use dump::{dump_blob_file, format_blob_index_value, BlobDumpOptions};
 pub use garbage::{BlobFlow, GarbageMeter};
 pub use index::BlobIndex;
+pub use output::{BlobOutput, BlobOutputOptions};
 pub use reader::{BlobFileIter, BlobFileReader, BlobReadahead, BlobRecord};
 pub use source::{BlobFetcher, BlobSource};
 pub use space::BlobSpaceStats;

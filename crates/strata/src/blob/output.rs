@@ -1,0 +1,293 @@
+//! [`BlobOutput`]: the blob side of one flush or compaction: decides which
+//! values leave the table, writes them to a rolling series of blob files,
+//! and finishes (or cleans up) those files.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::error::Result;
+use crate::filename::blob_file_name;
+use crate::fs::FileSystem;
+use crate::sstable::CompressionType;
+use crate::stats::Statistics;
+
+use super::index::BlobIndex;
+use super::source::BlobSource;
+use super::writer::{BlobFileBuilder, BlobFileInfo};
+
+/// The options that shape blob output (RocksDB's names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlobOutputOptions {
+    /// `min_blob_size`: values of at least this many bytes are separated.
+    pub min_blob_size: u64,
+    /// `blob_file_size`: a blob file is finished once it reaches this size
+    /// and the next value starts a new one.
+    pub blob_file_size: u64,
+    /// `blob_compression_type`.
+    pub compression: CompressionType,
+    /// `prepopulate_blob_cache = kFlushOnly` and this output is a flush:
+    /// put every separated value into the blob cache.
+    pub prepopulate_cache: bool,
+}
+
+impl Default for BlobOutputOptions {
+    /// RocksDB's defaults: every value separated, 256 MiB files, no
+    /// compression, no prepopulation.
+    fn default() -> Self {
+        BlobOutputOptions {
+            min_blob_size: 0,
+            blob_file_size: 256 << 20,
+            compression: CompressionType::None,
+            prepopulate_cache: false,
+        }
+    }
+}
+
+/// Writes the separated values of one flush or compaction.
+///
+/// Call [`add`](Self::add) for each value (in output order); it returns
+/// the index to store instead of the value, or `None` to keep the value
+/// inline. Then [`finish`](Self::finish) (syncs the files and the
+/// directory; put the returned files into the same `VersionEdit` as the
+/// tables) or, on failure, [`abandon`](Self::abandon) (deletes them).
+pub struct BlobOutput<'a> {
+    db_dir: PathBuf,
+    fs: Arc<dyn FileSystem>,
+    new_file_number: Box<dyn FnMut() -> u64 + Send + 'a>,
+    opts: BlobOutputOptions,
+    stats: Option<Arc<Statistics>>,
+    source: Option<&'a BlobSource>,
+    current: Option<BlobFileBuilder>,
+    finished: Vec<BlobFileInfo>,
+    created: Vec<u64>,
+}
+
+impl std::fmt::Debug for BlobOutput<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BlobOutput")
+            .field("db_dir", &self.db_dir)
+            .field("opts", &self.opts)
+            .field("created", &self.created)
+            .finish()
+    }
+}
+
+impl<'a> BlobOutput<'a> {
+    /// Blob output into `db_dir`, taking new file numbers from
+    /// `new_file_number`. `source` receives prepopulated values (only used
+    /// with `opts.prepopulate_cache`).
+    pub fn new(
+        db_dir: PathBuf,
+        fs: Arc<dyn FileSystem>,
+        new_file_number: impl FnMut() -> u64 + Send + 'a,
+        opts: BlobOutputOptions,
+        stats: Option<Arc<Statistics>>,
+        source: Option<&'a BlobSource>,
+    ) -> Self {
+        BlobOutput {
+            db_dir,
+            fs,
+            new_file_number: Box::new(new_file_number),
+            opts,
+            stats,
+            source,
+            current: None,
+            finished: Vec::new(),
+            created: Vec::new(),
+        }
+    }
+
+    /// True if a value of `len` bytes is separated.
+    pub fn separates(&self, len: usize) -> bool {
+        len as u64 >= self.opts.min_blob_size
+    }
+
+    /// Writes `value` of `user_key` to a blob file if it is at least
+    /// `min_blob_size` bytes, returning its index; `None` keeps it inline.
+    pub fn add(&mut self, user_key: &[u8], value: &[u8]) -> Result<Option<BlobIndex>> {
+        if !self.separates(value.len()) {
+            return Ok(None);
+        }
+        let builder = match &mut self.current {
+            Some(b) => b,
+            None => {
+                let n = (self.new_file_number)();
+                let path = blob_file_name(&self.db_dir, n);
+                let file = self.fs.create(&path)?;
+                self.created.push(n);
+                self.current.insert(BlobFileBuilder::new(
+                    file,
+                    n,
+                    path.display().to_string(),
+                    self.opts.compression,
+                    self.stats.clone(),
+                ))
+            }
+        };
+        let index = builder.add(user_key, value)?;
+        if self.opts.prepopulate_cache {
+            if let Some(s) = self.source {
+                s.prepopulate(index.file_number, index.offset, value);
+            }
+        }
+        if builder.file_size() >= self.opts.blob_file_size {
+            self.finish_current()?;
+        }
+        Ok(Some(index))
+    }
+
+    fn finish_current(&mut self) -> Result<()> {
+        if let Some(b) = self.current.take() {
+            self.finished.push(b.finish()?);
+        }
+        Ok(())
+    }
+
+    /// Blob files finished so far.
+    pub fn finished(&self) -> &[BlobFileInfo] {
+        &self.finished
+    }
+
+    /// Numbers of every blob file created (finished or not).
+    pub fn created(&self) -> &[u64] {
+        &self.created
+    }
+
+    /// Finishes the open file, syncs every new file's directory entry and
+    /// returns the files, ascending by number. Their sizes sum to the
+    /// operation's blob bytes written (`Wblob`).
+    pub fn finish(mut self) -> Result<Vec<BlobFileInfo>> {
+        self.finish_current()?;
+        if !self.created.is_empty() {
+            self.fs.sync_dir(&self.db_dir)?;
+        }
+        let mut out = std::mem::take(&mut self.finished);
+        out.sort_unstable_by_key(|f| f.number);
+        Ok(out)
+    }
+
+    /// Stops and deletes every blob file this output created (best effort;
+    /// a file left behind is an orphan, removed at the next open).
+    pub fn abandon(mut self) {
+        if let Some(b) = self.current.take() {
+            b.abandon();
+        }
+        for n in &self.created {
+            let _ = self.fs.remove(&blob_file_name(&self.db_dir, *n));
+        }
+        if let Some(s) = self.source {
+            for n in &self.created {
+                s.evict(*n);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::blob::BlobCache;
+    use crate::fs::PosixFileSystem;
+
+    fn setup() -> (tempfile::TempDir, Arc<dyn FileSystem>) {
+        (tempfile::tempdir().unwrap(), Arc::new(PosixFileSystem))
+    }
+
+    #[test]
+    fn separates_by_size_and_rolls_files() {
+        let (dir, fs) = setup();
+        let mut next = 10u64;
+        let opts = BlobOutputOptions {
+            min_blob_size: 100,
+            blob_file_size: 1000,
+            compression: CompressionType::None,
+            prepopulate_cache: false,
+        };
+        let mut out = BlobOutput::new(
+            dir.path().to_path_buf(),
+            fs.clone(),
+            move || {
+                next += 1;
+                next
+            },
+            opts,
+            None,
+            None,
+        );
+        assert_eq!(out.add(b"small", &[1; 99]).unwrap(), None);
+        let mut indexes = Vec::new();
+        for n in 0..10u8 {
+            let i = out.add(&[n], &[n; 300]).unwrap().unwrap();
+            indexes.push(i);
+        }
+        // 22 + 3 × 322 = 988 < 1000, the 4th record crosses: 4 per file.
+        let files: Vec<u64> = indexes.iter().map(|i| i.file_number).collect();
+        assert_eq!(files, vec![11, 11, 11, 11, 12, 12, 12, 12, 13, 13]);
+        assert_eq!(out.created(), &[11, 12, 13]);
+        let infos = out.finish().unwrap();
+        assert_eq!(
+            infos.iter().map(|i| i.blob_count).collect::<Vec<_>>(),
+            vec![4, 4, 2]
+        );
+        let src = BlobSource::new(dir.path().to_path_buf(), fs, None, None, 100);
+        for (n, i) in indexes.iter().enumerate() {
+            assert_eq!(
+                src.get(&[n as u8], i, true, true).unwrap(),
+                vec![n as u8; 300]
+            );
+        }
+        for info in &infos {
+            let r = src.reader(info.number).unwrap();
+            assert_eq!(r.file_size(), info.file_size);
+            assert_eq!(r.file_checksum().unwrap(), info.checksum);
+        }
+    }
+
+    #[test]
+    fn prepopulates_and_abandon_deletes() {
+        let (dir, fs) = setup();
+        let cache = Arc::new(BlobCache::new(1 << 20));
+        let src = BlobSource::new(
+            dir.path().to_path_buf(),
+            fs.clone(),
+            Some(cache.clone()),
+            None,
+            100,
+        );
+        let opts = BlobOutputOptions {
+            prepopulate_cache: true,
+            ..Default::default()
+        };
+        let mut out = BlobOutput::new(
+            dir.path().to_path_buf(),
+            fs.clone(),
+            || 5,
+            opts,
+            None,
+            Some(&src),
+        );
+        let i = out.add(b"k", b"value").unwrap().unwrap();
+        assert_eq!(
+            cache.lookup(5, i.offset).as_deref(),
+            Some(&b"value".to_vec())
+        );
+        let path = blob_file_name(dir.path(), 5);
+        assert!(fs.exists(&path));
+        out.abandon();
+        assert!(!fs.exists(&path));
+        assert!(cache.is_empty());
+    }
+
+    #[test]
+    fn nothing_separated_creates_no_file() {
+        let (dir, fs) = setup();
+        let opts = BlobOutputOptions {
+            min_blob_size: 1 << 20,
+            ..Default::default()
+        };
+        let mut out = BlobOutput::new(dir.path().to_path_buf(), fs.clone(), || 1, opts, None, None);
+        assert_eq!(out.add(b"k", b"v").unwrap(), None);
+        assert!(out.finish().unwrap().is_empty());
+        assert!(fs.list(dir.path()).unwrap().is_empty());
+    }
+}
