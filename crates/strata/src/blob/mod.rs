@@ -49,11 +49,13 @@
 //! once per compaction; for an output blob index with
 //! `should_relocate(index.file_number, cutoff)`, read the value through
 //! `BlobSource::compaction_fetcher(blob_compaction_readahead_size, ..)` and
-//! write it again as a new value (to a new blob file, or inline if it is now
-//! below `min_blob_size`: pass it to the compaction's `BlobOutput::add`,
-//! created even below `blob_file_starting_level` when GC is on); count `rocksdb.blobdb.gc.num.keys.relocated` /
-//! `gc.bytes.relocated`. `BlobFetcher::bytes_read()` is the compaction's
-//! `Rblob`; the new blob files' sizes are its `Wblob`.
+//! treat it as a plain value: through the compaction's `BlobOutput::add`
+//! if it has one (output level at least `blob_file_starting_level`), else
+//! inline, as RocksDB does; count `rocksdb.blobdb.gc.num.keys.relocated`
+//! and `rocksdb.blobdb.gc.bytes.relocated`. Feed the meter's outflow with
+//! the entry actually written, so the old copy counts as garbage.
+//! `BlobFetcher::bytes_read()` is the compaction's `Rblob`; the sizes of
+//! the blob files it wrote are its `Wblob`.
 //!
 //! **Version changes**: after applying an edit, delete
 //! `gc_policy::obsolete_blob_files(..)` (in the same edit as
