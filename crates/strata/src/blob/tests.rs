@@ -492,3 +492,62 @@ fn compaction_fetcher_reads_ahead_without_filling_the_cache() {
     }
     assert!(cache.is_empty());
 }
+
+#[test]
+fn source_is_shared_across_threads() {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<BlobSource>();
+    shareable::<BlobCache>();
+    shareable::<BlobFileReader>();
+    let dir = tempfile::tempdir().unwrap();
+    let fs: Arc<dyn FileSystem> = Arc::new(PosixFileSystem);
+    let files: Vec<(u64, Vec<(Vec<u8>, Vec<u8>)>)> = (1..=3u64)
+        .map(|n| {
+            let entries = (0..40u64)
+                .map(|i| {
+                    let v = if i % 2 == 0 {
+                        compressible(100 + i as usize * 37, i as u8)
+                    } else {
+                        noise(50 + i as usize * 11, n * 1000 + i)
+                    };
+                    (format!("f{n}k{i}").into_bytes(), v)
+                })
+                .collect();
+            (n, entries)
+        })
+        .collect();
+    let indexes: Vec<Vec<BlobIndex>> = files
+        .iter()
+        .map(|(n, e)| write_file(&*fs, dir.path(), *n, e))
+        .collect();
+    // A cache smaller than the data and one open file: constant eviction.
+    let cache = Arc::new(BlobCache::new(4096));
+    let stats = Statistics::new();
+    let src = BlobSource::new(
+        dir.path().to_path_buf(),
+        fs,
+        Some(cache),
+        Some(stats.clone()),
+        1,
+    );
+    std::thread::scope(|s| {
+        for t in 0..4u64 {
+            let (src, files, indexes) = (&src, &files, &indexes);
+            s.spawn(move || {
+                let mut x = t + 1;
+                for _ in 0..500 {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let f = (x >> 33) as usize % files.len();
+                    let i = (x >> 40) as usize % files[f].1.len();
+                    let (k, v) = &files[f].1[i];
+                    assert_eq!(&src.get(k, &indexes[f][i], true, true).unwrap(), v);
+                }
+            });
+        }
+    });
+    let lookups = stats.ticker(Ticker::BlobDbCacheHit) + stats.ticker(Ticker::BlobDbCacheMiss);
+    assert_eq!(lookups, 2000);
+    assert!(src.open_files() <= 1);
+}
