@@ -501,7 +501,8 @@ fn source_is_shared_across_threads() {
     shareable::<BlobFileReader>();
     let dir = tempfile::tempdir().unwrap();
     let fs: Arc<dyn FileSystem> = Arc::new(PosixFileSystem);
-    let files: Vec<(u64, Vec<(Vec<u8>, Vec<u8>)>)> = (1..=3u64)
+    type Entries = Vec<(Vec<u8>, Vec<u8>)>;
+    let files: Vec<(u64, Entries)> = (1..=3u64)
         .map(|n| {
             let entries = (0..40u64)
                 .map(|i| {
