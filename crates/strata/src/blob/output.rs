@@ -291,3 +291,72 @@ mod tests {
         assert!(fs.list(dir.path()).unwrap().is_empty());
     }
 }
+
+#[cfg(test)]
+mod crash_tests {
+    use super::*;
+    use crate::fs::fault::{FaultInjectionFs, FaultOp};
+    use crate::fs::PosixFileSystem;
+
+    fn output<'a>(dir: &std::path::Path, fs: Arc<dyn FileSystem>, first: u64) -> BlobOutput<'a> {
+        let mut next = first;
+        let opts = BlobOutputOptions {
+            blob_file_size: 4096,
+            compression: CompressionType::None,
+            ..Default::default()
+        };
+        BlobOutput::new(
+            dir.to_path_buf(),
+            fs,
+            move || {
+                next += 1;
+                next - 1
+            },
+            opts,
+            None,
+            None,
+        )
+    }
+
+    /// Files returned by `finish` survive a crash intact; files of an
+    /// unfinished output vanish or fail to open (never read as valid).
+    #[test]
+    fn finished_files_survive_a_crash_unfinished_do_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let ffs = Arc::new(FaultInjectionFs::new(Arc::new(PosixFileSystem)));
+        let fs: Arc<dyn FileSystem> = ffs.clone();
+        let mut done = output(dir.path(), fs.clone(), 10);
+        let mut kept = Vec::new();
+        for i in 0..30u32 {
+            let v = vec![i as u8; 500 + i as usize];
+            kept.push((i, done.add(&i.to_le_bytes(), &v).unwrap().unwrap(), v));
+        }
+        let infos = done.finish().unwrap();
+        assert!(infos.len() > 1);
+        let mut pending = output(dir.path(), fs.clone(), 100);
+        for i in 0..30u32 {
+            pending.add(&i.to_le_bytes(), &[7; 700]).unwrap();
+        }
+        let unfinished: Vec<u64> = pending.created().to_vec();
+        ffs.crash().unwrap();
+        drop(pending);
+        let src = BlobSource::new(dir.path().to_path_buf(), fs.clone(), None, None, 100);
+        for (i, idx, v) in &kept {
+            assert_eq!(&src.get(&i.to_le_bytes(), idx, true, true).unwrap(), v);
+        }
+        for n in unfinished {
+            match src.reader(n) {
+                Ok(_) => panic!("unfinished blob file {n} opened after a crash"),
+                Err(e) => assert!(
+                    e.is_corruption() || matches!(e, crate::Error::Io { .. }),
+                    "{e}"
+                ),
+            }
+        }
+        // A failed sync surfaces from finish.
+        ffs.fail_after(FaultOp::Sync, 1, libc::EIO);
+        let mut failing = output(dir.path(), fs, 200);
+        failing.add(b"k", b"v").unwrap();
+        assert!(failing.finish().is_err());
+    }
+}
