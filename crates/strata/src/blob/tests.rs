@@ -552,3 +552,65 @@ fn source_is_shared_across_threads() {
     assert_eq!(lookups, 2000);
     assert!(src.open_files() <= 1);
 }
+
+mod prop {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn entries() -> impl Strategy<Value = Vec<(Vec<u8>, Vec<u8>)>> {
+        proptest::collection::vec(
+            (
+                proptest::collection::vec(any::<u8>(), 0..20),
+                prop_oneof![
+                    proptest::collection::vec(any::<u8>(), 0..300),
+                    (1usize..3000, any::<u8>()).prop_map(|(n, s)| compressible(n, s)),
+                ],
+            ),
+            0..12,
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Arbitrary bytes never panic the reader.
+        #[test]
+        fn arbitrary_bytes_do_not_panic(data in proptest::collection::vec(any::<u8>(), 0..200)) {
+            if let Ok(r) = open(&data) {
+                let _ = r.iter(true).count();
+                let _ = r.iter(false).count();
+            }
+            let _ = BlobIndex::decode(&data);
+        }
+
+        /// With several random bytes damaged, every read returns the right
+        /// value or `Corruption`, and a full verification fails.
+        #[test]
+        fn damaged_files_never_yield_wrong_values(
+            entries in entries(),
+            codec in 0usize..4,
+            flips in proptest::collection::vec((any::<usize>(), 1u8..=255), 1..4),
+        ) {
+            let c = CompressionType::ALL[codec];
+            let w = write(c, &entries, None);
+            let mut bad = w.data.clone();
+            for (pos, x) in &flips {
+                let n = bad.len();
+                bad[pos % n] ^= x;
+            }
+            prop_assume!(bad != w.data);
+            match open(&bad) {
+                Err(e) => prop_assert!(e.is_corruption(), "{}", e),
+                Ok(r) => {
+                    for ((k, v), i) in entries.iter().zip(&w.indexes) {
+                        match r.get(k, i, true) {
+                            Ok(got) => prop_assert_eq!(&got, v),
+                            Err(e) => prop_assert_eq!(corruption_of(&e).0, FILE),
+                        }
+                    }
+                    prop_assert!(r.verify_checksums().is_err());
+                }
+            }
+        }
+    }
+}
