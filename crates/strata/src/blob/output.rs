@@ -6,10 +6,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::error::Result;
-use crate::filename::blob_file_name;
+use crate::filename::{blob_file_name, FileNumber};
 use crate::fs::FileSystem;
 use crate::sstable::CompressionType;
 use crate::stats::Statistics;
+use crate::types::{make_internal_key, parse_internal_key, ValueType};
 
 use super::index::BlobIndex;
 use super::source::BlobSource;
@@ -47,13 +48,13 @@ impl Default for BlobOutputOptions {
 ///
 /// Call [`add`](Self::add) for each value (in output order); it returns
 /// the index to store instead of the value, or `None` to keep the value
-/// inline. Then [`finish`](Self::finish) (syncs the files and the
+/// inline ([`add_entry`](Self::add_entry) does the same for a whole table
+/// entry). Then [`finish`](Self::finish) (syncs the files and the
 /// directory; put the returned files into the same `VersionEdit` as the
 /// tables) or, on failure, [`abandon`](Self::abandon) (deletes them).
 pub struct BlobOutput<'a> {
     db_dir: PathBuf,
     fs: Arc<dyn FileSystem>,
-    new_file_number: Box<dyn FnMut() -> u64 + Send + 'a>,
     opts: BlobOutputOptions,
     stats: Option<Arc<Statistics>>,
     source: Option<&'a BlobSource>,
@@ -73,13 +74,11 @@ impl std::fmt::Debug for BlobOutput<'_> {
 }
 
 impl<'a> BlobOutput<'a> {
-    /// Blob output into `db_dir`, taking new file numbers from
-    /// `new_file_number`. `source` receives prepopulated values (only used
-    /// with `opts.prepopulate_cache`).
+    /// Blob output into `db_dir`. `source` receives prepopulated values
+    /// (only used with `opts.prepopulate_cache`).
     pub fn new(
         db_dir: PathBuf,
         fs: Arc<dyn FileSystem>,
-        new_file_number: impl FnMut() -> u64 + Send + 'a,
         opts: BlobOutputOptions,
         stats: Option<Arc<Statistics>>,
         source: Option<&'a BlobSource>,
@@ -87,7 +86,6 @@ impl<'a> BlobOutput<'a> {
         BlobOutput {
             db_dir,
             fs,
-            new_file_number: Box::new(new_file_number),
             opts,
             stats,
             source,
@@ -104,14 +102,20 @@ impl<'a> BlobOutput<'a> {
 
     /// Writes `value` of `user_key` to a blob file if it is at least
     /// `min_blob_size` bytes, returning its index; `None` keeps it inline.
-    pub fn add(&mut self, user_key: &[u8], value: &[u8]) -> Result<Option<BlobIndex>> {
+    /// `new_file_number` is called when a blob file is started.
+    pub fn add(
+        &mut self,
+        user_key: &[u8],
+        value: &[u8],
+        new_file_number: &mut dyn FnMut() -> FileNumber,
+    ) -> Result<Option<BlobIndex>> {
         if !self.separates(value.len()) {
             return Ok(None);
         }
         let builder = match &mut self.current {
             Some(b) => b,
             None => {
-                let n = (self.new_file_number)();
+                let n = new_file_number();
                 let path = blob_file_name(&self.db_dir, n);
                 let file = self.fs.create(&path)?;
                 self.created.push(n);
@@ -134,6 +138,30 @@ impl<'a> BlobOutput<'a> {
             self.finish_current()?;
         }
         Ok(Some(index))
+    }
+
+    /// [`add`](Self::add) for a table entry: a `Value` entry whose value is
+    /// separated comes back as the entry to write instead (same user key and
+    /// sequence number, type `BlobIndex`, the encoded index); anything else
+    /// gives `None` (write the entry as it is).
+    pub fn add_entry(
+        &mut self,
+        ikey: &[u8],
+        value: &[u8],
+        new_file_number: &mut dyn FnMut() -> FileNumber,
+    ) -> Result<Option<(Vec<u8>, Vec<u8>)>> {
+        let Some(p) = parse_internal_key(ikey) else {
+            return Ok(None);
+        };
+        if p.value_type != ValueType::Value {
+            return Ok(None);
+        }
+        Ok(self.add(p.user_key, value, new_file_number)?.map(|i| {
+            (
+                make_internal_key(p.user_key, p.seq, ValueType::BlobIndex),
+                i.encode(),
+            )
+        }))
     }
 
     fn finish_current(&mut self) -> Result<()> {
@@ -197,27 +225,21 @@ mod tests {
     fn separates_by_size_and_rolls_files() {
         let (dir, fs) = setup();
         let mut next = 10u64;
+        let mut nfn = move || {
+            next += 1;
+            next
+        };
         let opts = BlobOutputOptions {
             min_blob_size: 100,
             blob_file_size: 1000,
             compression: CompressionType::None,
             prepopulate_cache: false,
         };
-        let mut out = BlobOutput::new(
-            dir.path().to_path_buf(),
-            fs.clone(),
-            move || {
-                next += 1;
-                next
-            },
-            opts,
-            None,
-            None,
-        );
-        assert_eq!(out.add(b"small", &[1; 99]).unwrap(), None);
+        let mut out = BlobOutput::new(dir.path().to_path_buf(), fs.clone(), opts, None, None);
+        assert_eq!(out.add(b"small", &[1; 99], &mut nfn).unwrap(), None);
         let mut indexes = Vec::new();
         for n in 0..10u8 {
-            let i = out.add(&[n], &[n; 300]).unwrap().unwrap();
+            let i = out.add(&[n], &[n; 300], &mut nfn).unwrap().unwrap();
             indexes.push(i);
         }
         // 22 + 3 × 322 = 988 < 1000, the 4th record crosses: 4 per file.
@@ -258,15 +280,8 @@ mod tests {
             prepopulate_cache: true,
             ..Default::default()
         };
-        let mut out = BlobOutput::new(
-            dir.path().to_path_buf(),
-            fs.clone(),
-            || 5,
-            opts,
-            None,
-            Some(&src),
-        );
-        let i = out.add(b"k", b"value").unwrap().unwrap();
+        let mut out = BlobOutput::new(dir.path().to_path_buf(), fs.clone(), opts, None, Some(&src));
+        let i = out.add(b"k", b"value", &mut || 5).unwrap().unwrap();
         assert_eq!(
             cache.lookup(5, i.offset).as_deref(),
             Some(&b"value".to_vec())
@@ -285,8 +300,8 @@ mod tests {
             min_blob_size: 1 << 20,
             ..Default::default()
         };
-        let mut out = BlobOutput::new(dir.path().to_path_buf(), fs.clone(), || 1, opts, None, None);
-        assert_eq!(out.add(b"k", b"v").unwrap(), None);
+        let mut out = BlobOutput::new(dir.path().to_path_buf(), fs.clone(), opts, None, None);
+        assert_eq!(out.add(b"k", b"v", &mut || 1).unwrap(), None);
         assert!(out.finish().unwrap().is_empty());
         assert!(fs.list(dir.path()).unwrap().is_empty());
     }
@@ -298,24 +313,21 @@ mod crash_tests {
     use crate::fs::fault::{FaultInjectionFs, FaultOp};
     use crate::fs::PosixFileSystem;
 
-    fn output<'a>(dir: &std::path::Path, fs: Arc<dyn FileSystem>, first: u64) -> BlobOutput<'a> {
+    fn numbers(first: u64) -> impl FnMut() -> FileNumber {
         let mut next = first;
+        move || {
+            next += 1;
+            next - 1
+        }
+    }
+
+    fn output<'a>(dir: &std::path::Path, fs: Arc<dyn FileSystem>) -> BlobOutput<'a> {
         let opts = BlobOutputOptions {
             blob_file_size: 4096,
             compression: CompressionType::None,
             ..Default::default()
         };
-        BlobOutput::new(
-            dir.to_path_buf(),
-            fs,
-            move || {
-                next += 1;
-                next - 1
-            },
-            opts,
-            None,
-            None,
-        )
+        BlobOutput::new(dir.to_path_buf(), fs, opts, None, None)
     }
 
     /// Files returned by `finish` survive a crash intact; files of an
@@ -325,17 +337,20 @@ mod crash_tests {
         let dir = tempfile::tempdir().unwrap();
         let ffs = Arc::new(FaultInjectionFs::new(Arc::new(PosixFileSystem)));
         let fs: Arc<dyn FileSystem> = ffs.clone();
-        let mut done = output(dir.path(), fs.clone(), 10);
+        let mut done = output(dir.path(), fs.clone());
+        let mut nfn = numbers(10);
         let mut kept = Vec::new();
         for i in 0..30u32 {
             let v = vec![i as u8; 500 + i as usize];
-            kept.push((i, done.add(&i.to_le_bytes(), &v).unwrap().unwrap(), v));
+            let idx = done.add(&i.to_le_bytes(), &v, &mut nfn).unwrap().unwrap();
+            kept.push((i, idx, v));
         }
         let infos = done.finish().unwrap();
         assert!(infos.len() > 1);
-        let mut pending = output(dir.path(), fs.clone(), 100);
+        let mut pending = output(dir.path(), fs.clone());
+        let mut nfn = numbers(100);
         for i in 0..30u32 {
-            pending.add(&i.to_le_bytes(), &[7; 700]).unwrap();
+            pending.add(&i.to_le_bytes(), &[7; 700], &mut nfn).unwrap();
         }
         let unfinished: Vec<u64> = pending.created().to_vec();
         ffs.crash().unwrap();
@@ -355,8 +370,8 @@ mod crash_tests {
         }
         // A failed sync surfaces from finish.
         ffs.fail_after(FaultOp::Sync, 1, libc::EIO);
-        let mut failing = output(dir.path(), fs, 200);
-        failing.add(b"k", b"v").unwrap();
+        let mut failing = output(dir.path(), fs);
+        failing.add(b"k", b"v", &mut numbers(200)).unwrap();
         assert!(failing.finish().is_err());
     }
 }
