@@ -18,6 +18,9 @@
 //!   whole file, and reads ahead for compaction ([`BlobReadahead`]).
 //! - [`BlobCache`] and [`BlobSource`]: the read path (cache, then an LRU of
 //!   open readers); [`BlobFetcher`] reads for one compaction.
+//! - [`CompactionBlobs`]: the blob side of one compaction, entry by entry
+//!   (metering, relocation, separation), built from the pieces below and
+//!   above.
 //! - [`GarbageMeter`]: per-compaction garbage, for `BlobFileGarbage` edits.
 //! - [`BlobSpaceStats`]: totals and the text of `rocksdb.blob-stats`.
 //! - [`dump_blob_file`]: the text `strata inspect` prints for a blob file.
@@ -40,22 +43,24 @@
 //! before the edit leaves orphan blob files, to be deleted at open like
 //! orphan tables). On any error, `output.abandon()` deletes the files.
 //!
-//! **Compaction**: create one [`GarbageMeter`]; call
-//! `inflow_entry(ikey, value)` for every input entry and
-//! `outflow_entry(ikey, value)` for every output entry; add
-//! `meter.garbage()` to the compaction's edit as `blob_file_garbage`. With
-//! `enable_blob_garbage_collection`, compute
-//! `cutoff = gc_policy::gc_cutoff_file_number(live blob files, age_cutoff)`
-//! once per compaction; for an output blob index with
-//! `should_relocate(index.file_number, cutoff)`, read the value through
-//! `BlobSource::compaction_fetcher(blob_compaction_readahead_size, ..)` and
-//! treat it as a plain value: through the compaction's `BlobOutput::add`
-//! if it has one (output level at least `blob_file_starting_level`), else
-//! inline, as RocksDB does; count `rocksdb.blobdb.gc.num.keys.relocated`
-//! and `rocksdb.blobdb.gc.bytes.relocated`. Feed the meter's outflow with
-//! the entry actually written, so the old copy counts as garbage.
-//! `BlobFetcher::bytes_read()` is the compaction's `Rblob`; the sizes of
-//! the blob files it wrote are its `Wblob`.
+//! **Compaction**: create one [`CompactionBlobs`] with the compaction's
+//! `BlobOutput` (if its output level is at least `blob_file_starting_level`
+//! and blob files are on), the GC cutoff (with
+//! `enable_blob_garbage_collection`:
+//! `gc_policy::gc_cutoff_file_number(live blob files, age_cutoff)`, else 0)
+//! and `blob_compaction_readahead_size`. Call `input(ikey, value)` for every
+//! entry read, kept or dropped, and `output(ikey, value, new_file_number)`
+//! for every entry kept, writing the returned replacement entry if there is
+//! one. It meters garbage (a [`GarbageMeter`]: references in minus
+//! references out, per blob file), relocates blobs of files below the
+//! cutoff (read through a [`BlobFetcher`] with read-ahead; written to the
+//! new blob files, or inline without a `BlobOutput`, as RocksDB does), and
+//! separates large inline values. `finish()` syncs the new blob files and
+//! returns the edit's `blob_file_additions` and `blob_file_garbage`, `Rblob`
+//! and `Wblob`, and records `rocksdb.blobdb.gc.num.keys.relocated` and
+//! `rocksdb.blobdb.gc.bytes.relocated`. Each output table's
+//! `oldest_blob_file` is the smallest file number among the blob indexes
+//! written to it.
 //!
 //! **Version changes**: after applying an edit, delete
 //! `gc_policy::obsolete_blob_files(..)` (in the same edit as
@@ -75,6 +80,7 @@
 //! read_options.verify_checksums)`.
 
 pub mod cache;
+pub mod compaction;
 pub mod dump;
 pub mod format;
 pub mod garbage;
@@ -99,6 +105,7 @@ mod tests;
 mod testutil;
 
 pub use cache::BlobCache;
+pub use compaction::{CompactionBlobResult, CompactionBlobs};
 pub use dump::{dump_blob_file, format_blob_index_value, BlobDumpOptions};
 pub use garbage::{BlobFlow, GarbageMeter};
 pub use index::BlobIndex;
