@@ -33,9 +33,10 @@
 //! `blob_file_starting_level`: create one [`BlobOutput`] (options from
 //! `min_blob_size`, `blob_file_size`, `blob_compression_type`, and
 //! `prepopulate_cache` = flush with `prepopulate_blob_cache = kFlushOnly`).
-//! For each `Value` entry written to a table, call
-//! `output.add(user_key, value)`: `Some(index)` means store
-//! `index.encode()` under `ValueType::BlobIndex` instead of the value.
+//! For each entry written to a table, call
+//! `output.add_entry(ikey, value, new_file_number)`: a returned entry (same
+//! key and sequence number, type `BlobIndex`, the encoded index) is written
+//! instead. (`add(user_key, value, ..)` is the same for a bare value.)
 //! Set each table's `oldest_blob_file` to the smallest blob file number its
 //! entries reference (new or carried over). `output.finish()` syncs the blob
 //! files and the directory; put each `info.to_addition()` into the same
