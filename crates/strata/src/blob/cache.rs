@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 
-use super::lru::{IntBuildHasher, Lru};
+use crate::sstable::lru::{IntBuildHasher, Lru};
 
 /// Bytes charged per entry on top of the value (key, node, `Arc` header), so
 /// that empty values still cost something.

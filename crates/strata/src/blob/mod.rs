@@ -93,13 +93,6 @@ pub mod source;
 pub mod space;
 pub mod writer;
 
-// The sstable module's LRU, compiled here as well until it is shared
-// crate-wide (`sstable::lru` is private to that module; making it
-// `pub(crate)` there and using `crate::sstable::lru` removes this).
-#[allow(dead_code, clippy::duplicate_mod)]
-#[path = "../sstable/lru.rs"]
-mod lru;
-
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -14,8 +14,8 @@ use crate::stats::{Statistics, Ticker};
 
 use super::cache::BlobCache;
 use super::index::BlobIndex;
-use super::lru::Lru;
 use super::reader::{BlobFileReader, BlobReadahead};
+use crate::sstable::lru::Lru;
 
 /// Resolves blob indexes to values for `get`, iterators and compaction.
 pub struct BlobSource {
