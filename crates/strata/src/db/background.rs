@@ -297,6 +297,12 @@ impl DbInner {
     /// Deletes table files no version references, WALs older than the
     /// oldest live one, old MANIFESTs and OPTIONS files, and temp files.
     pub(crate) fn delete_obsolete_files(&self, st: &mut State) {
+        // After a background error the MANIFEST may hold an edit whose
+        // outcome is unknown (a failed sync): keep every file, so that a
+        // reopen finds whatever the MANIFEST names. Orphans go at reopen.
+        if st.bg_error.is_some() {
+            return;
+        }
         let Ok(names) = self.fs.list(&self.dir) else {
             return;
         };

@@ -48,6 +48,33 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
             path.display()
         )));
     }
+    if !exists {
+        let leftovers: Vec<String> = fs
+            .list(path)?
+            .into_iter()
+            .filter(|n| {
+                matches!(
+                    parse_file_name(n),
+                    Some(
+                        FileType::Manifest(_)
+                            | FileType::Table(_)
+                            | FileType::Wal(_)
+                            | FileType::Blob(_)
+                    )
+                )
+            })
+            .collect();
+        if !leftovers.is_empty() {
+            return Err(Error::corruption(
+                current_file_name(path).display().to_string(),
+                0,
+                format!(
+                    "CURRENT is missing but the directory holds DB files ({}); refusing to start a new DB over them",
+                    leftovers.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+                ),
+            ));
+        }
+    }
     if !exists && !options.create_if_missing {
         return Err(Error::InvalidArgument(format!(
             "{}: does not exist (create_if_missing is false)",
