@@ -110,6 +110,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         rate_limiter: Default::default(),
         last_stats_dump: Instant::now(),
         write_stopped: false,
+        stats_baseline: None,
     };
     let inner = Arc::new(DbInner {
         dir: path.to_path_buf(),
