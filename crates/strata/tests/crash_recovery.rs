@@ -1,10 +1,302 @@
-//! Crash recovery through FaultInjectionFs.
+//! Crash recovery through [`FaultInjectionFs`] and a kill switch
+//! ([`common::killfs::KillFs`]) that freezes the disk after a random number
+//! of file mutations, so crashes land anywhere: in a WAL append or sync, in
+//! a background flush or compaction, in a MANIFEST or CURRENT update, and
+//! (sometimes) inside the recovery of the previous crash.
+//!
+//! The key space has two partitions:
+//! - `w…` keys are written through the WAL, with `sync=true` one time in
+//!   five, as single puts/deletes or atomic batches;
+//! - `n…` keys are written with `disable_wal=true`.
+//!
+//! After each crash (unsynced data dropped, optionally torn writes) the DB
+//! must open, and each partition must equal its durable state plus a prefix
+//! of its later writes: for `w…`, durable means covered by an acknowledged
+//! synced write or a returned `flush`; for `n…`, only a returned `flush`.
+//! So every synced write is present, unsynced writes are lost only as a
+//! suffix, batches are all or nothing, and with the WAL disabled only
+//! unflushed data is lost.
+//!
+//! CI: 3 configurations x 40 crash cycles. Longer:
+//! `STRATA_CRASH_CYCLES=1000 cargo test -p strata --test crash_recovery -- --ignored --nocapture`
 
 mod common;
 
 use std::sync::Arc;
 
-use strata::{Db, WriteOptions};
+use common::killfs::KillFs;
+use common::{apply, batch_of, dump, first_diff, matching_prefix, Model, Ops};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use strata::fs::fault::FaultInjectionFs;
+use strata::{Db, Options, WriteOptions};
+
+/// The durable state and the later writes of one key partition.
+#[derive(Default)]
+struct Part {
+    model: Model,
+    durable: Model,
+    pending: Vec<Ops>,
+}
+
+impl Part {
+    fn acked(&mut self, ops: Ops, durable: bool) {
+        apply(&mut self.model, &ops);
+        if durable {
+            self.make_durable();
+        } else {
+            self.pending.push(ops);
+        }
+    }
+
+    fn make_durable(&mut self) {
+        self.durable = self.model.clone();
+        self.pending.clear();
+    }
+
+    /// Checks the recovered partition; adopts it as the new state.
+    fn verify(&mut self, got: Model, what: &str) -> usize {
+        match matching_prefix(&got, &self.durable, &self.pending) {
+            Some(k) => {
+                let lost = self.pending.len() - k;
+                self.model = got;
+                self.make_durable();
+                lost
+            }
+            None => panic!(
+                "{what}: not the durable state plus a prefix of the {} later writes; vs. durable: {}; vs. all acknowledged: {}",
+                self.pending.len(),
+                first_diff(&got, &self.durable),
+                first_diff(&got, &self.model)
+            ),
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct Tally {
+    cycles: u64,
+    writes: u64,
+    synced: u64,
+    failed_writes: u64,
+    kills_before_end: u64,
+    kills_in_recovery: u64,
+    lost_unsynced: u64,
+    lost_unflushed: u64,
+}
+
+struct Run {
+    rng: StdRng,
+    dir: tempfile::TempDir,
+    fs: FaultInjectionFs,
+    kill: KillFs,
+    opts: Options,
+    w: Part,
+    n: Part,
+    tally: Tally,
+    torn: bool,
+    name: String,
+}
+
+fn split(m: Model) -> (Model, Model) {
+    let (w, n): (Vec<_>, Vec<_>) = m.into_iter().partition(|(k, _)| k.starts_with(b"w"));
+    (w.into_iter().collect(), n.into_iter().collect())
+}
+
+impl Run {
+    fn new(name: &str, seed: u64, torn: bool, compression: u64) -> Self {
+        let fs = common::fault_fs();
+        let kill = KillFs::new(fs.clone());
+        let mut opts = common::small_opts(Arc::new(kill.clone()));
+        opts.compression = common::compression(compression);
+        opts.write_buffer_size = 32 << 10;
+        Run {
+            rng: StdRng::seed_from_u64(seed),
+            dir: tempfile::tempdir().unwrap(),
+            fs,
+            kill,
+            opts,
+            w: Part::default(),
+            n: Part::default(),
+            tally: Tally::default(),
+            torn,
+            name: name.to_string(),
+        }
+    }
+
+    fn value(&mut self, cycle: u64) -> Vec<u8> {
+        let len = self.rng.gen_range(20..1500);
+        let mut v = format!("c{cycle}-").into_bytes();
+        v.resize(len, b'a' + (cycle % 26) as u8);
+        v
+    }
+
+    /// Writes until the kill switch fires (or `ops` operations).
+    fn workload(&mut self, db: &Db, cycle: u64, ops: u64) {
+        for _ in 0..ops {
+            let r = self.rng.gen_range(0..100);
+            if r < 3 {
+                match db.flush() {
+                    Ok(()) => {
+                        self.w.make_durable();
+                        self.n.make_durable();
+                    }
+                    Err(_) => return,
+                }
+                continue;
+            }
+            if r < 4 {
+                if db.compact_range(None, None).is_err() {
+                    return;
+                }
+                self.w.make_durable();
+                self.n.make_durable();
+                continue;
+            }
+            let nowal = r < 30;
+            let prefix = if nowal { "n" } else { "w" };
+            let nops = if self.rng.gen_bool(0.2) {
+                self.rng.gen_range(2..8)
+            } else {
+                1
+            };
+            let mut ops = Ops::new();
+            for _ in 0..nops {
+                let k = format!("{prefix}{:04}", self.rng.gen_range(0..600)).into_bytes();
+                let v = self.rng.gen_bool(0.85).then(|| self.value(cycle));
+                ops.push((k, v));
+            }
+            let sync = !nowal && self.rng.gen_ratio(1, 5);
+            let wo = WriteOptions {
+                sync,
+                disable_wal: nowal,
+            };
+            let res = db.write_opt(&wo, batch_of(&ops));
+            let part = if nowal { &mut self.n } else { &mut self.w };
+            match res {
+                Ok(()) => {
+                    part.acked(ops, sync);
+                    self.tally.writes += 1;
+                    self.tally.synced += u64::from(sync);
+                }
+                Err(_) => {
+                    // Not acknowledged: it may or may not have reached the disk.
+                    part.acked(ops, false);
+                    self.tally.failed_writes += 1;
+                    return;
+                }
+            }
+        }
+    }
+
+    fn open_after_crash(&mut self, cycle: u64) -> Db {
+        if self.rng.gen_ratio(1, 5) {
+            // Crash again, inside recovery.
+            let budget = self.rng.gen_range(1..40);
+            self.kill.kill_after(budget);
+            let r = Db::open(self.dir.path(), self.opts.clone());
+            if self.kill.killed() {
+                self.tally.kills_in_recovery += 1;
+                drop(r);
+                self.crash();
+            } else {
+                self.kill.disarm();
+                return r.unwrap_or_else(|e| panic!("{}: cycle {cycle}: open: {e}", self.name));
+            }
+        }
+        Db::open(self.dir.path(), self.opts.clone()).unwrap_or_else(|e| {
+            panic!(
+                "{}: cycle {cycle}: the DB does not open after a crash: {e}",
+                self.name
+            )
+        })
+    }
+
+    fn crash(&mut self) {
+        self.fs.set_active(false);
+        self.fs
+            .set_torn_writes(self.torn.then(|| self.rng.gen::<u64>()));
+        self.fs.crash().unwrap();
+        self.kill.disarm();
+        self.fs.set_active(true);
+    }
+
+    fn cycle(&mut self, cycle: u64) {
+        let db = if cycle == 0 {
+            Db::open(self.dir.path(), self.opts.clone()).unwrap()
+        } else {
+            self.open_after_crash(cycle)
+        };
+        let (w, n) =
+            split(dump(&db).unwrap_or_else(|e| panic!("{}: cycle {cycle}: dump: {e}", self.name)));
+        let what = format!("{}: cycle {cycle}", self.name);
+        self.tally.lost_unsynced += self.w.verify(w, &format!("{what}: WAL keys")) as u64;
+        self.tally.lost_unflushed += self.n.verify(n, &format!("{what}: no-WAL keys")) as u64;
+        let budget = self.rng.gen_range(1..600);
+        self.kill.kill_after(budget);
+        let ops = self.rng.gen_range(50..400);
+        self.workload(&db, cycle, ops);
+        if self.kill.killed() {
+            self.tally.kills_before_end += 1;
+        }
+        // Freeze the disk now if the kill switch has not fired yet.
+        self.fs.set_active(false);
+        drop(db);
+        self.crash();
+        self.tally.cycles += 1;
+    }
+}
+
+fn run(name: &str, seed: u64, torn: bool, cycles: u64) {
+    let t = std::time::Instant::now();
+    let mut r = Run::new(name, seed, torn, seed);
+    for c in 0..cycles {
+        r.cycle(c);
+    }
+    // A last recovery and check.
+    let db = r.open_after_crash(cycles);
+    let (w, n) = split(dump(&db).unwrap());
+    r.w.verify(w, "final WAL keys");
+    r.n.verify(n, "final no-WAL keys");
+    println!(
+        "crash_recovery {name}: {:.1}s {:?}",
+        t.elapsed().as_secs_f64(),
+        r.tally
+    );
+    assert!(r.tally.kills_before_end > 0 && r.tally.synced > 0);
+}
+
+fn cycles() -> u64 {
+    common::env_u64("STRATA_CRASH_CYCLES", 40)
+}
+
+#[test]
+#[ignore = "BUG: switch_memtable creates the new WAL without sync_dir, so crashes lose synced writes (un-ignore with synced_write_after_memtable_switch_survives_crash)"]
+fn crash_cycles_drop_unsynced() {
+    run("drop-unsynced", 101, false, cycles());
+}
+
+#[test]
+#[ignore = "BUG: switch_memtable creates the new WAL without sync_dir, so crashes lose synced writes (un-ignore with synced_write_after_memtable_switch_survives_crash)"]
+fn crash_cycles_torn_writes() {
+    run("torn-writes", 102, true, cycles());
+}
+
+#[test]
+#[ignore = "BUG: switch_memtable creates the new WAL without sync_dir, so crashes lose synced writes (un-ignore with synced_write_after_memtable_switch_survives_crash)"]
+fn crash_cycles_torn_writes_zstd() {
+    run("torn-writes-zstd", 103, true, cycles());
+}
+
+/// Long run: `STRATA_CRASH_CYCLES` cycles on more seeds.
+#[test]
+#[ignore = "long run; see the file's doc comment for the command"]
+fn crash_cycles_long() {
+    let n = common::env_u64("STRATA_CRASH_CYCLES", 1000);
+    for seed in common::env_list("STRATA_CRASH_SEEDS", &[201, 202, 203, 204]) {
+        run(&format!("long-{seed}"), seed, seed % 2 == 0, n);
+    }
+}
 
 /// Regression: a synced write into the WAL that a memtable switch created
 /// must survive a crash that happens before anything else syncs the DB
@@ -34,4 +326,34 @@ fn synced_write_after_memtable_switch_survives_crash() {
     fs.clear_faults();
     let db = Db::open(dir.path(), opts).unwrap();
     assert_eq!(db.get(b"synced").unwrap().as_deref(), Some(&b"value"[..]));
+}
+
+/// Data written with the WAL disabled survives a crash once flushed, and
+/// only then.
+#[test]
+fn disable_wal_data_survives_only_once_flushed() {
+    let dir = tempfile::tempdir().unwrap();
+    let fs = common::fault_fs();
+    let opts = common::small_opts(Arc::new(fs.clone()));
+    let nowal = WriteOptions {
+        sync: false,
+        disable_wal: true,
+    };
+    let db = Db::open(dir.path(), opts.clone()).unwrap();
+    db.put_opt(&nowal, b"flushed", b"1").unwrap();
+    db.flush().unwrap();
+    db.put_opt(&nowal, b"unflushed", b"2").unwrap();
+    fs.set_active(false);
+    drop(db);
+    fs.crash().unwrap();
+    fs.set_active(true);
+    let db = Db::open(dir.path(), opts.clone()).unwrap();
+    assert_eq!(db.get(b"flushed").unwrap().as_deref(), Some(&b"1"[..]));
+    assert_eq!(db.get(b"unflushed").unwrap(), None);
+    // A clean close flushes data written without the WAL.
+    db.put_opt(&nowal, b"closed", b"3").unwrap();
+    drop(db);
+    fs.crash().unwrap();
+    let db = Db::open(dir.path(), opts).unwrap();
+    assert_eq!(db.get(b"closed").unwrap().as_deref(), Some(&b"3"[..]));
 }
