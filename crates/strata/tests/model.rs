@@ -58,7 +58,7 @@ struct Harness {
 }
 
 fn key(i: u32) -> Vec<u8> {
-    if i % 7 == 0 {
+    if i.is_multiple_of(7) {
         format!("{i:05}-with-a-longer-shared-suffix").into_bytes()
     } else {
         format!("{i:05}").into_bytes()
