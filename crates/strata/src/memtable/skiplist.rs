@@ -97,7 +97,7 @@ impl WriterState {
             self.rng ^= self.rng << 13;
             self.rng ^= self.rng >> 17;
             self.rng ^= self.rng << 5;
-            if self.rng % 4 != 0 {
+            if !self.rng.is_multiple_of(4) {
                 break;
             }
             h += 1;

@@ -1,0 +1,472 @@
+//! End-to-end runs of the whole harness against the in-memory test double.
+
+use crate::engine::memory::MemoryFactory;
+use crate::parser::parse_output;
+use crate::run_with;
+
+const ALL: &str = "fillseq,fillrandom,overwrite,fillsync,readrandom,readseq,readreverse,readmissing,seekrandom,deleterandom,readrandomwriterandom,readwhilewriting,updaterandom,compact,flush,waitforcompaction,stats,levelstats";
+
+struct Run {
+    code: i32,
+    out: String,
+    err: String,
+}
+
+fn run(factory: &MemoryFactory, args: &[&str]) -> Run {
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let code = run_with(&args, factory, &mut out, &mut err).unwrap();
+    Run {
+        code,
+        out: String::from_utf8(out).unwrap(),
+        err: String::from_utf8(err).unwrap(),
+    }
+}
+
+#[test]
+fn every_benchmark_runs_and_parses_like_rocksdb_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("--db={}", dir.path().join("db").display());
+    let json = dir.path().join("report.json");
+    let f = MemoryFactory::default();
+    let r = run(
+        &f,
+        &[
+            &db,
+            &format!("--benchmarks={ALL}"),
+            "--num=3000",
+            "--seed=7",
+            "--histogram=1",
+            "--statistics=true",
+            "--threads=2",
+            &format!("--json_report={}", json.display()),
+        ],
+    );
+    assert_eq!(r.code, 0, "stderr: {}", r.err);
+    assert!(
+        r.err.starts_with("Memory:    version 0.0.0\nDate:       "),
+        "{}",
+        r.err
+    );
+    let p = parse_output(&r.out);
+    let names: Vec<&str> = p.benchmarks.iter().map(|b| b.name.as_str()).collect();
+    let expected: Vec<&str> = ALL
+        .split(',')
+        .filter(|n| !["flush", "waitforcompaction", "stats", "levelstats"].contains(n))
+        .collect();
+    assert_eq!(names, expected, "output:\n{}", r.out);
+    let by = |n: &str| p.benchmarks.iter().find(|b| b.name == n).unwrap();
+    assert_eq!(by("fillseq").operations, 6000, "each thread writes --num");
+    assert_eq!(by("readseq").message, "");
+    assert!(
+        by("readrandom").message.ends_with("of 3000 found)"),
+        "{}",
+        by("readrandom").message
+    );
+    assert_eq!(by("readmissing").message, "(0 of 3000 found)");
+    assert_eq!(by("fillsync").message, "(3 ops)");
+    assert!(by("updaterandom")
+        .message
+        .starts_with("( updates:3000 found:"));
+    assert!(by("readrandomwriterandom")
+        .message
+        .starts_with("( reads:2700 writes:300 total:3000 found:"));
+    assert_eq!(
+        by("readwhilewriting").operations,
+        6000,
+        "writer excluded from the merge"
+    );
+    assert_eq!(by("compact").operations, 1);
+    assert_eq!(by("readrandomwriterandom").histograms.len(), 2);
+    assert_eq!(by("seekrandom").histograms[0].op, "seek");
+    assert_eq!(by("deleterandom").histograms[0].op, "delete");
+    assert_eq!(by("updaterandom").histograms[0].op, "update");
+    assert!(r.out.contains("flush memtable\n"));
+    assert!(r.out.contains("): started\n") && r.out.contains("): finished\n"));
+    assert!(r.out.contains("\nLevel Files Size(MB)\n"));
+    assert!(p.db_stats.is_some(), "stats benchmark output parsed");
+    assert_eq!(
+        p.statistics.as_ref().unwrap().tickers["rocksdb.bytes.written"],
+        100
+    );
+
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["schema"], "strata-bench-report");
+    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["seed"], 7);
+    let benches = v["benchmarks"].as_array().unwrap();
+    assert_eq!(benches.len(), expected.len());
+    let rr = benches.iter().find(|b| b["name"] == "readrandom").unwrap();
+    assert_eq!(rr["ops"], 6000);
+    assert!(
+        rr["latency"]["read"]["p99_9_us"].as_f64().unwrap()
+            >= rr["latency"]["read"]["p50_us"].as_f64().unwrap()
+    );
+    assert_eq!(v["write_amplification"]["end_to_end"], 2.0);
+    assert_eq!(v["write_amplification"]["compaction_stats_w_amp"], 1.9);
+    assert_eq!(v["stall_micros"], 7);
+    assert!(v["process"]["peak_rss_bytes"].as_u64().unwrap() > 0);
+    assert!(v["disk"]["total_bytes"].is_u64());
+    assert_eq!(v["flags"]["num"], "3000");
+}
+
+/// The same `--seed` gives the same key sequences (and a different seed
+/// different ones), so runs are reproducible.
+#[test]
+fn same_seed_same_keys() {
+    let found = |seed: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let db = format!("--db={}", dir.path().join("db").display());
+        let f = MemoryFactory::default();
+        let r = run(
+            &f,
+            &[
+                &db,
+                "--benchmarks=fillrandom,overwrite,readrandom,readseq",
+                "--num=2000",
+                seed,
+            ],
+        );
+        assert_eq!(r.code, 0, "{}", r.err);
+        let p = parse_output(&r.out);
+        let rr = p
+            .benchmarks
+            .iter()
+            .find(|b| b.name == "readrandom")
+            .unwrap()
+            .message
+            .clone();
+        let rs = p
+            .benchmarks
+            .iter()
+            .find(|b| b.name == "readseq")
+            .unwrap()
+            .operations;
+        (rr, rs)
+    };
+    let a = found("--seed=42");
+    assert_eq!(a, found("--seed=42"));
+    assert_ne!(a, found("--seed=43"));
+    // Two random fills of 2000 over 2000 keys cover about 1 - e^-2 = 86%.
+    assert!((1650..1800).contains(&a.1), "{a:?}");
+}
+
+#[test]
+fn output_lines_have_db_bench_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("--db={}", dir.path().join("db").display());
+    let f = MemoryFactory::default();
+    let r = run(
+        &f,
+        &[
+            &db,
+            "--benchmarks=fillseq,readmissing,deleterandom",
+            "--num=100",
+            "--seed=1",
+        ],
+    );
+    let capture =
+        include_str!("../testdata/rocksdb-7.8.3/all-benchmarks-histogram-statistics.stdout");
+    // Same text skeleton once the numbers are masked.
+    let mask = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| l.contains("micros/op"))
+            .map(|l| {
+                let mut m = String::new();
+                for c in l.chars() {
+                    let c = if c.is_ascii_digit() { '9' } else { c };
+                    if !(c == '9' && m.ends_with('9')) {
+                        m.push(c);
+                    }
+                }
+                m
+            })
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect()
+    };
+    let ours = mask(&r.out);
+    let theirs = mask(capture);
+    for line in &ours {
+        let name = line.split(' ').next().unwrap();
+        let twin = theirs
+            .iter()
+            .find(|t| t.starts_with(&format!("{name} ")))
+            .unwrap();
+        assert_eq!(line, twin);
+    }
+    assert!(
+        r.out.contains("(0 of 100 found)\n\n"),
+        "message keeps db_bench's newline"
+    );
+    assert!(r.out.contains("DB path: ["));
+    assert!(!r.out.contains("Set seed"));
+}
+
+#[test]
+fn unknown_benchmark_and_flags() {
+    let f = MemoryFactory::default();
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("--db={}", dir.path().join("db").display());
+    let r = run(&f, &[&db, "--benchmarks=bogus", "--seed=1"]);
+    assert_eq!(r.code, 1);
+    let golden = include_str!("../testdata/rocksdb-7.8.3/error-unknown-benchmark.stderr");
+    assert!(r.err.ends_with(golden), "{}", r.err);
+    let r = run(&f, &["--foo=1"]);
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.err,
+        include_str!("../testdata/rocksdb-7.8.3/error-unknown-flag.stderr")
+    );
+    assert!(r.out.is_empty());
+}
+
+#[test]
+fn sync_with_disable_wal_is_rejected_like_db_bench() {
+    let f = MemoryFactory::default();
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("--db={}", dir.path().join("db").display());
+    let r = run(
+        &f,
+        &[
+            &db,
+            "--benchmarks=fillrandom",
+            "--num=10",
+            "--sync=1",
+            "--disable_wal=1",
+            "--seed=1",
+        ],
+    );
+    assert_eq!(r.code, 1);
+    let golden = include_str!("../testdata/rocksdb-7.8.3/error-sync-disable-wal.stderr");
+    assert!(r.err.ends_with(golden), "{}", r.err);
+    let r = run(
+        &f,
+        &[
+            &db,
+            "--benchmarks=readrandom",
+            "--num=10",
+            "--sync=1",
+            "--disable_wal=1",
+            "--seed=1",
+        ],
+    );
+    assert_eq!(r.code, 0, "reads do not write: {}", r.err);
+}
+
+#[test]
+fn unsupported_feature_flag_names_the_flag() {
+    let f = MemoryFactory {
+        unsupported: vec!["compaction_style"],
+        ..Default::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("--db={}", dir.path().join("db").display());
+    let r = run(
+        &f,
+        &[
+            &db,
+            "--benchmarks=fillseq",
+            "--num=10",
+            "--compaction_style=1",
+            "--seed=1",
+        ],
+    );
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("flag '--compaction_style'"), "{}", r.err);
+    assert!(r.err.contains("kCompactionStyleUniversal"), "{}", r.err);
+    let r = run(
+        &f,
+        &[
+            &db,
+            "--benchmarks=fillseq",
+            "--num=10",
+            "--compaction_style=0",
+            "--seed=1",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+}
+
+#[test]
+fn use_existing_db_skips_fills_and_keeps_data() {
+    let f = MemoryFactory::default();
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("--db={}", dir.path().join("db").display());
+    assert_eq!(
+        run(&f, &[&db, "--benchmarks=fillseq", "--num=50", "--seed=1"]).code,
+        0
+    );
+    let r = run(
+        &f,
+        &[
+            &db,
+            "--benchmarks=fillrandom,readrandom",
+            "--num=50",
+            "--use_existing_db=1",
+            "--seed=1",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(
+        r.out
+            .contains("fillrandom   : skipped (--use_existing_db is true)\n"),
+        "{}",
+        r.out
+    );
+    assert!(r.out.contains("(50 of 50 found)"), "{}", r.out);
+    let r = run(
+        &f,
+        &[&db, "--benchmarks=readrandom", "--num=50", "--seed=1"],
+    );
+    assert!(
+        r.out.contains("(0 of 50 found)"),
+        "without use_existing_db the DB starts empty: {}",
+        r.out
+    );
+}
+
+#[test]
+fn duration_bounds_random_benchmarks() {
+    let f = MemoryFactory::default();
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("--db={}", dir.path().join("db").display());
+    let start = std::time::Instant::now();
+    let r = run(
+        &f,
+        &[
+            &db,
+            "--benchmarks=fillseq,readrandom",
+            "--num=100",
+            "--duration=1",
+            "--seed=1",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(start.elapsed().as_secs_f64() >= 1.0);
+    let p = parse_output(&r.out);
+    assert_eq!(
+        p.benchmarks[0].operations, 100,
+        "fillseq ignores --duration"
+    );
+    assert!(
+        p.benchmarks[1].operations > 100,
+        "readrandom ran for a second"
+    );
+}
+
+#[test]
+fn seed_zero_prints_the_seed() {
+    let f = MemoryFactory::default();
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("--db={}", dir.path().join("db").display());
+    let r = run(&f, &[&db, "--benchmarks=fillseq", "--num=10"]);
+    assert!(r.out.starts_with("Set seed to "), "{}", r.out);
+    assert!(r
+        .out
+        .lines()
+        .next()
+        .unwrap()
+        .ends_with(" because --seed was 0"));
+}
+
+/// Every benchmark on the real Strata engine at a tiny size, with small
+/// buffers so flushes and compactions happen.
+#[test]
+fn every_benchmark_on_strata() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("--db={}", dir.path().join("db").display());
+    let json = dir.path().join("report.json");
+    let f = crate::engine::strata_adapter::StrataFactory;
+    let args: Vec<String> = [
+        db.as_str(),
+        &format!("--benchmarks={ALL}"),
+        "--num=3000",
+        "--seed=7",
+        "--histogram=1",
+        "--statistics=1",
+        "--threads=2",
+        "--write_buffer_size=65536",
+        "--target_file_size_base=65536",
+        "--max_bytes_for_level_base=262144",
+        "--compression_type=none",
+        &format!("--json_report={}", json.display()),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let code = run_with(&args, &f, &mut out, &mut err).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    let err = String::from_utf8(err).unwrap();
+    assert_eq!(code, 0, "stderr: {err}\nstdout: {out}");
+    assert!(err.starts_with("Strata:    version "), "{err}");
+    let p = parse_output(&out);
+    assert_eq!(p.benchmarks.len(), 14, "{out}");
+    let by = |n: &str| p.benchmarks.iter().find(|b| b.name == n).unwrap();
+    assert_eq!(by("readmissing").message, "(0 of 3000 found)");
+    // After fillsync (fresh DB over num/1000 keys), readrandom finds few.
+    assert!(by("readrandom").message.ends_with("of 3000 found)"));
+    assert!(by("readseq").operations >= 1);
+    assert!(out.contains("** Compaction Stats [default] **"), "{out}");
+    assert!(out.contains("STATISTICS:\n"), "{out}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(v["disk"]["total_bytes"].as_u64().unwrap() > 0);
+    assert!(!v["compaction_stats"].as_array().unwrap().is_empty());
+    assert!(v["statistics"]["tickers"].as_object().unwrap().len() > 10);
+}
+
+#[test]
+fn strata_fill_then_read_finds_everything() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("--db={}", dir.path().join("db").display());
+    let f = crate::engine::strata_adapter::StrataFactory;
+    let args: Vec<String> = [
+        db.as_str(),
+        "--benchmarks=fillseq,readrandom,readreverse,seekrandom",
+        "--num=2000",
+        "--seed=3",
+        "--write_buffer_size=65536",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    assert_eq!(
+        run_with(&args, &f, &mut out, &mut err).unwrap(),
+        0,
+        "{}",
+        String::from_utf8_lossy(&err)
+    );
+    let p = parse_output(&String::from_utf8(out).unwrap());
+    assert_eq!(p.benchmarks[1].message, "(2000 of 2000 found)");
+    assert_eq!(p.benchmarks[2].operations, 2000);
+    assert_eq!(p.benchmarks[3].message, "(2000 of 2000 found)");
+}
+
+#[test]
+fn strata_rejects_unbuilt_feature_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("--db={}", dir.path().join("db").display());
+    let f = crate::engine::strata_adapter::StrataFactory;
+    let args: Vec<String> = [
+        db.as_str(),
+        "--benchmarks=fillseq",
+        "--num=10",
+        "--seed=1",
+        "--compaction_style=2",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    assert_eq!(run_with(&args, &f, &mut out, &mut err).unwrap(), 1);
+    let err = String::from_utf8(err).unwrap();
+    assert!(
+        err.contains("flag '--compaction_style'") && err.contains("Not supported"),
+        "{err}"
+    );
+}

@@ -1,0 +1,119 @@
+//! The engine seam: what a benchmark needs from a key-value store.
+//!
+//! Adapters: Strata (`strata_adapter`), RocksDB (`rocksdb_adapter`, cargo
+//! feature `rocksdb`). Tests use an in-memory double that users cannot select.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::options_map::{OptionSetting, WriteOpts};
+
+#[cfg(test)]
+pub mod memory;
+#[cfg(feature = "rocksdb")]
+pub mod rocksdb_adapter;
+pub mod strata_adapter;
+
+/// One operation of a write batch.
+#[derive(Debug, Clone, Copy)]
+pub enum BatchOp<'a> {
+    /// Insert or overwrite `key` with `value`.
+    Put(&'a [u8], &'a [u8]),
+    /// Delete `key`.
+    Delete(&'a [u8]),
+}
+
+/// A positioned cursor over the DB, like RocksDB's `Iterator`.
+pub trait BenchIter {
+    /// Positions at the first key.
+    fn seek_to_first(&mut self) -> anyhow::Result<()>;
+    /// Positions at the last key.
+    fn seek_to_last(&mut self) -> anyhow::Result<()>;
+    /// Positions at the first key >= `key`.
+    fn seek(&mut self, key: &[u8]) -> anyhow::Result<()>;
+    /// Whether the cursor is on an entry.
+    fn valid(&self) -> bool;
+    /// Current key (empty when not valid).
+    fn key(&self) -> &[u8];
+    /// Length of the current value (0 when not valid).
+    fn value_len(&self) -> usize;
+    /// Moves to the next key.
+    fn next(&mut self) -> anyhow::Result<()>;
+    /// Moves to the previous key.
+    fn prev(&mut self) -> anyhow::Result<()>;
+}
+
+/// An open database, shared by all benchmark threads.
+pub trait BenchEngine: Send + Sync {
+    /// Inserts or overwrites one key.
+    fn put(&self, key: &[u8], value: &[u8], wo: WriteOpts) -> anyhow::Result<()>;
+    /// Deletes one key.
+    fn delete(&self, key: &[u8], wo: WriteOpts) -> anyhow::Result<()>;
+    /// Applies a batch atomically.
+    fn write_batch(&self, ops: &[BatchOp<'_>], wo: WriteOpts) -> anyhow::Result<()>;
+    /// Reads one key; returns the value's length if found.
+    fn get(&self, key: &[u8], verify_checksums: bool) -> anyhow::Result<Option<usize>>;
+    /// A new iterator over the current state.
+    fn iter(&self) -> anyhow::Result<Box<dyn BenchIter + '_>>;
+    /// Flushes the memtable(s) to SST files.
+    fn flush(&self) -> anyhow::Result<()>;
+    /// Compacts the whole key range.
+    fn compact_all(&self) -> anyhow::Result<()>;
+    /// Waits until no compaction is pending or running.
+    fn wait_for_compaction(&self) -> anyhow::Result<()>;
+    /// A DB property (`rocksdb.stats`, `rocksdb.levelstats`, ...).
+    fn property(&self, name: &str) -> Option<String>;
+    /// The body of the `STATISTICS:` dump, if statistics are enabled.
+    fn statistics_dump(&self) -> Option<String>;
+}
+
+/// Opens and destroys databases of one engine.
+pub trait EngineFactory: Send + Sync {
+    /// The engine's name as the environment header prints it (`Strata`, `RocksDB`).
+    fn name(&self) -> &'static str;
+    /// The engine's version string.
+    fn version(&self) -> String;
+    /// Opens (creating if missing) the DB at `path` with `settings`.
+    fn open(&self, path: &Path, settings: &[OptionSetting])
+        -> anyhow::Result<Arc<dyn BenchEngine>>;
+}
+
+/// The factory for `--engine=<name>`, or an error naming what is missing.
+pub fn factory_for(name: &str) -> anyhow::Result<Box<dyn EngineFactory>> {
+    match name {
+        "strata" => Ok(Box::new(strata_adapter::StrataFactory)),
+        #[cfg(feature = "rocksdb")]
+        "rocksdb" => Ok(Box::new(rocksdb_adapter::RocksDbFactory)),
+        #[cfg(not(feature = "rocksdb"))]
+        "rocksdb" => anyhow::bail!(
+            "--engine=rocksdb: this binary was built without the `rocksdb` cargo feature \
+             (build with `cargo build --release --features rocksdb`)"
+        ),
+        other => anyhow::bail!("--engine={other}: unknown engine (expected strata or rocksdb)"),
+    }
+}
+
+/// Maps an engine's open error to the flag that caused it, when the error
+/// names one of the options the flags produced.
+pub fn explain_open_error(err: &anyhow::Error, settings: &[OptionSetting]) -> String {
+    let text = format!("{err:#}");
+    let culprit = settings.iter().find(|s| {
+        let group = s.option.split('.').next().unwrap_or(s.option);
+        text.contains(s.option) || text.contains(group)
+    });
+    match culprit {
+        Some(s) => {
+            let verdict = if text.contains("Not supported") {
+                "is not supported by this engine"
+            } else {
+                "was rejected by the engine"
+            };
+            let text = text.replace(&format!(" (option {}={})", s.option, s.value), "");
+            format!(
+                "ERROR: flag '--{}' (option {}={}) {verdict}: {text}",
+                s.flag, s.option, s.value
+            )
+        }
+        None => format!("ERROR: cannot open the database: {text}"),
+    }
+}

@@ -1,0 +1,269 @@
+//! Adapter from [`BenchEngine`](super::BenchEngine) to RocksDB (the crates.io
+//! `rocksdb` crate, built from source in release mode): the performance
+//! anchor for `--engine=rocksdb`. Same flags, same option mapping
+//! (`options_map`), same generators and measurement code as Strata.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use rocksdb::{
+    BlockBasedOptions, Cache, DBCompactionStyle, DBCompressionType, Options, ReadOptions,
+    UniversalCompactOptions, WaitForCompactOptions, WriteBatch, WriteOptions, DB,
+};
+
+use super::{BatchOp, BenchEngine, BenchIter, EngineFactory};
+use crate::options_map::{OptionSetting, WriteOpts};
+
+/// RocksDB version bundled by the `librocksdb-sys` this crate builds.
+pub const ROCKSDB_VERSION: &str = "10.4.2";
+
+/// Opens RocksDB databases.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct RocksDbFactory;
+
+/// An open RocksDB.
+pub struct RocksDbEngine {
+    db: DB,
+    opts: Options,
+}
+
+fn compression(v: &str) -> anyhow::Result<DBCompressionType> {
+    Ok(match v {
+        "kNoCompression" => DBCompressionType::None,
+        "kSnappyCompression" => DBCompressionType::Snappy,
+        "kZlibCompression" => DBCompressionType::Zlib,
+        "kBZip2Compression" => DBCompressionType::Bz2,
+        "kLZ4Compression" => DBCompressionType::Lz4,
+        "kLZ4HCCompression" => DBCompressionType::Lz4hc,
+        "kZSTD" => DBCompressionType::Zstd,
+        other => anyhow::bail!("Not supported: compression {other} in this RocksDB build"),
+    })
+}
+
+fn int<T: std::str::FromStr>(s: &OptionSetting) -> anyhow::Result<T> {
+    s.value.parse().map_err(|_| {
+        anyhow::anyhow!(
+            "Invalid argument: option {}={} is not a number",
+            s.option,
+            s.value
+        )
+    })
+}
+
+/// Builds `rocksdb::Options` from the settings; returns the options and the
+/// mutable DB options that must be applied after open.
+fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(String, String)>)> {
+    let mut o = Options::default();
+    o.create_if_missing(true);
+    o.set_enable_pipelined_write(true); // db_bench's default
+    let mut table = BlockBasedOptions::default();
+    let mut universal: Option<UniversalCompactOptions> = None;
+    let mut after_open = Vec::new();
+    for s in settings {
+        match s.option {
+            "write_buffer_size" => o.set_write_buffer_size(int(s)?),
+            "max_write_buffer_number" => o.set_max_write_buffer_number(int(s)?),
+            "min_write_buffer_number_to_merge" => o.set_min_write_buffer_number_to_merge(int(s)?),
+            "max_background_jobs" => o.set_max_background_jobs(int(s)?),
+            "num_levels" => o.set_num_levels(int(s)?),
+            "max_bytes_for_level_base" => o.set_max_bytes_for_level_base(int(s)?),
+            "max_bytes_for_level_multiplier" => o.set_max_bytes_for_level_multiplier(int(s)?),
+            "level_compaction_dynamic_level_bytes" => {
+                o.set_level_compaction_dynamic_level_bytes(s.value == "true")
+            }
+            "target_file_size_base" => o.set_target_file_size_base(int(s)?),
+            "level0_file_num_compaction_trigger" => {
+                o.set_level_zero_file_num_compaction_trigger(int(s)?)
+            }
+            "level0_slowdown_writes_trigger" => o.set_level_zero_slowdown_writes_trigger(int(s)?),
+            "level0_stop_writes_trigger" => o.set_level_zero_stop_writes_trigger(int(s)?),
+            "soft_pending_compaction_bytes_limit" => {
+                o.set_soft_pending_compaction_bytes_limit(int(s)?)
+            }
+            "hard_pending_compaction_bytes_limit" => {
+                o.set_hard_pending_compaction_bytes_limit(int(s)?)
+            }
+            "delayed_write_rate" => after_open.push((s.option.to_string(), s.value.clone())),
+            "max_open_files" => o.set_max_open_files(int(s)?),
+            "block_size" => table.set_block_size(int(s)?),
+            "compression" => o.set_compression_type(compression(&s.value)?),
+            "max_subcompactions" => o.set_max_subcompactions(int(s)?),
+            "compaction_style" => o.set_compaction_style(match s.value.as_str() {
+                "kCompactionStyleLevel" => DBCompactionStyle::Level,
+                "kCompactionStyleUniversal" => DBCompactionStyle::Universal,
+                "kCompactionStyleFIFO" => DBCompactionStyle::Fifo,
+                other => anyhow::bail!("Not supported: compaction_style {other}"),
+            }),
+            "compaction_options_universal.size_ratio" => universal
+                .get_or_insert_with(UniversalCompactOptions::default)
+                .set_size_ratio(int(s)?),
+            "compaction_options_universal.min_merge_width" => universal
+                .get_or_insert_with(UniversalCompactOptions::default)
+                .set_min_merge_width(int(s)?),
+            "compaction_options_universal.max_merge_width" => universal
+                .get_or_insert_with(UniversalCompactOptions::default)
+                .set_max_merge_width(int(s)?),
+            "compaction_options_universal.max_size_amplification_percent" => universal
+                .get_or_insert_with(UniversalCompactOptions::default)
+                .set_max_size_amplification_percent(int(s)?),
+            "use_direct_io_for_flush_and_compaction" => {
+                o.set_use_direct_io_for_flush_and_compaction(s.value == "true")
+            }
+            "use_direct_reads" => o.set_use_direct_reads(s.value == "true"),
+            "enable_blob_files" => o.set_enable_blob_files(s.value == "true"),
+            "min_blob_size" => o.set_min_blob_size(int(s)?),
+            "blob_file_size" => o.set_blob_file_size(int(s)?),
+            "blob_compression_type" => o.set_blob_compression_type(compression(&s.value)?),
+            "enable_blob_garbage_collection" => o.set_enable_blob_gc(s.value == "true"),
+            "blob_garbage_collection_age_cutoff" => o.set_blob_gc_age_cutoff(int(s)?),
+            "blob_garbage_collection_force_threshold" => o.set_blob_gc_force_threshold(int(s)?),
+            "blob_cache_size" => o.set_blob_cache(&Cache::new_lru_cache(int(s)?)),
+            "bloom_bits_per_key" => {
+                let bits: f64 = int(s)?;
+                if bits > 0.0 {
+                    table.set_bloom_filter(bits, false);
+                }
+            }
+            "block_cache_size" => {
+                let bytes: usize = int(s)?;
+                if bytes > 0 {
+                    table.set_block_cache(&Cache::new_lru_cache(bytes));
+                } else {
+                    table.disable_cache();
+                }
+            }
+            "statistics" => {
+                if s.value == "true" {
+                    o.enable_statistics();
+                }
+            }
+            other => anyhow::bail!("Not supported: option {other} is not mapped for RocksDB"),
+        }
+    }
+    if let Some(u) = universal {
+        o.set_universal_compaction_options(&u);
+    }
+    o.set_block_based_table_factory(&table);
+    Ok((o, after_open))
+}
+
+impl EngineFactory for RocksDbFactory {
+    fn name(&self) -> &'static str {
+        "RocksDB"
+    }
+    fn version(&self) -> String {
+        ROCKSDB_VERSION.to_string()
+    }
+    fn open(
+        &self,
+        path: &Path,
+        settings: &[OptionSetting],
+    ) -> anyhow::Result<Arc<dyn BenchEngine>> {
+        let (opts, after_open) = build_options(settings)?;
+        let db = DB::open(&opts, path)?;
+        let pairs: Vec<(&str, &str)> = after_open
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        if !pairs.is_empty() {
+            db.set_options(&pairs)?;
+        }
+        Ok(Arc::new(RocksDbEngine { db, opts }))
+    }
+}
+
+fn write_options(wo: WriteOpts) -> WriteOptions {
+    let mut w = WriteOptions::default();
+    w.set_sync(wo.sync);
+    w.disable_wal(wo.disable_wal);
+    w
+}
+
+impl BenchEngine for RocksDbEngine {
+    fn put(&self, key: &[u8], value: &[u8], wo: WriteOpts) -> anyhow::Result<()> {
+        Ok(self.db.put_opt(key, value, &write_options(wo))?)
+    }
+    fn delete(&self, key: &[u8], wo: WriteOpts) -> anyhow::Result<()> {
+        Ok(self.db.delete_opt(key, &write_options(wo))?)
+    }
+    fn write_batch(&self, ops: &[BatchOp<'_>], wo: WriteOpts) -> anyhow::Result<()> {
+        let mut b = WriteBatch::default();
+        for op in ops {
+            match op {
+                BatchOp::Put(k, v) => b.put(k, v),
+                BatchOp::Delete(k) => b.delete(k),
+            }
+        }
+        Ok(self.db.write_opt(b, &write_options(wo))?)
+    }
+    fn get(&self, key: &[u8], verify_checksums: bool) -> anyhow::Result<Option<usize>> {
+        let mut ro = ReadOptions::default();
+        ro.set_verify_checksums(verify_checksums);
+        Ok(self.db.get_pinned_opt(key, &ro)?.map(|v| v.len()))
+    }
+    fn iter(&self) -> anyhow::Result<Box<dyn BenchIter + '_>> {
+        Ok(Box::new(RocksIter {
+            it: self.db.raw_iterator(),
+        }))
+    }
+    fn flush(&self) -> anyhow::Result<()> {
+        Ok(self.db.flush()?)
+    }
+    fn compact_all(&self) -> anyhow::Result<()> {
+        self.db.compact_range::<&[u8], &[u8]>(None, None);
+        Ok(())
+    }
+    fn wait_for_compaction(&self) -> anyhow::Result<()> {
+        Ok(self
+            .db
+            .wait_for_compact(&WaitForCompactOptions::default())?)
+    }
+    fn property(&self, name: &str) -> Option<String> {
+        self.db.property_value(name).ok().flatten()
+    }
+    fn statistics_dump(&self) -> Option<String> {
+        self.opts.get_statistics()
+    }
+}
+
+struct RocksIter<'a> {
+    it: rocksdb::DBRawIterator<'a>,
+}
+
+impl RocksIter<'_> {
+    fn status(&self) -> anyhow::Result<()> {
+        Ok(self.it.status()?)
+    }
+}
+
+impl BenchIter for RocksIter<'_> {
+    fn seek_to_first(&mut self) -> anyhow::Result<()> {
+        self.it.seek_to_first();
+        self.status()
+    }
+    fn seek_to_last(&mut self) -> anyhow::Result<()> {
+        self.it.seek_to_last();
+        self.status()
+    }
+    fn seek(&mut self, key: &[u8]) -> anyhow::Result<()> {
+        self.it.seek(key);
+        self.status()
+    }
+    fn valid(&self) -> bool {
+        self.it.valid()
+    }
+    fn key(&self) -> &[u8] {
+        self.it.key().unwrap_or(&[])
+    }
+    fn value_len(&self) -> usize {
+        self.it.value().map_or(0, <[u8]>::len)
+    }
+    fn next(&mut self) -> anyhow::Result<()> {
+        self.it.next();
+        self.status()
+    }
+    fn prev(&mut self) -> anyhow::Result<()> {
+        self.it.prev();
+        self.status()
+    }
+}

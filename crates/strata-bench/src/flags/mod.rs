@@ -1,0 +1,326 @@
+//! db_bench-compatible flags: the table, the parser and the typed view the
+//! benchmark code reads.
+
+pub mod parse;
+pub mod table;
+
+pub use parse::{parse_args, FlagError, FlagValues};
+
+/// Block compression as db_bench's `--compression_type` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compression {
+    /// `none`
+    None,
+    /// `snappy`
+    Snappy,
+    /// `zlib`
+    Zlib,
+    /// `bzip2`
+    Bzip2,
+    /// `lz4`
+    Lz4,
+    /// `lz4hc`
+    Lz4hc,
+    /// `xpress`
+    Xpress,
+    /// `zstd`
+    Zstd,
+}
+
+impl Compression {
+    /// Parses db_bench's spelling; `None` if unknown.
+    pub fn parse(text: &str) -> Option<Self> {
+        Some(match text.to_ascii_lowercase().as_str() {
+            "none" => Self::None,
+            "snappy" => Self::Snappy,
+            "zlib" => Self::Zlib,
+            "bzip2" => Self::Bzip2,
+            "lz4" => Self::Lz4,
+            "lz4hc" => Self::Lz4hc,
+            "xpress" => Self::Xpress,
+            "zstd" => Self::Zstd,
+            _ => return None,
+        })
+    }
+    /// RocksDB's option-string value (`kSnappyCompression`, ...).
+    pub fn option_name(self) -> &'static str {
+        match self {
+            Self::None => "kNoCompression",
+            Self::Snappy => "kSnappyCompression",
+            Self::Zlib => "kZlibCompression",
+            Self::Bzip2 => "kBZip2Compression",
+            Self::Lz4 => "kLZ4Compression",
+            Self::Lz4hc => "kLZ4HCCompression",
+            Self::Xpress => "kXpressCompression",
+            Self::Zstd => "kZSTD",
+        }
+    }
+    /// The name db_bench's header prints (`Compression: Snappy`).
+    pub fn header_name(self) -> &'static str {
+        match self {
+            Self::None => "NoCompression",
+            Self::Snappy => "Snappy",
+            Self::Zlib => "Zlib",
+            Self::Bzip2 => "BZip2",
+            Self::Lz4 => "LZ4",
+            Self::Lz4hc => "LZ4HC",
+            Self::Xpress => "Xpress",
+            Self::Zstd => "ZSTD",
+        }
+    }
+}
+
+/// The typed flags a run reads. Integers keep db_bench's signedness.
+#[derive(Debug, Clone)]
+pub struct Flags {
+    /// Every flag's effective text value (for the JSON report and option mapping).
+    pub values: FlagValues,
+    /// `--benchmarks`, split on commas, empty entries dropped.
+    pub benchmarks: Vec<String>,
+    /// `--num`
+    pub num: i64,
+    /// `--reads` (negative: `--num`)
+    pub reads: i64,
+    /// `--writes` (negative: `--num`)
+    pub writes: i64,
+    /// `--deletes` (negative: `--num`)
+    pub deletes: i64,
+    /// `--duration` seconds (0: op counts decide)
+    pub duration: u64,
+    /// `--threads`
+    pub threads: usize,
+    /// `--key_size`
+    pub key_size: usize,
+    /// `--value_size`
+    pub value_size: usize,
+    /// `--seek_nexts`
+    pub seek_nexts: usize,
+    /// `--compression_type`
+    pub compression: Compression,
+    /// `--compression_ratio`
+    pub compression_ratio: f64,
+    /// `--seed` (0: derive from the clock)
+    pub seed: u64,
+    /// `--db` (empty: a default path under /tmp)
+    pub db: String,
+    /// `--use_existing_db`
+    pub use_existing_db: bool,
+    /// `--statistics`
+    pub statistics: bool,
+    /// `--histogram`
+    pub histogram: bool,
+    /// `--stats_per_interval`
+    pub stats_per_interval: i64,
+    /// `--stats_interval` (ops)
+    pub stats_interval: i64,
+    /// `--stats_interval_seconds`
+    pub stats_interval_seconds: i64,
+    /// `--sync`
+    pub sync: bool,
+    /// `--disable_wal`
+    pub disable_wal: bool,
+    /// `--verify_checksum`
+    pub verify_checksum: bool,
+    /// `--readwritepercent`
+    pub readwritepercent: i64,
+    /// `--benchmark_write_rate_limit` bytes/s (0: unlimited)
+    pub benchmark_write_rate_limit: u64,
+    /// `--engine`
+    pub engine: String,
+    /// `--json_report` path (empty: none)
+    pub json_report: String,
+}
+
+fn bad(name: &str, value: &str, why: &str) -> FlagError {
+    FlagError(format!(
+        "ERROR: invalid value '{value}' for flag '{name}': {why}"
+    ))
+}
+
+impl Flags {
+    /// Parses and validates `args` (everything after `strata bench`).
+    pub fn from_args(args: &[String]) -> Result<Self, FlagError> {
+        let values = parse_args(args)?;
+        Self::from_values(values)
+    }
+
+    /// Builds the typed view from parsed values, checking ranges db_bench checks.
+    pub fn from_values(values: FlagValues) -> Result<Self, FlagError> {
+        let int = |n: &str| parse::parse_i64(values.raw(n)).unwrap_or(0);
+        let uint = |n: &str| parse::parse_u64(values.raw(n)).unwrap_or(0);
+        let boolean = |n: &str| parse::parse_bool(values.raw(n)).unwrap_or(false);
+        let float = |n: &str| values.raw(n).trim().parse::<f64>().unwrap_or(0.0);
+        let nonneg = |n: &str| -> Result<usize, FlagError> {
+            usize::try_from(int(n)).map_err(|_| bad(n, values.raw(n), "must not be negative"))
+        };
+        let ctype = values.raw("compression_type").to_string();
+        let compression = Compression::parse(&ctype)
+            .ok_or_else(|| FlagError(format!("Cannot parse compression type '{ctype}'")))?;
+        let blob_ctype = values.raw("blob_compression_type").to_string();
+        if Compression::parse(&blob_ctype).is_none() {
+            return Err(FlagError(format!(
+                "Cannot parse compression type '{blob_ctype}'"
+            )));
+        }
+        let threads = nonneg("threads")?.max(1);
+        let key_size = nonneg("key_size")?;
+        if key_size == 0 {
+            return Err(bad("key_size", values.raw("key_size"), "must be positive"));
+        }
+        let ratio = float("compression_ratio");
+        if ratio <= 0.0 || ratio > 1.0 {
+            return Err(bad(
+                "compression_ratio",
+                values.raw("compression_ratio"),
+                "must be in (0, 1]",
+            ));
+        }
+        let rwp = int("readwritepercent");
+        if !(0..=100).contains(&rwp) {
+            return Err(bad(
+                "readwritepercent",
+                values.raw("readwritepercent"),
+                "must be in [0, 100]",
+            ));
+        }
+        let engine = values.raw("engine").to_string();
+        if engine != "strata" && engine != "rocksdb" {
+            return Err(bad("engine", &engine, "expected strata or rocksdb"));
+        }
+        let flags = Flags {
+            benchmarks: values
+                .raw("benchmarks")
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect(),
+            num: int("num"),
+            reads: int("reads"),
+            writes: int("writes"),
+            deletes: int("deletes"),
+            duration: u64::try_from(int("duration")).unwrap_or(0),
+            threads,
+            key_size,
+            value_size: nonneg("value_size")?,
+            seek_nexts: nonneg("seek_nexts")?,
+            compression,
+            compression_ratio: ratio,
+            seed: uint_or_i64(values.raw("seed")),
+            db: values.raw("db").to_string(),
+            use_existing_db: boolean("use_existing_db"),
+            statistics: boolean("statistics"),
+            histogram: boolean("histogram"),
+            stats_per_interval: int("stats_per_interval"),
+            stats_interval: int("stats_interval"),
+            stats_interval_seconds: int("stats_interval_seconds"),
+            sync: boolean("sync"),
+            disable_wal: boolean("disable_wal"),
+            verify_checksum: boolean("verify_checksum"),
+            readwritepercent: rwp,
+            benchmark_write_rate_limit: uint("benchmark_write_rate_limit"),
+            engine,
+            json_report: values.raw("json_report").to_string(),
+            values,
+        };
+        if flags.num < 0 {
+            return Err(bad("num", flags.values.raw("num"), "must not be negative"));
+        }
+        Ok(flags)
+    }
+
+    /// Effective read count per thread (`--reads`, or `--num` when negative).
+    pub fn reads_per_thread(&self) -> u64 {
+        u64::try_from(if self.reads < 0 { self.num } else { self.reads }).unwrap_or(0)
+    }
+    /// Effective write count per thread (`--writes`, or `--num` when negative).
+    pub fn writes_per_thread(&self) -> u64 {
+        u64::try_from(if self.writes < 0 {
+            self.num
+        } else {
+            self.writes
+        })
+        .unwrap_or(0)
+    }
+    /// Effective delete count per thread.
+    pub fn deletes_per_thread(&self) -> u64 {
+        u64::try_from(if self.deletes < 0 {
+            self.num
+        } else {
+            self.deletes
+        })
+        .unwrap_or(0)
+    }
+    /// Op count of the mixed benchmarks: `num` unless reads/writes are given,
+    /// then the larger of the two (db_bench's `readwrites_`).
+    pub fn readwrites_per_thread(&self) -> u64 {
+        let v = if self.writes < 0 && self.reads < 0 {
+            self.num
+        } else {
+            self.writes.max(self.reads)
+        };
+        u64::try_from(v).unwrap_or(0)
+    }
+    /// Key range: `--num` as unsigned, at least 1 (avoids a modulo by zero).
+    pub fn key_range(&self) -> u64 {
+        u64::try_from(self.num).unwrap_or(0).max(1)
+    }
+}
+
+/// `--seed` is an int64 in db_bench; treat its bits as the u64 seed base.
+fn uint_or_i64(text: &str) -> u64 {
+    parse::parse_i64(text).map_or(0, |v| v as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flags(args: &[&str]) -> Result<Flags, FlagError> {
+        Flags::from_args(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn typed_defaults_are_db_bench_defaults() {
+        let f = flags(&[]).unwrap();
+        assert_eq!(f.num, 1_000_000);
+        assert_eq!(f.reads_per_thread(), 1_000_000);
+        assert_eq!(f.key_size, 16);
+        assert_eq!(f.value_size, 100);
+        assert_eq!(f.compression, Compression::Snappy);
+        assert_eq!(f.compression_ratio, 0.5);
+        assert_eq!(f.readwritepercent, 90);
+        assert_eq!(f.threads, 1);
+        assert!(!f.sync && !f.disable_wal && !f.histogram && !f.statistics);
+        assert_eq!(f.engine, "strata");
+    }
+
+    #[test]
+    fn reads_and_writes_override_num() {
+        let f = flags(&["--num=100", "--reads=7", "--writes=9"]).unwrap();
+        assert_eq!(f.reads_per_thread(), 7);
+        assert_eq!(f.writes_per_thread(), 9);
+        assert_eq!(f.readwrites_per_thread(), 9);
+        let f = flags(&["--num=100"]).unwrap();
+        assert_eq!(f.readwrites_per_thread(), 100);
+    }
+
+    #[test]
+    fn benchmarks_list_is_split() {
+        let f = flags(&["--benchmarks=fillseq,,readrandom"]).unwrap();
+        assert_eq!(f.benchmarks, vec!["fillseq", "readrandom"]);
+    }
+
+    #[test]
+    fn invalid_values_rejected() {
+        let e = flags(&["--compression_type=gzip"]).unwrap_err();
+        assert_eq!(e.0, "Cannot parse compression type 'gzip'");
+        assert!(flags(&["--compression_type=NONE"]).is_ok());
+        assert!(flags(&["--blob_compression_type=x"]).is_err());
+        assert!(flags(&["--readwritepercent=101"]).is_err());
+        assert!(flags(&["--compression_ratio=0"]).is_err());
+        assert!(flags(&["--engine=leveldb"]).is_err());
+        assert!(flags(&["--num=-1"]).is_err());
+        assert!(flags(&["--key_size=0"]).is_err());
+    }
+}

@@ -1,0 +1,490 @@
+//! The one table of flags `strata bench` accepts: name, type, default, help.
+//!
+//! Names, types and defaults are RocksDB 7.8.3 `db_bench`'s (checked against
+//! its captured `--help` in `testdata/rocksdb-7.8.3/help.txt`), except the
+//! entries marked [strata], which are extensions.
+
+/// The value type of a flag, named as gflags names it in error messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `true`/`false`/`1`/`0`/... ; a bare `--flag` means true.
+    Bool,
+    /// 32-bit signed integer.
+    I32,
+    /// 64-bit signed integer.
+    I64,
+    /// 64-bit unsigned integer.
+    U64,
+    /// Floating point number.
+    F64,
+    /// Free text.
+    Str,
+}
+
+impl Kind {
+    /// gflags' name for the type (`int64`, `bool`, ...).
+    pub fn gflags_name(self) -> &'static str {
+        match self {
+            Kind::Bool => "bool",
+            Kind::I32 => "int32",
+            Kind::I64 => "int64",
+            Kind::U64 => "uint64",
+            Kind::F64 => "double",
+            Kind::Str => "string",
+        }
+    }
+}
+
+/// One flag: its db_bench name, type, default (as db_bench prints it) and help.
+#[derive(Debug, Clone, Copy)]
+pub struct FlagSpec {
+    /// Name without dashes, e.g. `write_buffer_size`.
+    pub name: &'static str,
+    /// Value type.
+    pub kind: Kind,
+    /// Default value, in the syntax the flag accepts.
+    pub default: &'static str,
+    /// One-line help.
+    pub help: &'static str,
+}
+
+const fn f(name: &'static str, kind: Kind, default: &'static str, help: &'static str) -> FlagSpec {
+    FlagSpec {
+        name,
+        kind,
+        default,
+        help,
+    }
+}
+
+use Kind::*;
+
+/// Default benchmark list (a useful subset of db_bench's long default list).
+pub const DEFAULT_BENCHMARKS: &str = "fillseq,fillsync,fillrandom,overwrite,readrandom,readseq,readreverse,compact,readrandom,readseq,readreverse";
+
+/// Every accepted flag.
+pub static FLAGS: &[FlagSpec] = &[
+    f(
+        "benchmarks",
+        Str,
+        DEFAULT_BENCHMARKS,
+        "Comma-separated list of benchmarks to run in order",
+    ),
+    f(
+        "num",
+        I64,
+        "1000000",
+        "Number of key/values to place in database",
+    ),
+    f(
+        "reads",
+        I64,
+        "-1",
+        "Number of read operations to do. If negative, do --num reads",
+    ),
+    f(
+        "writes",
+        I64,
+        "-1",
+        "Number of write operations to do. If negative, do --num writes",
+    ),
+    f(
+        "deletes",
+        I64,
+        "-1",
+        "Number of delete operations to do. If negative, do --num deletions",
+    ),
+    f(
+        "duration",
+        I32,
+        "0",
+        "Seconds for the random-ops tests to run. When 0, num and reads determine the length",
+    ),
+    f("threads", I32, "1", "Number of concurrent threads to run"),
+    f("key_size", I32, "16", "Size of each key"),
+    f("value_size", I32, "100", "Size of each value"),
+    f(
+        "seek_nexts",
+        I32,
+        "0",
+        "How many times to call Next() after Seek() in seekrandom",
+    ),
+    f(
+        "compression_type",
+        Str,
+        "snappy",
+        "Block compression: none, snappy, zlib, bzip2, lz4, lz4hc, xpress, zstd",
+    ),
+    f(
+        "compression_ratio",
+        F64,
+        "0.5",
+        "Generate values that shrink to this fraction of their size after compression",
+    ),
+    f(
+        "seed",
+        I64,
+        "0",
+        "Seed base for random number generators. When 0 it is derived from the current time",
+    ),
+    f("db", Str, "", "Use the db with the following name"),
+    f(
+        "use_existing_db",
+        Bool,
+        "false",
+        "If true, do not destroy the existing database; fill benchmarks are skipped",
+    ),
+    f(
+        "statistics",
+        Bool,
+        "false",
+        "Database statistics (printed as STATISTICS: at the end)",
+    ),
+    f(
+        "histogram",
+        Bool,
+        "false",
+        "Print histogram of operation timings",
+    ),
+    f(
+        "stats_per_interval",
+        I32,
+        "0",
+        "Reports additional stats per interval when this is greater than 0",
+    ),
+    f(
+        "stats_interval",
+        I64,
+        "0",
+        "Stats are reported every N operations when this is greater than zero",
+    ),
+    f(
+        "stats_interval_seconds",
+        I64,
+        "0",
+        "Report stats every N seconds. Overrides stats_interval when both are > 0",
+    ),
+    f(
+        "bloom_bits",
+        I32,
+        "-1",
+        "Bloom filter bits per key. Negative means use default (none). Zero disables",
+    ),
+    f(
+        "cache_size",
+        I64,
+        "8388608",
+        "Number of bytes to use as a cache of uncompressed data",
+    ),
+    f("block_size", I32, "4096", "Number of bytes in a block"),
+    f(
+        "open_files",
+        I32,
+        "-1",
+        "Maximum number of files to keep open at the same time (max_open_files)",
+    ),
+    f(
+        "verify_checksum",
+        Bool,
+        "true",
+        "Verify checksum for every block read from storage",
+    ),
+    f(
+        "write_buffer_size",
+        I64,
+        "67108864",
+        "Number of bytes to buffer in memtable before compacting",
+    ),
+    f(
+        "max_write_buffer_number",
+        I32,
+        "2",
+        "The number of in-memory memtables",
+    ),
+    f(
+        "min_write_buffer_number_to_merge",
+        I32,
+        "1",
+        "The minimum number of write buffers merged before writing to storage",
+    ),
+    f(
+        "max_background_jobs",
+        I32,
+        "2",
+        "The maximum number of concurrent background jobs",
+    ),
+    f(
+        "subcompactions",
+        U64,
+        "1",
+        "Maximum number of subcompactions to divide L0-L1 compactions into",
+    ),
+    f(
+        "compaction_style",
+        I32,
+        "0",
+        "Style of compaction: 0 level-based, 1 universal, 2 FIFO, 3 none",
+    ),
+    f(
+        "universal_size_ratio",
+        I32,
+        "0",
+        "Percentage flexibility while comparing file size (universal only)",
+    ),
+    f(
+        "universal_min_merge_width",
+        I32,
+        "0",
+        "The minimum number of files in a single compaction run (universal only)",
+    ),
+    f(
+        "universal_max_merge_width",
+        I32,
+        "0",
+        "The max number of files to compact in universal style compaction",
+    ),
+    f(
+        "universal_max_size_amplification_percent",
+        I32,
+        "0",
+        "The max size amplification for universal style compaction",
+    ),
+    f("num_levels", I32, "7", "The total number of levels"),
+    f(
+        "max_bytes_for_level_base",
+        U64,
+        "268435456",
+        "Max bytes for level-1",
+    ),
+    f(
+        "max_bytes_for_level_multiplier",
+        F64,
+        "10",
+        "A multiplier to compute max bytes for level-N (N >= 2)",
+    ),
+    f(
+        "level_compaction_dynamic_level_bytes",
+        Bool,
+        "false",
+        "Whether level size base is dynamic",
+    ),
+    f(
+        "target_file_size_base",
+        I64,
+        "67108864",
+        "Target file size at level-1",
+    ),
+    f(
+        "level0_file_num_compaction_trigger",
+        I32,
+        "4",
+        "Number of files in level-0 when compactions start",
+    ),
+    f(
+        "level0_slowdown_writes_trigger",
+        I32,
+        "20",
+        "Number of files in level-0 that will slow down writes",
+    ),
+    f(
+        "level0_stop_writes_trigger",
+        I32,
+        "36",
+        "Number of files in level-0 that will trigger put stop",
+    ),
+    f(
+        "soft_pending_compaction_bytes_limit",
+        U64,
+        "68719476736",
+        "Slowdown writes if pending compaction bytes exceed this number",
+    ),
+    f(
+        "hard_pending_compaction_bytes_limit",
+        U64,
+        "137438953472",
+        "Stop writes if pending compaction bytes exceed this number",
+    ),
+    f(
+        "delayed_write_rate",
+        U64,
+        "8388608",
+        "Bytes/s allowed into the DB while writes are slowed down",
+    ),
+    f(
+        "disable_wal",
+        Bool,
+        "false",
+        "If true, do not write WAL for write",
+    ),
+    f("sync", Bool, "false", "Sync all writes to disk"),
+    f(
+        "use_direct_io_for_flush_and_compaction",
+        Bool,
+        "false",
+        "Use O_DIRECT for background flush and compaction writes",
+    ),
+    f(
+        "use_direct_reads",
+        Bool,
+        "false",
+        "Use O_DIRECT for reading data",
+    ),
+    f(
+        "enable_blob_files",
+        Bool,
+        "false",
+        "[Integrated BlobDB] Enable writing large values to separate blob files",
+    ),
+    f(
+        "min_blob_size",
+        U64,
+        "0",
+        "[Integrated BlobDB] The size of the smallest value stored separately in a blob file",
+    ),
+    f(
+        "blob_file_size",
+        U64,
+        "268435456",
+        "[Integrated BlobDB] The size limit for blob files",
+    ),
+    f(
+        "blob_compression_type",
+        Str,
+        "none",
+        "[Integrated BlobDB] The compression algorithm for values in blob files",
+    ),
+    f(
+        "enable_blob_garbage_collection",
+        Bool,
+        "false",
+        "[Integrated BlobDB] Enable blob garbage collection",
+    ),
+    f(
+        "blob_garbage_collection_age_cutoff",
+        F64,
+        "0.25",
+        "[Integrated BlobDB] Cutoff in terms of blob file age for garbage collection",
+    ),
+    f(
+        "blob_garbage_collection_force_threshold",
+        F64,
+        "1",
+        "[Integrated BlobDB] Garbage ratio of the oldest blob files that forces garbage collection",
+    ),
+    f(
+        "use_blob_cache",
+        Bool,
+        "false",
+        "[Integrated BlobDB] Enable blob cache",
+    ),
+    f(
+        "blob_cache_size",
+        U64,
+        "8388608",
+        "[Integrated BlobDB] Number of bytes to use as a cache of blobs",
+    ),
+    f(
+        "readwritepercent",
+        I32,
+        "90",
+        "Percentage of reads in readrandomwriterandom (90 means 9 gets for every put)",
+    ),
+    f(
+        "benchmark_write_rate_limit",
+        U64,
+        "0",
+        "If non-zero, rate-limit the writes of the benchmark (bytes/second)",
+    ),
+    f(
+        "engine",
+        Str,
+        "strata",
+        "[strata] Engine to run: strata, or rocksdb (builds with the `rocksdb` feature)",
+    ),
+    f(
+        "json_report",
+        Str,
+        "",
+        "[strata] Write every figure of the run to this path as JSON (schema in docs/bench.md)",
+    ),
+];
+
+/// The spec of flag `name`, if it exists.
+pub fn lookup(name: &str) -> Option<&'static FlagSpec> {
+    FLAGS.iter().find(|s| s.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Parses db_bench's `--help` into (name, type, default) triples.
+    fn parse_help(text: &str) -> Vec<(String, String, String)> {
+        let mut out = Vec::new();
+        let mut current: Option<(String, String)> = None;
+        let flush = |cur: Option<(String, String)>, out: &mut Vec<(String, String, String)>| {
+            if let Some((name, body)) = cur {
+                let flat = body.split_whitespace().collect::<Vec<_>>().join(" ");
+                if let Some(pos) = flat.rfind(" type: ") {
+                    let rest = &flat[pos + 7..];
+                    if let Some((ty, def)) = rest.split_once(" default: ") {
+                        let def = def.split(" currently: ").next().unwrap_or(def);
+                        out.push((name, ty.to_string(), def.trim_matches('"').to_string()));
+                    }
+                }
+            }
+        };
+        for line in text.lines() {
+            let t = line.trim_start();
+            let indent = line.len() - t.len();
+            if indent == 4 && t.starts_with('-') {
+                if let Some((name, _)) = t[1..].split_once(" (") {
+                    flush(current.take(), &mut out);
+                    current = Some((name.to_string(), t.to_string()));
+                    continue;
+                }
+            }
+            if let Some((_, body)) = current.as_mut() {
+                body.push(' ');
+                body.push_str(t);
+            }
+        }
+        flush(current.take(), &mut out);
+        out
+    }
+
+    #[test]
+    fn defaults_and_types_match_db_bench_7_8_3_help() {
+        let help = include_str!("../../testdata/rocksdb-7.8.3/help.txt");
+        let parsed = parse_help(help);
+        assert!(
+            parsed.len() > 300,
+            "help parser found only {}",
+            parsed.len()
+        );
+        let mut checked = 0;
+        for spec in FLAGS {
+            if spec.help.starts_with("[strata]") || spec.name == "benchmarks" {
+                continue;
+            }
+            let Some((_, ty, def)) = parsed.iter().find(|(n, _, _)| n == spec.name) else {
+                panic!("flag {} is not a db_bench 7.8.3 flag", spec.name);
+            };
+            assert_eq!(ty, spec.kind.gflags_name(), "type of --{}", spec.name);
+            assert_eq!(def, spec.default, "default of --{}", spec.name);
+            checked += 1;
+        }
+        assert!(checked >= 55, "checked {checked}");
+    }
+
+    #[test]
+    fn names_are_unique() {
+        for (i, a) in FLAGS.iter().enumerate() {
+            assert!(
+                FLAGS[i + 1..].iter().all(|b| b.name != a.name),
+                "{}",
+                a.name
+            );
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! `strata bench`: a db_bench-compatible benchmark.
+//!
+//! It takes RocksDB `db_bench` command lines as they are (flag names, syntax
+//! and defaults of db_bench 7.8.3), runs them on Strata (or, with the cargo
+//! feature `rocksdb` and `--engine=rocksdb`, on RocksDB through the same
+//! harness), and prints what db_bench prints. `--json_report=PATH` adds a
+//! machine-readable record of the run. See docs/bench.md.
+//!
+//! Entry point for the `strata` binary: [`run_cli`].
+
+#![warn(missing_docs)]
+
+pub mod dbdir;
+pub mod engine;
+pub mod flags;
+pub mod header;
+pub mod histogram;
+pub mod json_report;
+pub mod keygen;
+pub mod options_map;
+pub mod parser;
+pub mod progress;
+pub mod rng;
+pub mod runner;
+pub mod stats;
+pub mod sysinfo;
+pub mod valuegen;
+pub mod workloads;
+
+#[cfg(test)]
+mod e2e_tests;
+
+use std::io::Write;
+
+use engine::EngineFactory;
+use flags::Flags;
+
+/// Runs `strata bench` with `args` = everything after `strata bench`
+/// (db_bench-style flags). Prints to stdout/stderr as db_bench does and
+/// returns the process exit code (0 on success, 1 on any error, which has
+/// then been printed to stderr).
+pub fn run_cli(args: Vec<String>) -> anyhow::Result<i32> {
+    let engine = peek_engine(&args);
+    let factory = match engine::factory_for(&engine) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("ERROR: {e:#}");
+            return Ok(1);
+        }
+    };
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    run_with(
+        &args,
+        factory.as_ref(),
+        &mut stdout.lock(),
+        &mut stderr.lock(),
+    )
+}
+
+/// The `--engine` value in `args` (last one wins), `strata` by default.
+fn peek_engine(args: &[String]) -> String {
+    let mut engine = "strata".to_string();
+    for a in args {
+        let body = a.trim_start_matches('-');
+        if let Some(v) = body.strip_prefix("engine=") {
+            engine = v.to_string();
+        }
+    }
+    engine
+}
+
+/// `--help` text: every flag with its type, default and help.
+pub fn help_text() -> String {
+    let mut s = String::from(
+        "strata bench: db_bench-compatible benchmark.\nUsage: strata bench [--flag=value ...]\n\nFlags (db_bench 7.8.3 names and defaults; [strata] marks extensions):\n",
+    );
+    for f in flags::table::FLAGS {
+        s.push_str(&format!(
+            "    -{} ({}) type: {} default: \"{}\"\n",
+            f.name,
+            f.help,
+            f.kind.gflags_name(),
+            f.default
+        ));
+    }
+    s
+}
+
+/// [`run_cli`] with an explicit engine and output streams (for tests and
+/// embedders).
+pub fn run_with(
+    args: &[String],
+    factory: &dyn EngineFactory,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> anyhow::Result<i32> {
+    if args
+        .iter()
+        .any(|a| matches!(a.as_str(), "--help" | "-help" | "-h" | "--helpfull"))
+    {
+        out.write_all(help_text().as_bytes())?;
+        return Ok(0);
+    }
+    let flags = match Flags::from_args(args) {
+        Ok(f) => f,
+        Err(e) => {
+            writeln!(err, "{e}")?;
+            return Ok(1);
+        }
+    };
+    let started = std::time::SystemTime::now();
+    let started_unix = started
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let wall = std::time::Instant::now();
+    let seed = if flags.seed == 0 {
+        let micros = started
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_micros() as u64);
+        writeln!(out, "Set seed to {micros} because --seed was 0")?;
+        micros
+    } else {
+        flags.seed
+    };
+    err.write_all(header::environment(factory.name(), &factory.version()).as_bytes())?;
+    out.write_all(header::header(&flags).as_bytes())?;
+    let json_path = flags.json_report.clone();
+    let mut runner = runner::Runner::new(flags.clone(), factory, seed);
+    if let Err(e) = runner.run(out) {
+        out.flush()?;
+        writeln!(err, "{e:#}")?;
+        return Ok(1);
+    }
+    if !json_path.is_empty() {
+        let report = build_report(
+            args,
+            &flags,
+            factory,
+            &runner,
+            seed,
+            started_unix,
+            wall.elapsed().as_secs_f64(),
+        );
+        let text = serde_json::to_string_pretty(&report)?;
+        if let Err(e) = std::fs::write(&json_path, text + "\n") {
+            writeln!(err, "ERROR: cannot write --json_report={json_path}: {e}")?;
+            return Ok(1);
+        }
+    }
+    out.flush()?;
+    Ok(0)
+}
+
+fn build_report(
+    args: &[String],
+    flags: &Flags,
+    factory: &dyn EngineFactory,
+    runner: &runner::Runner<'_>,
+    seed: u64,
+    started_unix: u64,
+    wall_seconds: f64,
+) -> json_report::Report {
+    let db = runner.db();
+    let statistics = db
+        .and_then(|d| d.statistics_dump())
+        .map(|t| parser::parse_statistics(&t));
+    let db_stats = db
+        .and_then(|d| d.property("rocksdb.stats"))
+        .map(|t| parser::parse_db_stats(&t));
+    let rows = db_stats
+        .as_ref()
+        .map(|s| s.levels.clone())
+        .unwrap_or_default();
+    json_report::Report {
+        schema: json_report::SCHEMA,
+        schema_version: json_report::SCHEMA_VERSION,
+        engine: factory.name().to_string(),
+        engine_version: factory.version(),
+        command_line: args.to_vec(),
+        flags: flags
+            .values
+            .all()
+            .iter()
+            .map(|(k, v)| ((*k).to_string(), v.clone()))
+            .collect(),
+        seed,
+        db_path: runner.db_path().display().to_string(),
+        started_at_unix: started_unix,
+        wall_seconds,
+        benchmarks: runner
+            .results
+            .iter()
+            .map(json_report::benchmark_report)
+            .collect(),
+        write_amplification: json_report::write_amp(statistics.as_ref(), &rows),
+        stall_micros: statistics
+            .as_ref()
+            .and_then(|s| s.tickers.get("rocksdb.stall.micros").copied()),
+        stall_percent: db_stats.as_ref().and_then(|s| s.cumulative_stall_percent),
+        statistics,
+        compaction_stats: rows,
+        process: sysinfo::process_usage(),
+        disk: dbdir::disk_usage(runner.db_path()),
+    }
+}

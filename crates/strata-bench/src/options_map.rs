@@ -1,0 +1,252 @@
+//! The one place where db_bench flags become engine options.
+//!
+//! Every engine setting is expressed as a RocksDB option name and a value in
+//! RocksDB option-string syntax (`write_buffer_size=67108864`). The Strata
+//! adapter feeds them to `strata::Options` (which rejects features it has not
+//! built with `NotSupported` naming the option), the RocksDB adapter to the
+//! matching `rocksdb::Options` setters. So a flag starts working on Strata the
+//! day its engine supports the option, with no change here.
+
+use crate::flags::{Compression, Flags};
+
+/// One engine option derived from one flag.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OptionSetting {
+    /// The db_bench flag it comes from (for error messages).
+    pub flag: &'static str,
+    /// RocksDB's option name (`max_bytes_for_level_base`), or for the three
+    /// table/DB-level knobs without a flat RocksDB name: `bloom_bits_per_key`,
+    /// `block_cache_size`, `statistics`.
+    pub option: &'static str,
+    /// Value in option-string syntax.
+    pub value: String,
+}
+
+/// Per-write options (db_bench's `write_options_`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WriteOpts {
+    /// fsync the WAL before acknowledging.
+    pub sync: bool,
+    /// Skip the WAL.
+    pub disable_wal: bool,
+}
+
+/// The engine options `flags` ask for, in a stable order.
+pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
+    let v = &flags.values;
+    let mut out = Vec::new();
+    let mut set = |flag: &'static str, option: &'static str, value: String| {
+        out.push(OptionSetting {
+            flag,
+            option,
+            value,
+        })
+    };
+    let same = [
+        "write_buffer_size",
+        "max_write_buffer_number",
+        "min_write_buffer_number_to_merge",
+        "max_background_jobs",
+        "num_levels",
+        "max_bytes_for_level_base",
+        "max_bytes_for_level_multiplier",
+        "level_compaction_dynamic_level_bytes",
+        "target_file_size_base",
+        "level0_file_num_compaction_trigger",
+        "level0_slowdown_writes_trigger",
+        "level0_stop_writes_trigger",
+        "soft_pending_compaction_bytes_limit",
+        "hard_pending_compaction_bytes_limit",
+        "delayed_write_rate",
+        "block_size",
+    ];
+    for name in same {
+        set(name, name, v.raw(name).to_string());
+    }
+    set("open_files", "max_open_files", v.raw("open_files").into());
+    set(
+        "compression_type",
+        "compression",
+        flags.compression.option_name().into(),
+    );
+    set(
+        "subcompactions",
+        "max_subcompactions",
+        v.raw("subcompactions").into(),
+    );
+    let style = match v.raw("compaction_style") {
+        "0" => "kCompactionStyleLevel".to_string(),
+        "1" => "kCompactionStyleUniversal".to_string(),
+        "2" => "kCompactionStyleFIFO".to_string(),
+        "3" => "kCompactionStyleNone".to_string(),
+        other => other.to_string(), // rejected by the engine, naming the flag
+    };
+    set("compaction_style", "compaction_style", style);
+    // db_bench only overrides the universal options it was given non-zero.
+    for (flag, option) in [
+        (
+            "universal_size_ratio",
+            "compaction_options_universal.size_ratio",
+        ),
+        (
+            "universal_min_merge_width",
+            "compaction_options_universal.min_merge_width",
+        ),
+        (
+            "universal_max_merge_width",
+            "compaction_options_universal.max_merge_width",
+        ),
+        (
+            "universal_max_size_amplification_percent",
+            "compaction_options_universal.max_size_amplification_percent",
+        ),
+    ] {
+        if v.raw(flag) != "0" {
+            set(flag, option, v.raw(flag).into());
+        }
+    }
+    if v.raw("use_direct_io_for_flush_and_compaction") == "true" {
+        set(
+            "use_direct_io_for_flush_and_compaction",
+            "use_direct_io_for_flush_and_compaction",
+            "true".into(),
+        );
+    }
+    if v.raw("use_direct_reads") == "true" {
+        set("use_direct_reads", "use_direct_reads", "true".into());
+    }
+    if v.raw("enable_blob_files") == "true" {
+        set("enable_blob_files", "enable_blob_files", "true".into());
+        set(
+            "min_blob_size",
+            "min_blob_size",
+            v.raw("min_blob_size").into(),
+        );
+        set(
+            "blob_file_size",
+            "blob_file_size",
+            v.raw("blob_file_size").into(),
+        );
+        let bc = Compression::parse(v.raw("blob_compression_type")).unwrap_or(Compression::None);
+        set(
+            "blob_compression_type",
+            "blob_compression_type",
+            bc.option_name().into(),
+        );
+        if v.raw("enable_blob_garbage_collection") == "true" {
+            set(
+                "enable_blob_garbage_collection",
+                "enable_blob_garbage_collection",
+                "true".into(),
+            );
+            for name in [
+                "blob_garbage_collection_age_cutoff",
+                "blob_garbage_collection_force_threshold",
+            ] {
+                set(name, name, v.raw(name).into());
+            }
+        }
+        if v.raw("use_blob_cache") == "true" {
+            set(
+                "blob_cache_size",
+                "blob_cache_size",
+                v.raw("blob_cache_size").into(),
+            );
+        }
+    }
+    // db_bench: negative bloom_bits = table default (no filter), 0 = none.
+    let bloom: i64 = v.raw("bloom_bits").parse().unwrap_or(-1);
+    set("bloom_bits", "bloom_bits_per_key", bloom.max(0).to_string());
+    let cache: i64 = v.raw("cache_size").parse().unwrap_or(0);
+    set("cache_size", "block_cache_size", cache.max(0).to_string());
+    set("statistics", "statistics", flags.statistics.to_string());
+    out
+}
+
+/// db_bench's write options.
+pub fn write_options(flags: &Flags) -> WriteOpts {
+    WriteOpts {
+        sync: flags.sync,
+        disable_wal: flags.disable_wal,
+    }
+}
+
+/// Joins the settings into a RocksDB option string (`a=1;b=2`), skipping the
+/// given option names.
+pub fn option_string(settings: &[OptionSetting], skip: &[&str]) -> String {
+    settings
+        .iter()
+        .filter(|s| !skip.contains(&s.option))
+        .map(|s| format!("{}={}", s.option, s.value))
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(args: &[&str]) -> Vec<OptionSetting> {
+        let f = Flags::from_args(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap();
+        engine_options(&f)
+    }
+
+    fn get<'a>(o: &'a [OptionSetting], name: &str) -> Option<&'a str> {
+        o.iter()
+            .find(|s| s.option == name)
+            .map(|s| s.value.as_str())
+    }
+
+    #[test]
+    fn db_bench_defaults_reach_the_engine() {
+        let o = opts(&[]);
+        assert_eq!(get(&o, "write_buffer_size"), Some("67108864"));
+        assert_eq!(
+            get(&o, "level_compaction_dynamic_level_bytes"),
+            Some("false")
+        );
+        assert_eq!(get(&o, "delayed_write_rate"), Some("8388608"));
+        assert_eq!(
+            get(&o, "hard_pending_compaction_bytes_limit"),
+            Some("137438953472")
+        );
+        assert_eq!(get(&o, "compression"), Some("kSnappyCompression"));
+        assert_eq!(get(&o, "compaction_style"), Some("kCompactionStyleLevel"));
+        assert_eq!(get(&o, "bloom_bits_per_key"), Some("0"));
+        assert_eq!(get(&o, "block_cache_size"), Some("8388608"));
+        assert_eq!(get(&o, "enable_blob_files"), None);
+        assert_eq!(get(&o, "compaction_options_universal.size_ratio"), None);
+    }
+
+    #[test]
+    fn flags_map_to_options() {
+        let o = opts(&[
+            "--compaction_style=1",
+            "--universal_size_ratio=5",
+            "--subcompactions=4",
+            "--enable_blob_files=true",
+            "--min_blob_size=0",
+            "--bloom_bits=10",
+            "--compression_type=none",
+        ]);
+        assert_eq!(
+            get(&o, "compaction_style"),
+            Some("kCompactionStyleUniversal")
+        );
+        assert_eq!(
+            get(&o, "compaction_options_universal.size_ratio"),
+            Some("5")
+        );
+        assert_eq!(get(&o, "max_subcompactions"), Some("4"));
+        assert_eq!(get(&o, "enable_blob_files"), Some("true"));
+        assert_eq!(get(&o, "min_blob_size"), Some("0"));
+        assert_eq!(get(&o, "bloom_bits_per_key"), Some("10"));
+        assert_eq!(get(&o, "compression"), Some("kNoCompression"));
+        let s = option_string(&o, &["statistics"]);
+        assert!(
+            s.contains("compaction_style=kCompactionStyleUniversal;"),
+            "{s}"
+        );
+        assert!(!s.contains("statistics="));
+    }
+}

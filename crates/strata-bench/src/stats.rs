@@ -1,0 +1,304 @@
+//! Per-thread benchmark measurements (db_bench's `Stats`) and the
+//! per-benchmark report line.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use hdrhistogram::Histogram as Hdr;
+
+use crate::histogram::DbBenchHistogram;
+
+/// The operation kinds db_bench histograms by, in its print order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum OpType {
+    /// Get
+    Read,
+    /// Put
+    Write,
+    /// Delete
+    Delete,
+    /// Seek
+    Seek,
+    /// Read-modify-write
+    Update,
+}
+
+impl OpType {
+    /// The word after `Microseconds per`.
+    pub fn name(self) -> &'static str {
+        match self {
+            OpType::Read => "read",
+            OpType::Write => "write",
+            OpType::Delete => "delete",
+            OpType::Seek => "seek",
+            OpType::Update => "update",
+        }
+    }
+}
+
+/// Latency of one op type: db_bench's bucketed histogram in microseconds (for
+/// the text output) and an HDR histogram in nanoseconds (exact percentiles
+/// for the JSON report).
+#[derive(Debug, Clone)]
+pub struct Latency {
+    /// RocksDB-bucketed, microseconds.
+    pub buckets: DbBenchHistogram,
+    /// HDR, nanoseconds, 3 significant digits.
+    pub hdr: Hdr<u64>,
+}
+
+impl Latency {
+    fn new() -> Self {
+        Self {
+            buckets: DbBenchHistogram::new(),
+            // 3 significant digits up to 1 hour: cannot fail for these bounds.
+            hdr: Hdr::new_with_bounds(1, 3_600_000_000_000, 3)
+                .unwrap_or_else(|_| Hdr::new(3).unwrap_or_else(|_| unreachable_hdr())),
+        }
+    }
+    fn record(&mut self, nanos: u64) {
+        self.buckets.add(nanos / 1000);
+        self.hdr.saturating_record(nanos.max(1));
+    }
+    fn merge(&mut self, other: &Latency) {
+        self.buckets.merge(&other.buckets);
+        // Same bounds on both sides: add cannot fail.
+        let _ = self.hdr.add(&other.hdr);
+    }
+}
+
+fn unreachable_hdr() -> Hdr<u64> {
+    // `Hdr::new(3)` only fails for sigfig > 5.
+    panic!("hdrhistogram rejected 3 significant digits")
+}
+
+/// Measurements of one thread (or, after [`Stats::merge`], of all threads).
+#[derive(Debug, Clone)]
+pub struct Stats {
+    start: Instant,
+    finish: Instant,
+    /// Sum over threads of each thread's elapsed seconds.
+    pub seconds: f64,
+    /// Operations done.
+    pub done: u64,
+    /// Bytes moved (key + value), for MB/s.
+    pub bytes: u64,
+    /// The message after the figures, e.g. `(X of Y found)`.
+    pub message: String,
+    /// Latency per op type (only with `--histogram` or a JSON report).
+    pub hist: BTreeMap<OpType, Latency>,
+    record_latency: bool,
+    last_op_finish: Instant,
+    /// Excluded from the merged result (the background writer of readwhilewriting).
+    pub exclude_from_merge: bool,
+}
+
+impl Stats {
+    /// Starts the clock.
+    pub fn start(record_latency: bool) -> Self {
+        let now = Instant::now();
+        Self {
+            start: now,
+            finish: now,
+            seconds: 0.0,
+            done: 0,
+            bytes: 0,
+            message: String::new(),
+            hist: BTreeMap::new(),
+            record_latency,
+            last_op_finish: now,
+            exclude_from_merge: false,
+        }
+    }
+
+    /// Records `n` finished ops of kind `op` (latency since the previous op,
+    /// as db_bench measures it).
+    pub fn finished_ops(&mut self, n: u64, op: OpType) {
+        if self.record_latency {
+            let now = Instant::now();
+            let nanos = now.duration_since(self.last_op_finish).as_nanos() as u64;
+            self.hist
+                .entry(op)
+                .or_insert_with(Latency::new)
+                .record(nanos);
+            self.last_op_finish = now;
+        }
+        self.done += n;
+    }
+
+    /// Adds bytes for the MB/s figure.
+    pub fn add_bytes(&mut self, n: u64) {
+        self.bytes += n;
+    }
+
+    /// Appends to the message (space separated).
+    pub fn add_message(&mut self, msg: &str) {
+        if !self.message.is_empty() {
+            self.message.push(' ');
+        }
+        self.message.push_str(msg);
+    }
+
+    /// Stops the clock.
+    pub fn stop(&mut self) {
+        self.finish = Instant::now();
+        self.seconds = self.finish.duration_since(self.start).as_secs_f64();
+    }
+
+    /// Folds another thread's stats in (start = earliest, finish = latest,
+    /// seconds summed, the first non-empty message kept).
+    pub fn merge(&mut self, other: &Stats) {
+        for (op, lat) in &other.hist {
+            match self.hist.get_mut(op) {
+                Some(mine) => mine.merge(lat),
+                None => {
+                    self.hist.insert(*op, lat.clone());
+                }
+            }
+        }
+        self.done += other.done;
+        self.bytes += other.bytes;
+        self.seconds += other.seconds;
+        self.start = self.start.min(other.start);
+        self.finish = self.finish.max(other.finish);
+        if self.message.is_empty() {
+            self.message = other.message.clone();
+        }
+    }
+
+    /// Wall-clock seconds from the first start to the last finish.
+    pub fn elapsed(&self) -> f64 {
+        self.finish
+            .duration_since(self.start)
+            .as_secs_f64()
+            .max(1e-9)
+    }
+
+    /// The figures of the report line.
+    pub fn summary(&self) -> Summary {
+        let done = self.done.max(1);
+        let elapsed = self.elapsed();
+        Summary {
+            micros_per_op: self.seconds * 1e6 / done as f64,
+            ops_per_sec: done as f64 / elapsed,
+            elapsed,
+            ops: done,
+            mb_per_sec: (self.bytes > 0).then(|| self.bytes as f64 / 1_048_576.0 / elapsed),
+            message: self.message.clone(),
+        }
+    }
+}
+
+/// The figures of one benchmark's report line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    /// Sum of per-thread time / ops.
+    pub micros_per_op: f64,
+    /// Ops / wall time.
+    pub ops_per_sec: f64,
+    /// Wall seconds.
+    pub elapsed: f64,
+    /// Ops (at least 1, as db_bench pretends).
+    pub ops: u64,
+    /// MB/s (MiB of key+value per wall second), when bytes were counted.
+    pub mb_per_sec: Option<f64>,
+    /// Trailing message.
+    pub message: String,
+}
+
+/// db_bench's report line (with its trailing newline):
+/// `%-12s : %11.3f micros/op %ld ops/sec %.3f seconds %lu operations;%s%s`.
+pub fn format_report_line(name: &str, s: &Summary) -> String {
+    let mut extra = s
+        .mb_per_sec
+        .map(|mb| format!("{mb:6.1} MB/s"))
+        .unwrap_or_default();
+    if !s.message.is_empty() {
+        if !extra.is_empty() {
+            extra.push(' ');
+        }
+        extra.push_str(&s.message);
+    }
+    format!(
+        "{:<12} : {:11.3} micros/op {} ops/sec {:.3} seconds {} operations;{}{}\n",
+        name,
+        s.micros_per_op,
+        s.ops_per_sec as i64,
+        s.elapsed,
+        s.ops,
+        if extra.is_empty() { "" } else { " " },
+        extra
+    )
+}
+
+/// The `--histogram` blocks that follow the report line.
+pub fn format_histograms(stats: &Stats) -> String {
+    let mut out = String::new();
+    for (op, lat) in &stats.hist {
+        out.push_str(&format!(
+            "Microseconds per {}:\n{}\n",
+            op.name(),
+            lat.buckets.to_db_bench_string()
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(mb: Option<f64>, msg: &str) -> Summary {
+        Summary {
+            micros_per_op: 7.83,
+            ops_per_sec: 127437.9,
+            elapsed: 0.0157,
+            ops: 2000,
+            mb_per_sec: mb,
+            message: msg.into(),
+        }
+    }
+
+    #[test]
+    fn report_line_golden_shapes() {
+        assert_eq!(
+            format_report_line("fillseq", &summary(Some(14.1), "")),
+            "fillseq      :       7.830 micros/op 127437 ops/sec 0.016 seconds 2000 operations;   14.1 MB/s\n"
+        );
+        assert_eq!(
+            format_report_line("deleterandom", &summary(None, "")),
+            "deleterandom :       7.830 micros/op 127437 ops/sec 0.016 seconds 2000 operations;\n"
+        );
+        assert_eq!(
+            format_report_line("readmissing", &summary(None, "(0 of 2000 found)\n")),
+            "readmissing  :       7.830 micros/op 127437 ops/sec 0.016 seconds 2000 operations; (0 of 2000 found)\n\n"
+        );
+        assert_eq!(
+            format_report_line("readrandomwriterandom", &summary(None, "( reads:1800 writes:200 total:2000 found:650)")),
+            "readrandomwriterandom :       7.830 micros/op 127437 ops/sec 0.016 seconds 2000 operations; ( reads:1800 writes:200 total:2000 found:650)\n"
+        );
+    }
+
+    #[test]
+    fn merge_sums_ops_and_keeps_first_message() {
+        let mut a = Stats::start(true);
+        let mut b = Stats::start(true);
+        a.finished_ops(3, OpType::Read);
+        b.finished_ops(4, OpType::Read);
+        b.finished_ops(1, OpType::Write);
+        b.add_message("(1 of 2 found)");
+        a.add_bytes(10);
+        b.add_bytes(5);
+        a.stop();
+        b.stop();
+        a.merge(&b);
+        assert_eq!(a.done, 8);
+        assert_eq!(a.bytes, 15);
+        assert_eq!(a.message, "(1 of 2 found)");
+        assert_eq!(a.hist[&OpType::Read].buckets.count(), 2);
+        assert_eq!(a.hist[&OpType::Read].hdr.len(), 2);
+        let h = format_histograms(&a);
+        assert!(h.starts_with("Microseconds per read:\nCount: 2 "), "{h}");
+        assert!(h.contains("Microseconds per write:\nCount: 1 "), "{h}");
+    }
+}

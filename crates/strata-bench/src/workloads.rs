@@ -1,0 +1,360 @@
+//! The bodies of the benchmarks, one function per db_bench method, run by
+//! every client thread.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration as StdDuration, Instant};
+
+use crate::engine::BenchEngine;
+use crate::flags::Flags;
+use crate::keygen::{generate_key_from_int, KeyGenerator, KeyOrder};
+use crate::options_map::WriteOpts;
+use crate::progress::Progress;
+use crate::rng::Random64;
+use crate::stats::{OpType, Stats};
+use crate::valuegen::ValueGenerator;
+
+/// What one client thread gets.
+pub struct ThreadCtx<'a> {
+    /// Thread index (0..n).
+    pub tid: usize,
+    /// The open DB.
+    pub db: &'a Arc<dyn BenchEngine>,
+    /// Run flags.
+    pub flags: &'a Flags,
+    /// Write options of this benchmark.
+    pub wo: WriteOpts,
+    /// Key range of this benchmark (`--num`, or `--num / 1000` for fillsync).
+    pub key_range: u64,
+    /// This thread's key RNG (`seed_base + thread counter`).
+    pub rand: Random64,
+    /// This thread's measurements.
+    pub stats: Stats,
+    /// Progress reporter.
+    pub progress: Progress,
+    /// Set when all readers of readwhilewriting are done.
+    pub readers_done: &'a AtomicBool,
+}
+
+impl ThreadCtx<'_> {
+    fn finished(&mut self, n: u64, op: OpType) {
+        self.stats.finished_ops(n, op);
+        self.progress.tick(self.stats.done);
+    }
+
+    fn key(&self, v: u64, buf: &mut [u8]) {
+        generate_key_from_int(v, buf);
+    }
+}
+
+/// db_bench's `Duration`: stop after `max_ops`, or after `max_seconds` when
+/// non-zero (checked every 1000 ops).
+pub struct Duration {
+    max_seconds: u64,
+    max_ops: u64,
+    ops: u64,
+    start: Instant,
+}
+
+impl Duration {
+    /// A new budget.
+    pub fn new(max_seconds: u64, max_ops: u64) -> Self {
+        Self {
+            max_seconds,
+            max_ops,
+            ops: 0,
+            start: Instant::now(),
+        }
+    }
+
+    /// Counts `inc` ops; true when the budget is spent.
+    pub fn done(&mut self, inc: u64) -> bool {
+        let inc = inc.max(1);
+        self.ops += inc;
+        if self.max_seconds > 0 {
+            if self.ops / 1000 != (self.ops - inc) / 1000 {
+                return self.start.elapsed().as_secs() >= self.max_seconds;
+            }
+            false
+        } else {
+            self.ops > self.max_ops
+        }
+    }
+}
+
+/// Sleeps to keep a thread under `limit` bytes/s (0: no limit).
+struct RateLimit {
+    limit: u64,
+    start: Instant,
+    bytes: u64,
+}
+
+impl RateLimit {
+    fn new(limit: u64) -> Self {
+        Self {
+            limit,
+            start: Instant::now(),
+            bytes: 0,
+        }
+    }
+    fn request(&mut self, bytes: u64) {
+        if self.limit == 0 {
+            return;
+        }
+        self.bytes += bytes;
+        let due = self.bytes as f64 / self.limit as f64;
+        let ahead = due - self.start.elapsed().as_secs_f64();
+        if ahead > 0.0 {
+            std::thread::sleep(StdDuration::from_secs_f64(ahead));
+        }
+    }
+}
+
+/// `put error: ...` as db_bench reports a failed write.
+fn put_error(e: anyhow::Error) -> anyhow::Error {
+    anyhow::anyhow!("put error: {e:#}")
+}
+
+/// fillseq, fillrandom, overwrite, fillsync (db_bench `DoWrite`).
+pub fn write(ctx: &mut ThreadCtx<'_>, order: KeyOrder) -> anyhow::Result<()> {
+    let f = ctx.flags;
+    let num_ops = f.writes_per_thread();
+    let secs = if order == KeyOrder::Random {
+        f.duration
+    } else {
+        0
+    };
+    let mut duration = Duration::new(secs, num_ops);
+    let mut gen = KeyGenerator::new(order, ctx.key_range);
+    let mut values = ValueGenerator::new(f.compression_ratio, f.value_size);
+    let mut key = vec![0u8; f.key_size];
+    let mut limiter = RateLimit::new(f.benchmark_write_rate_limit);
+    let mut bytes = 0u64;
+    while !duration.done(1) {
+        let k = gen.next(&mut ctx.rand);
+        ctx.key(k, &mut key);
+        let value = values.generate(f.value_size);
+        limiter.request((f.key_size + f.value_size) as u64);
+        ctx.db.put(&key, value, ctx.wo).map_err(put_error)?;
+        bytes += (f.value_size + f.key_size) as u64;
+        ctx.finished(1, OpType::Write);
+    }
+    ctx.stats.add_bytes(bytes);
+    if ctx.key_range != f.key_range() {
+        ctx.stats.add_message(&format!("({} ops)", ctx.key_range));
+    }
+    Ok(())
+}
+
+/// readrandom and readmissing (a missing key is the key plus one byte).
+pub fn read_random(ctx: &mut ThreadCtx<'_>, missing: bool) -> anyhow::Result<()> {
+    let f = ctx.flags;
+    let mut duration = Duration::new(f.duration, f.reads_per_thread());
+    let mut key = vec![0u8; f.key_size + usize::from(missing)];
+    if missing {
+        if let Some(last) = key.last_mut() {
+            *last = b'.';
+        }
+    }
+    let (mut read, mut found, mut bytes) = (0u64, 0u64, 0u64);
+    while !duration.done(1) {
+        let k = ctx.rand.next_u64() % ctx.key_range;
+        generate_key_from_int(k, &mut key[..f.key_size]);
+        read += 1;
+        match ctx.db.get(&key, f.verify_checksum) {
+            Ok(Some(len)) => {
+                found += 1;
+                bytes += (key.len() + len) as u64;
+            }
+            Ok(None) => {}
+            Err(e) => anyhow::bail!("Get returned an error: {e:#}"),
+        }
+        ctx.finished(1, OpType::Read);
+    }
+    ctx.stats.add_bytes(bytes);
+    ctx.stats
+        .add_message(&format!("({found} of {read} found)\n"));
+    Ok(())
+}
+
+/// readseq and readreverse: one iterator pass over up to `--reads` entries.
+pub fn read_sequential(ctx: &mut ThreadCtx<'_>, reverse: bool) -> anyhow::Result<()> {
+    let limit = ctx.flags.reads_per_thread();
+    let db = Arc::clone(ctx.db);
+    let mut it = db.iter()?;
+    if reverse {
+        it.seek_to_last()?;
+    } else {
+        it.seek_to_first()?;
+    }
+    let (mut i, mut bytes) = (0u64, 0u64);
+    while i < limit && it.valid() {
+        bytes += (it.key().len() + it.value_len()) as u64;
+        ctx.finished(1, OpType::Read);
+        i += 1;
+        if reverse {
+            it.prev()?;
+        } else {
+            it.next()?;
+        }
+    }
+    ctx.stats.add_bytes(bytes);
+    Ok(())
+}
+
+/// seekrandom: seek to a random key, then `--seek_nexts` steps.
+pub fn seek_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
+    let f = ctx.flags;
+    let db = Arc::clone(ctx.db);
+    let mut it = db.iter()?;
+    let mut duration = Duration::new(f.duration, f.reads_per_thread());
+    let mut key = vec![0u8; f.key_size];
+    let (mut read, mut found, mut bytes) = (0u64, 0u64, 0u64);
+    while !duration.done(1) {
+        let k = ctx.rand.next_u64() % ctx.key_range;
+        generate_key_from_int(k, &mut key);
+        read += 1;
+        it.seek(&key)?;
+        if it.valid() && it.key() == key.as_slice() {
+            found += 1;
+        }
+        for _ in 0..f.seek_nexts {
+            if !it.valid() {
+                break;
+            }
+            it.next()?;
+            bytes += (it.key().len() + it.value_len()) as u64;
+        }
+        ctx.finished(1, OpType::Seek);
+    }
+    ctx.stats.add_bytes(bytes);
+    ctx.stats
+        .add_message(&format!("({found} of {read} found)\n"));
+    Ok(())
+}
+
+/// deleterandom.
+pub fn delete_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
+    let f = ctx.flags;
+    let mut duration = Duration::new(f.duration, f.deletes_per_thread());
+    let mut key = vec![0u8; f.key_size];
+    while !duration.done(1) {
+        let k = ctx.rand.next_u64() % ctx.key_range;
+        generate_key_from_int(k, &mut key);
+        ctx.db
+            .delete(&key, ctx.wo)
+            .map_err(|e| anyhow::anyhow!("del error: {e:#}"))?;
+        ctx.finished(1, OpType::Delete);
+    }
+    Ok(())
+}
+
+/// readrandomwriterandom: per 100 ops, `--readwritepercent` gets then puts.
+pub fn read_random_write_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
+    let f = ctx.flags;
+    let mut duration = Duration::new(f.duration, f.readwrites_per_thread());
+    let mut values = ValueGenerator::new(f.compression_ratio, f.value_size);
+    let mut key = vec![0u8; f.key_size];
+    let (mut reads, mut writes, mut found) = (0u64, 0u64, 0u64);
+    let (mut get_weight, mut put_weight) = (0i64, 0i64);
+    while !duration.done(1) {
+        let k = ctx.rand.next_u64() % ctx.key_range;
+        generate_key_from_int(k, &mut key);
+        if get_weight == 0 && put_weight == 0 {
+            get_weight = f.readwritepercent;
+            put_weight = 100 - get_weight;
+        }
+        if get_weight > 0 {
+            match ctx.db.get(&key, f.verify_checksum) {
+                Ok(Some(_)) => found += 1,
+                Ok(None) => {}
+                Err(e) => anyhow::bail!("get error: {e:#}"),
+            }
+            get_weight -= 1;
+            reads += 1;
+            ctx.finished(1, OpType::Read);
+        } else if put_weight > 0 {
+            let v = values.generate(f.value_size);
+            ctx.db.put(&key, v, ctx.wo).map_err(put_error)?;
+            put_weight -= 1;
+            writes += 1;
+            ctx.finished(1, OpType::Write);
+        }
+    }
+    ctx.stats.add_message(&format!(
+        "( reads:{reads} writes:{writes} total:{} found:{found})",
+        ctx.stats.done
+    ));
+    Ok(())
+}
+
+/// updaterandom: read-modify-write of random keys.
+pub fn update_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
+    let f = ctx.flags;
+    let mut duration = Duration::new(f.duration, f.readwrites_per_thread());
+    let mut values = ValueGenerator::new(f.compression_ratio, f.value_size);
+    let mut key = vec![0u8; f.key_size];
+    let (mut found, mut bytes) = (0u64, 0u64);
+    while !duration.done(1) {
+        let k = ctx.rand.next_u64() % ctx.key_range;
+        generate_key_from_int(k, &mut key);
+        match ctx.db.get(&key, f.verify_checksum) {
+            Ok(Some(len)) => {
+                found += 1;
+                bytes += (key.len() + len) as u64;
+            }
+            Ok(None) => {}
+            Err(e) => anyhow::bail!("Get returned an error: {e:#}"),
+        }
+        let v = values.generate(f.value_size);
+        ctx.db.put(&key, v, ctx.wo).map_err(put_error)?;
+        bytes += (key.len() + v.len()) as u64;
+        ctx.finished(1, OpType::Update);
+    }
+    ctx.stats.add_bytes(bytes);
+    ctx.stats
+        .add_message(&format!("( updates:{} found:{found})", ctx.stats.done));
+    Ok(())
+}
+
+/// The background writer of readwhilewriting: random puts until the readers
+/// finish (or the op budget runs out), excluded from the merged stats.
+pub fn background_writer(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
+    let f = ctx.flags;
+    ctx.stats.exclude_from_merge = true;
+    let mut values = ValueGenerator::new(f.compression_ratio, f.value_size);
+    let mut key = vec![0u8; f.key_size];
+    let mut limiter = RateLimit::new(f.benchmark_write_rate_limit);
+    while !ctx.readers_done.load(Ordering::Acquire) {
+        let k = ctx.rand.next_u64() % ctx.key_range;
+        generate_key_from_int(k, &mut key);
+        let v = values.generate(f.value_size);
+        limiter.request((f.key_size + f.value_size) as u64);
+        ctx.db.put(&key, v, ctx.wo).map_err(put_error)?;
+        ctx.stats.finished_ops(1, OpType::Write);
+    }
+    Ok(())
+}
+
+/// compact: one full-range manual compaction.
+pub fn compact(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
+    ctx.db.compact_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duration_by_ops() {
+        let mut d = Duration::new(0, 3);
+        let n = (0..10).take_while(|_| !d.done(1)).count();
+        assert_eq!(n, 3);
+    }
+
+    #[test]
+    fn duration_by_seconds_ignores_op_count() {
+        let mut d = Duration::new(3600, 3);
+        assert!((0..5000).all(|_| !d.done(1)));
+    }
+}

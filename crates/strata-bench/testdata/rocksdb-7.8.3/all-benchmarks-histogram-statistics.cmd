@@ -1,0 +1,1 @@
+db_bench --db=DIR --benchmarks=fillseq,fillrandom,overwrite,readrandom,readseq,readreverse,readmissing,seekrandom,deleterandom,readrandomwriterandom,updaterandom,compact,flush,waitforcompaction,stats,levelstats --num=2000 --seed=42 --histogram=1 --statistics=1
