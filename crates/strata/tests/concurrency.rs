@@ -74,7 +74,7 @@ fn check_own(view: &[Option<Vec<u8>>], last: u64, what: &str) -> u64 {
 
 #[test]
 fn concurrent_writers_readers_iterators_and_snapshots() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let mut opts = common::small_opts(strata::fs::default_fs());
     opts.write_buffer_size = 32 << 10;
     opts.max_background_jobs = 3;
@@ -230,7 +230,7 @@ fn check_iter_view(all: &[(Vec<u8>, Vec<u8>)], last: &mut [u64; WRITERS], what: 
 /// versions: each snapshot keeps reading the value it saw first.
 #[test]
 fn snapshots_stay_fixed_under_compaction() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let db = Arc::new(Db::open(dir.path(), common::small_opts(strata::fs::default_fs())).unwrap());
     let stop = Arc::new(AtomicBool::new(false));
     let writer = {

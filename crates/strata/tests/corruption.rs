@@ -154,7 +154,7 @@ fn run_case(
     strict_iter: bool,
 ) -> Seen {
     let what = format!("{file} {damage:?}");
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = common::tempdir();
     let dir = tmp.path().join("db");
     copy_dir(template, &dir);
     let path = dir.join(file);
@@ -346,7 +346,7 @@ fn corrupt_kind(
     strict_iter: bool,
 ) {
     let t = std::time::Instant::now();
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = common::tempdir();
     let template: PathBuf = tmp.path().join("ref");
     let base = build(&template, compression);
     let files = files_of(&template, pred);
@@ -518,7 +518,7 @@ fn corrupt_sst_lz4_zstd_long() {
 #[test]
 #[ignore = "BUG: with CURRENT missing, open (create_if_missing=true) starts a fresh empty DB over the existing MANIFEST and tables instead of failing"]
 fn missing_current_is_an_error() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = common::tempdir();
     let dir = tmp.path().join("db");
     build(&dir, CompressionType::None);
     std::fs::remove_file(dir.join("CURRENT")).unwrap();
@@ -531,7 +531,7 @@ fn missing_current_is_an_error() {
 #[test]
 #[ignore = "BUG: the merging iterator skips a child whose table failed to open or read and goes on with the others"]
 fn iterator_stops_at_a_damaged_table() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = common::tempdir();
     let dir = tmp.path().join("db");
     let o = opts(CompressionType::None);
     {

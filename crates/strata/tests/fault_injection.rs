@@ -112,7 +112,7 @@ impl Case {
 /// Runs the workload with the case's fault; returns what happened.
 fn run_case(case: &Case, steps: &[Step], strict: bool) -> (Outcome, FaultInjectionFs) {
     let name = case.name();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let fs = common::fault_fs();
     if case.sticky {
         fs.fail_from(case.op, case.n, case.errno);
@@ -426,7 +426,7 @@ fn every_fault_stops_later_writes() {
 #[test]
 #[ignore = "BUG: switch_memtable's error (db/write.rs make_room_for_write) is returned without set_bg_error; the next write succeeds"]
 fn failed_memtable_switch_stops_writes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let fs = common::fault_fs();
     let db = Db::open(dir.path(), opts(&fs)).unwrap();
     db.put(b"big", &vec![b'x'; 40 << 10]).unwrap();
@@ -440,7 +440,7 @@ fn failed_memtable_switch_stops_writes() {
 /// reads working, and the DB reopens with the synced data once space is back.
 #[test]
 fn full_disk_reports_no_space_and_recovers() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let fs = common::fault_fs();
     let db = Db::open(dir.path(), opts(&fs)).unwrap();
     let sync = WriteOptions {
@@ -480,7 +480,7 @@ fn full_disk_reports_no_space_and_recovers() {
 #[ignore = "BUG: when log_and_apply's MANIFEST sync fails the edit stays in the file but the flush's table is deleted; reopen succeeds and reads fail on the missing .sst"]
 fn failed_manifest_sync_keeps_the_db_openable() {
     for n in 1..=4u64 {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = common::tempdir();
         let fs = common::fault_fs();
         let db = Db::open(dir.path(), opts(&fs)).unwrap();
         for i in 0..100u32 {

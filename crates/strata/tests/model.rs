@@ -87,7 +87,7 @@ fn model_range<'a>(
 
 impl Harness {
     fn new(seed: u64) -> Self {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = common::tempdir();
         let fs = common::fault_fs();
         let mut opts = common::small_opts(std::sync::Arc::new(fs.clone()));
         opts.compression = common::compression(seed);

@@ -52,7 +52,7 @@ fn write_load(db: &Db, thread: u32, n: u32) {
 
 #[test]
 fn stalled_writers_complete_and_stall_micros_grows() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let db = Arc::new(Db::open(dir.path(), stall_opts()).unwrap());
     let n = 3000;
     let threads = 4;
@@ -92,7 +92,7 @@ fn stalled_writers_complete_and_stall_micros_grows() {
 /// Reads and explicit flushes keep working while a writer is stalled.
 #[test]
 fn stalls_do_not_block_readers_or_flush() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let db = Arc::new(Db::open(dir.path(), stall_opts()).unwrap());
     let d = db.clone();
     let writer = std::thread::spawn(move || write_load(&d, 0, 4000));

@@ -18,6 +18,18 @@ pub type Model = BTreeMap<Vec<u8>, Vec<u8>>;
 /// One logical write as the model sees it: `(key, Some(value) | None)`.
 pub type Ops = Vec<(Vec<u8>, Option<Vec<u8>>)>;
 
+/// A temporary directory, on tmpfs (`/dev/shm`) when there is one: the
+/// tests simulate durability themselves, so real fsyncs only cost time.
+pub fn tempdir() -> tempfile::TempDir {
+    let shm = Path::new("/dev/shm");
+    if shm.is_dir() {
+        if let Ok(d) = tempfile::tempdir_in(shm) {
+            return d;
+        }
+    }
+    tempfile::tempdir().unwrap()
+}
+
 /// Options that make flushes and compactions happen after a few KiB.
 pub fn small_opts(fs: Arc<dyn FileSystem>) -> Options {
     Options {
