@@ -17,9 +17,7 @@
 //! suffix, batches are all or nothing, and with the WAL disabled only
 //! unflushed data is lost.
 //!
-//! CI: 40 crash cycles with a 4 MiB write buffer (memtables switched only by
-//! explicit flushes); 3 tiny-buffer configurations are ignored until the
-//! engine bug they found is fixed. Longer:
+//! CI: 4 configurations x 40 crash cycles. Longer:
 //! `STRATA_CRASH_CYCLES=1000 cargo test -p strata --test crash_recovery -- --ignored --nocapture`
 
 mod common;
@@ -277,19 +275,16 @@ fn cycles() -> u64 {
 }
 
 #[test]
-#[ignore = "BUG: switch_memtable creates the new WAL without sync_dir, so crashes lose synced writes (un-ignore with synced_write_after_memtable_switch_survives_crash)"]
 fn crash_cycles_drop_unsynced() {
     run("drop-unsynced", 101, false, cycles());
 }
 
 #[test]
-#[ignore = "BUG: switch_memtable creates the new WAL without sync_dir, so crashes lose synced writes (un-ignore with synced_write_after_memtable_switch_survives_crash)"]
 fn crash_cycles_torn_writes() {
     run("torn-writes", 102, true, cycles());
 }
 
 #[test]
-#[ignore = "BUG: switch_memtable creates the new WAL without sync_dir, so crashes lose synced writes (un-ignore with synced_write_after_memtable_switch_survives_crash)"]
 fn crash_cycles_torn_writes_zstd() {
     run("torn-writes-zstd", 103, true, cycles());
 }
@@ -316,7 +311,6 @@ fn crash_cycles_long() {
 /// must survive a crash that happens before anything else syncs the DB
 /// directory.
 #[test]
-#[ignore = "BUG: switch_memtable (db/write.rs) creates the new WAL without sync_dir; a crash reverts the file and loses synced writes"]
 fn synced_write_after_memtable_switch_survives_crash() {
     let dir = common::tempdir();
     let fs = common::fault_fs();
