@@ -533,7 +533,11 @@ fn missing_current_is_an_error() {
 fn iterator_stops_at_a_damaged_table() {
     let tmp = common::tempdir();
     let dir = tmp.path().join("db");
-    let o = opts(CompressionType::None);
+    // Two L0 tables, no compaction.
+    let o = Options {
+        level0_file_num_compaction_trigger: 8,
+        ..opts(CompressionType::None)
+    };
     {
         let db = Db::open(&dir, o.clone()).unwrap();
         db.put(b"a", b"in the damaged table").unwrap();
