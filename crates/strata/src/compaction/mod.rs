@@ -7,5 +7,7 @@ pub mod drop_rules;
 pub mod job;
 pub mod output;
 pub mod picker;
+pub mod subcompaction;
+pub mod universal;
 
 pub use picker::{CompactionReason, CompactionTask};

@@ -20,6 +20,13 @@ pub enum CompactionReason {
     LevelMaxLevelSize,
     /// `compact_range` asked for it.
     ManualCompaction,
+    /// Universal: the newer sorted runs outgrew the oldest by more than
+    /// `max_size_amplification_percent`.
+    UniversalSizeAmplification,
+    /// Universal: a stretch of newest runs of similar size (`size_ratio`).
+    UniversalSizeRatio,
+    /// Universal: more sorted runs than `level0_file_num_compaction_trigger`.
+    UniversalSortedRunNum,
 }
 
 impl CompactionReason {
@@ -29,12 +36,26 @@ impl CompactionReason {
             CompactionReason::LevelL0FilesNum => "LevelL0FilesNum",
             CompactionReason::LevelMaxLevelSize => "LevelMaxLevelSize",
             CompactionReason::ManualCompaction => "ManualCompaction",
+            CompactionReason::UniversalSizeAmplification => "UniversalSizeAmplification",
+            CompactionReason::UniversalSizeRatio => "UniversalSizeRatio",
+            CompactionReason::UniversalSortedRunNum => "UniversalSortedRunNum",
         }
+    }
+
+    /// True for the reasons the universal picker gives.
+    pub fn is_universal(self) -> bool {
+        matches!(
+            self,
+            CompactionReason::UniversalSizeAmplification
+                | CompactionReason::UniversalSizeRatio
+                | CompactionReason::UniversalSortedRunNum
+        )
     }
 }
 
-/// A chosen compaction: inputs from `level` and `output_level`, written to
-/// `output_level`.
+/// A chosen compaction: inputs from `level`, from the levels strictly
+/// between `level` and `output_level` (`extra_inputs`, universal only) and
+/// from `output_level`, written to `output_level`.
 #[derive(Debug, Clone)]
 pub struct CompactionTask {
     /// The level the compaction starts from.
@@ -43,6 +64,11 @@ pub struct CompactionTask {
     pub output_level: usize,
     /// Input files from `level`.
     pub inputs: Vec<Arc<FileMetaData>>,
+    /// Input files from the levels strictly between `level` and
+    /// `output_level`, by increasing level: (level, files of that level in
+    /// key order). Empty for leveled compactions; a universal compaction
+    /// that merges several sorted runs puts the in-between runs here.
+    pub extra_inputs: Vec<(usize, Vec<Arc<FileMetaData>>)>,
     /// Input files from `output_level` that overlap `inputs`.
     pub output_level_inputs: Vec<Arc<FileMetaData>>,
     /// The score that made the level eligible (>= 1 for automatic picks).
@@ -58,7 +84,24 @@ pub struct CompactionTask {
 impl CompactionTask {
     /// All input files.
     pub fn all_inputs(&self) -> impl Iterator<Item = &Arc<FileMetaData>> {
-        self.inputs.iter().chain(self.output_level_inputs.iter())
+        self.inputs
+            .iter()
+            .chain(self.extra_inputs.iter().flat_map(|(_, files)| files.iter()))
+            .chain(self.output_level_inputs.iter())
+    }
+
+    /// The inputs grouped by the level they come from, from `level` down
+    /// to `output_level` (empty groups included). When `level ==
+    /// output_level` (an intra-L0 compaction) there is one group.
+    pub fn input_levels(&self) -> Vec<(usize, &[Arc<FileMetaData>])> {
+        let mut out: Vec<(usize, &[Arc<FileMetaData>])> = vec![(self.level, &self.inputs)];
+        for (level, files) in &self.extra_inputs {
+            out.push((*level, files));
+        }
+        if self.output_level != self.level {
+            out.push((self.output_level, &self.output_level_inputs));
+        }
+        out
     }
 
     /// Smallest and largest user key over all inputs.
@@ -78,7 +121,9 @@ pub struct Busy {
 }
 
 impl Busy {
-    fn conflicts(
+    /// True if any of `files` is busy, or a running compaction writes into
+    /// `out_level` over a range meeting `[lo, hi]`.
+    pub(crate) fn conflicts(
         &self,
         files: &[Arc<FileMetaData>],
         out_level: usize,
@@ -198,6 +243,7 @@ fn pick_l0(v: &Version, busy: &Busy, o: &Options, score: f64) -> Option<Compacti
         level: 0,
         output_level: 1,
         inputs,
+        extra_inputs: Vec::new(),
         output_level_inputs: next,
         score,
         reason: CompactionReason::LevelL0FilesNum,
@@ -237,6 +283,7 @@ fn pick_level(
         level,
         output_level: out,
         inputs: vec![file],
+        extra_inputs: Vec::new(),
         output_level_inputs: next,
         score,
         reason: CompactionReason::LevelMaxLevelSize,
@@ -285,6 +332,7 @@ pub fn pick_manual(
         level,
         output_level: out,
         inputs,
+        extra_inputs: Vec::new(),
         output_level_inputs: next,
         score: 0.0,
         reason: CompactionReason::ManualCompaction,
