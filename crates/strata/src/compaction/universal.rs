@@ -762,6 +762,42 @@ mod tests {
     }
 
     #[test]
+    fn doc_example_from_universal_md() {
+        let o = UniversalOptions::default();
+        let pick7 = |v: &Version| describe(&pick_universal(v, &Busy::default(), &o, 7, 4));
+        let seven = |files: Vec<(usize, FileMetaData)>| {
+            let mut b = VersionBuilder::new(&Version::new(7));
+            b.apply(&VersionEdit {
+                new_files: files,
+                ..VersionEdit::default()
+            })
+            .unwrap();
+            b.build()
+        };
+        let mut files = l0(&[10, 10, 20]);
+        files.push((3, meta(1, "a", "z", 100)));
+        files.push((6, meta(2, "a", "z", 1000)));
+        assert_eq!(
+            pick7(&seven(files)),
+            "L0->L2 score=1.25 reason=UniversalSizeRatio inputs=[100, 99, 98] extra=[] next=[] trivial=false"
+        );
+        let after = vec![
+            (2, meta(3, "a", "z", 40)),
+            (3, meta(1, "a", "z", 100)),
+            (6, meta(2, "a", "z", 1000)),
+        ];
+        let mut one = l0(&[10]);
+        one.extend(after.iter().cloned());
+        assert_eq!(pick7(&seven(one)), "none");
+        let mut two = l0(&[10, 10]);
+        two.extend(after);
+        assert_eq!(
+            pick7(&seven(two)),
+            "L0->L1 score=1.25 reason=UniversalSizeRatio inputs=[100, 99] extra=[] next=[] trivial=false"
+        );
+    }
+
+    #[test]
     fn golden_merge_width_limits() {
         let v = version(&l0(&[10, 10, 10, 10, 10, 10000]));
         let o = UniversalOptions {
