@@ -503,6 +503,27 @@ pub fn estimated_pending_compaction_bytes_universal(
     total
 }
 
+/// True if no file older than `task`'s outputs may hold `ukey`, so that a
+/// tombstone for it can be dropped by the task. Unlike
+/// [`Version::is_bottommost_for_key`] alone, this also looks at L0 files
+/// left out of an intra-L0 task (output level 0), which sit in the same
+/// level as the output and may hold older versions of the key.
+pub fn task_is_bottommost_for_key(v: &Version, task: &CompactionTask, ukey: &[u8]) -> bool {
+    if !v.is_bottommost_for_key(task.output_level, ukey) {
+        return false;
+    }
+    if task.output_level != 0 {
+        return true;
+    }
+    let oldest_input = task.all_inputs().map(|f| f.smallest_seq).min();
+    !v.files(0).iter().any(|f| {
+        let outside = !task.all_inputs().any(|i| i.number == f.number);
+        // Only files older than the inputs can hold data a tombstone hides.
+        let older = oldest_input.is_none_or(|s| f.largest_seq < s);
+        outside && older && user_key(&f.smallest) <= ukey && ukey <= user_key(&f.largest)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -795,6 +816,43 @@ mod tests {
             pick7(&seven(two)),
             "L0->L1 score=1.25 reason=UniversalSizeRatio inputs=[100, 99] extra=[] next=[] trivial=false"
         );
+    }
+
+    #[test]
+    fn intra_l0_task_keeps_tombstones_hidden_by_older_l0_files() {
+        let files = vec![
+            (0, meta(100, "a", "c", 10)),
+            (0, meta(99, "a", "c", 10)),
+            (0, meta(98, "b", "b", 10)),
+            (0, meta(97, "x", "x", 1000)),
+            (1, meta(5, "m", "n", 100)),
+        ];
+        let v = version(&files);
+        let task = CompactionTask {
+            level: 0,
+            output_level: 0,
+            inputs: v.files(0)[..2].to_vec(),
+            extra_inputs: Vec::new(),
+            output_level_inputs: Vec::new(),
+            score: 1.0,
+            reason: CompactionReason::UniversalSizeRatio,
+            target_file_size: u64::MAX,
+            trivial_move: false,
+        };
+        // "b" is in the older L0 file 98: the version's check alone says
+        // bottommost (it only looks below L0); the task's check does not.
+        assert!(v.is_bottommost_for_key(0, b"b"));
+        assert!(!task_is_bottommost_for_key(&v, &task, b"b"));
+        assert!(task_is_bottommost_for_key(&v, &task, b"a"));
+        assert!(!task_is_bottommost_for_key(&v, &task, b"m"), "L1 holds m");
+        // A newer file outside the task does not matter.
+        let mut newer = task.clone();
+        newer.inputs = v.files(0)[1..3].to_vec();
+        assert!(task_is_bottommost_for_key(&v, &newer, b"b"));
+        // Outputs to a level >= 1: the version's rule.
+        let mut deep = task.clone();
+        deep.output_level = 2;
+        assert!(task_is_bottommost_for_key(&v, &deep, b"b"));
     }
 
     #[test]
