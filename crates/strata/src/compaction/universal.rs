@@ -1287,7 +1287,7 @@ mod tests {
         let (large, _) = simulate(&sim_options(8), &u, 600);
         assert!(small.max_runs <= 4 && large.max_runs <= 8);
         assert!(
-            small.write_amp() > 1.3 * large.write_amp(),
+            small.write_amp() > 2.0 * large.write_amp(),
             "trigger 4: {:.2}, trigger 8: {:.2}",
             small.write_amp(),
             large.write_amp()
