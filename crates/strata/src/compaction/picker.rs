@@ -90,9 +90,10 @@ impl CompactionTask {
             .chain(self.output_level_inputs.iter())
     }
 
-    /// The inputs grouped by the level they come from, from `level` down
-    /// to `output_level` (empty groups included). When `level ==
-    /// output_level` (an intra-L0 compaction) there is one group.
+    /// The inputs grouped by the level they come from: `level`, each level
+    /// of `extra_inputs`, then `output_level` (its group may be empty).
+    /// When `level == output_level` (an intra-L0 compaction) there is one
+    /// group, and `output_level_inputs` must be empty.
     pub fn input_levels(&self) -> Vec<(usize, &[Arc<FileMetaData>])> {
         let mut out: Vec<(usize, &[Arc<FileMetaData>])> = vec![(self.level, &self.inputs)];
         for (level, files) in &self.extra_inputs {

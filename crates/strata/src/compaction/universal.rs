@@ -717,6 +717,26 @@ mod tests {
             pick(&v, &Busy::default(), &UniversalOptions::default()),
             "L0->L4 score=1.25 reason=UniversalSizeAmplification inputs=[100, 99] extra=[\"L1:[10, 11]\", \"L2:[20]\"] next=[1] trivial=false"
         );
+        let t = pick_universal(&v, &Busy::default(), &UniversalOptions::default(), 5, 4);
+        let groups: Vec<(usize, Vec<u64>)> = t
+            .as_ref()
+            .map(|t| {
+                t.input_levels()
+                    .into_iter()
+                    .map(|(l, fs)| (l, fs.iter().map(|f| f.number).collect()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert_eq!(
+            groups,
+            vec![
+                (0, vec![100, 99]),
+                (1, vec![10, 11]),
+                (2, vec![20]),
+                (4, vec![1])
+            ]
+        );
+        assert_eq!(t.map(|t| t.all_inputs().count()), Some(6));
         // With the newest file busy the span starts below it: 300+200+200 =
         // 700 is still >= 2x300.
         assert_eq!(
