@@ -71,10 +71,10 @@ impl DbInner {
                     .sum::<usize>())
             .to_string(),
             "rocksdb.mem-table-flush-pending" => u8::from(!st.imm.is_empty()).to_string(),
-            "rocksdb.compaction-pending" => u8::from(
-                crate::compaction::picker::pick_compaction(&v, &st.busy, &self.opts).is_some(),
-            )
-            .to_string(),
+            "rocksdb.compaction-pending" => {
+                u8::from(crate::compaction::pick_automatic(&v, &st.busy, &self.opts).is_some())
+                    .to_string()
+            }
             "rocksdb.num-running-compactions" => st.compactions_running.to_string(),
             "rocksdb.num-running-flushes" => u8::from(st.flush_running).to_string(),
             "rocksdb.background-errors" => u8::from(st.bg_error.is_some()).to_string(),

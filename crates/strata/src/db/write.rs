@@ -266,7 +266,13 @@ impl DbInner {
             active_memtable_full: force_switch
                 || st.mem.approximate_memory_usage() >= self.opts.write_buffer_size,
             l0_files: v.files(0).len(),
-            pending_compaction_bytes: estimated_pending_compaction_bytes(&v, &self.opts),
+            // RocksDB reports no pending compaction bytes for universal.
+            pending_compaction_bytes: match self.opts.compaction_style {
+                crate::options::CompactionStyle::Level => {
+                    estimated_pending_compaction_bytes(&v, &self.opts)
+                }
+                crate::options::CompactionStyle::Universal => 0,
+            },
         }
     }
 
