@@ -165,6 +165,7 @@ pub fn draw_charts(
             lines: lines.clone(),
             log_y: c.log_y,
             markers,
+            bars: !xa.scalar,
         };
         render(&data, &cdir.join(&c.id))?;
         out.push((
