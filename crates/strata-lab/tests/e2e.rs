@@ -227,9 +227,21 @@ fn resume_after_interruption() {
         .iter()
         .map(|p| std::fs::read_to_string(p).unwrap())
         .collect();
+    // A job killed mid-way leaves a run directory without result.jsonl.
+    let partial = sdir.join("runs/strata__value_size_2048_layout_inline__r0");
+    std::fs::create_dir_all(partial.join("db")).unwrap();
+    std::fs::write(partial.join("step0.stdout"), "garbage from a killed run").unwrap();
     let mut again = base.to_vec();
     again.push("--resume");
     lab(&again);
+    assert!(
+        partial.join("result.jsonl").exists(),
+        "the partial job was re-run"
+    );
+    assert_ne!(
+        std::fs::read_to_string(partial.join("step0.stdout")).unwrap(),
+        "garbage from a killed run"
+    );
     let after = strata_lab::results::run_files(&sdir);
     assert_eq!(after.len(), 4);
     for (p, b) in done.iter().zip(&before) {
