@@ -44,6 +44,9 @@ pub struct Common {
     /// Override a fixed flag of the study: `--set value_size=4096` (repeatable).
     #[arg(long = "set", value_name = "FLAG=VALUE")]
     pub set: Vec<String>,
+    /// Kill a benchmark step after this many seconds (recorded as a failed run).
+    #[arg(long)]
+    pub timeout: Option<u64>,
     /// Use a `db_bench` found on PATH for every engine (testing without `strata bench`).
     #[arg(long)]
     pub db_bench_on_path: bool,

@@ -479,7 +479,10 @@ mod tests {
     fn parses_strata_header_and_output() {
         let out = "Strata:     version 0.1.0\nRocksDB:    version 9.5.0\nStrata:     version 0.1.0\nfillseq      :       1.500 micros/op 666666 ops/sec 0.015 seconds 10000 operations;   73.7 MB/s\nSTATISTICS:\nrocksdb.bytes.written COUNT : 1160000\n";
         let o = parse_output(out, "");
-        assert_eq!(o.engine_version.as_deref(), Some("Strata 0.1.0; RocksDB 9.5.0"));
+        assert_eq!(
+            o.engine_version.as_deref(),
+            Some("Strata 0.1.0; RocksDB 9.5.0")
+        );
         assert_eq!(o.primary().unwrap().ops_sec, 666666.0);
         assert_eq!(o.tickers.get("rocksdb.bytes.written"), Some(&1160000));
     }

@@ -257,7 +257,12 @@ pub fn run_job(
                 rdir.join(format!("step{i}.cmd")),
                 format!("{}\n", row.command),
             )?;
-            let o = crate::process::run(&argv, job.cell.cpus, &rdir.join(format!("step{i}")));
+            let o = crate::process::run_with_timeout(
+                &argv,
+                job.cell.cpus,
+                &rdir.join(format!("step{i}")),
+                plan.timeout,
+            );
             let parsed = parse_output(&o.stdout, &o.stderr);
             row.engine_version = parsed
                 .engine_version
