@@ -376,12 +376,16 @@ pub fn run_study(plan: &Plan, opts: &RunOptions) -> anyhow::Result<PathBuf> {
             bar.abandon_with_message("stopped early");
             return Ok(sdir);
         }
-        bar.set_message(format!(
-            "{} {} repeat {}",
-            job.engine,
-            job.cell.id,
-            job.repeat + 1
-        ));
+        let msg = format!("{} {} repeat {}", job.engine, job.cell.id, job.repeat + 1);
+        if bar.is_hidden() {
+            // No terminal (CI, GNU parallel logs): one line per run instead of a bar.
+            eprintln!(
+                "[{}/{}] {msg}",
+                bar.position() + 1,
+                bar.length().unwrap_or(0)
+            );
+        }
+        bar.set_message(msg);
         let eng = engines
             .iter()
             .find(|e| e.engine == job.engine)
