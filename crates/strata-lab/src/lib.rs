@@ -3,6 +3,8 @@
 //!
 //! Entry point: [`run_cli`] (the arguments after `strata lab`). See `docs/lab.md`.
 
+#![warn(missing_docs)]
+
 pub mod aggregate;
 pub mod chart;
 pub mod cli;
