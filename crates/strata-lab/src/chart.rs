@@ -192,7 +192,11 @@ where
                         chart
                             .draw_series(std::iter::once(PathElement::new(
                                 seg,
-                                color.stroke_width(1),
+                                if c.bars {
+                                    BLACK.stroke_width(1)
+                                } else {
+                                    color.stroke_width(1)
+                                },
                             )))
                             .map_err(|e| anyhow::anyhow!("{e:?}"))?;
                     }
