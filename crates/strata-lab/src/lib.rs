@@ -21,6 +21,7 @@ pub mod report;
 pub mod results;
 pub mod runner;
 pub mod spec;
+pub mod statements;
 pub mod stats;
 pub mod validate;
 
