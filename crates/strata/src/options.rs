@@ -132,6 +132,13 @@ pub struct Options {
     /// Largest number of subcompactions one compaction is split into.
     /// Default: 1. Only 1 is implemented in this build.
     pub max_subcompactions: u32,
+    /// Read table files with O_DIRECT, bypassing the OS page cache (the
+    /// block cache is then the only cache). Default: false. Open fails with
+    /// `NotSupported` on file systems without O_DIRECT (tmpfs).
+    pub use_direct_reads: bool,
+    /// Write flush and compaction outputs with O_DIRECT, so background
+    /// writes do not evict the page cache. Default: false.
+    pub use_direct_io_for_flush_and_compaction: bool,
     /// File system used for every file operation. Default: the OS's.
     /// Not part of the option string.
     pub fs: Arc<dyn FileSystem>,
@@ -169,6 +176,8 @@ impl Default for Options {
             statistics: false,
             stats_dump_period_sec: 600,
             max_subcompactions: 1,
+            use_direct_reads: false,
+            use_direct_io_for_flush_and_compaction: false,
             fs: default_fs(),
         }
     }
@@ -209,8 +218,6 @@ const NOT_IMPLEMENTED: &[&str] = &[
     "blob_file_starting_level",
     "blob_cache_size",
     "prepopulate_blob_cache",
-    "use_direct_io_for_flush_and_compaction",
-    "use_direct_reads",
     "level_compaction_dynamic_level_bytes",
     "compaction_options_universal",
 ];
@@ -265,6 +272,10 @@ impl Options {
             "statistics" => self.statistics = parse_bool(name, v)?,
             "stats_dump_period_sec" => self.stats_dump_period_sec = parse_num(name, v)?,
             "max_subcompactions" => self.max_subcompactions = parse_num(name, v)?,
+            "use_direct_reads" => self.use_direct_reads = parse_bool(name, v)?,
+            "use_direct_io_for_flush_and_compaction" => {
+                self.use_direct_io_for_flush_and_compaction = parse_bool(name, v)?
+            }
             "block_based_table_factory" => self.set_table_options(v)?,
             n if NOT_IMPLEMENTED.contains(&n) => {
                 return Err(Error::NotSupported(format!(
@@ -515,6 +526,11 @@ impl Options {
                 self.stats_dump_period_sec.to_string(),
             ),
             ("max_subcompactions", self.max_subcompactions.to_string()),
+            ("use_direct_reads", self.use_direct_reads.to_string()),
+            (
+                "use_direct_io_for_flush_and_compaction",
+                self.use_direct_io_for_flush_and_compaction.to_string(),
+            ),
         ]
     }
 }

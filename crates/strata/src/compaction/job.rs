@@ -35,6 +35,8 @@ pub struct JobContext<'a> {
     pub verify_checksums: bool,
     /// Set when the DB closes; the job then stops early with an error.
     pub shutting_down: &'a AtomicBool,
+    /// Write outputs with O_DIRECT.
+    pub direct_writes: bool,
 }
 
 /// Per-job figures for the Compaction Stats table and the tickers.
@@ -86,13 +88,13 @@ fn input_iterator(ctx: &JobContext<'_>, task: &CompactionTask) -> Result<Merging
     if task.level == 0 {
         for f in &task.inputs {
             let t = ctx.table_cache.get(f.number)?;
-            children.push(Box::new(t.iter(opts.clone())));
+            children.push(Box::new(t.iter(opts)));
         }
     } else {
         children.push(Box::new(LevelIterator::new(
             task.inputs.clone(),
             ctx.table_cache.clone(),
-            opts.clone(),
+            opts,
         )));
     }
     if !task.output_level_inputs.is_empty() {
@@ -149,7 +151,8 @@ pub fn run_compaction(
         ctx.table_opts,
         task.target_file_size,
         ctx.stats,
-    );
+    )
+    .with_direct_writes(ctx.direct_writes);
     let out_level = task.output_level;
     input.seek_to_first();
     while input.valid() {

@@ -27,6 +27,7 @@ pub struct OutputWriter<'a> {
     largest_seq: u64,
     outputs: Vec<FileMetaData>,
     bytes_written: u64,
+    direct_writes: bool,
 }
 
 impl<'a> OutputWriter<'a> {
@@ -50,7 +51,15 @@ impl<'a> OutputWriter<'a> {
             largest_seq: 0,
             outputs: Vec::new(),
             bytes_written: 0,
+            direct_writes: false,
         }
+    }
+
+    /// Writes the tables with O_DIRECT
+    /// (`use_direct_io_for_flush_and_compaction`).
+    pub fn with_direct_writes(mut self, direct: bool) -> Self {
+        self.direct_writes = direct;
+        self
     }
 
     /// Adds one entry; `new_file_number` is called when a file is started.
@@ -77,7 +86,7 @@ impl<'a> OutputWriter<'a> {
         if self.builder.is_none() {
             let number = new_file_number();
             let path = table_file_name(self.dir, number);
-            let file = self.fs.create(&path)?;
+            let file = self.fs.create_opt(&path, self.direct_writes)?;
             let b = TableBuilder::new(self.opts, file, path.display().to_string());
             self.builder = Some((number, b));
             self.smallest_seq = u64::MAX;

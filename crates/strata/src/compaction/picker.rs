@@ -137,7 +137,11 @@ pub fn target_file_size(o: &Options, level: usize) -> u64 {
 pub fn level_scores(v: &Version, busy: &Busy, o: &Options) -> Vec<(usize, f64)> {
     let targets = level_targets(o);
     let mut scores = Vec::new();
-    for level in 0..v.num_levels().saturating_sub(1) {
+    for (level, &target) in targets
+        .iter()
+        .enumerate()
+        .take(v.num_levels().saturating_sub(1))
+    {
         let files: Vec<_> = v
             .files(level)
             .iter()
@@ -149,7 +153,7 @@ pub fn level_scores(v: &Version, busy: &Busy, o: &Options) -> Vec<(usize, f64)> 
             let by_size = bytes as f64 / o.max_bytes_for_level_base as f64;
             by_count.max(by_size)
         } else {
-            bytes as f64 / targets[level].max(1) as f64
+            bytes as f64 / target.max(1) as f64
         };
         scores.push((level, score));
     }
@@ -302,11 +306,11 @@ pub fn estimated_pending_compaction_bytes(v: &Version, o: &Options) -> u64 {
         carried = l0_bytes;
     }
     let last = v.num_levels().saturating_sub(1);
-    for level in 1..last {
+    for (level, &target) in targets.iter().enumerate().take(last).skip(1) {
         let level_bytes = v.level_bytes(level) + carried;
         carried = 0;
-        if level_bytes > targets[level] {
-            let excess = level_bytes - targets[level];
+        if level_bytes > target {
+            let excess = level_bytes - target;
             let below = v.level_bytes(level + 1) as f64;
             let ratio = if level_bytes > 0 {
                 (below / level_bytes as f64).max(1.0)

@@ -139,6 +139,7 @@ impl DbInner {
                 stats: self.stats.as_ref(),
                 verify_checksums: self.opts.paranoid_checks,
                 shutting_down: &self.shutting_down,
+                direct_writes: self.opts.use_direct_io_for_flush_and_compaction,
             };
             let r = run_compaction(&ctx, task, &version, snapshots, &mut || {
                 let n = self.allocate_output();
@@ -290,24 +291,17 @@ impl DbInner {
             .find(|&l| !v.files(l).is_empty())
             .unwrap_or(0);
         for level in 0..last_nonempty.max(1) {
-            loop {
-                if let Some(e) = &st.bg_error {
-                    return Err(Error::Background(e.clone()));
-                }
-                if self.shutting_down.load(Ordering::Acquire) {
-                    return Err(Error::ShutdownInProgress);
-                }
-                let v = st.versions.current();
-                match pick_manual(&v, &st.busy, &self.opts, level, begin, end) {
-                    Some(task) => {
-                        self.run_task(st, &task)?;
-                        // A level's files may exceed one task; L0 never
-                        // does, deeper levels finish in one task too since
-                        // all overlapping files are taken.
-                        break;
-                    }
-                    None => break,
-                }
+            if let Some(e) = &st.bg_error {
+                return Err(Error::Background(e.clone()));
+            }
+            if self.shutting_down.load(Ordering::Acquire) {
+                return Err(Error::ShutdownInProgress);
+            }
+            // Every file of the level overlapping the range goes in one task
+            // (all L0 files, or the overlapping run of a sorted level).
+            let v = st.versions.current();
+            if let Some(task) = pick_manual(&v, &st.busy, &self.opts, level, begin, end) {
+                self.run_task(st, &task)?;
             }
         }
         Ok(())

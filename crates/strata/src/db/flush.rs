@@ -39,7 +39,8 @@ impl DbInner {
             &self.table_opts,
             u64::MAX,
             self.stats.as_ref(),
-        );
+        )
+        .with_direct_writes(self.opts.use_direct_io_for_flush_and_compaction);
         it.seek_to_first();
         while it.valid() {
             if rules.decide(it.key(), |_| false) == Decision::Keep {

@@ -65,6 +65,8 @@ pub(crate) struct State {
     pub rate_limiter: RateLimiter,
     pub last_stats_dump: Instant,
     pub write_stopped: bool,
+    /// Counters at the previous `rocksdb.stats` dump (for Int rows).
+    pub stats_baseline: Option<(InternalStats, Instant)>,
 }
 
 pub(crate) struct DbInner {

@@ -54,6 +54,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
             path.display()
         )));
     }
+    probe_direct_io(&fs, path, &options)?;
     let log = InfoLog::open(&fs, path);
     log.log(&format!(
         "Strata version {} opening {}",
@@ -76,13 +77,16 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
     } else {
         (options.max_open_files as usize).max(16)
     };
-    let table_cache = Arc::new(TableCache::new(
-        path.to_path_buf(),
-        fs.clone(),
-        max_open,
-        block_cache.clone(),
-        stats.clone(),
-    ));
+    let table_cache = Arc::new(
+        TableCache::new(
+            path.to_path_buf(),
+            fs.clone(),
+            max_open,
+            block_cache.clone(),
+            stats.clone(),
+        )
+        .with_direct_reads(options.use_direct_reads),
+    );
     let table_opts = TableOptions {
         block_size: options.block_size,
         block_restart_interval: options.block_restart_interval,
@@ -110,6 +114,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         rate_limiter: Default::default(),
         last_stats_dump: Instant::now(),
         write_stopped: false,
+        stats_baseline: None,
     };
     let inner = Arc::new(DbInner {
         dir: path.to_path_buf(),
@@ -253,4 +258,32 @@ impl DbInner {
         }
         Ok(f)
     }
+}
+
+/// With direct I/O asked for, checks at open that the file system accepts
+/// O_DIRECT, so the error names the option instead of failing a flush.
+fn probe_direct_io(fs: &Arc<dyn crate::fs::FileSystem>, dir: &Path, o: &Options) -> Result<()> {
+    let checks = [
+        (
+            "use_direct_io_for_flush_and_compaction",
+            o.use_direct_io_for_flush_and_compaction,
+        ),
+        ("use_direct_reads", o.use_direct_reads),
+    ];
+    for (name, on) in checks {
+        if !on {
+            continue;
+        }
+        let probe = crate::filename::temp_file_name(dir, 0);
+        let r = fs.create_opt(&probe, true).and_then(|mut f| {
+            f.append(b"probe")?;
+            f.sync()
+        });
+        let r = r.and_then(|()| fs.open_random_opt(&probe, true).map(|_| ()));
+        let _ = fs.remove(&probe);
+        if let Err(e) = r {
+            return Err(Error::NotSupported(format!("{name}=true: {e}")));
+        }
+    }
+    Ok(())
 }

@@ -3,12 +3,17 @@
 use std::fmt::Write as _;
 use std::sync::atomic::Ordering;
 
+use super::internal_stats::{InternalStats, LevelCompStats};
 use super::{DbInner, State};
-use crate::compaction::picker::{estimated_pending_compaction_bytes, level_scores, level_targets};
+use crate::compaction::picker::{estimated_pending_compaction_bytes, level_scores};
+use crate::stats::compaction_table::{
+    format_stats, CompactionStatsInput, DbStatsCounters, DbStatsInput, LevelStatsRow, StallCounts,
+};
+use crate::write_controller::StallCause;
 
 impl DbInner {
     pub(crate) fn property(&self, name: &str) -> Option<String> {
-        let st = self.state.lock();
+        let mut st = self.state.lock();
         let v = st.versions.current();
         if let Some(n) = name.strip_prefix("rocksdb.num-files-at-level") {
             let level: usize = n.parse().ok()?;
@@ -19,8 +24,7 @@ impl DbInner {
             return None;
         }
         let s = match name {
-            "rocksdb.stats" => self.stats_text(&st),
-            "rocksdb.cfstats" => self.stats_text(&st),
+            "rocksdb.stats" | "rocksdb.cfstats" => self.stats_text(&mut st),
             "rocksdb.levelstats" => {
                 let mut s = String::from("Level Files Size(MB)\n--------------------\n");
                 for l in 0..v.num_levels() {
@@ -96,44 +100,123 @@ impl DbInner {
         Some(s)
     }
 
-    /// The `rocksdb.stats` text: Compaction Stats and DB Stats blocks.
-    pub(crate) fn stats_text(&self, st: &State) -> String {
+    /// The `rocksdb.stats` text (RocksDB 7.8's layout): Compaction Stats
+    /// and DB Stats blocks. Each call starts a new interval, as in RocksDB.
+    pub(crate) fn stats_text(&self, st: &mut State) -> String {
         let v = st.versions.current();
-        let targets = level_targets(&self.opts);
         let scores = level_scores(&v, &st.busy, &self.opts);
-        let mut s = String::new();
-        let _ = writeln!(s, "\n** Compaction Stats [default] **");
-        let _ = writeln!(s, "Level    Files   Size     Score Read(GB)  Rn(GB) Rnp1(GB) Write(GB) Wnew(GB) Moved(GB) W-Amp Rd(MB/s) Wr(MB/s) Comp(sec) CompMergeCPU(sec) Comp(cnt) Avg(sec) KeyIn KeyDrop Rblob(GB) Wblob(GB)");
-        let _ = writeln!(s, "{}", "-".repeat(200));
-        let gb = |b: u64| b as f64 / (1u64 << 30) as f64;
-        for l in 0..v.num_levels() {
-            let ls = &st.istats.levels[l];
-            let score = scores.iter().find(|(x, _)| *x == l).map_or(0.0, |x| x.1);
-            let _ = targets;
-            let _ = writeln!(
-                s,
-                "  L{l:<3} {:>5} {:>8.2} MB {score:>5.1} {:>8.1} {:>7.1} {:>8.1} {:>9.1} {:>8.1} {:>9.1} {:>5.1} {:>8.1} {:>8.1} {:>9.2} {:>17.2} {:>9} {:>8.3} {:>5} {:>7} {:>9.1} {:>9.1}",
-                v.files(l).len(),
-                v.level_bytes(l) as f64 / 1048576.0,
-                gb(ls.read_n + ls.read_np1),
-                gb(ls.read_n),
-                gb(ls.read_np1),
-                gb(ls.write),
-                gb(ls.write.saturating_sub(ls.read_np1)),
-                gb(ls.moved),
-                if ls.read_n > 0 { ls.write as f64 / ls.read_n as f64 } else { 0.0 },
-                0.0,
-                0.0,
-                ls.micros as f64 / 1e6,
-                ls.cpu_micros as f64 / 1e6,
-                ls.count,
-                if ls.count > 0 { ls.micros as f64 / 1e6 / ls.count as f64 } else { 0.0 },
-                ls.keys_in,
-                ls.keys_dropped,
-                0.0,
-                0.0
-            );
+        let now = std::time::Instant::now();
+        let (prev, prev_at) = st
+            .stats_baseline
+            .clone()
+            .unwrap_or_else(|| (InternalStats::new(v.num_levels()), st.istats.start));
+        let row = |l: usize, ls: &LevelCompStats| LevelStatsRow {
+            level: format!("L{l}"),
+            files: v.files(l).len() as u64,
+            files_being_compacted: v
+                .files(l)
+                .iter()
+                .filter(|f| st.busy.files.contains(&f.number))
+                .count() as u64,
+            size_bytes: v.level_bytes(l),
+            score: scores.iter().find(|(x, _)| *x == l).map_or(0.0, |x| x.1),
+            read_bytes_n: ls.read_n,
+            read_bytes_np1: ls.read_np1,
+            read_blob_bytes: 0,
+            write_bytes: ls.write,
+            write_blob_bytes: 0,
+            moved_bytes: ls.moved,
+            comp_micros: ls.micros,
+            comp_cpu_micros: ls.cpu_micros,
+            comp_count: ls.count,
+            num_input_records: ls.keys_in,
+            num_dropped_records: ls.keys_dropped,
+        };
+        let levels: Vec<LevelStatsRow> = st
+            .istats
+            .levels
+            .iter()
+            .enumerate()
+            .map(|(l, ls)| row(l, ls))
+            .collect();
+        let mut interval = LevelStatsRow::new("Int");
+        for (l, ls) in st.istats.levels.iter().enumerate() {
+            let p = prev.levels.get(l).cloned().unwrap_or_default();
+            let d = LevelCompStats {
+                read_n: ls.read_n - p.read_n,
+                read_np1: ls.read_np1 - p.read_np1,
+                write: ls.write - p.write,
+                moved: ls.moved - p.moved,
+                micros: ls.micros - p.micros,
+                cpu_micros: ls.cpu_micros - p.cpu_micros,
+                count: ls.count - p.count,
+                keys_in: ls.keys_in - p.keys_in,
+                keys_dropped: ls.keys_dropped - p.keys_dropped,
+            };
+            let mut r = row(l, &d);
+            r.files = 0;
+            r.size_bytes = 0;
+            interval.add(&r);
         }
-        s
+        let stalls = stall_counts(&st.istats);
+        let prev_stalls = stall_counts(&prev);
+        let uptime = now.duration_since(st.istats.start).as_secs_f64();
+        let interval_secs = now.duration_since(prev_at).as_secs_f64();
+        let cf = CompactionStatsInput {
+            cf_name: "default".into(),
+            levels,
+            interval,
+            priorities: Vec::new(),
+            flush_bytes: st.istats.flush_bytes,
+            interval_flush_bytes: st.istats.flush_bytes - prev.flush_bytes,
+            uptime_secs: uptime,
+            interval_secs,
+            stalls,
+            interval_stall_count: stalls.total() - prev_stalls.total(),
+            block_cache_lines: self
+                .block_cache
+                .as_ref()
+                .map(|c| {
+                    vec![format!(
+                        "Block cache LRUCache capacity: {} usage: {}\n",
+                        c.capacity(),
+                        c.usage()
+                    )]
+                })
+                .unwrap_or_default(),
+            ..CompactionStatsInput::default()
+        };
+        let counters = |is: &InternalStats| DbStatsCounters {
+            user_bytes_written: is.user_bytes,
+            keys_written: is.user_keys,
+            write_self: is.commit_groups,
+            write_other: is.user_writes - is.commit_groups,
+            wal_bytes: is.wal_bytes,
+            wal_synced: is.wal_syncs,
+            write_with_wal: is.wal_writes,
+            write_stall_micros: is.stall_micros,
+        };
+        let db = DbStatsInput {
+            uptime_secs: uptime,
+            interval_secs,
+            cumulative: counters(&st.istats),
+            at_previous_dump: counters(&prev),
+        };
+        st.stats_baseline = Some((st.istats.clone(), now));
+        format_stats(&cf, &db)
+    }
+}
+
+/// Maps the write controller's stall causes to RocksDB's `Stalls(count)`.
+fn stall_counts(is: &InternalStats) -> StallCounts {
+    let get = |c: StallCause, stop: bool| is.stall_counts.get(&(c, stop)).copied().unwrap_or(0);
+    StallCounts {
+        level0_slowdown: get(StallCause::L0FileCountLimit, false),
+        level0_numfiles: get(StallCause::L0FileCountLimit, true),
+        stop_for_pending_compaction_bytes: get(StallCause::PendingCompactionBytes, true),
+        slowdown_for_pending_compaction_bytes: get(StallCause::PendingCompactionBytes, false),
+        memtable_compaction: get(StallCause::MemtableLimit, true),
+        memtable_slowdown: get(StallCause::MemtableLimit, false),
+        ..StallCounts::default()
     }
 }

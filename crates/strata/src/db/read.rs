@@ -140,7 +140,7 @@ impl DbInner {
             children.push(Box::new(LevelIterator::new(
                 vec![f.clone()],
                 self.table_cache.clone(),
-                ro.clone(),
+                ro,
             )));
         }
         for level in 1..v.num_levels() {
@@ -148,7 +148,7 @@ impl DbInner {
                 children.push(Box::new(LevelIterator::new(
                     v.files(level).to_vec(),
                     self.table_cache.clone(),
-                    ro.clone(),
+                    ro,
                 )));
             }
         }
@@ -163,6 +163,7 @@ impl DbInner {
             opts.iterate_upper_bound.clone(),
             pins,
         )
+        .with_statistics(self.stats.clone())
     }
 }
 

@@ -215,10 +215,8 @@ impl DbInner {
                 }
                 wal_bytes = w.size() - before;
             }
-            let mut seq = first_seq;
-            for op in batch.iter() {
-                mem.add(seq, op.value_type, op.key, op.value);
-                seq += 1;
+            for (i, op) in batch.iter().enumerate() {
+                mem.add(first_seq + i as u64, op.value_type, op.key, op.value);
             }
             (Ok(()), wal_bytes)
         });
@@ -352,6 +350,9 @@ impl DbInner {
         let number = st.versions.new_file_number();
         let path = wal_file_name(&self.dir, number);
         let file = self.fs.create(&path)?;
+        // The new WAL's directory entry must be durable before any synced
+        // write in it is acknowledged.
+        self.fs.sync_dir(&self.dir)?;
         {
             let mut g = self.wal.lock();
             if let Some(old) = g.as_mut() {

@@ -365,12 +365,16 @@ fn parent(path: &Path) -> PathBuf {
 
 impl FileSystem for FaultInjectionFs {
     fn create(&self, path: &Path) -> Result<Box<dyn WritableFile>> {
+        self.create_opt(path, false)
+    }
+
+    fn create_opt(&self, path: &Path, direct: bool) -> Result<Box<dyn WritableFile>> {
         let id = {
             let mut s = self.state.lock();
             s.check_active("create", path)?;
             s.check(FaultOp::Create, path)?;
             let existed = self.inner.exists(path);
-            let f = self.inner.create(path)?;
+            let f = self.inner.create_opt(path, direct)?;
             if !existed {
                 s.pending
                     .push((parent(path), DirOp::Created(path.to_path_buf())));
@@ -415,7 +419,11 @@ impl FileSystem for FaultInjectionFs {
     }
 
     fn open_random(&self, path: &Path) -> Result<Arc<dyn RandomAccessFile>> {
-        let inner = self.inner.open_random(path)?;
+        self.open_random_opt(path, false)
+    }
+
+    fn open_random_opt(&self, path: &Path, direct: bool) -> Result<Arc<dyn RandomAccessFile>> {
+        let inner = self.inner.open_random_opt(path, direct)?;
         Ok(Arc::new(FaultRandom {
             inner,
             path: path.to_path_buf(),

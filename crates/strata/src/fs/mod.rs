@@ -2,6 +2,7 @@
 //! a [`FileSystem`], so tests can substitute one that injects faults or drops
 //! unsynced data (see `fault.rs`).
 
+pub mod direct;
 pub mod fault;
 mod posix;
 
@@ -40,6 +41,33 @@ pub trait FileLock: Send + Sync + Debug {}
 pub trait FileSystem: Send + Sync + Debug {
     /// Creates (or truncates) a file for writing.
     fn create(&self, path: &Path) -> Result<Box<dyn WritableFile>>;
+    /// Creates (or truncates) a file for writing, with O_DIRECT when
+    /// `direct` (bypassing the page cache).
+    ///
+    /// # Errors
+    /// `NotSupported` when `direct` is asked of a file system without it.
+    fn create_opt(&self, path: &Path, direct: bool) -> Result<Box<dyn WritableFile>> {
+        if direct {
+            return Err(crate::Error::NotSupported(format!(
+                "{self:?} does not support O_DIRECT ({})",
+                path.display()
+            )));
+        }
+        self.create(path)
+    }
+    /// Opens a file for positional reads, with O_DIRECT when `direct`.
+    ///
+    /// # Errors
+    /// `NotSupported` when `direct` is asked of a file system without it.
+    fn open_random_opt(&self, path: &Path, direct: bool) -> Result<Arc<dyn RandomAccessFile>> {
+        if direct {
+            return Err(crate::Error::NotSupported(format!(
+                "{self:?} does not support O_DIRECT ({})",
+                path.display()
+            )));
+        }
+        self.open_random(path)
+    }
     /// Opens an existing file for appending at its end (used to reuse a WAL).
     fn reopen_for_append(&self, path: &Path) -> Result<Box<dyn WritableFile>>;
     /// Opens a file for positional reads.

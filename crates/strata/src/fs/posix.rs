@@ -124,6 +124,22 @@ impl FileSystem for PosixFileSystem {
         }))
     }
 
+    fn create_opt(&self, path: &Path, direct: bool) -> Result<Box<dyn WritableFile>> {
+        if direct {
+            Ok(Box::new(super::direct::DirectWritable::create(path)?))
+        } else {
+            self.create(path)
+        }
+    }
+
+    fn open_random_opt(&self, path: &Path, direct: bool) -> Result<Arc<dyn RandomAccessFile>> {
+        if direct {
+            Ok(Arc::new(super::direct::DirectRandom::open(path)?))
+        } else {
+            self.open_random(path)
+        }
+    }
+
     fn reopen_for_append(&self, path: &Path) -> Result<Box<dyn WritableFile>> {
         let file = OpenOptions::new()
             .append(true)

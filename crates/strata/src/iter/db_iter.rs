@@ -3,9 +3,12 @@
 //! newest visible version per key, tombstones hidden, bounds applied.
 
 use std::any::Any;
+use std::sync::Arc;
+use std::time::Instant;
 
 use super::InternalIterator;
 use crate::error::{Error, Result};
+use crate::stats::{Histogram, Statistics, Ticker};
 use crate::types::{
     make_internal_key, parse_internal_key, SequenceNumber, ValueType, MAX_SEQUENCE_NUMBER,
     VALUE_TYPE_FOR_SEEK,
@@ -37,6 +40,7 @@ pub struct DbIterator {
     positioned: bool,
     reversed: bool,
     done: bool,
+    stats: Option<Arc<Statistics>>,
     // Keeps memtables, versions and the snapshot alive while iterating.
     _pins: Vec<Box<dyn Any + Send + Sync>>,
 }
@@ -62,7 +66,37 @@ impl DbIterator {
             positioned: false,
             reversed: false,
             done: false,
+            stats: None,
             _pins: pins,
+        }
+    }
+
+    /// Records `rocksdb.number.db.seek/next/prev`, `.seek.found`,
+    /// `rocksdb.db.iter.bytes.read` and `rocksdb.db.seek.micros`.
+    pub(crate) fn with_statistics(mut self, stats: Option<Arc<Statistics>>) -> Self {
+        self.stats = stats;
+        self
+    }
+
+    fn count_seek(&self, start: Option<Instant>) {
+        if let (Some(s), Some(t)) = (&self.stats, start) {
+            s.record_tick(Ticker::NumberDbSeek, 1);
+            if self.valid() {
+                s.record_tick(Ticker::NumberDbSeekFound, 1);
+            }
+            s.record_histogram(Histogram::DbSeek, t.elapsed().as_micros() as u64);
+        }
+    }
+
+    fn count_step(&self, t: Ticker) {
+        if let Some(s) = &self.stats {
+            s.record_tick(t, 1);
+            if self.valid() {
+                s.record_tick(
+                    Ticker::IterBytesRead,
+                    (self.key().len() + self.value().len()) as u64,
+                );
+            }
         }
     }
 
@@ -118,6 +152,12 @@ impl DbIterator {
 
     /// Positions at the first key (at or after the lower bound).
     pub fn seek_to_first(&mut self) {
+        let t = self.stats.as_ref().map(|_| Instant::now());
+        self.seek_to_first_inner();
+        self.count_seek(t);
+    }
+
+    fn seek_to_first_inner(&mut self) {
         self.positioned = true;
         self.done = false;
         self.direction = Direction::Forward;
@@ -133,6 +173,12 @@ impl DbIterator {
 
     /// Positions at the last key (before the upper bound).
     pub fn seek_to_last(&mut self) {
+        let t = self.stats.as_ref().map(|_| Instant::now());
+        self.seek_to_last_inner();
+        self.count_seek(t);
+    }
+
+    fn seek_to_last_inner(&mut self) {
         self.positioned = true;
         self.done = false;
         self.direction = Direction::Reverse;
@@ -150,6 +196,12 @@ impl DbIterator {
 
     /// Positions at the first key `>= key`.
     pub fn seek(&mut self, key: &[u8]) {
+        let t = self.stats.as_ref().map(|_| Instant::now());
+        self.seek_inner(key);
+        self.count_seek(t);
+    }
+
+    fn seek_inner(&mut self, key: &[u8]) {
         let key = match &self.lower {
             Some(l) if key < l.as_slice() => l.clone(),
             _ => key.to_vec(),
@@ -165,6 +217,12 @@ impl DbIterator {
 
     /// Positions at the last key `<= key`.
     pub fn seek_for_prev(&mut self, key: &[u8]) {
+        let t = self.stats.as_ref().map(|_| Instant::now());
+        self.seek_for_prev_inner(key);
+        self.count_seek(t);
+    }
+
+    fn seek_for_prev_inner(&mut self, key: &[u8]) {
         self.positioned = true;
         self.done = false;
         self.direction = Direction::Reverse;
@@ -206,6 +264,7 @@ impl DbIterator {
             self.iter.next();
         }
         self.find_next_user_entry(true);
+        self.count_step(Ticker::NumberDbNext);
     }
 
     /// Moves to the previous key. Requires `valid()`.
@@ -233,6 +292,7 @@ impl DbIterator {
             self.direction = Direction::Reverse;
         }
         self.find_prev_user_entry();
+        self.count_step(Ticker::NumberDbPrev);
     }
 
     fn find_next_user_entry(&mut self, mut skipping: bool) {

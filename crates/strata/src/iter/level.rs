@@ -41,7 +41,7 @@ impl LevelIterator {
         };
         match self.cache.get(f.number) {
             Ok(t) => {
-                self.cur = Some(t.iter(self.opts.clone()));
+                self.cur = Some(t.iter(self.opts));
                 true
             }
             Err(e) => {

@@ -1,20 +1,19 @@
 //! The memtable: a concurrent skiplist of internal keys holding the newest
 //! writes until they are flushed to an L0 table.
 
-mod entry;
 mod iter;
+pub mod skiplist;
 
 pub use iter::MemTableIterator;
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use crossbeam_skiplist::SkipSet;
+use skiplist::SkipList;
 
 use crate::filename::FileNumber;
 use crate::types::{
     make_internal_key, parse_internal_key, SequenceNumber, ValueType, VALUE_TYPE_FOR_SEEK,
 };
-use entry::{IKey, MemEntry};
 
 /// What a memtable knows about a key as of a sequence number.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,8 +29,7 @@ pub enum MemGet {
 /// One memtable. Inserts are lock-free and concurrent; reads never block.
 #[derive(Debug)]
 pub struct MemTable {
-    set: SkipSet<MemEntry>,
-    approximate_bytes: AtomicUsize,
+    list: SkipList,
     entries: AtomicU64,
     deletions: AtomicU64,
     first_seq: AtomicU64,
@@ -41,16 +39,11 @@ pub struct MemTable {
     id: u64,
 }
 
-/// Per-entry overhead counted against `write_buffer_size` (skiplist node,
-/// allocation header), so that small entries do not overshoot memory.
-const ENTRY_OVERHEAD: usize = 48;
-
 impl MemTable {
     /// An empty memtable whose writes are logged in WAL `wal_number`.
     pub fn new(id: u64, wal_number: FileNumber) -> Self {
         MemTable {
-            set: SkipSet::new(),
-            approximate_bytes: AtomicUsize::new(0),
+            list: SkipList::new(),
             entries: AtomicU64::new(0),
             deletions: AtomicU64::new(0),
             first_seq: AtomicU64::new(u64::MAX),
@@ -61,31 +54,25 @@ impl MemTable {
 
     /// Adds one entry. `seq` must be unique across the DB.
     pub fn add(&self, seq: SequenceNumber, t: ValueType, key: &[u8], value: &[u8]) {
-        let e = MemEntry::new(key, seq, t, value);
-        self.approximate_bytes
-            .fetch_add(e.charge() + ENTRY_OVERHEAD, Ordering::Relaxed);
+        let ikey = make_internal_key(key, seq, t);
+        self.list.insert(&ikey, value);
         self.entries.fetch_add(1, Ordering::Relaxed);
         if t == ValueType::Deletion {
             self.deletions.fetch_add(1, Ordering::Relaxed);
         }
         self.first_seq.fetch_min(seq, Ordering::Relaxed);
-        self.set.insert(e);
     }
 
     /// Looks up the newest version of `key` with sequence `<= seq`.
     pub fn get(&self, key: &[u8], seq: SequenceNumber) -> MemGet {
         let lookup = make_internal_key(key, seq, VALUE_TYPE_FOR_SEEK);
-        let Some(entry) = self
-            .set
-            .lower_bound(std::ops::Bound::Included(IKey::new(&lookup)))
-        else {
+        let Some(node) = self.list.seek(&lookup) else {
             return MemGet::Absent;
         };
-        let e = entry.value();
-        match parse_internal_key(e.ikey()) {
+        match parse_internal_key(node.key()) {
             Some(p) if p.user_key == key => match p.value_type {
                 ValueType::Deletion => MemGet::Deleted,
-                t => MemGet::Found(t, e.value().to_vec()),
+                t => MemGet::Found(t, node.value().to_vec()),
             },
             _ => MemGet::Absent,
         }
@@ -93,7 +80,7 @@ impl MemTable {
 
     /// Bytes charged to this memtable so far.
     pub fn approximate_memory_usage(&self) -> usize {
-        self.approximate_bytes.load(Ordering::Relaxed)
+        self.list.memory_usage()
     }
 
     /// Number of entries (puts and deletes).
@@ -108,7 +95,7 @@ impl MemTable {
 
     /// True when nothing was inserted.
     pub fn is_empty(&self) -> bool {
-        self.set.is_empty()
+        self.list.is_empty()
     }
 
     /// Smallest sequence number inserted (`u64::MAX` when empty).
@@ -131,8 +118,10 @@ impl MemTable {
         &self,
         mut f: impl FnMut(&[u8], &[u8]) -> crate::Result<()>,
     ) -> crate::Result<()> {
-        for e in self.set.iter() {
-            f(e.value().ikey(), e.value().value())?;
+        let mut n = self.list.first();
+        while let Some(node) = n {
+            f(node.key(), node.value())?;
+            n = self.list.next(node);
         }
         Ok(())
     }

@@ -280,5 +280,11 @@ mod tests {
             assert!(err.is_corruption(), "byte {i}: {err}");
             assert!(err.to_string().contains("t.sst at offset 7"), "{err}");
         }
+        let future = Footer {
+            format_version: FORMAT_VERSION + 1,
+            ..f
+        };
+        let err = Footer::decode(&future.encode(), "t", 0).unwrap_err();
+        assert!(matches!(err, Error::NotSupported(_)), "{err}");
     }
 }

@@ -3,13 +3,14 @@
 //!
 //! Byte layout: see `docs/formats/sstable.md`.
 
+use std::cmp::Ordering;
 use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::fs::RandomAccessFile;
 use crate::iter::InternalIterator;
 use crate::stats::{Statistics, Ticker};
-use crate::types::user_key;
+use crate::types::{compare_internal_keys, user_key};
 
 use super::block::{bytewise_cmp, Block, BlockIter};
 use super::block_cache::BlockCache;
@@ -295,9 +296,13 @@ impl Table {
     }
 
     /// Reads every data block from the file (bypassing the cache) and checks
-    /// its checksum, compression and entry encoding.
+    /// its checksum, compression and entry encoding, that keys strictly
+    /// increase across the whole table, and that each block's keys are not
+    /// above its index separator.
     pub fn verify_checksums(&self) -> Result<()> {
-        for (_, h) in self.index_entries()? {
+        let mut prev: Vec<u8> = Vec::new();
+        let mut first = true;
+        for (sep, h) in self.index_entries()? {
             let block = Arc::new(read_block(
                 &*self.file,
                 &self.file_name,
@@ -308,6 +313,18 @@ impl Table {
             let mut it = block.internal_iter();
             it.seek_to_first();
             while it.valid() {
+                let k = it.key();
+                let in_order = first || compare_internal_keys(&prev, k) == Ordering::Less;
+                if !in_order || compare_internal_keys(k, &sep) == Ordering::Greater {
+                    return Err(Error::corruption(
+                        &*self.file_name,
+                        h.offset,
+                        "keys out of order in data block",
+                    ));
+                }
+                first = false;
+                prev.clear();
+                prev.extend_from_slice(k);
                 it.next();
             }
             it.status()?;

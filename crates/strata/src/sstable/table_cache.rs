@@ -21,6 +21,7 @@ pub struct TableCache {
     block_cache: Option<Arc<BlockCache>>,
     stats: Option<Arc<Statistics>>,
     tables: Mutex<Lru<u64, Arc<Table>>>,
+    direct_reads: bool,
 }
 
 impl std::fmt::Debug for TableCache {
@@ -48,7 +49,14 @@ impl TableCache {
             block_cache,
             stats,
             tables: Mutex::new(Lru::new(max_open_files.max(1))),
+            direct_reads: false,
         }
+    }
+
+    /// Opens tables with O_DIRECT (`use_direct_reads`).
+    pub fn with_direct_reads(mut self, direct: bool) -> Self {
+        self.direct_reads = direct;
+        self
     }
 
     /// The open table for `file_number`, opening `NNNNNN.sst` on a miss.
@@ -58,7 +66,7 @@ impl TableCache {
             return Ok(t);
         }
         let path = table_file_name(&self.db_dir, file_number);
-        let file = self.fs.open_random(&path)?;
+        let file = self.fs.open_random_opt(&path, self.direct_reads)?;
         let table = Arc::new(Table::open(
             file,
             file_number,

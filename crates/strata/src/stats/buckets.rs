@@ -25,13 +25,13 @@ const fn build_limits() -> [u64; BUCKET_COUNT] {
         if val > u64::MAX as f64 {
             break;
         }
-        // Fails compilation if the table would grow past BUCKET_COUNT.
         let mut v = val as u64;
         let mut pow = 1u64;
         while v / 10 > 10 {
             v /= 10;
             pow *= 10;
         }
+        // An index past BUCKET_COUNT fails const evaluation, i.e. the build.
         out[n] = v * pow;
         n += 1;
     }

@@ -74,30 +74,66 @@ impl LevelStatsRow {
 
     /// Adds another row's counters and file counts (not the score).
     pub fn add(&mut self, o: &LevelStatsRow) {
-        self.files += o.files;
-        self.files_being_compacted += o.files_being_compacted;
-        self.size_bytes += o.size_bytes;
-        self.read_bytes_n += o.read_bytes_n;
-        self.read_bytes_np1 += o.read_bytes_np1;
-        self.read_blob_bytes += o.read_blob_bytes;
-        self.write_bytes += o.write_bytes;
-        self.write_blob_bytes += o.write_blob_bytes;
-        self.moved_bytes += o.moved_bytes;
-        self.comp_micros += o.comp_micros;
-        self.comp_cpu_micros += o.comp_cpu_micros;
-        self.comp_count += o.comp_count;
-        self.num_input_records += o.num_input_records;
-        self.num_dropped_records += o.num_dropped_records;
+        self.files = self.files.saturating_add(o.files);
+        self.files_being_compacted = self
+            .files_being_compacted
+            .saturating_add(o.files_being_compacted);
+        self.size_bytes = self.size_bytes.saturating_add(o.size_bytes);
+        self.read_bytes_n = self.read_bytes_n.saturating_add(o.read_bytes_n);
+        self.read_bytes_np1 = self.read_bytes_np1.saturating_add(o.read_bytes_np1);
+        self.read_blob_bytes = self.read_blob_bytes.saturating_add(o.read_blob_bytes);
+        self.write_bytes = self.write_bytes.saturating_add(o.write_bytes);
+        self.write_blob_bytes = self.write_blob_bytes.saturating_add(o.write_blob_bytes);
+        self.moved_bytes = self.moved_bytes.saturating_add(o.moved_bytes);
+        self.comp_micros = self.comp_micros.saturating_add(o.comp_micros);
+        self.comp_cpu_micros = self.comp_cpu_micros.saturating_add(o.comp_cpu_micros);
+        self.comp_count = self.comp_count.saturating_add(o.comp_count);
+        self.num_input_records = self.num_input_records.saturating_add(o.num_input_records);
+        self.num_dropped_records = self
+            .num_dropped_records
+            .saturating_add(o.num_dropped_records);
+    }
+
+    /// Counters accumulated since `earlier` (field-wise difference,
+    /// saturating at 0), for the `Int` row; files, size and score are taken
+    /// from `self`.
+    pub fn since(&self, earlier: &LevelStatsRow) -> LevelStatsRow {
+        LevelStatsRow {
+            level: self.level.clone(),
+            files: self.files,
+            files_being_compacted: self.files_being_compacted,
+            size_bytes: self.size_bytes,
+            score: self.score,
+            read_bytes_n: self.read_bytes_n.saturating_sub(earlier.read_bytes_n),
+            read_bytes_np1: self.read_bytes_np1.saturating_sub(earlier.read_bytes_np1),
+            read_blob_bytes: self.read_blob_bytes.saturating_sub(earlier.read_blob_bytes),
+            write_bytes: self.write_bytes.saturating_sub(earlier.write_bytes),
+            write_blob_bytes: self
+                .write_blob_bytes
+                .saturating_sub(earlier.write_blob_bytes),
+            moved_bytes: self.moved_bytes.saturating_sub(earlier.moved_bytes),
+            comp_micros: self.comp_micros.saturating_sub(earlier.comp_micros),
+            comp_cpu_micros: self.comp_cpu_micros.saturating_sub(earlier.comp_cpu_micros),
+            comp_count: self.comp_count.saturating_sub(earlier.comp_count),
+            num_input_records: self
+                .num_input_records
+                .saturating_sub(earlier.num_input_records),
+            num_dropped_records: self
+                .num_dropped_records
+                .saturating_sub(earlier.num_dropped_records),
+        }
     }
 
     /// All bytes read: `Rn + Rnp1 + Rblob` (`Read(GB)`).
     pub fn read_bytes(&self) -> u64 {
-        self.read_bytes_n + self.read_bytes_np1 + self.read_blob_bytes
+        self.read_bytes_n
+            .saturating_add(self.read_bytes_np1)
+            .saturating_add(self.read_blob_bytes)
     }
 
     /// All bytes written: table + blob files.
     pub fn written_bytes(&self) -> u64 {
-        self.write_bytes + self.write_blob_bytes
+        self.write_bytes.saturating_add(self.write_blob_bytes)
     }
 }
 
@@ -180,12 +216,16 @@ impl StallCounts {
     /// which are subsets of their plain counterparts (RocksDB's
     /// `total_stall_count`).
     pub fn total(&self) -> u64 {
-        self.level0_slowdown
-            + self.level0_numfiles
-            + self.stop_for_pending_compaction_bytes
-            + self.slowdown_for_pending_compaction_bytes
-            + self.memtable_compaction
-            + self.memtable_slowdown
+        [
+            self.level0_slowdown,
+            self.level0_numfiles,
+            self.stop_for_pending_compaction_bytes,
+            self.slowdown_for_pending_compaction_bytes,
+            self.memtable_compaction,
+            self.memtable_slowdown,
+        ]
+        .iter()
+        .fold(0u64, |a, b| a.saturating_add(*b))
     }
 
     /// The `Stalls(count): ...` line with its newline; `interval_total` is the
@@ -271,7 +311,7 @@ pub struct CompactionStatsInput {
 impl CompactionStatsInput {
     /// Bytes that entered the tree: flushed + ingested (RocksDB's `curr_ingest`).
     pub fn ingest_total(&self) -> u64 {
-        self.flush_bytes + self.ingest_bytes
+        self.flush_bytes.saturating_add(self.ingest_bytes)
     }
 
     /// The `Sum` row: active levels added up, score 0.
@@ -315,7 +355,7 @@ pub fn format_cf_stats(input: &CompactionStatsInput) -> String {
         ..input.interval.clone()
     };
     // RocksDB adds 1 to the interval denominator to avoid dividing by zero.
-    let int_ingest = (input.interval_flush_bytes + input.interval_ingest_bytes + 1) as f64;
+    let int_ingest = input.interval_flush_bytes as f64 + input.interval_ingest_bytes as f64 + 1.0;
     out.push_str(&format_level_row(
         &int,
         int.written_bytes() as f64 / int_ingest,
@@ -498,10 +538,10 @@ pub fn format_db_stats(input: &DbStatsInput) -> String {
         out,
         "Cumulative writes: {} writes, {} keys, {} commit groups, {:.1} writes per commit group, \
 ingest: {:.2} GB, {:.2} MB/s",
-        count_to_human_string(c.write_other + c.write_self),
+        count_to_human_string(c.write_other.saturating_add(c.write_self)),
         count_to_human_string(c.keys_written),
         count_to_human_string(c.write_self),
-        (c.write_other + c.write_self) as f64 / (c.write_self + 1) as f64,
+        (c.write_other as f64 + c.write_self as f64) / (c.write_self as f64 + 1.0),
         c.user_bytes_written as f64 / GB,
         c.user_bytes_written as f64 / MB / up
     );
@@ -510,7 +550,7 @@ ingest: {:.2} GB, {:.2} MB/s",
         "Cumulative WAL: {} writes, {} syncs, {:.2} writes per sync, written: {:.2} GB, {:.2} MB/s",
         count_to_human_string(c.write_with_wal),
         count_to_human_string(c.wal_synced),
-        c.write_with_wal as f64 / (c.wal_synced + 1) as f64,
+        c.write_with_wal as f64 / (c.wal_synced as f64 + 1.0),
         c.wal_bytes as f64 / GB,
         c.wal_bytes as f64 / MB / up
     );
@@ -524,10 +564,10 @@ ingest: {:.2} GB, {:.2} MB/s",
         out,
         "Interval writes: {} writes, {} keys, {} commit groups, {:.1} writes per commit group, \
 ingest: {:.2} MB, {:.2} MB/s",
-        count_to_human_string(i.write_other + i.write_self),
+        count_to_human_string(i.write_other.saturating_add(i.write_self)),
         count_to_human_string(i.keys_written),
         count_to_human_string(i.write_self),
-        (i.write_other + i.write_self) as f64 / (i.write_self + 1) as f64,
+        (i.write_other as f64 + i.write_self as f64) / (i.write_self as f64 + 1.0),
         i.user_bytes_written as f64 / MB,
         i.user_bytes_written as f64 / MB / int_up
     );
@@ -536,7 +576,7 @@ ingest: {:.2} MB, {:.2} MB/s",
         "Interval WAL: {} writes, {} syncs, {:.2} writes per sync, written: {:.2} GB, {:.2} MB/s",
         count_to_human_string(i.write_with_wal),
         count_to_human_string(i.wal_synced),
-        i.write_with_wal as f64 / (i.wal_synced + 1) as f64,
+        i.write_with_wal as f64 / (i.wal_synced as f64 + 1.0),
         i.wal_bytes as f64 / GB,
         i.wal_bytes as f64 / MB / int_up
     );

@@ -91,10 +91,11 @@ impl HistogramImpl {
 
     /// Records one sample.
     pub fn add(&mut self, value: u64) {
-        self.buckets[bucket_index(value)] += 1;
+        let b = &mut self.buckets[bucket_index(value)];
+        *b = b.wrapping_add(1);
         self.min = self.min.min(value);
         self.max = self.max.max(value);
-        self.count += 1;
+        self.count = self.count.wrapping_add(1);
         self.sum = self.sum.wrapping_add(value);
         let v = value as f64;
         self.sum_squares += v * v;
@@ -167,7 +168,7 @@ impl HistogramImpl {
             cumulative = cumulative.wrapping_add(in_bucket);
             if cumulative as f64 >= threshold {
                 let (left_point, right_point) = bucket_range(b);
-                let left_sum = cumulative - in_bucket;
+                let left_sum = cumulative.wrapping_sub(in_bucket);
                 let mut pos = 0.0;
                 if in_bucket != 0 {
                     pos = (threshold - left_sum as f64) / in_bucket as f64;
@@ -269,7 +270,7 @@ impl HistogramImpl {
             if in_bucket == 0 {
                 continue;
             }
-            cumulative += in_bucket;
+            cumulative = cumulative.wrapping_add(in_bucket);
             let (lo, hi) = bucket_range(b);
             let _ = write!(
                 r,
@@ -456,5 +457,38 @@ Percentiles: P50: 0.00 P75: 0.00 P99: 0.00 P99.9: 0.00 P99.99: 0.00\n\
         h.add(15_000_000_000);
         assert!(h.std_dev().is_finite());
         assert!(h.std_dev() > 4.0e9 && h.std_dev() < 5.0e9);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn merge_equals_adding_everything(
+            a in proptest::collection::vec(0u64..10_000_000, 0..200),
+            b in proptest::collection::vec(0u64..10_000_000, 0..200),
+        ) {
+            let mut ha = HistogramImpl::new();
+            let mut hb = HistogramImpl::new();
+            let mut all = HistogramImpl::new();
+            for &v in &a { ha.add(v); all.add(v); }
+            for &v in &b { hb.add(v); all.add(v); }
+            ha.merge(&hb);
+            proptest::prop_assert_eq!(ha.count(), all.count());
+            proptest::prop_assert_eq!(ha.bucket_counts(), all.bucket_counts());
+            proptest::prop_assert_eq!(ha.to_db_bench_string(), all.to_db_bench_string());
+        }
+
+        #[test]
+        fn percentiles_are_monotone_and_within_min_max(
+            v in proptest::collection::vec(0u64..100_000_000, 1..300),
+        ) {
+            let mut h = HistogramImpl::new();
+            for &x in &v { h.add(x); }
+            let mut last = f64::MIN;
+            for p in [0.0, 1.0, 25.0, 50.0, 75.0, 95.0, 99.0, 99.9, 99.99, 100.0] {
+                let q = h.percentile(p);
+                proptest::prop_assert!(q >= last);
+                proptest::prop_assert!(q >= h.min() as f64 && q <= h.max() as f64);
+                last = q;
+            }
+        }
     }
 }

@@ -98,7 +98,7 @@ stat_names! {
         NumberKeysRead = "rocksdb.number.keys.read" [Count],
         /// Keys updated in place in the memtable (`inplace_update_support`).
         NumberKeysUpdated = "rocksdb.number.keys.updated" [Count],
-        /// Bytes the user wrote: WriteBatch payload bytes (keys, values, record headers).
+        /// Bytes the user wrote: each write batch's data size (12-byte batch header, per-record type and length bytes, keys and values).
         BytesWritten = "rocksdb.bytes.written" [Bytes],
         /// Value bytes returned by successful Gets.
         BytesRead = "rocksdb.bytes.read" [Bytes],
@@ -399,9 +399,9 @@ stat_names! {
         /// Asynchronous read errors. Stays 0: no async I/O.
         AsyncReadErrorCount = "rocksdb.async.read.error.count" [Count],
         // ---- Names from newer RocksDB releases (after 7.8.3) ----
-        /// Thread CPU time used by compactions, added as each compaction job
-        /// finishes (RocksDB 8.7+ name; sums the same samples as the
-        /// `rocksdb.compaction.times.cpu_micros` histogram).
+        /// Thread CPU time used by compactions (RocksDB 8.7+ name; RocksDB
+        /// adds to it while a compaction runs, so its total matches the SUM
+        /// of `rocksdb.compaction.times.cpu_micros` once the jobs finish).
         CompactionCpuTotalTime = "rocksdb.compaction.total.time.cpu_micros" [Micros],
     }
 }

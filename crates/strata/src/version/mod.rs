@@ -1,8 +1,8 @@
 //! Versions: the set of live files and its history, kept in the MANIFEST.
 
+mod current;
 pub mod edit;
 mod set;
-mod version;
 
+pub use current::{Version, VersionBuilder};
 pub use set::{VersionSet, COMPARATOR_NAME};
-pub use version::{Version, VersionBuilder};

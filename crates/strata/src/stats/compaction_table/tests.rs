@@ -262,3 +262,19 @@ fn stall_total_skips_with_compaction_subsets() {
     let line = s.format_line(3);
     assert!(STALLS.contains(&line));
 }
+
+#[test]
+fn since_gives_interval_counters() {
+    let input = stalls_sample_input();
+    let now = input.sum_row();
+    let mut before = now.clone();
+    before.write_bytes -= 1000;
+    before.comp_count -= 3;
+    before.num_input_records += 5; // counter went "backwards": saturates
+    let d = now.since(&before);
+    assert_eq!(d.write_bytes, 1000);
+    assert_eq!(d.comp_count, 3);
+    assert_eq!(d.num_input_records, 0);
+    assert_eq!(d.read_bytes_n, 0);
+    assert_eq!(d.files, now.files);
+}

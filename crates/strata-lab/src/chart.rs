@@ -1,0 +1,335 @@
+//! Line charts with min-max error bars, drawn with plotters to SVG and PNG
+//! (embedded DejaVu Sans font; no system font libraries).
+
+use std::path::Path;
+use std::sync::Once;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+static FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
+static REGISTER: Once = Once::new();
+
+fn register_font() {
+    REGISTER.call_once(|| {
+        let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, FONT);
+    });
+}
+
+/// One line: a name and per-x (mean, min, max).
+#[derive(Clone, Debug)]
+pub struct Line {
+    /// Legend name.
+    pub name: String,
+    /// Per x index: (mean, min, max), `None` where no data.
+    pub points: Vec<Option<(f64, f64, f64)>>,
+}
+
+/// What to draw.
+#[derive(Clone, Debug)]
+pub struct ChartData {
+    /// Title.
+    pub title: String,
+    /// X axis caption.
+    pub x_desc: String,
+    /// Y axis caption.
+    pub y_desc: String,
+    /// X labels.
+    pub x_labels: Vec<String>,
+    /// Lines.
+    pub lines: Vec<Line>,
+    /// Logarithmic y.
+    pub log_y: bool,
+    /// Vertical markers: (x position as fractional index, label).
+    pub markers: Vec<(f64, String)>,
+}
+
+const COLORS: [RGBColor; 8] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(255, 127, 14),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(23, 190, 207),
+];
+
+fn ty(v: f64, log: bool) -> f64 {
+    if log {
+        v.max(1e-3).log10()
+    } else {
+        v
+    }
+}
+
+fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &ChartData) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    let vals: Vec<f64> = c
+        .lines
+        .iter()
+        .flat_map(|l| {
+            l.points
+                .iter()
+                .flatten()
+                .flat_map(|(m, lo, hi)| [*m, *lo, *hi])
+        })
+        .filter(|v| v.is_finite())
+        .map(|v| ty(v, c.log_y))
+        .collect();
+    let (mut lo, mut hi) = vals
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), v| (a.min(*v), b.max(*v)));
+    if vals.is_empty() {
+        (lo, hi) = (0.0, 1.0);
+    }
+    if !c.log_y {
+        lo = lo.min(0.0);
+    }
+    let pad = ((hi - lo).abs() * 0.08).max(if c.log_y { 0.1 } else { 1e-9 });
+    let (lo, hi) = (if c.log_y { lo - pad } else { lo }, hi + pad);
+    let n = c.x_labels.len().max(1);
+    let labels = c.x_labels.clone();
+    let log = c.log_y;
+    let mut chart = ChartBuilder::on(root)
+        .caption(&c.title, ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(45)
+        .y_label_area_size(75)
+        .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), lo..hi)
+        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    chart
+        .configure_mesh()
+        .x_labels(n)
+        .x_label_formatter(&|v| {
+            let i = v.round();
+            if (v - i).abs() < 0.01 && i >= 0.0 {
+                labels.get(i as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .y_label_formatter(&|v| {
+            if log {
+                // Two significant digits on a log axis.
+                let x = 10f64.powf(*v);
+                let mag = 10f64.powf(x.abs().log10().floor() - 1.0);
+                crate::aggregate::fmt_num((x / mag).round() * mag)
+            } else {
+                crate::aggregate::fmt_num(*v)
+            }
+        })
+        .x_desc(&c.x_desc)
+        .y_desc(&c.y_desc)
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 15))
+        .draw()
+        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    for (i, l) in c.lines.iter().enumerate() {
+        let color = COLORS[i % COLORS.len()];
+        let pts: Vec<(f64, f64)> = l
+            .points
+            .iter()
+            .enumerate()
+            .filter_map(|(x, p)| p.map(|(m, _, _)| (x as f64, ty(m, log))))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+            .map_err(|e| anyhow::anyhow!("{e:?}"))?
+            .label(l.name.clone())
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
+            });
+        chart
+            .draw_series(pts.iter().map(|p| Circle::new(*p, 4, color.filled())))
+            .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+        for (x, p) in l.points.iter().enumerate() {
+            if let Some((_, mn, mx)) = p {
+                if mx > mn {
+                    // Spread the bars of different lines a little so they do not overlap.
+                    let x = x as f64 + (i as f64 - (c.lines.len() as f64 - 1.0) / 2.0) * 0.04;
+                    let (a, b) = (ty(*mn, log), ty(*mx, log));
+                    for seg in [
+                        vec![(x, a), (x, b)],
+                        vec![(x - 0.06, a), (x + 0.06, a)],
+                        vec![(x - 0.06, b), (x + 0.06, b)],
+                    ] {
+                        chart
+                            .draw_series(std::iter::once(PathElement::new(
+                                seg,
+                                color.stroke_width(1),
+                            )))
+                            .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+                    }
+                }
+            }
+        }
+    }
+    for (x, label) in &c.markers {
+        let grey = RGBColor(90, 90, 90);
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(*x, lo), (*x, hi)],
+                grey.stroke_width(2),
+            )))
+            .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+        chart
+            .draw_series(std::iter::once(Text::new(
+                label.clone(),
+                (*x + 0.05, hi - pad * 0.8),
+                ("sans-serif", 14).into_font().color(&grey),
+            )))
+            .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .position(SeriesLabelPosition::UpperRight)
+        .draw()
+        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    Ok(())
+}
+
+fn present<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    root.present().map_err(|e| anyhow::anyhow!("{e:?}"))
+}
+
+fn draw_dashboard<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    charts: &[ChartData],
+    text_title: &str,
+    text: &[String],
+) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    let areas = root.split_evenly((3, 3));
+    for (a, c) in areas.iter().zip(charts.iter().take(8)) {
+        draw(a, c)?;
+    }
+    if let Some(a) = areas.get(charts.len().min(8)) {
+        let style = ("sans-serif", 15).into_font();
+        a.draw(&Text::new(
+            text_title.to_string(),
+            (20, 20),
+            ("sans-serif", 22).into_font(),
+        ))
+        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+        let mut y = 60;
+        for line in text {
+            for chunk in wrap(line, 60) {
+                a.draw(&Text::new(chunk, (20, y), style.clone()))
+                    .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+                y += 20;
+            }
+            y += 6;
+        }
+    }
+    Ok(())
+}
+
+/// Greedy word wrap at `width` characters.
+fn wrap(s: &str, width: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for w in s.split_whitespace() {
+        if !cur.is_empty() && cur.len() + 1 + w.len() > width {
+            out.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(w);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Writes a 3x3 dashboard (up to eight charts and a text panel) as `stem.svg` and `stem.png`.
+pub fn render_dashboard(
+    charts: &[ChartData],
+    text_title: &str,
+    text: &[String],
+    stem: &Path,
+) -> anyhow::Result<()> {
+    register_font();
+    let svg = stem.with_extension("svg");
+    let png = stem.with_extension("png");
+    let a = SVGBackend::new(&svg, (2100, 1350)).into_drawing_area();
+    draw_dashboard(&a, charts, text_title, text)?;
+    present(&a)?;
+    let b = BitMapBackend::new(&png, (2100, 1350)).into_drawing_area();
+    draw_dashboard(&b, charts, text_title, text)?;
+    present(&b)?;
+    Ok(())
+}
+
+/// Writes `stem.svg` and `stem.png`.
+pub fn render(c: &ChartData, stem: &Path) -> anyhow::Result<()> {
+    register_font();
+    let svg = stem.with_extension("svg");
+    let png = stem.with_extension("png");
+    let a = SVGBackend::new(&svg, (800, 500)).into_drawing_area();
+    draw(&a, c)?;
+    present(&a)?;
+    let b = BitMapBackend::new(&png, (800, 500)).into_drawing_area();
+    draw(&b, c)?;
+    present(&b)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_valid_png_and_svg() {
+        let d = tempfile::tempdir().unwrap();
+        let c = ChartData {
+            title: "t".into(),
+            x_desc: "x".into(),
+            y_desc: "y".into(),
+            x_labels: vec!["1 KB".into(), "2 KB".into()],
+            lines: vec![Line {
+                name: "inline".into(),
+                points: vec![Some((1.0, 0.5, 1.5)), Some((2.0, 2.0, 2.0))],
+            }],
+            log_y: true,
+            markers: vec![(0.5, "cross".into())],
+        };
+        render(&c, &d.path().join("c")).unwrap();
+        let png = std::fs::read(d.path().join("c.png")).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        let svg = std::fs::read_to_string(d.path().join("c.svg")).unwrap();
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+        assert!(svg.contains("inline"));
+        render_dashboard(
+            &[c.clone(), c],
+            "Recommendation",
+            &["use 2 KB".into()],
+            &d.path().join("dash"),
+        )
+        .unwrap();
+        let png = std::fs::read(d.path().join("dash.png")).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        assert!(std::fs::read_to_string(d.path().join("dash.svg"))
+            .unwrap()
+            .contains("use 2 KB"));
+    }
+
+    #[test]
+    fn wraps_words() {
+        assert_eq!(wrap("aa bb cc", 5), vec!["aa bb", "cc"]);
+    }
+}

@@ -1,0 +1,239 @@
+//! Command-line interface of `strata lab` (clap derive).
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use crate::runner::RunOptions;
+
+/// `strata lab`: run tuning studies and report on them.
+#[derive(Debug, Parser)]
+#[command(
+    name = "strata lab",
+    about = "Run tuning studies end to end and report on them"
+)]
+pub struct Cli {
+    /// Subcommand.
+    #[command(subcommand)]
+    pub cmd: Cmd,
+}
+
+/// Options shared by run, plan and run-one.
+#[derive(Debug, clap::Args, Clone)]
+pub struct Common {
+    /// Study file, or a name under `studies/` (e.g. `blob`).
+    pub study: String,
+    /// Scale: `quick` or `full` (or any scale the study defines).
+    #[arg(long, default_value = "quick")]
+    pub scale: String,
+    /// Engines, comma separated (default: the study's).
+    #[arg(long, value_delimiter = ',')]
+    pub engines: Option<Vec<String>>,
+    /// Repeats per cell (default: the scale's or the study's).
+    #[arg(long)]
+    pub repeats: Option<u32>,
+    /// Output root directory.
+    #[arg(long, default_value = "lab-results")]
+    pub out: PathBuf,
+    /// Command running Strata's benchmark (default: this executable + `bench`).
+    #[arg(long)]
+    pub strata_bench: Option<String>,
+    /// External RocksDB db_bench (default: `strata bench --engine=rocksdb` if it works).
+    #[arg(long)]
+    pub rocksdb_bench: Option<String>,
+    /// Override a fixed flag of the study: `--set value_size=4096` (repeatable).
+    #[arg(long = "set", value_name = "FLAG=VALUE")]
+    pub set: Vec<String>,
+    /// Use a `db_bench` found on PATH for every engine (testing without `strata bench`).
+    #[arg(long)]
+    pub db_bench_on_path: bool,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Cmd {
+    /// Run a study and write its report.
+    Run {
+        /// Shared options.
+        #[command(flatten)]
+        common: Common,
+        /// Skip runs already done in the output directory.
+        #[arg(long)]
+        resume: bool,
+        /// Stop after this many runs (for testing interruption).
+        #[arg(long, hide = true)]
+        max_runs: Option<usize>,
+    },
+    /// Write (or rewrite) the report of a results directory.
+    Report {
+        /// Study result directory (or a directory of them).
+        dir: PathBuf,
+    },
+    /// Compare two result directories of the same study.
+    Compare {
+        /// Baseline.
+        dir_a: PathBuf,
+        /// New.
+        dir_b: PathBuf,
+        /// Significance level.
+        #[arg(long, default_value_t = 0.05)]
+        alpha: f64,
+        /// Minimum relative change to flag (0.05 = 5%).
+        #[arg(long, default_value_t = 0.05)]
+        min_delta: f64,
+    },
+    /// Print the study's runs as one shell command per line.
+    Plan {
+        /// Shared options.
+        #[command(flatten)]
+        common: Common,
+        /// Command that runs `strata lab` on the workers (default: this executable + `lab`).
+        #[arg(long)]
+        lab_cmd: Option<String>,
+    },
+    /// Run one job of a plan by index (what `plan` lines call).
+    RunOne {
+        /// Shared options.
+        #[command(flatten)]
+        common: Common,
+        /// Job index.
+        #[arg(long)]
+        index: usize,
+    },
+    /// Merge result directories (from plan jobs on many machines) and report.
+    Collect {
+        /// Result directories.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Merged output directory.
+        #[arg(long, default_value = "lab-results")]
+        out: PathBuf,
+    },
+    /// Validate a study file and print its cells and disk need.
+    Check {
+        /// Study file or name.
+        study: String,
+        /// Scale.
+        #[arg(long, default_value = "quick")]
+        scale: String,
+    },
+}
+
+fn options(c: &Common) -> anyhow::Result<RunOptions> {
+    let mut o = RunOptions {
+        scale: c.scale.clone(),
+        engines: c.engines.clone(),
+        repeats: c.repeats,
+        out: c.out.clone(),
+        resume: false,
+        strata_bench: c.strata_bench.clone(),
+        rocksdb_bench: c.rocksdb_bench.clone(),
+        max_jobs: None,
+    };
+    if c.db_bench_on_path {
+        let p = crate::find_on_path("db_bench")
+            .ok_or_else(|| anyhow::anyhow!("--db-bench-on-path: no db_bench on PATH"))?;
+        let p = p.display().to_string();
+        o.strata_bench.get_or_insert(p.clone());
+        o.rocksdb_bench.get_or_insert(p);
+    }
+    Ok(o)
+}
+
+fn plan_of(c: &Common) -> anyhow::Result<(crate::model::Plan, PathBuf)> {
+    let path = crate::spec::resolve_study_path(&c.study);
+    let spec = crate::spec::load(&path)?;
+    Ok((
+        crate::model::expand(&spec, &c.scale, c.repeats, c.engines.clone())?,
+        path,
+    ))
+}
+
+/// Executes a parsed command line; returns the process exit code.
+pub fn execute(cli: Cli) -> anyhow::Result<i32> {
+    match cli.cmd {
+        Cmd::Run {
+            common,
+            resume,
+            max_runs,
+        } => {
+            let (plan, _) = plan_of(&common)?;
+            let mut o = options(&common)?;
+            o.resume = resume;
+            o.max_jobs = max_runs;
+            let sdir = crate::runner::run_study(&plan, &o)?;
+            if max_runs.is_some() && !sdir.join("results.jsonl").exists() {
+                println!("stopped early; resume with --resume ({})", sdir.display());
+                return Ok(0);
+            }
+            for r in crate::report::report(&sdir)? {
+                println!("report: {}", r.display());
+                println!("summary: {}", r.with_extension("md").display());
+            }
+            Ok(0)
+        }
+        Cmd::Report { dir } => {
+            for r in crate::report::report(&dir)? {
+                println!("report: {}", r.display());
+            }
+            Ok(0)
+        }
+        Cmd::Compare {
+            dir_a,
+            dir_b,
+            alpha,
+            min_delta,
+        } => {
+            let a = crate::results::load_dir(&dir_a)?;
+            let b = crate::results::load_dir(&dir_b)?;
+            let d = crate::compare::compare(&a, &b, alpha, min_delta);
+            print!("{}", crate::compare::render(&d, &dir_a, &dir_b));
+            Ok(0)
+        }
+        Cmd::Plan { common, lab_cmd } => {
+            let (plan, path) = plan_of(&common)?;
+            let o = options(&common)?;
+            let lab = match lab_cmd {
+                Some(c) => crate::runner::words(&c),
+                None => {
+                    let mut v = crate::default_bench_command();
+                    if let Some(last) = v.last_mut() {
+                        *last = "lab".into();
+                    }
+                    v
+                }
+            };
+            for l in crate::distributed::plan_lines(&plan, &path, &o, &lab) {
+                println!("{l}");
+            }
+            Ok(0)
+        }
+        Cmd::RunOne { common, index } => {
+            let (plan, _) = plan_of(&common)?;
+            let o = options(&common)?;
+            crate::distributed::run_one(&plan, index, &o)?;
+            Ok(0)
+        }
+        Cmd::Collect { dirs, out } => {
+            for d in crate::distributed::collect(&dirs, &out)? {
+                println!("report: {}", d.join("report.html").display());
+            }
+            Ok(0)
+        }
+        Cmd::Check { study, scale } => {
+            let path = crate::spec::resolve_study_path(&study);
+            let spec = crate::spec::load(&path)?;
+            let plan = crate::model::expand(&spec, &scale, None, None)?;
+            println!(
+                "{}: {} cells x {} repeats x {} engines = {} runs; disk per run up to {}",
+                path.display(),
+                plan.cells.len(),
+                plan.repeats,
+                plan.engines.len(),
+                plan.jobs.len(),
+                crate::process::gb(plan.max_disk_need())
+            );
+            Ok(0)
+        }
+    }
+}

@@ -1,0 +1,298 @@
+//! Metrics derived from parsed output and process accounting.
+//!
+//! Definitions (also in `docs/lab.md`):
+//! - `waf` = (WAL + flush + compaction + blob bytes written) / user bytes written,
+//!   from tickers `rocksdb.wal.bytes`, `rocksdb.flush.write.bytes`,
+//!   `rocksdb.compact.write.bytes`, `rocksdb.blobdb.blob.file.bytes.written`
+//!   over `rocksdb.bytes.written`.
+//! - `wamp` = RocksDB's `Sum` row W-Amp of the compaction stats table
+//!   ((flush + compaction writes) / flushed bytes, no WAL).
+//! - `cpu_pct` = (user + sys CPU of the bench process) / wall / cores x 100.
+//! - `comp_cpu_sec` = SUM of `rocksdb.compaction.times.cpu_micros` / 1e6
+//!   (falls back to `CompMergeCPU(sec)` of the Sum row).
+
+use std::collections::BTreeMap;
+
+use crate::parse::BenchOutput;
+
+/// Write amplification by our definition; `None` when no user bytes were written.
+pub fn waf(tickers: &BTreeMap<String, u64>) -> Option<f64> {
+    let t = |k: &str| tickers.get(k).copied().unwrap_or(0) as f64;
+    let user = t("rocksdb.bytes.written");
+    if user <= 0.0 {
+        return None;
+    }
+    let written = t("rocksdb.wal.bytes")
+        + t("rocksdb.flush.write.bytes")
+        + t("rocksdb.compact.write.bytes")
+        + t("rocksdb.blobdb.blob.file.bytes.written");
+    Some(written / user)
+}
+
+/// CPU use in percent of `cores` over `wall` seconds.
+pub fn cpu_pct(user_sec: f64, sys_sec: f64, wall_sec: f64, cores: u32) -> Option<f64> {
+    if wall_sec <= 0.0 || cores == 0 {
+        return None;
+    }
+    Some((user_sec + sys_sec) / wall_sec / cores as f64 * 100.0)
+}
+
+/// Process accounting for one step.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Accounting {
+    /// Wall seconds.
+    pub wall_sec: f64,
+    /// User CPU seconds.
+    pub user_sec: f64,
+    /// System CPU seconds.
+    pub sys_sec: f64,
+    /// Peak RSS KB.
+    pub max_rss_kb: u64,
+    /// Cores available to the run.
+    pub cores: u32,
+}
+
+/// Flattens parsed output and accounting into the metric map of a result row.
+pub fn metrics(o: &BenchOutput, acc: &Accounting) -> BTreeMap<String, f64> {
+    let mut m = BTreeMap::new();
+    if let Some(b) = o.primary() {
+        m.insert("ops_sec".into(), b.ops_sec);
+        m.insert("micros_op".into(), b.micros_op);
+        if let Some(v) = b.mb_sec {
+            m.insert("mb_sec".into(), v);
+        }
+        if let Some(v) = b.seconds {
+            m.insert("bench_sec".into(), v);
+        }
+        if let Some(v) = b.operations {
+            m.insert("operations".into(), v as f64);
+        }
+        if let Some(v) = b.found {
+            m.insert("found".into(), v as f64);
+        }
+        if let Some(v) = b.reads {
+            m.insert("reads".into(), v as f64);
+            if v > 0 {
+                m.insert(
+                    "found_pct".into(),
+                    b.found.unwrap_or(0) as f64 / v as f64 * 100.0,
+                );
+            }
+        }
+        let mut first = true;
+        for (bench, op, h) in &o.histograms {
+            if bench != &b.name {
+                continue;
+            }
+            for (k, v) in [
+                ("p50", h.p50),
+                ("p75", h.p75),
+                ("p99", h.p99),
+                ("p999", h.p999),
+                ("p9999", h.p9999),
+                ("avg", h.average),
+            ] {
+                m.insert(format!("{op}_{k}"), v);
+                if first {
+                    m.insert(k.to_string(), v);
+                }
+            }
+            first = false;
+        }
+    }
+    for (k, v) in &o.tickers {
+        m.insert(k.clone(), *v as f64);
+    }
+    for (k, h) in &o.stat_histograms {
+        for (s, v) in [
+            ("p50", h.p50),
+            ("p95", h.p95),
+            ("p99", h.p99),
+            ("p100", h.p100),
+            ("count", h.count as f64),
+            ("sum", h.sum as f64),
+        ] {
+            m.insert(format!("{k}.{s}"), v);
+        }
+    }
+    if let Some(g) = o
+        .stat_histograms
+        .get("rocksdb.db.get.micros")
+        .filter(|g| g.count > 0)
+    {
+        m.insert("get_p50".into(), g.p50);
+        m.insert("get_p99".into(), g.p99);
+    }
+    for (col, name) in [
+        ("W-Amp", "wamp"),
+        ("Comp(sec)", "comp_sec"),
+        ("CompMergeCPU(sec)", "comp_merge_cpu_sec"),
+        ("Write(GB)", "compaction_table_write_gb"),
+        ("Read(GB)", "compaction_table_read_gb"),
+    ] {
+        if let Some(v) = o.compaction_sum.get(col) {
+            m.insert(name.into(), *v);
+        }
+    }
+    let t = |k: &str| o.tickers.get(k).map(|v| *v as f64);
+    if let Some(w) = waf(&o.tickers) {
+        m.insert("waf".into(), w);
+    }
+    if let Some(v) = t("rocksdb.compact.read.bytes") {
+        m.insert("compact_read_gb".into(), v / 1e9);
+    }
+    if let Some(v) = t("rocksdb.compact.write.bytes") {
+        m.insert("compact_write_gb".into(), v / 1e9);
+    }
+    if let Some(v) = t("rocksdb.flush.write.bytes") {
+        m.insert("flush_gb".into(), v / 1e9);
+    }
+    let stall = t("rocksdb.stall.micros").or(o.cumulative_stall_sec.map(|s| s * 1e6));
+    if let Some(s) = stall {
+        m.insert("stall_micros".into(), s);
+        m.insert("stall_sec".into(), s / 1e6);
+    }
+    let cpu = o
+        .stat_histograms
+        .get("rocksdb.compaction.times.cpu_micros")
+        .map(|h| h.sum as f64 / 1e6)
+        .or_else(|| o.compaction_sum.get("CompMergeCPU(sec)").copied());
+    if let Some(c) = cpu {
+        m.insert("comp_cpu_sec".into(), c);
+        m.insert("comp_cpu_micros".into(), c * 1e6);
+    }
+    m.insert("wall_sec".into(), acc.wall_sec);
+    m.insert("user_sec".into(), acc.user_sec);
+    m.insert("sys_sec".into(), acc.sys_sec);
+    m.insert("max_rss_mb".into(), acc.max_rss_kb as f64 / 1024.0);
+    if let Some(c) = cpu_pct(acc.user_sec, acc.sys_sec, acc.wall_sec, acc.cores) {
+        m.insert("cpu_pct".into(), c);
+    }
+    m
+}
+
+/// Composite score per point: each metric normalised to the best point
+/// (value / max for higher-is-better, min / value otherwise), weighted, x 100.
+/// `points` is a list of metric maps; missing metrics count as 0.
+pub fn composite_scores(
+    points: &[BTreeMap<String, f64>],
+    weights: &BTreeMap<String, f64>,
+    higher_is_better: &[String],
+) -> Vec<f64> {
+    let mut scores = vec![0.0; points.len()];
+    for (metric, w) in weights {
+        let vals: Vec<f64> = points
+            .iter()
+            .map(|p| p.get(metric).copied().unwrap_or(0.0))
+            .collect();
+        let higher = higher_is_better.iter().any(|h| h == metric);
+        let max = vals.iter().cloned().fold(f64::MIN, f64::max);
+        let min = vals.iter().cloned().fold(f64::MAX, f64::min);
+        for (s, v) in scores.iter_mut().zip(&vals) {
+            let norm = if higher {
+                if max > 0.0 {
+                    v / max
+                } else {
+                    1.0
+                }
+            } else if *v <= 0.0 || min <= 0.0 && *v <= min {
+                1.0
+            } else if min <= 0.0 {
+                // Best is zero (e.g. no stall): scale linearly against the worst.
+                if max > 0.0 {
+                    1.0 - v / max
+                } else {
+                    1.0
+                }
+            } else {
+                min / v
+            };
+            *s += w * norm * 100.0;
+        }
+    }
+    scores
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_output;
+
+    fn t(pairs: &[(&str, u64)]) -> BTreeMap<String, u64> {
+        pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+    }
+
+    #[test]
+    fn waf_sums_all_writes_over_user_bytes() {
+        let tk = t(&[
+            ("rocksdb.bytes.written", 1000),
+            ("rocksdb.wal.bytes", 1000),
+            ("rocksdb.flush.write.bytes", 500),
+            ("rocksdb.compact.write.bytes", 1200),
+            ("rocksdb.blobdb.blob.file.bytes.written", 300),
+        ]);
+        assert_eq!(waf(&tk), Some(3.0));
+        assert_eq!(waf(&t(&[("rocksdb.wal.bytes", 5)])), None);
+    }
+
+    #[test]
+    fn cpu_pct_divides_by_cores() {
+        assert_eq!(cpu_pct(1.5, 0.5, 2.0, 2), Some(50.0));
+        assert_eq!(cpu_pct(1.0, 0.0, 0.0, 2), None);
+    }
+
+    #[test]
+    fn composite_score_on_known_inputs() {
+        let p = |ops: f64, p99: f64, stall: f64| -> BTreeMap<String, f64> {
+            [
+                ("ops_sec".to_string(), ops),
+                ("p99".to_string(), p99),
+                ("stall_sec".to_string(), stall),
+            ]
+            .into_iter()
+            .collect()
+        };
+        let w: BTreeMap<String, f64> = [
+            ("ops_sec".to_string(), 0.5),
+            ("p99".to_string(), 0.3),
+            ("stall_sec".to_string(), 0.2),
+        ]
+        .into_iter()
+        .collect();
+        let s = composite_scores(
+            &[p(100.0, 10.0, 0.0), p(50.0, 20.0, 4.0)],
+            &w,
+            &["ops_sec".into()],
+        );
+        // point 0 is best on everything: 100; point 1: 0.5*0.5 + 0.3*0.5 + 0.2*0 = 0.4.
+        assert!((s[0] - 100.0).abs() < 1e-9, "{s:?}");
+        assert!((s[1] - 40.0).abs() < 1e-9, "{s:?}");
+    }
+
+    #[test]
+    fn metrics_from_captured_output() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/");
+        let so = std::fs::read_to_string(format!("{dir}fillrandom_compact_7.8.3.stdout")).unwrap();
+        let o = parse_output(&so, "");
+        let m = metrics(
+            &o,
+            &Accounting {
+                wall_sec: 2.0,
+                user_sec: 1.0,
+                sys_sec: 1.0,
+                max_rss_kb: 2048,
+                cores: 2,
+            },
+        );
+        // (52800000 + 29898392 + 51313123 + 0) / 52800000
+        let expect = (52_800_000.0 + 29_898_392.0 + 51_313_123.0) / 52_800_000.0;
+        assert!((m["waf"] - expect).abs() < 1e-12);
+        assert_eq!(m["wamp"], 2.4);
+        assert!((m["comp_cpu_sec"] - 0.250694).abs() < 1e-12);
+        assert_eq!(m["cpu_pct"], 50.0);
+        assert_eq!(m["stall_micros"], 371015.0);
+        assert_eq!(m["max_rss_mb"], 2.0);
+        assert!(m["p99"] >= m["p50"]);
+        assert_eq!(m["p50"], m["write_p50"]);
+    }
+}

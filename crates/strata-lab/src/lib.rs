@@ -1,0 +1,58 @@
+//! `strata lab`: runs tuning studies (sweeps of db_bench-compatible benchmark
+//! runs) end to end, on Strata and RocksDB side by side, and reports on them.
+//!
+//! Entry point: [`run_cli`] (the arguments after `strata lab`). See `docs/lab.md`.
+
+pub mod aggregate;
+pub mod chart;
+pub mod cli;
+pub mod compare;
+pub mod derive;
+pub mod distributed;
+pub mod doc;
+pub mod findings;
+pub mod host;
+pub mod model;
+pub mod parse;
+pub mod process;
+pub mod report;
+pub mod results;
+pub mod runner;
+pub mod spec;
+pub mod stats;
+pub mod validate;
+
+use std::path::PathBuf;
+
+use clap::Parser;
+
+/// Runs `strata lab` with `args` (what follows `strata lab`, e.g.
+/// `["run", "blob", "--scale", "quick"]`); returns the exit code.
+pub fn run_cli(args: Vec<String>) -> anyhow::Result<i32> {
+    let argv = std::iter::once("strata lab".to_string()).chain(args);
+    match cli::Cli::try_parse_from(argv) {
+        Ok(c) => cli::execute(c),
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            Ok(code)
+        }
+    }
+}
+
+/// The command that runs Strata's benchmark: this executable with `bench`
+/// as its first argument (override with `--strata-bench CMD`).
+pub fn default_bench_command() -> Vec<String> {
+    let exe = std::env::current_exe()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| "strata".into());
+    vec![exe, "bench".into()]
+}
+
+/// The first executable named `name` on `PATH`.
+pub fn find_on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}

@@ -1,0 +1,488 @@
+//! Parser for db_bench-format output (RocksDB's `db_bench`, `strata bench`,
+//! `strata bench --engine=rocksdb`): result lines, `--histogram` blocks,
+//! the `STATISTICS:` dump and the `** Compaction Stats **` table.
+
+use std::collections::BTreeMap;
+
+/// One `name : X micros/op Y ops/sec ...` result line.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BenchLine {
+    /// Benchmark name (`fillrandom`, `readrandom`, ...).
+    pub name: String,
+    /// Microseconds per operation (summed thread time / ops).
+    pub micros_op: f64,
+    /// Operations per second (wall time).
+    pub ops_sec: f64,
+    /// Elapsed seconds, when printed.
+    pub seconds: Option<f64>,
+    /// Operation count, when printed.
+    pub operations: Option<u64>,
+    /// Throughput in MB/s, when printed.
+    pub mb_sec: Option<f64>,
+    /// `(X of Y found)` or `found:X` of `readrandomwriterandom`.
+    pub found: Option<u64>,
+    /// Reads attempted (`of Y` or `reads:R`).
+    pub reads: Option<u64>,
+}
+
+/// Percentiles of one `Microseconds per <op>:` histogram block.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClientHistogram {
+    /// Sample count.
+    pub count: u64,
+    /// Mean latency in microseconds.
+    pub average: f64,
+    /// P50, P75, P99, P99.9, P99.99 (microseconds).
+    pub p50: f64,
+    /// 75th percentile.
+    pub p75: f64,
+    /// 99th percentile.
+    pub p99: f64,
+    /// 99.9th percentile.
+    pub p999: f64,
+    /// 99.99th percentile.
+    pub p9999: f64,
+    /// Largest sample.
+    pub max: f64,
+}
+
+/// One histogram line of the `STATISTICS:` dump.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StatHistogram {
+    /// Median.
+    pub p50: f64,
+    /// 95th percentile.
+    pub p95: f64,
+    /// 99th percentile.
+    pub p99: f64,
+    /// Maximum.
+    pub p100: f64,
+    /// Number of samples.
+    pub count: u64,
+    /// Sum of samples.
+    pub sum: u64,
+}
+
+/// Everything parsed from one benchmark process's stdout (and stderr).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BenchOutput {
+    /// Engine version string (e.g. `RocksDB 7.8.3`, `Strata 0.1.0`).
+    pub engine_version: Option<String>,
+    /// Result lines in order.
+    pub benches: Vec<BenchLine>,
+    /// Client histograms keyed by `<benchmark>/<op>` (op = read, write, ...).
+    pub histograms: Vec<(String, String, ClientHistogram)>,
+    /// Ticker values from `STATISTICS:`.
+    pub tickers: BTreeMap<String, u64>,
+    /// Histograms from `STATISTICS:`.
+    pub stat_histograms: BTreeMap<String, StatHistogram>,
+    /// Columns of the last `Sum` row of the per-level compaction stats table.
+    pub compaction_sum: BTreeMap<String, f64>,
+    /// Seconds of `Cumulative stall:` from DB stats, if printed.
+    pub cumulative_stall_sec: Option<f64>,
+}
+
+/// Benchmarks that print no result line of their own interest (meta benchmarks).
+pub const META_BENCHMARKS: &[&str] = &[
+    "stats",
+    "levelstats",
+    "sstables",
+    "memstats",
+    "compact",
+    "compactall",
+    "flush",
+    "waitforcompaction",
+    "resetstats",
+];
+
+impl BenchOutput {
+    /// The first result line that is not a meta benchmark (the "primary" one).
+    pub fn primary(&self) -> Option<&BenchLine> {
+        self.benches
+            .iter()
+            .find(|b| !META_BENCHMARKS.contains(&b.name.as_str()))
+    }
+
+    /// The client histogram for `op` recorded by benchmark `bench`.
+    pub fn histogram(&self, bench: &str, op: &str) -> Option<&ClientHistogram> {
+        self.histograms
+            .iter()
+            .find(|(b, o, _)| b == bench && o == op)
+            .map(|(_, _, h)| h)
+    }
+}
+
+fn num(s: &str) -> Option<f64> {
+    s.trim().trim_end_matches(',').parse::<f64>().ok()
+}
+
+/// Value following `key` in a whitespace-split token list.
+fn after<'a>(tokens: &[&'a str], key: &str) -> Option<&'a str> {
+    let i = tokens.iter().position(|t| *t == key)?;
+    tokens.get(i + 1).copied()
+}
+
+/// Parses a result line such as
+/// `fillrandom   :      19.650 micros/op 50887 ops/sec 0.393 seconds 20000 operations;   50.5 MB/s`.
+pub fn parse_bench_line(line: &str) -> Option<BenchLine> {
+    let (name, rest) = line.split_once(" : ")?;
+    let name = name.trim();
+    if name.is_empty() || name.contains(' ') || !rest.contains("micros/op") {
+        return None;
+    }
+    let (main, extra) = match rest.split_once(';') {
+        Some((m, e)) => (m, e),
+        None => (rest, ""),
+    };
+    let t: Vec<&str> = main.split_whitespace().collect();
+    let micros_op = num(t.first()?)?;
+    if t.get(1) != Some(&"micros/op") {
+        return None;
+    }
+    let ops_sec = t
+        .iter()
+        .position(|x| *x == "ops/sec")
+        .and_then(|i| i.checked_sub(1))
+        .and_then(|i| t.get(i))
+        .and_then(|v| num(v))
+        .unwrap_or(if micros_op > 0.0 {
+            1e6 / micros_op
+        } else {
+            0.0
+        });
+    let before = |key: &str| -> Option<f64> {
+        let i = t.iter().position(|x| *x == key)?;
+        t.get(i.checked_sub(1)?).and_then(|v| num(v))
+    };
+    let seconds = before("seconds");
+    let operations = before("operations").map(|v| v as u64);
+    let mut b = BenchLine {
+        name: name.to_string(),
+        micros_op,
+        ops_sec,
+        seconds,
+        operations,
+        ..Default::default()
+    };
+    let e: Vec<&str> = extra.split_whitespace().collect();
+    if let Some(i) = e.iter().position(|x| *x == "MB/s") {
+        b.mb_sec = i.checked_sub(1).and_then(|j| e.get(j)).and_then(|v| num(v));
+    }
+    // "(12941 of 20000 found)"
+    if let Some(i) = e.iter().position(|x| *x == "of") {
+        let found = i.checked_sub(1).and_then(|j| e.get(j));
+        let total = e.get(i + 1);
+        if let (Some(f), Some(tot)) = (found, total) {
+            b.found = num(f.trim_start_matches('(')).map(|v| v as u64);
+            b.reads = num(tot).map(|v| v as u64);
+        }
+    }
+    // "( reads:19000 writes:1000 total:20000 found:11982)"
+    for tok in &e {
+        let tok = tok.trim_matches(|c| c == '(' || c == ')');
+        if let Some(v) = tok.strip_prefix("found:") {
+            b.found = num(v).map(|v| v as u64);
+        } else if let Some(v) = tok.strip_prefix("reads:") {
+            b.reads = num(v).map(|v| v as u64);
+        }
+    }
+    Some(b)
+}
+
+/// Parses `rocksdb.x COUNT : n` and
+/// `rocksdb.y P50 : a P95 : b P99 : c P100 : d COUNT : n SUM : s`.
+fn parse_stat_line(line: &str, out: &mut BenchOutput) -> bool {
+    let t: Vec<&str> = line.split_whitespace().collect();
+    let Some(name) = t.first() else { return false };
+    if !name.contains('.') || t.get(2) != Some(&":") {
+        return false;
+    }
+    match t.get(1) {
+        Some(&"COUNT") if t.len() == 4 => {
+            if let Some(v) = t.get(3).and_then(|v| v.parse::<u64>().ok()) {
+                out.tickers.insert((*name).to_string(), v);
+                return true;
+            }
+            false
+        }
+        Some(&"P50") => {
+            let g = |k| field(&t, k);
+            let h = StatHistogram {
+                p50: g("P50").unwrap_or(0.0),
+                p95: g("P95").unwrap_or(0.0),
+                p99: g("P99").unwrap_or(0.0),
+                p100: g("P100").unwrap_or(0.0),
+                count: g("COUNT").unwrap_or(0.0) as u64,
+                sum: g("SUM").unwrap_or(0.0) as u64,
+            };
+            out.stat_histograms.insert((*name).to_string(), h);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// `KEY : value` inside a token list.
+fn field(t: &[&str], key: &str) -> Option<f64> {
+    let i = t.iter().position(|x| *x == key)?;
+    if t.get(i + 1) != Some(&":") {
+        return None;
+    }
+    t.get(i + 2).and_then(|v| num(v))
+}
+
+/// Parses a `Count: .. Average: ..` / `Percentiles: P50: ..` block line into `h`.
+fn parse_hist_line(line: &str, h: &mut ClientHistogram) {
+    let t: Vec<&str> = line.split_whitespace().collect();
+    let get = |k: &str| after(&t, k).and_then(num);
+    if line.starts_with("Count:") {
+        h.count = get("Count:").unwrap_or(0.0) as u64;
+        h.average = get("Average:").unwrap_or(0.0);
+    } else if line.starts_with("Min:") {
+        h.max = get("Max:").unwrap_or(0.0);
+        if h.p50 == 0.0 {
+            h.p50 = get("Median:").unwrap_or(0.0);
+        }
+    } else if line.starts_with("Percentiles:") {
+        h.p50 = get("P50:").unwrap_or(h.p50);
+        h.p75 = get("P75:").unwrap_or(0.0);
+        h.p99 = get("P99:").unwrap_or(0.0);
+        h.p999 = get("P99.9:").unwrap_or(0.0);
+        h.p9999 = get("P99.99:").unwrap_or(0.0);
+    }
+}
+
+/// Parses `HH:MM:SS.sss` of `Cumulative stall: 00:00:0.371 H:M:S, 36.1 percent`.
+fn parse_stall(line: &str) -> Option<f64> {
+    let v = line
+        .strip_prefix("Cumulative stall:")?
+        .split_whitespace()
+        .next()?;
+    let mut parts = v.split(':');
+    let h = num(parts.next()?)?;
+    let m = num(parts.next()?)?;
+    let s = num(parts.next()?)?;
+    Some(h * 3600.0 + m * 60.0 + s)
+}
+
+/// Parses a version line: `RocksDB:    version 7.8.3` or `Strata:    version 0.1.0`.
+fn parse_version(line: &str) -> Option<String> {
+    let (engine, rest) = line.split_once(':')?;
+    let engine = engine.trim();
+    let ver = rest.trim().strip_prefix("version")?.trim();
+    if engine.is_empty() || engine.contains(' ') || ver.is_empty() {
+        return None;
+    }
+    Some(format!("{engine} {ver}"))
+}
+
+/// Parses one process's stdout and stderr.
+pub fn parse_output(stdout: &str, stderr: &str) -> BenchOutput {
+    let mut out = BenchOutput::default();
+    for line in stderr.lines().chain(stdout.lines()) {
+        if out.engine_version.is_none() {
+            out.engine_version = parse_version(line.trim());
+        }
+    }
+    let mut current_hist: Option<(String, String, ClientHistogram)> = None;
+    let mut header: Option<Vec<String>> = None;
+    let mut last_bench = String::new();
+    for raw in stdout.lines() {
+        let line = raw.trim();
+        if let Some(b) = parse_bench_line(raw) {
+            last_bench = b.name.clone();
+            out.benches.push(b);
+            continue;
+        }
+        if let Some(op) = line
+            .strip_prefix("Microseconds per ")
+            .and_then(|r| r.strip_suffix(':'))
+        {
+            if let Some(h) = current_hist.take() {
+                out.histograms.push(h);
+            }
+            current_hist = Some((
+                last_bench.clone(),
+                op.to_string(),
+                ClientHistogram::default(),
+            ));
+            continue;
+        }
+        if let Some((_, _, h)) = current_hist.as_mut() {
+            if line.starts_with("Count:")
+                || line.starts_with("Min:")
+                || line.starts_with("Percentiles:")
+            {
+                parse_hist_line(line, h);
+                continue;
+            }
+            if line.starts_with('[')
+                || line.starts_with('(')
+                || line.starts_with("---")
+                || (line.is_empty() && h.count == 0)
+            {
+                continue;
+            }
+            if let Some(h) = current_hist.take() {
+                out.histograms.push(h);
+            }
+        }
+        if line.starts_with("Level ") && line.contains("W-Amp") {
+            header = Some(line.split_whitespace().map(str::to_string).collect());
+            continue;
+        }
+        if line.starts_with("Priority ") {
+            header = None;
+            continue;
+        }
+        if let Some(cols) = header.as_ref() {
+            let mut t: Vec<&str> = line.split_whitespace().collect();
+            // The Size column prints as two tokens (`24.99 MB`): drop the unit.
+            if t.len() == cols.len() + 1
+                && t.get(3)
+                    .is_some_and(|u| matches!(*u, "B" | "KB" | "MB" | "GB" | "TB"))
+            {
+                t.remove(3);
+            }
+            if t.first() == Some(&"Sum") && t.len() == cols.len() {
+                let mut row = BTreeMap::new();
+                for (c, v) in cols.iter().zip(&t).skip(1) {
+                    if let Some(x) = parse_count(v) {
+                        row.insert(c.clone(), x);
+                    }
+                }
+                out.compaction_sum = row;
+            }
+            if line.is_empty() {
+                header = None;
+            }
+        }
+        if let Some(s) = parse_stall(line) {
+            out.cumulative_stall_sec = Some(s);
+            continue;
+        }
+        if line.starts_with("rocksdb.") || line.starts_with("strata.") {
+            parse_stat_line(line, &mut out);
+        }
+    }
+    if let Some(h) = current_hist.take() {
+        out.histograms.push(h);
+    }
+    out
+}
+
+/// Parses a compaction-table cell: `24.99`, `75K`, `1.2M`, `34/15` (first part).
+fn parse_count(v: &str) -> Option<f64> {
+    let v = v.split('/').next()?;
+    if let Some(x) = v.strip_suffix('K') {
+        return num(x).map(|x| x * 1e3);
+    }
+    if let Some(x) = v.strip_suffix('M') {
+        return num(x).map(|x| x * 1e6);
+    }
+    if let Some(x) = v.strip_suffix('G') {
+        return num(x).map(|x| x * 1e9);
+    }
+    num(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data(name: &str) -> String {
+        let p = format!("{}/testdata/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
+    }
+
+    #[test]
+    fn parses_fillrandom_line() {
+        let b = parse_bench_line(
+            "fillrandom   :      19.650 micros/op 50887 ops/sec 0.393 seconds 20000 operations;   50.5 MB/s",
+        )
+        .unwrap();
+        assert_eq!(b.name, "fillrandom");
+        assert_eq!(b.micros_op, 19.65);
+        assert_eq!(b.ops_sec, 50887.0);
+        assert_eq!(b.seconds, Some(0.393));
+        assert_eq!(b.operations, Some(20000));
+        assert_eq!(b.mb_sec, Some(50.5));
+        assert_eq!(b.found, None);
+    }
+
+    #[test]
+    fn parses_found_messages() {
+        let b = parse_bench_line("readrandom   :       7.159 micros/op 139616 ops/sec 0.143 seconds 20000 operations;   89.6 MB/s (12941 of 20000 found)").unwrap();
+        assert_eq!((b.found, b.reads), (Some(12941), Some(20000)));
+        let b = parse_bench_line("readrandomwriterandom :       5.359 micros/op 186565 ops/sec 0.107 seconds 20000 operations; ( reads:19000 writes:1000 total:20000 found:11982)").unwrap();
+        assert_eq!((b.found, b.reads), (Some(11982), Some(19000)));
+        assert_eq!(b.mb_sec, None);
+        // LevelDB style: no ops/sec, derived from micros/op.
+        let b = parse_bench_line("fillseq      :      10.000 micros/op;  172.9 MB/s").unwrap();
+        assert_eq!(b.ops_sec, 100000.0);
+        assert!(parse_bench_line("Keys:       16 bytes each").is_none());
+    }
+
+    #[test]
+    fn parses_captured_rocksdb_783_fill() {
+        let o = parse_output(
+            &data("fillrandom_compact_7.8.3.stdout"),
+            &data("fillrandom_compact_7.8.3.stderr"),
+        );
+        assert_eq!(o.engine_version.as_deref(), Some("RocksDB 7.8.3"));
+        let p = o.primary().unwrap();
+        assert_eq!(p.name, "fillrandom");
+        assert_eq!(p.operations, Some(50000));
+        let h = o.histogram("fillrandom", "write").unwrap();
+        assert_eq!(h.count, 50000);
+        assert!(h.p50 > 0.0 && h.p99 >= h.p50 && h.p999 >= h.p99);
+        assert_eq!(o.tickers.get("rocksdb.stall.micros"), Some(&371015));
+        assert_eq!(o.tickers.get("rocksdb.flush.write.bytes"), Some(&29898392));
+        let c = o
+            .stat_histograms
+            .get("rocksdb.compaction.times.cpu_micros")
+            .unwrap();
+        assert_eq!((c.count, c.sum), (9, 250694));
+        assert_eq!(o.compaction_sum.get("W-Amp"), Some(&2.4));
+        assert_eq!(o.compaction_sum.get("Comp(sec)"), Some(&1.22));
+        assert_eq!(o.compaction_sum.get("CompMergeCPU(sec)"), Some(&0.40));
+        assert_eq!(o.compaction_sum.get("KeyIn"), Some(&75000.0));
+        assert_eq!(o.cumulative_stall_sec, Some(0.371));
+        assert!(o.tickers.len() > 150, "{} tickers", o.tickers.len());
+    }
+
+    #[test]
+    fn parses_captured_rocksdb_783_mixed() {
+        let o = parse_output(
+            &data("readrandomwriterandom_7.8.3.stdout"),
+            &data("readrandomwriterandom_7.8.3.stderr"),
+        );
+        assert_eq!(o.benches.len(), 2);
+        assert_eq!(o.primary().unwrap().name, "readrandomwriterandom");
+        assert!(o.histogram("readrandomwriterandom", "read").is_some());
+        assert!(o.histogram("readrandomwriterandom", "write").is_some());
+        assert!(o.histogram("readrandom", "read").is_some());
+        let g = o.stat_histograms.get("rocksdb.db.get.micros").unwrap();
+        assert_eq!(g.count, 39000);
+        assert!((g.p50 - 3.163465).abs() < 1e-9);
+    }
+
+    #[test]
+    fn parses_strata_header_and_output() {
+        let out = "Strata:     version 0.1.0\nfillseq      :       1.500 micros/op 666666 ops/sec 0.015 seconds 10000 operations;   73.7 MB/s\nSTATISTICS:\nrocksdb.bytes.written COUNT : 1160000\n";
+        let o = parse_output(out, "");
+        assert_eq!(o.engine_version.as_deref(), Some("Strata 0.1.0"));
+        assert_eq!(o.primary().unwrap().ops_sec, 666666.0);
+        assert_eq!(o.tickers.get("rocksdb.bytes.written"), Some(&1160000));
+    }
+
+    #[test]
+    fn garbage_input_gives_empty_output() {
+        let o = parse_output(
+            "x : y\n:::\nrocksdb.a COUNT :\nMicroseconds per :\nCount: abc",
+            "",
+        );
+        assert!(o.benches.is_empty());
+        assert!(o.tickers.is_empty());
+    }
+}

@@ -1,0 +1,622 @@
+//! `lab report`: Markdown + HTML per study, charts, computed findings and
+//! verdicts on the published findings.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::aggregate::{engines, fmt_num, series, values, versions};
+use crate::chart::{render, ChartData, Line};
+use crate::derive::composite_scores;
+use crate::doc::{html, markdown, Block};
+use crate::findings::{check, crossover};
+use crate::model::{expand_with, Plan};
+use crate::results::ResultRow;
+use crate::runner::read_meta;
+use crate::stats::summarize;
+
+/// Metrics where higher is better (for "best" statements).
+const HIGHER_BETTER: &[&str] = &["ops_sec", "mb_sec", "score", "found_pct"];
+
+/// Loads the plan (from the study's `study.toml` copy) and rows of a study directory.
+pub fn load_study(sdir: &Path) -> anyhow::Result<(Plan, Vec<ResultRow>, crate::runner::Meta)> {
+    let meta = read_meta(sdir)?;
+    let spec = crate::spec::load(&sdir.join("study.toml"))?;
+    let plan = expand_with(
+        &spec,
+        &meta.scale,
+        Some(meta.repeats),
+        Some(meta.engines_requested.clone()),
+        &meta.set,
+    )?;
+    let mut rows = crate::results::load_dir(sdir)?;
+    add_scores(&plan, &mut rows);
+    Ok((plan, rows, meta))
+}
+
+/// Adds the composite `score` metric (if the study defines one) to rows of its step.
+pub fn add_scores(plan: &Plan, rows: &mut [ResultRow]) {
+    let Some(sc) = plan.loaded.spec.score.as_ref().map(|s| s.get_ref().clone()) else {
+        return;
+    };
+    for e in engines(plan, rows) {
+        let cells: Vec<String> = plan.cells.iter().map(|c| c.id.clone()).collect();
+        let points: Vec<BTreeMap<String, f64>> = plan
+            .cells
+            .iter()
+            .map(|c| {
+                sc.weights
+                    .keys()
+                    .filter_map(|m| {
+                        let v = values(rows, &e, &sc.step, &c.labels, m);
+                        summarize(&v).map(|s| (m.clone(), s.mean))
+                    })
+                    .collect()
+            })
+            .collect();
+        let scores = composite_scores(&points, &sc.weights, &sc.higher_is_better);
+        for r in rows
+            .iter_mut()
+            .filter(|r| r.engine == e && r.step == sc.step)
+        {
+            if let Some(i) = cells.iter().position(|c| c == &r.cell_id) {
+                if !points[i].is_empty() {
+                    r.metrics.insert("score".into(), scores[i]);
+                }
+            }
+        }
+    }
+}
+
+fn other_fixed(plan: &Plan, x: &str, series: Option<&str>) -> BTreeMap<String, String> {
+    plan.axes
+        .iter()
+        .filter(|a| a.name != x && Some(a.name.as_str()) != series)
+        .filter_map(|a| a.values.first().map(|v| (a.name.clone(), v.label.clone())))
+        .collect()
+}
+
+/// A drawn chart: id, title, line names and the data drawn.
+pub type DrawnChart = (String, String, Vec<String>, ChartData);
+
+/// Draws the study's charts; returns (id, title, line names, data) of each.
+pub fn draw_charts(
+    plan: &Plan,
+    rows: &[ResultRow],
+    sdir: &Path,
+) -> anyhow::Result<Vec<DrawnChart>> {
+    let cdir = sdir.join("charts");
+    std::fs::create_dir_all(&cdir)?;
+    let engs = engines(plan, rows);
+    let mut out = Vec::new();
+    for c in plan.loaded.spec.charts.iter().map(|c| c.get_ref()) {
+        let Some(xa) = plan.axis(&c.x) else { continue };
+        let labels: Vec<String> = match c.series.as_deref().and_then(|s| plan.axis(s)) {
+            Some(a) => a.values.iter().map(|v| v.label.clone()).collect(),
+            None => vec![String::new()],
+        };
+        let base = other_fixed(plan, &c.x, c.series.as_deref());
+        let mut lines = Vec::new();
+        let mut markers = Vec::new();
+        for e in &engs {
+            let mut first_two: Vec<Vec<Option<f64>>> = Vec::new();
+            for lab in &labels {
+                for m in &c.metrics {
+                    let mut fixed = base.clone();
+                    if let Some(s) = &c.series {
+                        fixed.insert(s.clone(), lab.clone());
+                    }
+                    let pts = series(plan, rows, e, &c.step, &c.x, &fixed, m);
+                    let mut p: Vec<Option<(f64, f64, f64)>> = pts
+                        .iter()
+                        .map(|p| p.s.map(|s| (s.mean, s.min, s.max)))
+                        .collect();
+                    if c.relative {
+                        let max = p.iter().flatten().map(|x| x.0).fold(0.0, f64::max);
+                        if max > 0.0 {
+                            p = p
+                                .into_iter()
+                                .map(|q| {
+                                    q.map(|(a, b, d)| {
+                                        (a / max * 100.0, b / max * 100.0, d / max * 100.0)
+                                    })
+                                })
+                                .collect();
+                        }
+                    }
+                    if first_two.len() < 2 && m == &c.metrics[0] {
+                        first_two.push(p.iter().map(|q| q.map(|x| x.0)).collect());
+                    }
+                    let mut name = vec![e.clone()];
+                    if !lab.is_empty() {
+                        name.push(tag(plan, c.series.as_deref(), lab));
+                    }
+                    if c.metrics.len() > 1 {
+                        name.push(m.clone());
+                    }
+                    lines.push(Line {
+                        name: name.join(" "),
+                        points: p,
+                    });
+                }
+            }
+            if c.mark_crossover && first_two.len() == 2 {
+                if let Some(i) = crossover(&first_two[0], &first_two[1]) {
+                    markers.push((
+                        i as f64 - 0.5,
+                        format!("{e}: {} > {}", labels[1], labels[0]),
+                    ));
+                }
+            }
+        }
+        let y_desc = if c.relative {
+            format!("{} (% of max)", c.metrics.join(", "))
+        } else {
+            c.metrics.join(", ")
+        };
+        let data = ChartData {
+            title: c.title.clone(),
+            x_desc: c.x.clone(),
+            y_desc: if c.log_y {
+                format!("{y_desc} (log)")
+            } else {
+                y_desc
+            },
+            x_labels: xa.values.iter().map(|v| xa.display(&v.label)).collect(),
+            lines: lines.clone(),
+            log_y: c.log_y,
+            markers,
+        };
+        render(&data, &cdir.join(&c.id))?;
+        out.push((
+            c.id.clone(),
+            c.title.clone(),
+            lines.into_iter().map(|l| l.name).collect(),
+            data,
+        ));
+    }
+    Ok(out)
+}
+
+fn tag(plan: &Plan, axis: Option<&str>, label: &str) -> String {
+    match axis.and_then(|a| plan.axis(a)) {
+        Some(a) => a.tag(label),
+        None => label.to_string(),
+    }
+}
+
+/// Statements computed from the data, with numbers.
+pub fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
+    let engs = engines(plan, rows);
+    let mut out = Vec::new();
+    let disp = |a: &str, l: &str| {
+        plan.axis(a)
+            .map(|x| x.display(l))
+            .unwrap_or_else(|| l.to_string())
+    };
+    for c in plan.loaded.spec.charts.iter().map(|c| c.get_ref()) {
+        let m = &c.metrics[0];
+        let labels: Vec<String> = match c.series.as_deref().and_then(|s| plan.axis(s)) {
+            Some(a) => a.values.iter().map(|v| v.label.clone()).collect(),
+            None => vec![String::new()],
+        };
+        let base = other_fixed(plan, &c.x, c.series.as_deref());
+        let mut per_engine_means: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+        let mut noisy: Vec<String> = Vec::new();
+        for e in &engs {
+            let mut means: Vec<Vec<Option<f64>>> = Vec::new();
+            let mut xs: Vec<String> = Vec::new();
+            for lab in &labels {
+                let mut fixed = base.clone();
+                if let Some(s) = &c.series {
+                    fixed.insert(s.clone(), lab.clone());
+                }
+                let pts = series(plan, rows, e, &c.step, &c.x, &fixed, m);
+                xs = pts.iter().map(|p| p.x.clone()).collect();
+                let mv: Vec<Option<f64>> = pts.iter().map(|p| p.s.map(|s| s.mean)).collect();
+                per_engine_means
+                    .entry(e.clone())
+                    .or_default()
+                    .extend(mv.iter().flatten());
+                let valid: Vec<(usize, f64)> = mv
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, v)| v.map(|v| (i, v)))
+                    .collect();
+                if valid.len() >= 2 && HIGHER_BETTER.contains(&m.as_str()) {
+                    let best = valid.iter().cloned().max_by(|a, b| a.1.total_cmp(&b.1));
+                    let worst = valid.iter().cloned().min_by(|a, b| a.1.total_cmp(&b.1));
+                    if let (Some(b), Some(w)) = (best, worst) {
+                        let who = if lab.is_empty() {
+                            e.clone()
+                        } else {
+                            format!("{e}, {}", tag(plan, c.series.as_deref(), lab))
+                        };
+                        out.push(format!(
+                            "{who}, {}: best {m} at {} = {} ({}); lowest at {} ({}), {:.0}% below the best.",
+                            c.step,
+                            c.x,
+                            disp(&c.x, &xs[b.0]),
+                            fmt_num(b.1),
+                            disp(&c.x, &xs[w.0]),
+                            fmt_num(w.1),
+                            if b.1 > 0.0 { (1.0 - w.1 / b.1) * 100.0 } else { 0.0 }
+                        ));
+                    }
+                }
+                for p in &pts {
+                    if let Some(s) = p.s {
+                        if s.n > 1 && s.mean > 0.0 && s.stddev / s.mean > 0.10 {
+                            let who = if lab.is_empty() {
+                                format!("{e} {}", disp(&c.x, &p.x))
+                            } else {
+                                format!(
+                                    "{e} {} {}",
+                                    tag(plan, c.series.as_deref(), lab),
+                                    disp(&c.x, &p.x)
+                                )
+                            };
+                            noisy.push(format!("{who} {:.0}%", s.stddev / s.mean * 100.0));
+                        }
+                    }
+                }
+                means.push(mv);
+            }
+            if means.len() == 2 {
+                let (a, b) = (&means[0], &means[1]);
+                let pairs: Vec<(usize, f64, f64)> = a
+                    .iter()
+                    .zip(b)
+                    .enumerate()
+                    .filter_map(|(i, (x, y))| Some((i, (*x)?, (*y)?)))
+                    .collect();
+                if pairs.is_empty() {
+                    continue;
+                }
+                let (la, lb) = (
+                    &tag(plan, c.series.as_deref(), &labels[0]),
+                    &tag(plan, c.series.as_deref(), &labels[1]),
+                );
+                let ratios: Vec<f64> = pairs
+                    .iter()
+                    .filter(|p| p.1 != 0.0)
+                    .map(|p| p.2 / p.1)
+                    .collect();
+                let rng = if ratios.is_empty() {
+                    String::new()
+                } else {
+                    let lo = ratios.iter().cloned().fold(f64::MAX, f64::min);
+                    let hi = ratios.iter().cloned().fold(f64::MIN, f64::max);
+                    format!(" ({lb}/{la} ratio {lo:.2} to {hi:.2})")
+                };
+                let ahead = |want_b: bool| -> String {
+                    pairs
+                        .iter()
+                        .filter(|p| (p.2 > p.1) == want_b)
+                        .map(|p| disp(&c.x, &xs[p.0]))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                let s = match (crossover(a, b), crossover(b, a)) {
+                    (Some(i), _) => format!(
+                        "{e}, {} ({m}): {lb} rises above {la} between {} and {} ({la} {} vs {lb} {} at {}){rng}.",
+                        c.title,
+                        disp(&c.x, &xs[i.saturating_sub(1)]),
+                        disp(&c.x, &xs[i]),
+                        fmt_num(a[i].unwrap_or(f64::NAN)),
+                        fmt_num(b[i].unwrap_or(f64::NAN)),
+                        disp(&c.x, &xs[i])
+                    ),
+                    (None, Some(i)) => format!(
+                        "{e}, {} ({m}): {la} rises above {lb} between {} and {}{rng}.",
+                        c.title,
+                        disp(&c.x, &xs[i.saturating_sub(1)]),
+                        disp(&c.x, &xs[i])
+                    ),
+                    _ => {
+                        let above = pairs.iter().filter(|p| p.2 > p.1).count();
+                        if above == 0 || above == pairs.len() {
+                            format!("{e}, {} ({m}): {lb} {} {la} at all {} points{rng}.", c.title, if above > 0 { "is above" } else { "stays below" }, pairs.len())
+                        } else {
+                            format!("{e}, {} ({m}): no clean crossover; {lb} is higher at {} and {la} at {}{rng}.", c.title, ahead(true), ahead(false))
+                        }
+                    }
+                };
+                out.push(s);
+            }
+        }
+        if !noisy.is_empty() {
+            out.push(format!(
+                "{} ({m}): noisy cells, coefficient of variation over repeats above 10%: {}.",
+                c.title,
+                noisy.join(", ")
+            ));
+        }
+        if engs.len() == 2 {
+            let a = per_engine_means
+                .get(&engs[0])
+                .map(|v| v.iter().sum::<f64>() / v.len().max(1) as f64);
+            let b = per_engine_means
+                .get(&engs[1])
+                .map(|v| v.iter().sum::<f64>() / v.len().max(1) as f64);
+            if let (Some(a), Some(b)) = (a, b) {
+                if b > 0.0 {
+                    out.push(format!(
+                        "{}: {} averages {} vs {} {} ({:.2}x).",
+                        c.title,
+                        engs[0],
+                        fmt_num(a),
+                        engs[1],
+                        fmt_num(b),
+                        a / b
+                    ));
+                }
+            }
+        }
+    }
+    if let Some(sc) = plan.loaded.spec.score.as_ref().map(|s| s.get_ref()) {
+        for e in &engs {
+            let best = plan
+                .cells
+                .iter()
+                .filter_map(|c| {
+                    summarize(&values(rows, e, &sc.step, &c.labels, "score")).map(|s| (c, s.mean))
+                })
+                .max_by(|a, b| a.1.total_cmp(&b.1));
+            if let Some((c, s)) = best {
+                let cell: Vec<String> = c
+                    .labels
+                    .iter()
+                    .map(|(k, v)| format!("{k} = {}", disp(k, v)))
+                    .collect();
+                let w: Vec<String> = sc
+                    .weights
+                    .iter()
+                    .map(|(k, v)| format!("{k} {:.0}%", v * 100.0))
+                    .collect();
+                out.push(format!(
+                    "Recommendation for {e}: {} (composite score {:.1} of 100; weights {}).",
+                    cell.join(", "),
+                    s,
+                    w.join(", ")
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn metric_table(plan: &Plan, rows: &[ResultRow], step: &str) -> Block {
+    const COLS: &[&str] = &[
+        "ops_sec",
+        "mb_sec",
+        "p50",
+        "p99",
+        "p999",
+        "get_p50",
+        "get_p99",
+        "waf",
+        "wamp",
+        "comp_cpu_sec",
+        "stall_sec",
+        "cpu_pct",
+        "score",
+    ];
+    let cols: Vec<&str> = COLS
+        .iter()
+        .copied()
+        .filter(|m| {
+            rows.iter()
+                .any(|r| r.ok && r.step == step && r.metrics.contains_key(*m))
+        })
+        .collect();
+    let mut header: Vec<String> = plan.axes.iter().map(|a| a.name.clone()).collect();
+    header.push("engine".into());
+    header.push("ok/runs".into());
+    header.extend(cols.iter().map(|c| c.to_string()));
+    let mut out = Vec::new();
+    for c in &plan.cells {
+        for e in &plan.engines {
+            let all = rows
+                .iter()
+                .filter(|r| r.step == step && &r.engine == e && r.cell_id == c.id)
+                .count();
+            if all == 0 {
+                continue;
+            }
+            let ok = rows
+                .iter()
+                .filter(|r| r.ok && r.step == step && &r.engine == e && r.cell_id == c.id)
+                .count();
+            let mut row: Vec<String> = plan
+                .axes
+                .iter()
+                .map(|a| a.display(c.labels.get(&a.name).map(String::as_str).unwrap_or("")))
+                .collect();
+            row.push(e.clone());
+            row.push(format!("{ok}/{all}"));
+            for m in &cols {
+                row.push(match summarize(&values(rows, e, step, &c.labels, m)) {
+                    Some(s) if s.n > 1 => format!("{} ± {}", fmt_num(s.mean), fmt_num(s.ci95)),
+                    Some(s) => fmt_num(s.mean),
+                    None => "-".into(),
+                });
+            }
+            out.push(row);
+        }
+    }
+    Block::Table(header, out)
+}
+
+/// Builds the report blocks of a study directory, drawing its charts.
+pub fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
+    let (plan, rows, meta) = load_study(sdir)?;
+    let s = &plan.loaded.spec;
+    let mut b = vec![
+        Block::H(1, format!("{} ({} scale)", s.title, plan.scale)),
+        Block::P(format!("Question: {}", s.question)),
+    ];
+    let vers = versions(&rows);
+    let host = rows.first().map(|r| r.host.clone()).unwrap_or_default();
+    let mut setup = vec![
+        format!(
+            "Scale `{}`, {} repeats per cell, {} cells, steps: {}.",
+            plan.scale,
+            plan.repeats,
+            plan.cells.len(),
+            plan.steps()
+                .iter()
+                .map(|st| format!("`{}`", st.benchmarks))
+                .collect::<Vec<_>>()
+                .join(" then ")
+        ),
+        format!(
+            "Host: {} cores ({}), {:.1} GB memory, kernel {}, output on {}.",
+            host.cores,
+            host.cpu_model,
+            host.mem_bytes as f64 / 1e9,
+            host.kernel,
+            host.fs_type
+        ),
+        format!(
+            "Git commit: {}.",
+            rows.first()
+                .and_then(|r| r.git_commit.clone())
+                .unwrap_or_else(|| "unknown".into())
+        ),
+    ];
+    for e in &meta.engines_requested {
+        match vers.get(e) {
+            Some(v) => setup.push(format!("Engine {e}: {v}.")),
+            None => setup.push(format!("Engine {e}: not measured.")),
+        }
+    }
+    if !vers.contains_key("rocksdb") {
+        setup.push(
+            "RocksDB was not measured in this run: the figures below are Strata's alone.".into(),
+        );
+    }
+    setup.extend(meta.notes.iter().cloned());
+    b.push(Block::H(2, "Setup".into()));
+    b.push(Block::List(setup));
+    b.push(Block::P("WAF = (WAL + flush + compaction + blob bytes written) / user bytes written (tickers rocksdb.wal.bytes, rocksdb.flush.write.bytes, rocksdb.compact.write.bytes, rocksdb.blobdb.blob.file.bytes.written over rocksdb.bytes.written); wamp = RocksDB's Sum-row W-Amp (flush + compaction writes over flushed bytes, no WAL). cpu_pct = (user + sys CPU of the bench process) / wall / cores. Error bars show min-max over repeats; table cells show mean ± 95% CI (Student t).".into()));
+    let charts = draw_charts(&plan, &rows, sdir)?;
+    b.push(Block::H(2, "Charts".into()));
+    let mut comp = computed_findings(&plan, &rows);
+    let mut seen = std::collections::BTreeSet::new();
+    comp.retain(|s| seen.insert(s.clone()));
+    if s.dashboard {
+        let recs: Vec<String> = comp
+            .iter()
+            .filter(|c| c.starts_with("Recommendation"))
+            .cloned()
+            .collect();
+        let data: Vec<ChartData> = charts.iter().map(|c| c.3.clone()).collect();
+        crate::chart::render_dashboard(
+            &data,
+            "Recommendation",
+            &recs,
+            &sdir.join("charts").join("dashboard"),
+        )?;
+        b.push(Block::Chart(
+            "dashboard".into(),
+            format!("{}: dashboard", s.title),
+        ));
+    }
+    for (id, title, _, _) in &charts {
+        b.push(Block::Chart(id.clone(), title.clone()));
+    }
+    b.push(Block::H(2, "What this run shows".into()));
+    b.push(if comp.is_empty() {
+        Block::P("No successful runs to draw conclusions from.".into())
+    } else {
+        Block::List(comp)
+    });
+    b.push(Block::H(2, "Published findings".into()));
+    let mut tab = Vec::new();
+    for f in s.findings.iter().map(|f| f.get_ref()) {
+        if !f.scales.is_empty() && !f.scales.contains(&plan.scale) {
+            continue;
+        }
+        for e in &meta.engines_requested {
+            let c = check(&plan, &rows, f, e);
+            tab.push(vec![
+                f.id.clone(),
+                f.claim.clone(),
+                f.published.clone(),
+                e.clone(),
+                c.verdict.word().to_string(),
+                c.ours,
+            ]);
+        }
+    }
+    b.push(Block::P("The studies ran on other hardware and at other sizes; an effect that does not show here is reported as not reproduced, and an opposite effect as reversed.".into()));
+    b.push(Block::Table(
+        [
+            "id",
+            "published claim",
+            "published figures",
+            "engine",
+            "verdict",
+            "this run",
+        ]
+        .map(String::from)
+        .to_vec(),
+        tab,
+    ));
+    b.push(Block::H(2, "Results".into()));
+    for st in plan.steps() {
+        b.push(Block::H(3, format!("Step `{}`", st.label())));
+        b.push(metric_table(&plan, &rows, &st.label()));
+    }
+    let failed: Vec<String> = rows
+        .iter()
+        .filter(|r| !r.ok)
+        .map(|r| {
+            format!(
+                "{} {} repeat {} step {}: {}",
+                r.engine,
+                r.cell_id,
+                r.repeat + 1,
+                r.step,
+                r.error.clone().unwrap_or_default()
+            )
+        })
+        .collect();
+    if !failed.is_empty() {
+        b.push(Block::H(2, "Failed runs".into()));
+        b.push(Block::List(failed));
+    }
+    Ok((s.title.clone(), b))
+}
+
+/// Study directories under `dir` (itself if it has `meta.json`).
+pub fn study_dirs(dir: &Path) -> Vec<PathBuf> {
+    if dir.join("meta.json").exists() {
+        return vec![dir.to_path_buf()];
+    }
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("meta.json").exists())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Writes `report.md` and `report.html` into each study directory under `dir`.
+pub fn report(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let dirs = study_dirs(dir);
+    if dirs.is_empty() {
+        anyhow::bail!("{}: no study results (no meta.json)", dir.display());
+    }
+    let mut out = Vec::new();
+    for d in dirs {
+        let (title, blocks) = build(&d)?;
+        std::fs::write(d.join("report.md"), markdown(&blocks))?;
+        std::fs::write(d.join("report.html"), html(&title, &blocks, &d))?;
+        out.push(d.join("report.html"));
+    }
+    Ok(out)
+}

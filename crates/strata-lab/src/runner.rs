@@ -1,0 +1,399 @@
+//! Running a study: engine resolution, one job (all steps on a fresh DB),
+//! the whole sweep with progress and resume, and merging results.
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use crate::derive::{metrics, Accounting};
+use crate::host::{git_commit, host_info, HostInfo};
+use crate::model::{step_command, Job, Plan};
+use crate::parse::parse_output;
+use crate::results::{self, ResultRow, RUN_FILE, SCHEMA_VERSION};
+
+/// How an engine is run: command prefix before the db_bench flags.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct EngineCmd {
+    /// Engine name.
+    pub engine: String,
+    /// Command prefix (program and leading arguments).
+    pub prefix: Vec<String>,
+    /// How it was found (for the report).
+    pub how: String,
+}
+
+/// Facts about a study directory, kept in `meta.json`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Meta {
+    /// Study name.
+    pub study: String,
+    /// Scale.
+    pub scale: String,
+    /// Repeats used.
+    pub repeats: u32,
+    /// Engines requested.
+    pub engines_requested: Vec<String>,
+    /// Engines that ran and how.
+    pub engines_run: Vec<EngineCmd>,
+    /// Notes for the report (e.g. RocksDB missing).
+    pub notes: Vec<String>,
+    /// `--set` flag overrides.
+    #[serde(default)]
+    pub set: Vec<(String, String)>,
+}
+
+/// Options of `lab run`.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Scale name.
+    pub scale: String,
+    /// Engines override.
+    pub engines: Option<Vec<String>>,
+    /// Repeats override.
+    pub repeats: Option<u32>,
+    /// Output root.
+    pub out: PathBuf,
+    /// Skip jobs already done.
+    pub resume: bool,
+    /// Strata bench command override (split on whitespace).
+    pub strata_bench: Option<String>,
+    /// External RocksDB db_bench.
+    pub rocksdb_bench: Option<String>,
+    /// Stop after this many jobs (testing interruption).
+    pub max_jobs: Option<usize>,
+}
+
+/// Study directory for a plan under `out`.
+pub fn study_dir(out: &Path, plan: &Plan) -> PathBuf {
+    out.join(format!("{}-{}", plan.loaded.spec.name, plan.scale))
+}
+
+/// Whether `prefix` runs a tiny db_bench-compatible benchmark successfully.
+pub fn probe(prefix: &[String], scratch: &Path) -> Result<String, String> {
+    // Unique per process and command: plan jobs may probe concurrently.
+    let tag: u64 = prefix
+        .iter()
+        .flat_map(|a| a.bytes())
+        .fold(1469598103934665603u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(1099511628211)
+        });
+    let dir = scratch.join(format!(".probe-{}-{tag:x}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let mut argv = prefix.to_vec();
+    argv.extend(["--benchmarks=fillseq", "--num=10"].map(String::from));
+    argv.push(format!("--db={}", dir.join("db").display()));
+    let o = crate::process::run(&argv, None, &dir.join("probe"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let parsed = parse_output(&o.stdout, &o.stderr);
+    if o.exit_code == 0 && parsed.primary().is_some() {
+        Ok(parsed
+            .engine_version
+            .unwrap_or_else(|| "unknown version".into()))
+    } else {
+        Err(format!(
+            "`{}` exited {}: {}",
+            argv.join(" "),
+            o.exit_code,
+            o.stderr.lines().last().unwrap_or("")
+        ))
+    }
+}
+
+/// Splits a command given on the command line into words.
+pub fn words(cmd: &str) -> Vec<String> {
+    cmd.split_whitespace().map(String::from).collect()
+}
+
+/// Resolves the engines of a plan to commands, probing each; unavailable
+/// engines are dropped with a note.
+pub fn resolve_engines(
+    engines: &[String],
+    opts: &RunOptions,
+    scratch: &Path,
+) -> (Vec<EngineCmd>, Vec<String>) {
+    let strata = opts
+        .strata_bench
+        .as_deref()
+        .map(words)
+        .unwrap_or_else(crate::default_bench_command);
+    let mut out = Vec::new();
+    let mut notes = Vec::new();
+    for e in engines {
+        let candidates: Vec<(Vec<String>, String)> = match e.as_str() {
+            "strata" => vec![(
+                strata.clone(),
+                format!("strata bench (`{}`)", strata.join(" ")),
+            )],
+            _ => {
+                let mut c = Vec::new();
+                if let Some(p) = &opts.rocksdb_bench {
+                    c.push((words(p), format!("external db_bench `{p}`")));
+                }
+                let mut s = strata.clone();
+                s.push("--engine=rocksdb".into());
+                c.push((s.clone(), format!("`{}`", s.join(" "))));
+                c
+            }
+        };
+        let mut why = Vec::new();
+        let mut found = false;
+        for (prefix, how) in candidates {
+            match probe(&prefix, scratch) {
+                Ok(ver) => {
+                    out.push(EngineCmd {
+                        engine: e.clone(),
+                        prefix,
+                        how: format!("{how}, {ver}"),
+                    });
+                    found = true;
+                    break;
+                }
+                Err(w) => why.push(w),
+            }
+        }
+        if !found {
+            notes.push(format!(
+                "{e} was requested but no bench for it is available ({}); the study ran without it.",
+                why.join("; ")
+            ));
+        }
+    }
+    (out, notes)
+}
+
+fn shell_quote(a: &str) -> String {
+    if !a.is_empty()
+        && a.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_=./,:+".contains(c))
+    {
+        a.to_string()
+    } else {
+        format!("'{}'", a.replace('\'', "'\\''"))
+    }
+}
+
+/// Joins argv into a shell command line.
+pub fn shell_join(argv: &[String]) -> String {
+    argv.iter()
+        .map(|a| shell_quote(a))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Run directory of a job.
+pub fn run_dir(sdir: &Path, job: &Job) -> PathBuf {
+    sdir.join("runs").join(job.key())
+}
+
+/// Whether a job has its result file.
+pub fn job_done(sdir: &Path, job: &Job) -> bool {
+    run_dir(sdir, job).join(RUN_FILE).exists()
+}
+
+/// Runs every step of one job on a fresh DB and writes its result file.
+pub fn run_job(
+    plan: &Plan,
+    job: &Job,
+    engine: Result<&EngineCmd, String>,
+    sdir: &Path,
+    host: &HostInfo,
+    git: &Option<String>,
+) -> anyhow::Result<Vec<ResultRow>> {
+    let rdir = run_dir(sdir, job);
+    let _ = std::fs::remove_dir_all(&rdir);
+    std::fs::create_dir_all(&rdir)?;
+    let db = rdir.join("db");
+    let need = plan.disk_need(&job.cell);
+    let mut fatal: Option<String> = match &engine {
+        Err(e) => Some(e.clone()),
+        Ok(_) => crate::process::check_disk(&rdir, need)
+            .err()
+            .map(|e| e.to_string()),
+    };
+    let cores = job.cell.cpus.unwrap_or(host.cores).min(host.cores.max(1));
+    let mut rows = Vec::new();
+    for (i, step) in plan.steps().iter().enumerate() {
+        let flags = plan.step_flags(&job.cell, i);
+        let prefix = engine
+            .as_ref()
+            .map(|e| e.prefix.clone())
+            .unwrap_or_default();
+        let argv = step_command(&prefix, &flags, &db);
+        let started_unix = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        let mut row = ResultRow {
+            schema_version: SCHEMA_VERSION,
+            study: plan.loaded.spec.name.clone(),
+            scale: plan.scale.clone(),
+            engine: job.engine.clone(),
+            engine_version: String::new(),
+            engine_command: engine.as_ref().map(|e| e.how.clone()).unwrap_or_default(),
+            cell_id: job.cell.id.clone(),
+            cell: job.cell.labels.clone(),
+            cpus: job.cell.cpus,
+            repeat: job.repeat,
+            job_index: job.index,
+            step: step.label(),
+            step_index: i,
+            command: shell_join(&argv),
+            exit_code: -1,
+            ok: false,
+            error: fatal.clone(),
+            wall_sec: 0.0,
+            user_sec: 0.0,
+            sys_sec: 0.0,
+            max_rss_kb: 0,
+            started_unix,
+            git_commit: git.clone(),
+            host: host.clone(),
+            metrics: Default::default(),
+        };
+        if fatal.is_none() {
+            std::fs::write(
+                rdir.join(format!("step{i}.cmd")),
+                format!("{}\n", row.command),
+            )?;
+            let o = crate::process::run(&argv, job.cell.cpus, &rdir.join(format!("step{i}")));
+            let parsed = parse_output(&o.stdout, &o.stderr);
+            row.engine_version = parsed
+                .engine_version
+                .clone()
+                .unwrap_or_else(|| "unknown".into());
+            row.exit_code = o.exit_code;
+            row.wall_sec = o.wall_sec;
+            row.user_sec = o.user_sec;
+            row.sys_sec = o.sys_sec;
+            row.max_rss_kb = o.max_rss_kb;
+            let acc = Accounting {
+                wall_sec: o.wall_sec,
+                user_sec: o.user_sec,
+                sys_sec: o.sys_sec,
+                max_rss_kb: o.max_rss_kb,
+                cores,
+            };
+            row.metrics = metrics(&parsed, &acc);
+            row.ok = o.exit_code == 0 && parsed.primary().is_some();
+            if !row.ok {
+                let last = o
+                    .stderr
+                    .lines()
+                    .rev()
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap_or("");
+                let msg = format!(
+                    "exit code {}; no result line parsed; stderr: {}",
+                    o.exit_code,
+                    last.trim()
+                );
+                row.error = Some(msg.clone());
+                fatal = Some(format!("step {} failed: {msg}", step.label()));
+            }
+        }
+        rows.push(row);
+    }
+    let _ = std::fs::remove_dir_all(&db);
+    results::write_jsonl(&rdir.join(RUN_FILE), &rows)?;
+    Ok(rows)
+}
+
+/// Reads `meta.json` of a study directory.
+pub fn read_meta(sdir: &Path) -> anyhow::Result<Meta> {
+    let p = sdir.join("meta.json");
+    let t = std::fs::read_to_string(&p).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+    serde_json::from_str(&t).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))
+}
+
+/// Writes `meta.json` and a copy of the spec (`study.toml`).
+pub fn write_meta(sdir: &Path, plan: &Plan, meta: &Meta) -> anyhow::Result<()> {
+    std::fs::create_dir_all(sdir)?;
+    std::fs::write(sdir.join("meta.json"), serde_json::to_string_pretty(meta)?)?;
+    std::fs::write(sdir.join("study.toml"), &plan.loaded.text)?;
+    Ok(())
+}
+
+/// Merges run files into `results.jsonl` and `results.csv`.
+pub fn merge(sdir: &Path) -> anyhow::Result<Vec<ResultRow>> {
+    let rows = results::load_dir(sdir)?;
+    results::write_jsonl(&sdir.join("results.jsonl"), &rows)?;
+    results::write_csv(&sdir.join("results.csv"), &rows)?;
+    Ok(rows)
+}
+
+/// Runs the whole study; returns the study directory.
+pub fn run_study(plan: &Plan, opts: &RunOptions) -> anyhow::Result<PathBuf> {
+    let sdir = study_dir(&opts.out, plan);
+    std::fs::create_dir_all(&sdir)?;
+    let need = plan.max_disk_need();
+    crate::process::check_disk(&sdir, need)?;
+    let (engines, mut notes) = resolve_engines(&plan.engines, opts, &sdir);
+    if engines.is_empty() {
+        anyhow::bail!("no engine available: {}", notes.join(" "));
+    }
+    if let Some(n) = notes.first() {
+        eprintln!("note: {n}");
+    }
+    for e in &engines {
+        notes.push(format!("{} ran through {}.", e.engine, e.how));
+    }
+    let meta = Meta {
+        study: plan.loaded.spec.name.clone(),
+        scale: plan.scale.clone(),
+        repeats: plan.repeats,
+        engines_requested: plan.engines.clone(),
+        engines_run: engines.clone(),
+        notes,
+        set: plan.set.clone(),
+    };
+    write_meta(&sdir, plan, &meta)?;
+    let host = host_info(&sdir);
+    let git = git_commit();
+    let jobs: Vec<&Job> = plan
+        .jobs
+        .iter()
+        .filter(|j| engines.iter().any(|e| e.engine == j.engine))
+        .collect();
+    let bar = indicatif::ProgressBar::new(jobs.len() as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} runs, ETA {eta} | {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let mut ran = 0usize;
+    for job in jobs {
+        if opts.resume && job_done(&sdir, job) {
+            bar.inc(1);
+            continue;
+        }
+        if opts.max_jobs.is_some_and(|m| ran >= m) {
+            bar.abandon_with_message("stopped early");
+            return Ok(sdir);
+        }
+        bar.set_message(format!(
+            "{} {} repeat {}",
+            job.engine,
+            job.cell.id,
+            job.repeat + 1
+        ));
+        let eng = engines
+            .iter()
+            .find(|e| e.engine == job.engine)
+            .ok_or_else(|| "engine unavailable".to_string());
+        let rows = run_job(plan, job, eng, &sdir, &host, &git)?;
+        if let Some(r) = rows.iter().find(|r| !r.ok) {
+            bar.println(format!(
+                "run failed ({} {}): {}",
+                job.engine,
+                job.cell.id,
+                r.error.clone().unwrap_or_default()
+            ));
+        }
+        ran += 1;
+        bar.inc(1);
+    }
+    bar.finish_with_message("done");
+    merge(&sdir)?;
+    Ok(sdir)
+}

@@ -1,0 +1,316 @@
+//! Study specification (TOML): schema, loading with file/line errors, validation.
+//!
+//! The schema is documented in `docs/lab.md`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use toml::Spanned;
+
+/// A flag value as written in TOML (integer, float, boolean or string).
+pub type FlagMap = BTreeMap<String, toml::Value>;
+
+/// A whole study file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StudySpec {
+    /// Short name (used in directory names), e.g. `blob`.
+    pub name: String,
+    /// Human title.
+    pub title: String,
+    /// The question the study answers.
+    pub question: String,
+    /// Default number of repeats per cell.
+    #[serde(default = "default_repeats")]
+    pub repeats: u32,
+    /// Engines to run (`strata`, `rocksdb`).
+    #[serde(default = "default_engines")]
+    pub engines: Vec<String>,
+    /// Disk space factor: need = num x (key_size + value_size) x factor.
+    #[serde(default = "default_disk_factor")]
+    pub disk_factor: f64,
+    /// Flags passed to every run.
+    #[serde(default)]
+    pub flags: FlagMap,
+    /// Swept axes (one or two).
+    #[serde(default, rename = "axis")]
+    pub axes: Vec<Spanned<Axis>>,
+    /// Benchmark steps run in order on the same DB for each cell.
+    #[serde(rename = "step")]
+    pub steps: Vec<Spanned<Step>>,
+    /// Named scales (`quick`, `full`).
+    pub scales: BTreeMap<String, Spanned<Scale>>,
+    /// Charts drawn by the report.
+    #[serde(default, rename = "chart")]
+    pub charts: Vec<Spanned<Chart>>,
+    /// Published findings to check.
+    #[serde(default, rename = "finding")]
+    pub findings: Vec<Spanned<Finding>>,
+    /// Optional composite score.
+    #[serde(default)]
+    pub score: Option<Spanned<Score>>,
+    /// Also draw all charts as one 3x3 dashboard with the recommendation.
+    #[serde(default)]
+    pub dashboard: bool,
+}
+
+fn default_repeats() -> u32 {
+    3
+}
+fn default_engines() -> Vec<String> {
+    vec!["strata".into(), "rocksdb".into()]
+}
+fn default_disk_factor() -> f64 {
+    3.0
+}
+
+/// A swept axis: either a flag with scalar `values`, or named `variant`s each
+/// setting several flags. The axis name `cpus` pins each run to N cores.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Axis {
+    /// Axis name (also the flag name unless `flag` is given).
+    pub name: String,
+    /// Flag set by this axis (default: `name`).
+    #[serde(default)]
+    pub flag: Option<String>,
+    /// Scalar values of the flag.
+    #[serde(default)]
+    pub values: Vec<toml::Value>,
+    /// Named variants (mutually exclusive with `values`).
+    #[serde(default, rename = "variant")]
+    pub variants: Vec<Variant>,
+    /// Display unit: `bytes` formats values as KB/MB.
+    #[serde(default)]
+    pub unit: Option<String>,
+}
+
+/// One named variant of an axis.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Variant {
+    /// Label shown in reports.
+    pub label: String,
+    /// Flags this variant sets.
+    #[serde(default)]
+    pub flags: FlagMap,
+}
+
+/// One benchmark step of a cell.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// Step name used in findings/charts (default: first benchmark).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// `--benchmarks` value, e.g. `fillrandom,stats`.
+    pub benchmarks: String,
+    /// Extra flags for this step.
+    #[serde(default)]
+    pub flags: FlagMap,
+}
+
+impl Step {
+    /// The step's name: explicit, or its first benchmark.
+    pub fn label(&self) -> String {
+        self.name.clone().unwrap_or_else(|| {
+            self.benchmarks
+                .split(',')
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        })
+    }
+}
+
+/// A named scale: flag overrides, repeats, optional axis value overrides.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scale {
+    /// Flags overriding the study's fixed flags (e.g. `num`).
+    #[serde(default)]
+    pub flags: FlagMap,
+    /// Repeats at this scale.
+    #[serde(default)]
+    pub repeats: Option<u32>,
+    /// Replacement value lists per axis name (scalar axes only).
+    #[serde(default)]
+    pub axis_values: BTreeMap<String, Vec<toml::Value>>,
+    /// Flag overrides per variant label, applied over the variant's own flags
+    /// (e.g. level sizes scaled down with the data).
+    #[serde(default)]
+    pub variant_flags: BTreeMap<String, FlagMap>,
+    /// Free-text note on expected duration.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// A chart: one metric (or several) of one step along an axis.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Chart {
+    /// File stem.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// Step name.
+    pub step: String,
+    /// Metrics on the y axis.
+    pub metrics: Vec<String>,
+    /// Axis on x.
+    pub x: String,
+    /// Axis whose values make separate series (optional).
+    #[serde(default)]
+    pub series: Option<String>,
+    /// Logarithmic y axis.
+    #[serde(default)]
+    pub log_y: bool,
+    /// Plot each series relative to its maximum (percent).
+    #[serde(default)]
+    pub relative: bool,
+    /// Mark where the second series overtakes the first.
+    #[serde(default)]
+    pub mark_crossover: bool,
+}
+
+/// Kinds of machine-checkable published findings.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum FindingKind {
+    /// `series[1]` overtakes `series[0]` along `along` (optionally `between`).
+    Crossover,
+    /// `series[0]` > `series[1]` at every point along `along`.
+    Ordering,
+    /// `series[1] / series[0]` within `range` (averaged over points).
+    Ratio,
+    /// The best value along `along` is one of `expected` (`interior`: not
+    /// at either end, i.e. an inverted U).
+    Argmax,
+    /// The metric moves monotonically along `along` in `direction`.
+    Monotonic,
+}
+
+/// A published finding to check against this run's data.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Finding {
+    /// Identifier.
+    pub id: String,
+    /// The published claim, in words.
+    pub claim: String,
+    /// The published figures supporting it.
+    pub published: String,
+    /// What to check.
+    pub kind: FindingKind,
+    /// Metric name.
+    pub metric: String,
+    /// Step name.
+    pub step: String,
+    /// Axis along which points are compared.
+    pub along: String,
+    /// Series axis name and the two labels compared.
+    #[serde(default)]
+    pub series_axis: Option<String>,
+    /// The two series labels (`[a, b]`).
+    #[serde(default)]
+    pub series: Vec<String>,
+    /// Fix other axes to these labels.
+    #[serde(default, rename = "where")]
+    pub where_: BTreeMap<String, String>,
+    /// Crossover expected between these two x labels.
+    #[serde(default)]
+    pub between: Vec<String>,
+    /// Ratio range `[lo, hi]`.
+    #[serde(default)]
+    pub range: Vec<f64>,
+    /// Argmax expected labels.
+    #[serde(default)]
+    pub expected: Vec<String>,
+    /// `increasing` or `decreasing`.
+    #[serde(default)]
+    pub direction: Option<String>,
+    /// Argmax of the minimum instead (for lower-is-better metrics).
+    #[serde(default)]
+    pub minimize: bool,
+    /// Scales the finding is checked at (empty: all).
+    #[serde(default)]
+    pub scales: Vec<String>,
+}
+
+/// Composite score: weighted normalised metrics (study 3).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Score {
+    /// Step whose metrics are scored.
+    pub step: String,
+    /// Metric weights (sum 1).
+    pub weights: BTreeMap<String, f64>,
+    /// Metrics where higher is better (others: lower is better).
+    #[serde(default)]
+    pub higher_is_better: Vec<String>,
+}
+
+/// A loaded spec with the file it came from (for error messages).
+#[derive(Clone, Debug)]
+pub struct LoadedSpec {
+    /// The spec.
+    pub spec: StudySpec,
+    /// Its path.
+    pub path: PathBuf,
+    /// Its text.
+    pub text: String,
+}
+
+/// 1-based line of a byte offset.
+pub fn line_of(text: &str, offset: usize) -> usize {
+    text.get(..offset.min(text.len()))
+        .map(|s| s.matches('\n').count() + 1)
+        .unwrap_or(1)
+}
+
+/// Resolves a study argument: a path, or a name under `studies/`.
+pub fn resolve_study_path(arg: &str) -> PathBuf {
+    let p = PathBuf::from(arg);
+    if p.exists() {
+        return p;
+    }
+    let mut candidates = vec![PathBuf::from(format!("studies/{arg}.toml"))];
+    if let Some(root) = option_env!("CARGO_MANIFEST_DIR") {
+        candidates.push(Path::new(root).join(format!("../../studies/{arg}.toml")));
+    }
+    candidates.into_iter().find(|c| c.exists()).unwrap_or(p)
+}
+
+/// Reads and validates a study file.
+pub fn load(path: &Path) -> anyhow::Result<LoadedSpec> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("{}: cannot read study: {e}", path.display()))?;
+    parse(&text, path)
+}
+
+/// Parses and validates study text; errors name `file:line` and the field.
+pub fn parse(text: &str, path: &Path) -> anyhow::Result<LoadedSpec> {
+    let spec: StudySpec = toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(0);
+        anyhow::anyhow!("{}:{line}: {}", path.display(), e.message().trim_end())
+    })?;
+    let loaded = LoadedSpec {
+        spec,
+        path: path.to_path_buf(),
+        text: text.to_string(),
+    };
+    crate::validate::validate(&loaded)?;
+    Ok(loaded)
+}
+
+/// Renders a flag value as a db_bench argument value.
+pub fn flag_value(v: &toml::Value) -> Option<String> {
+    match v {
+        toml::Value::String(s) => Some(s.clone()),
+        toml::Value::Integer(i) => Some(i.to_string()),
+        toml::Value::Float(f) => Some(f.to_string()),
+        toml::Value::Boolean(b) => Some(b.to_string()),
+        _ => None,
+    }
+}

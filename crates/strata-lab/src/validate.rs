@@ -1,0 +1,452 @@
+//! Semantic checks of a parsed study spec; errors name file, line and field.
+
+use std::collections::BTreeSet;
+
+use crate::spec::{line_of, FindingKind, LoadedSpec};
+
+/// Known engines.
+pub const ENGINES: &[&str] = &["strata", "rocksdb"];
+
+fn scalar(v: &toml::Value) -> bool {
+    crate::spec::flag_value(v).is_some()
+}
+
+/// Validates a loaded spec.
+pub fn validate(l: &LoadedSpec) -> anyhow::Result<()> {
+    let s = &l.spec;
+    let file = l.path.display().to_string();
+    let err = |offset: usize, field: &str, msg: String| -> anyhow::Error {
+        anyhow::anyhow!(
+            "{file}:{}: field `{field}`: {msg}",
+            line_of(&l.text, offset)
+        )
+    };
+    let top = |field: &str| -> usize {
+        // Offset of a top-level key, for fields without spans.
+        l.text
+            .lines()
+            .scan(0usize, |off, line| {
+                let start = *off;
+                *off += line.len() + 1;
+                Some((start, line))
+            })
+            .find(|(_, line)| line.trim_start().starts_with(field))
+            .map(|(o, _)| o)
+            .unwrap_or(0)
+    };
+    if s.name.trim().is_empty() || s.name.contains(['/', ' ']) {
+        return Err(err(top("name"), "name", "must be a non-empty word".into()));
+    }
+    if s.repeats == 0 {
+        return Err(err(top("repeats"), "repeats", "must be at least 1".into()));
+    }
+    for e in &s.engines {
+        if !ENGINES.contains(&e.as_str()) {
+            return Err(err(
+                top("engines"),
+                "engines",
+                format!("unknown engine `{e}` (known: strata, rocksdb)"),
+            ));
+        }
+    }
+    if s.disk_factor <= 0.0 {
+        return Err(err(
+            top("disk_factor"),
+            "disk_factor",
+            "must be positive".into(),
+        ));
+    }
+    for (k, v) in &s.flags {
+        if !scalar(v) {
+            return Err(err(
+                top(k),
+                &format!("flags.{k}"),
+                "must be a string, number or boolean".into(),
+            ));
+        }
+    }
+    if s.axes.is_empty() || s.axes.len() > 2 {
+        return Err(err(
+            top("[[axis]]"),
+            "axis",
+            format!("a study has one or two axes, found {}", s.axes.len()),
+        ));
+    }
+    let mut names = BTreeSet::new();
+    for (i, a) in s.axes.iter().enumerate() {
+        let off = a.span().start;
+        let ax = a.get_ref();
+        let f = format!("axis[{i}]");
+        if !names.insert(ax.name.clone()) {
+            return Err(err(
+                off,
+                &format!("{f}.name"),
+                format!("duplicate axis `{}`", ax.name),
+            ));
+        }
+        match (ax.values.is_empty(), ax.variants.is_empty()) {
+            (true, true) => {
+                return Err(err(
+                    off,
+                    &format!("{f}.values"),
+                    "give `values` or `variant`s".into(),
+                ))
+            }
+            (false, false) => {
+                return Err(err(
+                    off,
+                    &format!("{f}.values"),
+                    "give either `values` or `variant`s, not both".into(),
+                ))
+            }
+            _ => {}
+        }
+        if let Some(v) = ax.values.iter().find(|v| !scalar(v)) {
+            return Err(err(
+                off,
+                &format!("{f}.values"),
+                format!("value {v} is not a scalar"),
+            ));
+        }
+        if ax.name == "cpus" {
+            if let Some(v) = ax
+                .values
+                .iter()
+                .find(|v| v.as_integer().is_none_or(|n| n < 1))
+            {
+                return Err(err(
+                    off,
+                    &format!("{f}.values"),
+                    format!("cpus values must be positive integers, found {v}"),
+                ));
+            }
+        }
+        let mut labels = BTreeSet::new();
+        for (j, v) in ax.variants.iter().enumerate() {
+            if !labels.insert(v.label.clone()) {
+                return Err(err(
+                    off,
+                    &format!("{f}.variant[{j}].label"),
+                    format!("duplicate label `{}`", v.label),
+                ));
+            }
+            if let Some((k, _)) = v.flags.iter().find(|(_, x)| !scalar(x)) {
+                return Err(err(
+                    off,
+                    &format!("{f}.variant[{j}].flags.{k}"),
+                    "must be a scalar".into(),
+                ));
+            }
+        }
+    }
+    if s.steps.is_empty() {
+        return Err(err(
+            top("[[step]]"),
+            "step",
+            "at least one step is needed".into(),
+        ));
+    }
+    let mut steps = BTreeSet::new();
+    for (i, st) in s.steps.iter().enumerate() {
+        let r = st.get_ref();
+        if r.benchmarks.trim().is_empty() {
+            return Err(err(
+                st.span().start,
+                &format!("step[{i}].benchmarks"),
+                "is empty".into(),
+            ));
+        }
+        let mut rest = r.benchmarks.as_str();
+        while let Some(pos) = rest.find("${") {
+            let tail = rest.get(pos + 2..).unwrap_or("");
+            let end = tail.find('}').unwrap_or(tail.len());
+            let name = tail.get(..end).unwrap_or("");
+            if !names.contains(name) {
+                return Err(err(
+                    st.span().start,
+                    &format!("step[{i}].benchmarks"),
+                    format!("`${{{name}}}` names no axis"),
+                ));
+            }
+            rest = tail.get(end..).unwrap_or("");
+        }
+        if !steps.insert(r.label()) {
+            return Err(err(
+                st.span().start,
+                &format!("step[{i}].name"),
+                format!("duplicate step name `{}`", r.label()),
+            ));
+        }
+    }
+    if s.scales.is_empty() {
+        return Err(err(
+            top("[scales"),
+            "scales",
+            "define at least one scale (quick, full)".into(),
+        ));
+    }
+    for (name, sc) in &s.scales {
+        for k in sc.get_ref().axis_values.keys() {
+            if !names.contains(k) {
+                return Err(err(
+                    sc.span().start,
+                    &format!("scales.{name}.axis_values.{k}"),
+                    "no such axis".into(),
+                ));
+            }
+        }
+        for k in sc.get_ref().variant_flags.keys() {
+            let known = s
+                .axes
+                .iter()
+                .any(|a| a.get_ref().variants.iter().any(|v| &v.label == k));
+            if !known {
+                return Err(err(
+                    sc.span().start,
+                    &format!("scales.{name}.variant_flags.{k}"),
+                    "no variant with this label".into(),
+                ));
+            }
+        }
+        if sc.get_ref().repeats == Some(0) {
+            return Err(err(
+                sc.span().start,
+                &format!("scales.{name}.repeats"),
+                "must be at least 1".into(),
+            ));
+        }
+    }
+    let axis = |n: &str| names.contains(n);
+    for (i, c) in s.charts.iter().enumerate() {
+        let off = c.span().start;
+        let ch = c.get_ref();
+        let f = format!("chart[{i}]");
+        if !steps.contains(&ch.step) {
+            return Err(err(
+                off,
+                &format!("{f}.step"),
+                format!("no step named `{}`", ch.step),
+            ));
+        }
+        if !axis(&ch.x) {
+            return Err(err(
+                off,
+                &format!("{f}.x"),
+                format!("no axis named `{}`", ch.x),
+            ));
+        }
+        if let Some(se) = &ch.series {
+            if !axis(se) || se == &ch.x {
+                return Err(err(
+                    off,
+                    &format!("{f}.series"),
+                    format!("`{se}` is not another axis"),
+                ));
+            }
+        }
+        if ch.metrics.is_empty() {
+            return Err(err(off, &format!("{f}.metrics"), "is empty".into()));
+        }
+    }
+    for (i, fd) in s.findings.iter().enumerate() {
+        let off = fd.span().start;
+        let x = fd.get_ref();
+        let f = format!("finding[{i}]");
+        if !steps.contains(&x.step) {
+            return Err(err(
+                off,
+                &format!("{f}.step"),
+                format!("no step named `{}`", x.step),
+            ));
+        }
+        if !axis(&x.along) {
+            return Err(err(
+                off,
+                &format!("{f}.along"),
+                format!("no axis named `{}`", x.along),
+            ));
+        }
+        for k in x.where_.keys() {
+            if !axis(k) {
+                return Err(err(off, &format!("{f}.where.{k}"), "no such axis".into()));
+            }
+        }
+        let pair = matches!(
+            x.kind,
+            FindingKind::Crossover | FindingKind::Ordering | FindingKind::Ratio
+        );
+        if pair {
+            if x.series.len() != 2 {
+                return Err(err(
+                    off,
+                    &format!("{f}.series"),
+                    "needs exactly two labels".into(),
+                ));
+            }
+            match &x.series_axis {
+                Some(a) if axis(a) && a != &x.along => {}
+                _ => {
+                    return Err(err(
+                        off,
+                        &format!("{f}.series_axis"),
+                        "must name the other axis".into(),
+                    ))
+                }
+            }
+        }
+        match x.kind {
+            FindingKind::Ratio if x.range.len() != 2 || x.range[0] > x.range[1] => {
+                return Err(err(
+                    off,
+                    &format!("{f}.range"),
+                    "needs [lo, hi] with lo <= hi".into(),
+                ));
+            }
+            _ if x.scales.iter().any(|n| !s.scales.contains_key(n)) => {
+                return Err(err(
+                    off,
+                    &format!("{f}.scales"),
+                    "names an undefined scale".into(),
+                ));
+            }
+            FindingKind::Argmax if x.expected.is_empty() => {
+                return Err(err(
+                    off,
+                    &format!("{f}.expected"),
+                    "needs at least one label".into(),
+                ));
+            }
+            FindingKind::Monotonic
+                if !matches!(
+                    x.direction.as_deref(),
+                    Some("increasing") | Some("decreasing")
+                ) =>
+            {
+                return Err(err(
+                    off,
+                    &format!("{f}.direction"),
+                    "must be `increasing` or `decreasing`".into(),
+                ));
+            }
+            FindingKind::Crossover if !x.between.is_empty() && x.between.len() != 2 => {
+                return Err(err(
+                    off,
+                    &format!("{f}.between"),
+                    "needs two x labels".into(),
+                ));
+            }
+            _ => {}
+        }
+    }
+    if let Some(sc) = &s.score {
+        let r = sc.get_ref();
+        let total: f64 = r.weights.values().sum();
+        if (total - 1.0).abs() > 1e-6 {
+            return Err(err(
+                sc.span().start,
+                "score.weights",
+                format!("weights sum to {total}, not 1"),
+            ));
+        }
+        if !steps.contains(&r.step) {
+            return Err(err(
+                sc.span().start,
+                "score.step",
+                format!("no step named `{}`", r.step),
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::spec::parse;
+    use std::path::Path;
+
+    const GOOD: &str = r#"name = "t"
+title = "T"
+question = "Q?"
+repeats = 2
+engines = ["strata"]
+
+[flags]
+num = 1000
+
+[[axis]]
+name = "value_size"
+values = [100, 200]
+
+[[step]]
+benchmarks = "fillrandom,stats"
+
+[scales.quick]
+flags = { num = 100 }
+"#;
+
+    fn err_of(text: &str) -> String {
+        match parse(text, Path::new("x.toml")) {
+            Ok(_) => panic!("expected an error"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn accepts_good_spec() {
+        let l = parse(GOOD, Path::new("x.toml")).unwrap();
+        assert_eq!(l.spec.axes.len(), 1);
+        assert_eq!(l.spec.steps[0].get_ref().label(), "fillrandom");
+    }
+
+    #[test]
+    fn unknown_field_names_file_and_line() {
+        let t = GOOD.replace("[[axis]]\nname", "[[axis]]\nbogus = 1\nname");
+        let e = err_of(&t);
+        assert!(e.starts_with("x.toml:11:"), "{e}");
+        assert!(e.contains("bogus"), "{e}");
+    }
+
+    #[test]
+    fn axis_without_values_names_field_and_line() {
+        let t = GOOD.replace("values = [100, 200]", "");
+        let e = err_of(&t);
+        assert!(e.contains("axis[0].values"), "{e}");
+        assert!(e.starts_with("x.toml:1"), "{e}");
+    }
+
+    #[test]
+    fn unknown_engine_is_rejected_with_line() {
+        let e = err_of(&GOOD.replace("[\"strata\"]", "[\"leveldb\"]"));
+        assert!(e.starts_with("x.toml:5: field `engines`"), "{e}");
+    }
+
+    #[test]
+    fn bad_finding_references_are_rejected() {
+        let t = format!(
+            "{GOOD}\n[[finding]]\nid = \"f\"\nclaim = \"c\"\npublished = \"p\"\nkind = \"argmax\"\nmetric = \"ops_sec\"\nstep = \"fillrandom\"\nalong = \"nope\"\nexpected = [\"100\"]\n"
+        );
+        let e = err_of(&t);
+        assert!(e.contains("finding[0].along"), "{e}");
+        assert!(e.contains("x.toml:2"), "{e}");
+    }
+
+    #[test]
+    fn placeholder_must_name_an_axis() {
+        let e = err_of(&GOOD.replace("fillrandom,stats", "fillrandom,${nope}"));
+        assert!(
+            e.contains("step[0].benchmarks") && e.contains("${nope}"),
+            "{e}"
+        );
+        assert!(parse(
+            &GOOD.replace("fillrandom,stats", "fillrandom,${value_size}"),
+            Path::new("x.toml")
+        )
+        .is_ok());
+    }
+
+    #[test]
+    fn wrong_type_reports_line() {
+        let e = err_of(&GOOD.replace("repeats = 2", "repeats = \"two\""));
+        assert!(e.starts_with("x.toml:4:"), "{e}");
+    }
+}

@@ -1,0 +1,321 @@
+//! End-to-end tests: a tiny study through a real db_bench-compatible bench.
+//!
+//! The bench is `$STRATA_LAB_BENCH` (a command, e.g. `strata bench`) if set,
+//! else a `db_bench` on PATH; without either the tests print why and skip.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const LAB: &str = env!("CARGO_BIN_EXE_strata-lab");
+
+fn bench() -> Option<String> {
+    if let Ok(b) = std::env::var("STRATA_LAB_BENCH") {
+        return Some(b);
+    }
+    match strata_lab::find_on_path("db_bench") {
+        Some(p) => Some(p.display().to_string()),
+        None => {
+            eprintln!("SKIPPED: no bench command (set STRATA_LAB_BENCH or install db_bench, e.g. apt-get install rocksdb-tools)");
+            None
+        }
+    }
+}
+
+const SPEC: &str = r#"name = "tiny"
+title = "Tiny study"
+question = "Does the lab work end to end?"
+repeats = 2
+engines = ["strata", "rocksdb"]
+[flags]
+num = 1500
+statistics = 1
+histogram = 1
+seed = 7
+compression_type = "none"
+[[axis]]
+name = "value_size"
+unit = "bytes"
+values = [256, 2048]
+[[axis]]
+name = "layout"
+[[axis.variant]]
+label = "inline"
+flags = { enable_blob_files = false }
+[[axis.variant]]
+label = "blob"
+flags = { enable_blob_files = true, min_blob_size = 0 }
+[[step]]
+benchmarks = "fillrandom,stats"
+[[step]]
+name = "mix"
+benchmarks = "readrandomwriterandom"
+flags = { readwritepercent = 95 }
+[scales.quick]
+[[chart]]
+id = "ops"
+title = "fillrandom ops/sec"
+step = "fillrandom"
+metrics = ["ops_sec"]
+x = "value_size"
+series = "layout"
+mark_crossover = true
+[[chart]]
+id = "lat"
+title = "mix Get latency"
+step = "mix"
+metrics = ["get_p50", "get_p99"]
+x = "value_size"
+series = "layout"
+log_y = true
+[[finding]]
+id = "bigger-is-slower"
+claim = "Throughput is best at the smaller value size."
+published = "n/a"
+kind = "argmax"
+metric = "ops_sec"
+step = "fillrandom"
+along = "value_size"
+where = { layout = "inline" }
+expected = ["256"]
+"#;
+
+fn lab(args: &[&str]) -> std::process::Output {
+    let o = Command::new(LAB)
+        .args(args)
+        .output()
+        .expect("run strata-lab");
+    if !o.status.success() {
+        panic!(
+            "strata-lab {args:?} failed\nstdout: {}\nstderr: {}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    o
+}
+
+fn setup() -> (tempfile::TempDir, PathBuf) {
+    let d = tempfile::tempdir().unwrap();
+    let spec = d.path().join("tiny.toml");
+    std::fs::write(&spec, SPEC).unwrap();
+    (d, spec)
+}
+
+fn rows(path: &Path) -> Vec<strata_lab::results::ResultRow> {
+    strata_lab::results::read_jsonl(path).unwrap()
+}
+
+#[test]
+fn tiny_study_end_to_end() {
+    let Some(b) = bench() else { return };
+    let (d, spec) = setup();
+    let out = d.path().join("out");
+    let o = lab(&[
+        "run",
+        spec.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--strata-bench",
+        &b,
+        "--rocksdb-bench",
+        &b,
+    ]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("report.html"));
+    let sdir = out.join("tiny-quick");
+    let md = std::fs::read_to_string(sdir.join("report.md")).unwrap();
+    let html = std::fs::read_to_string(sdir.join("report.html")).unwrap();
+    assert!(html.contains("<svg") && html.contains("Published findings"));
+    for id in ["ops", "lat"] {
+        let png = std::fs::read(sdir.join(format!("charts/{id}.png"))).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        let svg = std::fs::read_to_string(sdir.join(format!("charts/{id}.svg"))).unwrap();
+        let doc = roxmltree::Document::parse(&svg).expect("valid SVG");
+        let texts: Vec<String> = doc
+            .descendants()
+            .filter_map(|n| n.text())
+            .map(str::to_string)
+            .collect();
+        for s in [
+            "strata inline",
+            "strata blob",
+            "rocksdb inline",
+            "rocksdb blob",
+        ] {
+            assert!(
+                texts.iter().any(|t| t.trim().starts_with(s)),
+                "{id}: series {s} missing in {texts:?}"
+            );
+        }
+    }
+    // 4 cells x 2 engines x 2 repeats x 2 steps.
+    let all = rows(&sdir.join("results.jsonl"));
+    assert_eq!(all.len(), 32);
+    assert!(all.iter().all(|r| r.ok), "{:?}", all.iter().find(|r| !r.ok));
+    assert!(all.iter().all(|r| r.engine_version.starts_with("RocksDB ")));
+    let csv = std::fs::read_to_string(sdir.join("results.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 33);
+    // Findings match the data: recompute the best value size for rocksdb inline.
+    let mut means: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    for r in all
+        .iter()
+        .filter(|r| r.engine == "rocksdb" && r.step == "fillrandom" && r.cell["layout"] == "inline")
+    {
+        means
+            .entry(r.cell["value_size"].clone())
+            .or_default()
+            .push(r.metrics["ops_sec"]);
+    }
+    let avg = |v: &Vec<f64>| v.iter().sum::<f64>() / v.len() as f64;
+    let best = means
+        .iter()
+        .max_by(|a, b| avg(a.1).total_cmp(&avg(b.1)))
+        .map(|(k, _)| k.clone())
+        .unwrap();
+    let best_h = if best == "256" { "256 B" } else { "2 KB" };
+    assert!(
+        md.contains(&format!(
+            "rocksdb, inline, fillrandom: best ops_sec at value_size = {best_h}"
+        )),
+        "{md}"
+    );
+    let verdict = if best == "256" {
+        "| reproduced |"
+    } else {
+        "| not reproduced |"
+    };
+    let line = md
+        .lines()
+        .find(|l| l.starts_with("| bigger-is-slower |") && l.contains("| rocksdb |"))
+        .unwrap();
+    assert!(line.contains(verdict), "{line}");
+
+    // Comparing the run with itself flags nothing.
+    let o = lab(&["compare", sdir.to_str().unwrap(), sdir.to_str().unwrap()]);
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("\n0 of "),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}
+
+#[test]
+fn resume_after_interruption() {
+    let Some(b) = bench() else { return };
+    let (d, spec) = setup();
+    let out = d.path().join("out");
+    let base = [
+        "run",
+        spec.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--strata-bench",
+        &b,
+        "--engines",
+        "strata",
+        "--repeats",
+        "1",
+    ];
+    let mut first = base.to_vec();
+    first.extend(["--max-runs", "2"]);
+    lab(&first);
+    let sdir = out.join("tiny-quick");
+    let done = strata_lab::results::run_files(&sdir);
+    assert_eq!(done.len(), 2);
+    assert!(!sdir.join("report.md").exists());
+    let before: Vec<String> = done
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    let mut again = base.to_vec();
+    again.push("--resume");
+    lab(&again);
+    let after = strata_lab::results::run_files(&sdir);
+    assert_eq!(after.len(), 4);
+    for (p, b) in done.iter().zip(&before) {
+        assert_eq!(
+            &std::fs::read_to_string(p).unwrap(),
+            b,
+            "{} was re-run",
+            p.display()
+        );
+    }
+    assert_eq!(rows(&sdir.join("results.jsonl")).len(), 8);
+    assert!(sdir.join("report.md").exists());
+}
+
+#[test]
+fn missing_rocksdb_runs_strata_alone_and_says_so() {
+    let Some(b) = bench() else { return };
+    let (d, spec) = setup();
+    let out = d.path().join("out");
+    lab(&[
+        "run",
+        spec.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--strata-bench",
+        &b,
+        "--rocksdb-bench",
+        "/nonexistent/db_bench",
+        "--repeats",
+        "1",
+    ]);
+    let md = std::fs::read_to_string(out.join("tiny-quick/report.md")).unwrap();
+    assert!(md.contains("RocksDB was not measured"), "{md}");
+    assert!(
+        md.contains("rocksdb was requested but no bench for it is available"),
+        "{md}"
+    );
+}
+
+#[test]
+fn plan_runs_through_gnu_parallel_and_collects() {
+    let Some(b) = bench() else { return };
+    if strata_lab::find_on_path("parallel").is_none() {
+        eprintln!("SKIPPED: GNU parallel not installed");
+        return;
+    }
+    let (d, spec) = setup();
+    let out = d.path().join("out");
+    let o = lab(&[
+        "plan",
+        spec.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--strata-bench",
+        &b,
+        "--engines",
+        "strata",
+        "--repeats",
+        "1",
+        "--lab-cmd",
+        LAB,
+    ]);
+    let jobs = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(jobs.lines().count(), 4);
+    let jf = d.path().join("jobs.txt");
+    std::fs::write(&jf, &jobs).unwrap();
+    let st = Command::new("parallel")
+        .args([
+            "--will-cite",
+            "-j2",
+            "--halt",
+            "now,fail=1",
+            "-a",
+            jf.to_str().unwrap(),
+        ])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let merged = d.path().join("merged");
+    lab(&[
+        "collect",
+        out.to_str().unwrap(),
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
+    let all = rows(&merged.join("tiny-quick/results.jsonl"));
+    assert_eq!(all.len(), 8);
+    assert!(merged.join("tiny-quick/report.html").exists());
+}

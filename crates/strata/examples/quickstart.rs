@@ -1,0 +1,50 @@
+//! The README's API example: open, write, read, iterate, snapshot.
+//!
+//! Run: `cargo run -p strata --example quickstart`
+
+use strata::{Db, Options, ReadOptions, WriteBatch};
+
+fn main() -> strata::Result<()> {
+    let dir = std::env::temp_dir().join("strata-quickstart");
+    let _ = std::fs::remove_dir_all(&dir);
+    let opts: Options =
+        "write_buffer_size=4194304;compression=kLZ4Compression;bloom_bits_per_key=10".parse()?;
+    let db = Db::open(&dir, opts)?;
+
+    db.put(b"apple", b"red")?;
+    let mut batch = WriteBatch::new();
+    batch.put(b"banana", b"yellow");
+    batch.put(b"cherry", b"dark red");
+    batch.delete(b"apple");
+    db.write(batch)?; // atomic
+
+    let snap = db.snapshot();
+    db.put(b"banana", b"green")?;
+
+    assert_eq!(db.get(b"apple")?, None);
+    assert_eq!(db.get(b"banana")?.as_deref(), Some(&b"green"[..]));
+    let at_snap = ReadOptions {
+        snapshot: Some(snap),
+        ..ReadOptions::default()
+    };
+    assert_eq!(
+        db.get_opt(&at_snap, b"banana")?.as_deref(),
+        Some(&b"yellow"[..])
+    );
+
+    for item in db.iter() {
+        let (k, v) = item?;
+        println!(
+            "{} = {}",
+            String::from_utf8_lossy(&k),
+            String::from_utf8_lossy(&v)
+        );
+    }
+    db.flush()?;
+    println!(
+        "L0 files: {}",
+        db.property("rocksdb.num-files-at-level0")
+            .unwrap_or_default()
+    );
+    Ok(())
+}
