@@ -82,11 +82,17 @@ fn tiny_study_runs_on_strata_and_reports() {
     // Every run succeeded and produced figures parsed from strata bench.
     let rows = read(&study.join("results.jsonl"));
     let n = rows.lines().count();
-    assert!(n >= 8, "expected 2 value sizes x 2 layouts x 2 repeats (x steps), got {n} rows");
+    assert!(
+        n >= 8,
+        "expected 2 value sizes x 2 layouts x 2 repeats (x steps), got {n} rows"
+    );
     for line in rows.lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         assert_eq!(v["ok"], serde_json::Value::Bool(true), "failed run: {line}");
-        assert!(v["metrics"]["ops_sec"].as_f64().unwrap_or(0.0) > 0.0, "{line}");
+        assert!(
+            v["metrics"]["ops_sec"].as_f64().unwrap_or(0.0) > 0.0,
+            "{line}"
+        );
     }
     // Charts: valid PNG and SVG files naming the series.
     for id in ["ops", "lat"] {
@@ -94,6 +100,9 @@ fn tiny_study_runs_on_strata_and_reports() {
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "{id}.png is not a PNG");
         let svg = read(&study.join("charts").join(format!("{id}.svg")));
         assert!(svg.starts_with("<svg") || svg.contains("<svg"), "{id}.svg");
-        assert!(svg.contains("blob") && svg.contains("inline"), "{id}.svg lacks the series");
+        assert!(
+            svg.contains("blob") && svg.contains("inline"),
+            "{id}.svg lacks the series"
+        );
     }
 }
