@@ -116,9 +116,9 @@ impl Config {
                 o.enable_blob_files = true;
                 o.min_blob_size = [0, 16, 64, 1000][(seed % 4) as usize];
                 o.blob_file_size = 128 << 10;
-                o.enable_blob_garbage_collection = seed % 2 == 0;
+                o.enable_blob_garbage_collection = seed.is_multiple_of(2);
                 o.blob_garbage_collection_age_cutoff = 0.5;
-                o.blob_cache_size = if seed % 3 == 0 { 0 } else { 1 << 20 };
+                o.blob_cache_size = if seed.is_multiple_of(3) { 0 } else { 1 << 20 };
             }
             Config::DynamicLevels => o.level_compaction_dynamic_level_bytes = true,
         }
