@@ -81,7 +81,10 @@ fn full_disk_stops_writes_keeps_reads_and_recovers() {
         }
         err
     };
-    assert!(acked > 100, "only {acked} writes before the disk filled: {err}");
+    assert!(
+        acked > 100,
+        "only {acked} writes before the disk filled: {err}"
+    );
     // Free space, reopen: every acknowledged synced write is there.
     assert!(mount.resize("64m"), "remount to a larger size failed");
     let db = Db::open(&dir, opts()).unwrap();
