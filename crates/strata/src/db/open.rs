@@ -148,6 +148,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         last_stats_dump: Instant::now(),
         write_stopped: false,
         stats_baseline: None,
+        last_logged_stall: None,
     };
     let inner = Arc::new(DbInner {
         dir: path.to_path_buf(),

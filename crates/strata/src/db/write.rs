@@ -300,6 +300,7 @@ impl DbInner {
                     if !stop_counted {
                         st.istats.count_stall(cause, true);
                         stop_counted = true;
+                        st.last_logged_stall = Some(cause);
                         self.log.log(&format!(
                             "[WARN] Stopping writes because of {} (L0 files {}, immutable memtables {}, pending compaction bytes {})",
                             cause.name(),
@@ -319,6 +320,17 @@ impl DbInner {
                 }
                 StallState::Delayed(cause) if !delayed => {
                     delayed = true;
+                    if st.last_logged_stall != Some(cause) {
+                        st.last_logged_stall = Some(cause);
+                        self.log.log(&format!(
+                            "[WARN] Stalling writes because of {} (L0 files {}, immutable memtables {}, pending compaction bytes {}); rate {} bytes/s",
+                            cause.name(),
+                            shape.l0_files,
+                            shape.immutable_memtables,
+                            shape.pending_compaction_bytes,
+                            self.opts.delayed_write_rate
+                        ));
+                    }
                     let wait = st.rate_limiter.reserve(
                         bytes.max(1),
                         self.opts.delayed_write_rate,
@@ -334,6 +346,12 @@ impl DbInner {
                 _ => {}
             }
             st.write_stopped = false;
+            if let (StallState::Normal, Some(c)) =
+                (stall_state(&shape, &self.opts), st.last_logged_stall)
+            {
+                st.last_logged_stall = None;
+                self.log.log(&format!("Write stall ({}) cleared", c.name()));
+            }
             if !shape.active_memtable_full {
                 return Ok(());
             }
