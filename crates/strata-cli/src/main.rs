@@ -17,8 +17,12 @@ fn main() -> anyhow::Result<()> {
             println!("strata {}", env!("CARGO_PKG_VERSION"));
             0
         }
-        Some(other) => anyhow::bail!("unknown subcommand '{other}' (expected: bench, lab, inspect, stress)"),
-        None => anyhow::bail!("usage: strata <subcommand> ... (subcommands: bench, lab, inspect, stress)"),
+        Some(other) => {
+            anyhow::bail!("unknown subcommand '{other}' (expected: bench, lab, inspect, stress)")
+        }
+        None => anyhow::bail!(
+            "usage: strata <subcommand> ... (subcommands: bench, lab, inspect, stress)"
+        ),
     };
     std::process::exit(code)
 }

@@ -54,9 +54,15 @@ fn normal_run_verifies_cleanly() {
     assert!(out.contains("20000 operations"), "{}", text(&o));
     assert!(out.contains("0 violations"), "{}", text(&o));
     // A second run starts from the state the first one left.
-    let o = strata(&["--db", &db, "--ops", "2000", "--keys", "2000", "--seed", "8"]);
+    let o = strata(&[
+        "--db", &db, "--ops", "2000", "--keys", "2000", "--seed", "8",
+    ]);
     assert!(o.status.success(), "{}", text(&o));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("2000 keys verified"), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("4000 keys verified on reopen"),
+        "{}",
+        text(&o)
+    );
 }
 
 #[test]
@@ -92,8 +98,18 @@ fn verifier_catches_a_key_deleted_behind_its_back() {
     let d = tempfile::tempdir().unwrap();
     let db = db_path(d.path());
     let o = strata(&[
-        "--db", &db, "--ops", "3000", "--keys", "200", "--seed", "3", "--deletes", "0",
-        "--batches", "0",
+        "--db",
+        &db,
+        "--ops",
+        "3000",
+        "--keys",
+        "200",
+        "--seed",
+        "3",
+        "--deletes",
+        "0",
+        "--batches",
+        "0",
     ]);
     assert!(o.status.success(), "{}", text(&o));
     // Find a key the expected state says exists, and delete it with the
@@ -108,7 +124,11 @@ fn verifier_catches_a_key_deleted_behind_its_back() {
     let o = strata(&["--db", &db, "--ops", "10", "--keys", "200"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("VIOLATION") && err.contains(&victim), "{}", text(&o));
+    assert!(
+        err.contains("VIOLATION") && err.contains(&victim),
+        "{}",
+        text(&o)
+    );
     assert!(err.contains("found absent"), "{}", text(&o));
     assert!(err.contains("kept for inspection"), "{}", text(&o));
 }
@@ -135,14 +155,29 @@ fn verifier_catches_an_edited_expected_state() {
     let o = strata(&["--db", &db, "--ops", "10", "--keys", "100"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("key00000005: expected version 1000000"), "{}", text(&o));
+    assert!(
+        err.contains("key00000005: expected version 1000000"),
+        "{}",
+        text(&o)
+    );
 }
 
 #[test]
 fn bad_flags_are_refused() {
-    let o = strata(&["--db", "/nonexistent/x", "--sync", "1", "--disable-wal", "1"]);
+    let o = strata(&[
+        "--db",
+        "/nonexistent/x",
+        "--sync",
+        "1",
+        "--disable-wal",
+        "1",
+    ]);
     assert!(!o.status.success());
     let o = strata(&["--db", "/tmp/x", "--options", "no_such_option=1"]);
     assert!(!o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("no_such_option"), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("no_such_option"),
+        "{}",
+        text(&o)
+    );
 }

@@ -88,7 +88,9 @@ pub fn run(cfg: &Config, args: &[String]) -> Result<i32> {
             );
             return Ok(report_violations(
                 cfg,
-                &[format!("child exited with {status} (see its messages above)")],
+                &[format!(
+                    "child exited with {status} (see its messages above)"
+                )],
             ));
         }
         child.kill().context("killing the child")?; // SIGKILL
@@ -124,14 +126,33 @@ mod tests {
 
     #[test]
     fn child_args_drop_crash_flags() {
-        let a: Vec<String> = ["--db", "d", "--crash-test", "--duration", "60", "--seed=5", "--sync", "1"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let a: Vec<String> = [
+            "--db",
+            "d",
+            "--crash-test",
+            "--duration",
+            "60",
+            "--seed=5",
+            "--sync",
+            "1",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
         let c = child_args(&a, 9);
         assert_eq!(
             c,
-            ["--db", "d", "--sync", "1", "--child", "--duration", "86400", "--seed", "9"]
+            [
+                "--db",
+                "d",
+                "--sync",
+                "1",
+                "--child",
+                "--duration",
+                "86400",
+                "--seed",
+                "9"
+            ]
         );
     }
 }

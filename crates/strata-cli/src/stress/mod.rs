@@ -24,7 +24,9 @@ use verify::Durability;
 /// # Errors
 /// Bad flags, or I/O errors outside the DB under test.
 pub fn run(args: Vec<String>) -> Result<i32> {
-    let cfg = match Config::try_parse_from(std::iter::once("strata stress".to_string()).chain(args.iter().cloned())) {
+    let cfg = match Config::try_parse_from(
+        std::iter::once("strata stress".to_string()).chain(args.iter().cloned()),
+    ) {
         Ok(c) => c,
         Err(e) => {
             let code = i32::from(e.use_stderr());
@@ -66,7 +68,10 @@ pub(crate) struct Verified {
 /// Opens the DB, verifies it against the expected state on disk (unless
 /// `skip_if_clean` and the log is empty) and, when clean, makes what was
 /// found the new baseline.
-fn open_and_verify(cfg: &Config, skip_if_clean: bool) -> Result<std::result::Result<Verified, Vec<String>>> {
+fn open_and_verify(
+    cfg: &Config,
+    skip_if_clean: bool,
+) -> Result<std::result::Result<Verified, Vec<String>>> {
     let dir = expected::dir_for(&cfg.db);
     let opts = cfg.db_options()?;
     let db = match Db::open(&cfg.db, opts) {
@@ -87,7 +92,14 @@ fn open_and_verify(cfg: &Config, skip_if_clean: bool) -> Result<std::result::Res
     let dur = Durability {
         acked_durable: cfg.acked_durable(),
     };
-    let out = verify::verify(&db, &base, &log, dur, cfg.value_size_min, cfg.value_size_max)?;
+    let out = verify::verify(
+        &db,
+        &base,
+        &log,
+        dur,
+        cfg.value_size_min,
+        cfg.value_size_max,
+    )?;
     if !out.violations.is_empty() {
         return Ok(Err(out.violations));
     }
@@ -124,7 +136,10 @@ fn run_normal(cfg: &Config) -> Result<i32> {
         .collect();
     for h in handles {
         if h.join().is_err() {
-            shared.failure.lock().get_or_insert_with(|| "a worker panicked".into());
+            shared
+                .failure
+                .lock()
+                .get_or_insert_with(|| "a worker panicked".into());
         }
     }
     if let Some(f) = shared.failure.lock().clone() {
@@ -133,13 +148,14 @@ fn run_normal(cfg: &Config) -> Result<i32> {
     shared.flush()?;
     let c = &shared.counters;
     let counts = format!(
-        "{} operations ({} puts, {} deletes, {} batches, {} gets, {} scans, {} snapshot reads, {} flushes) in {:.1} s, {} reads verified",
+        "{} operations ({} puts, {} deletes, {} batches, {} gets, {} scans, {} snapshots taken, {} snapshot reads, {} flushes) in {:.1} s, {} reads verified",
         c.total(),
         c.puts.load(Ordering::Relaxed),
         c.deletes.load(Ordering::Relaxed),
         c.batches.load(Ordering::Relaxed),
         c.gets.load(Ordering::Relaxed),
         c.scans.load(Ordering::Relaxed),
+        c.snapshots_taken.load(Ordering::Relaxed),
         c.snapshot_reads.load(Ordering::Relaxed),
         c.flushes.load(Ordering::Relaxed),
         started.elapsed().as_secs_f64(),

@@ -149,7 +149,8 @@ pub fn verify(
         if got != scanned[i] {
             violations.push(format!(
                 "key{i:08}: get and scan disagree ({} vs {})",
-                got.as_ref().map_or("absent".into(), |v| format!("{} bytes", v.len())),
+                got.as_ref()
+                    .map_or("absent".into(), |v| format!("{} bytes", v.len())),
                 scanned[i]
                     .as_ref()
                     .map_or("absent".into(), |v| format!("{} bytes", v.len()))
@@ -168,7 +169,9 @@ pub fn verify(
         let found = match &got {
             None => None,
             Some(val) => match parse_value(val) {
-                Some((k, v)) if k as usize == i && *val == value_bytes(k, v, value_min, value_max) => {
+                Some((k, v))
+                    if k as usize == i && *val == value_bytes(k, v, value_min, value_max) =>
+                {
                     Some(v)
                 }
                 _ => {
@@ -235,7 +238,9 @@ pub fn verify(
         if applied.iter().any(|&a| a) && applied.iter().any(|&a| !a) {
             violations.push(format!(
                 "batch {id} partly applied: keys {:?}",
-                ops.iter().map(|(k, v)| format!("key{k:08}@{v}")).collect::<Vec<_>>()
+                ops.iter()
+                    .map(|(k, v)| format!("key{k:08}@{v}"))
+                    .collect::<Vec<_>>()
             ));
         }
     }
@@ -245,4 +250,125 @@ pub fn verify(
         violations,
         next,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MIN: usize = 30;
+    const MAX: usize = 40;
+
+    fn rec(kind: RecordKind, synced: bool, key: u32, version: u64, aux: u64) -> Record {
+        Record {
+            kind,
+            synced,
+            key,
+            version,
+            aux,
+        }
+    }
+
+    fn db_with(entries: &[(u32, u64)]) -> (tempfile::TempDir, Db) {
+        let d = tempfile::tempdir().unwrap();
+        let db = Db::open(d.path().join("db"), strata::Options::default()).unwrap();
+        for &(k, v) in entries {
+            db.put(&key_bytes(k), &value_bytes(k, v, MIN, MAX)).unwrap();
+        }
+        (d, db)
+    }
+
+    fn base(n: usize) -> Vec<KeyState> {
+        vec![KeyState::default(); n]
+    }
+
+    const LAX: Durability = Durability {
+        acked_durable: false,
+    };
+
+    #[test]
+    fn lost_synced_write_is_a_violation_lost_unsynced_is_not() {
+        let (_d, db) = db_with(&[(0, 1)]);
+        let log = vec![
+            rec(RecordKind::StartPut, false, 0, 1, 0),
+            rec(RecordKind::Ack, false, 0, 1, 0),
+            rec(RecordKind::StartPut, false, 0, 2, 0),
+            rec(RecordKind::Ack, false, 0, 2, 0),
+        ];
+        let out = verify(&db, &base(2), &log, LAX, MIN, MAX).unwrap();
+        assert!(out.violations.is_empty(), "{:?}", out.violations);
+        assert_eq!(out.next[0].version, 1);
+        assert!(out.next[0].exists);
+        assert_eq!(out.next[0].max_used, 2);
+        // The same loss is a violation when version 2 was synced ...
+        let mut synced = log.clone();
+        synced[3].synced = true;
+        let out = verify(&db, &base(2), &synced, LAX, MIN, MAX).unwrap();
+        assert_eq!(out.violations.len(), 1, "{:?}", out.violations);
+        assert!(out.violations[0].contains("found version 1"));
+        // ... or when acknowledged writes count as durable ...
+        let strict = Durability {
+            acked_durable: true,
+        };
+        assert_eq!(
+            verify(&db, &base(2), &log, strict, MIN, MAX)
+                .unwrap()
+                .violations
+                .len(),
+            1
+        );
+        // ... or when a later flush covered it.
+        let mut flushed = log.clone();
+        flushed.push(rec(RecordKind::Flushed, false, u32::MAX, 0, 4));
+        assert_eq!(
+            verify(&db, &base(2), &flushed, LAX, MIN, MAX)
+                .unwrap()
+                .violations
+                .len(),
+            1
+        );
+    }
+
+    #[test]
+    fn deleted_key_must_not_come_back() {
+        let (_d, db) = db_with(&[(1, 1)]);
+        let log = vec![
+            rec(RecordKind::StartDelete, true, 1, 2, 0),
+            rec(RecordKind::Ack, true, 1, 2, 0),
+        ];
+        let out = verify(&db, &base(2), &log, LAX, MIN, MAX).unwrap();
+        assert_eq!(out.violations.len(), 1, "{:?}", out.violations);
+        assert!(out.violations[0].contains("key00000001"));
+    }
+
+    #[test]
+    fn never_written_version_and_foreign_keys_are_violations() {
+        let (_d, db) = db_with(&[(0, 7)]);
+        db.put(b"stranger", b"x").unwrap();
+        let out = verify(&db, &base(1), &[], LAX, MIN, MAX).unwrap();
+        assert_eq!(out.violations.len(), 2, "{:?}", out.violations);
+    }
+
+    #[test]
+    fn pending_write_may_or_may_not_survive() {
+        let (_d, db) = db_with(&[(0, 1)]);
+        let log = vec![rec(RecordKind::StartPut, true, 0, 1, 0)];
+        let out = verify(&db, &base(1), &log, LAX, MIN, MAX).unwrap();
+        assert!(out.violations.is_empty(), "{:?}", out.violations);
+        let (_d2, empty) = db_with(&[]);
+        let out = verify(&empty, &base(1), &log, LAX, MIN, MAX).unwrap();
+        assert!(out.violations.is_empty(), "{:?}", out.violations);
+    }
+
+    #[test]
+    fn half_applied_batch_is_a_violation() {
+        let (_d, db) = db_with(&[(0, 1)]);
+        let log = vec![
+            rec(RecordKind::StartPut, false, 0, 1, 9),
+            rec(RecordKind::StartPut, false, 1, 1, 9),
+        ];
+        let out = verify(&db, &base(2), &log, LAX, MIN, MAX).unwrap();
+        assert_eq!(out.violations.len(), 1, "{:?}", out.violations);
+        assert!(out.violations[0].contains("batch 9"));
+    }
 }

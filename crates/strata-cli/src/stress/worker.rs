@@ -28,6 +28,8 @@ pub struct Counters {
     pub gets: AtomicU64,
     /// Range scans verified.
     pub scans: AtomicU64,
+    /// Snapshots taken (with expected values recorded).
+    pub snapshots_taken: AtomicU64,
     /// Snapshot reads verified.
     pub snapshot_reads: AtomicU64,
     /// Keys compared with the expected state (gets, scans, snapshots).
@@ -45,6 +47,7 @@ impl Counters {
             &self.batches,
             &self.gets,
             &self.scans,
+            &self.snapshots_taken,
             &self.snapshot_reads,
         ]
         .iter()
@@ -91,7 +94,10 @@ impl Shared {
             wopts: cfg.write_options(),
             cfg,
             log,
-            state: base.iter().map(|s| AtomicU64::new(pack(s.version, s.exists))).collect(),
+            state: base
+                .iter()
+                .map(|s| AtomicU64::new(pack(s.version, s.exists)))
+                .collect(),
             max_used: base.iter().map(|s| AtomicU64::new(s.max_used)).collect(),
             stripes: (0..STRIPES).map(|_| Mutex::new(())).collect(),
             next_batch: AtomicU64::new(1),
@@ -116,12 +122,16 @@ impl Shared {
         let mut s: Vec<usize> = keys.iter().map(|&k| k as usize % STRIPES).collect();
         s.sort_unstable();
         s.dedup();
-        s.into_iter().filter_map(|i| self.stripes.get(i)).map(|m| m.lock()).collect()
+        s.into_iter()
+            .filter_map(|i| self.stripes.get(i))
+            .map(|m| m.lock())
+            .collect()
     }
 
     fn expected(&self, k: u32) -> Option<Vec<u8>> {
         let s = self.state[k as usize].load(Ordering::Acquire);
-        (s & 1 == 1).then(|| value_bytes(k, s >> 1, self.cfg.value_size_min, self.cfg.value_size_max))
+        (s & 1 == 1)
+            .then(|| value_bytes(k, s >> 1, self.cfg.value_size_min, self.cfg.value_size_max))
     }
 
     fn check(&self, what: &str, k: u32, got: &Option<Vec<u8>>) -> bool {
@@ -157,7 +167,11 @@ impl Shared {
         for &(k, del) in ops {
             let v = self.max_used[k as usize].fetch_add(1, Ordering::AcqRel) + 1;
             starts.push(Record {
-                kind: if del { RecordKind::StartDelete } else { RecordKind::StartPut },
+                kind: if del {
+                    RecordKind::StartDelete
+                } else {
+                    RecordKind::StartPut
+                },
                 synced,
                 key: k,
                 version: v,
@@ -199,7 +213,11 @@ impl Shared {
         let k = self.random_key(rng);
         let _g = self.lock(&[k]);
         self.write(&[(k, del)], rng)?;
-        let c = if del { &self.counters.deletes } else { &self.counters.puts };
+        let c = if del {
+            &self.counters.deletes
+        } else {
+            &self.counters.puts
+        };
         c.fetch_add(1, Ordering::Relaxed);
         Ok(())
     }
@@ -255,7 +273,10 @@ impl Shared {
                 return Ok(());
             };
             if prev.as_ref().is_some_and(|p| *p >= key) {
-                self.fail(format!("scan out of order at {}", String::from_utf8_lossy(&key)));
+                self.fail(format!(
+                    "scan out of order at {}",
+                    String::from_utf8_lossy(&key)
+                ));
                 return Ok(());
             }
             found[idx] = Some(value);
@@ -282,6 +303,9 @@ impl Shared {
                 let snap = self.db.snapshot();
                 let want = keys.iter().map(|&k| (k, self.expected(k))).collect();
                 *held = Some((snap, want));
+                self.counters
+                    .snapshots_taken
+                    .fetch_add(1, Ordering::Relaxed);
             }
             Some((snap, want)) => {
                 let ro = ReadOptions {
@@ -294,8 +318,14 @@ impl Shared {
                     if got != w {
                         self.fail(format!(
                             "snapshot read key{k:08}: expected {} found {}",
-                            w.map_or("absent".into(), |v| format!("{:?}", String::from_utf8_lossy(&v[..27.min(v.len())]))),
-                            got.map_or("absent".into(), |v| format!("{:?}", String::from_utf8_lossy(&v[..27.min(v.len())])))
+                            w.map_or("absent".into(), |v| format!(
+                                "{:?}",
+                                String::from_utf8_lossy(&v[..27.min(v.len())])
+                            )),
+                            got.map_or("absent".into(), |v| format!(
+                                "{:?}",
+                                String::from_utf8_lossy(&v[..27.min(v.len())])
+                            ))
                         ));
                         break;
                     }
@@ -339,7 +369,8 @@ impl Shared {
         if c.compact_one_in > 0 && rng.below(c.compact_one_in) == 0 {
             let a = self.random_key(rng);
             let b = a.saturating_add(rng.below(1000) as u32).min(c.keys - 1);
-            self.db.compact_range(Some(&key_bytes(a)), Some(&key_bytes(b)))?;
+            self.db
+                .compact_range(Some(&key_bytes(a)), Some(&key_bytes(b)))?;
         }
         let weights = [c.puts, c.deletes, c.batches, c.gets, c.scans, c.snapshots];
         let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
@@ -373,7 +404,8 @@ impl Shared {
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
-            if self.cfg.ops > 0 && self.started_ops.fetch_add(1, Ordering::Relaxed) >= self.cfg.ops {
+            if self.cfg.ops > 0 && self.started_ops.fetch_add(1, Ordering::Relaxed) >= self.cfg.ops
+            {
                 break;
             }
             if let Err(e) = self.one_op(&mut rng, &mut held) {
