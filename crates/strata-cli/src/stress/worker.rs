@@ -15,6 +15,9 @@ use super::value::{key_bytes, value_bytes, Rng};
 
 const STRIPES: usize = 1024;
 
+/// A snapshot taken by a thread and the values it must show for some keys.
+type HeldSnapshot = (Snapshot, Vec<(u32, Option<Vec<u8>>)>);
+
 /// Operation counters.
 #[derive(Default)]
 pub struct Counters {
@@ -154,8 +157,7 @@ impl Shared {
 
     /// Writes puts/deletes for `keys` (already locked) as one batch or one
     /// single write; logs before and after.
-    fn write(&self, ops: &[(u32, bool)], rng: &mut Rng) -> anyhow::Result<()> {
-        let _ = rng;
+    fn write(&self, ops: &[(u32, bool)]) -> anyhow::Result<()> {
         let batch_id = if ops.len() > 1 {
             self.next_batch.fetch_add(1, Ordering::Relaxed)
         } else {
@@ -212,7 +214,7 @@ impl Shared {
     fn op_put(&self, rng: &mut Rng, del: bool) -> anyhow::Result<()> {
         let k = self.random_key(rng);
         let _g = self.lock(&[k]);
-        self.write(&[(k, del)], rng)?;
+        self.write(&[(k, del)])?;
         let c = if del {
             &self.counters.deletes
         } else {
@@ -233,7 +235,7 @@ impl Shared {
         }
         let ops: Vec<(u32, bool)> = keys.iter().map(|&k| (k, rng.below(100) < 15)).collect();
         let _g = self.lock(&keys);
-        self.write(&ops, rng)?;
+        self.write(&ops)?;
         self.counters.batches.fetch_add(1, Ordering::Relaxed);
         Ok(())
     }
@@ -291,11 +293,7 @@ impl Shared {
         Ok(())
     }
 
-    fn op_snapshot(
-        &self,
-        rng: &mut Rng,
-        held: &mut Option<(Snapshot, Vec<(u32, Option<Vec<u8>>)>)>,
-    ) -> anyhow::Result<()> {
+    fn op_snapshot(&self, rng: &mut Rng, held: &mut Option<HeldSnapshot>) -> anyhow::Result<()> {
         match held.take() {
             None => {
                 let keys: Vec<u32> = (0..4).map(|_| self.random_key(rng)).collect();
@@ -357,11 +355,7 @@ impl Shared {
         Ok(())
     }
 
-    fn one_op(
-        &self,
-        rng: &mut Rng,
-        held: &mut Option<(Snapshot, Vec<(u32, Option<Vec<u8>>)>)>,
-    ) -> anyhow::Result<()> {
+    fn one_op(&self, rng: &mut Rng, held: &mut Option<HeldSnapshot>) -> anyhow::Result<()> {
         let c = &self.cfg;
         if c.flush_one_in > 0 && rng.below(c.flush_one_in) == 0 {
             self.flush()?;
