@@ -173,8 +173,9 @@ fn bad_flags_are_refused() {
         "1",
     ]);
     assert!(!o.status.success());
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     let o = strata(&["--db", "/tmp/x", "--options", "no_such_option=1"]);
-    assert!(!o.status.success());
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("no_such_option"),
         "{}",

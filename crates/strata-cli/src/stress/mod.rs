@@ -19,10 +19,13 @@ pub use config::Config;
 use expected::KeyState;
 use verify::Durability;
 
-/// Runs `strata stress ARGS`; returns the exit code (0: no violation).
+/// Runs `strata stress ARGS`; returns the exit code: 0 no violation, 1 a
+/// violation (printed, DB and expected state kept), 2 an error that is not
+/// a finding (bad flags, options the engine refuses, I/O errors outside
+/// the DB under test), printed to stderr.
 ///
 /// # Errors
-/// Bad flags, or I/O errors outside the DB under test.
+/// Only if the usage message cannot be printed.
 pub fn run(args: Vec<String>) -> Result<i32> {
     let cfg = match Config::try_parse_from(
         std::iter::once("strata stress".to_string()).chain(args.iter().cloned()),
@@ -34,11 +37,21 @@ pub fn run(args: Vec<String>) -> Result<i32> {
             return Ok(code * 2);
         }
     };
-    cfg.check()?;
-    if cfg.crash_test {
-        crash::run(&cfg, &args)
-    } else {
-        run_normal(&cfg)
+    let result = cfg.check().and_then(|()| {
+        if cfg.crash_test {
+            crash::run(&cfg, &args)
+        } else {
+            run_normal(&cfg)
+        }
+    });
+    match result {
+        Ok(code) => Ok(code),
+        // Not a finding: bad flags, options the engine refuses, I/O errors
+        // outside the DB under test.
+        Err(e) => {
+            eprintln!("strata stress: error: {e:#}");
+            Ok(2)
+        }
     }
 }
 
@@ -76,6 +89,10 @@ fn open_and_verify(
     let opts = cfg.db_options()?;
     let db = match Db::open(&cfg.db, opts) {
         Ok(db) => db,
+        // Options the engine refuses are a usage error, not a finding.
+        Err(e @ (strata::Error::InvalidArgument(_) | strata::Error::NotSupported(_))) => {
+            anyhow::bail!("opening {}: {e}", cfg.db.display())
+        }
         Err(e) => return Ok(Err(vec![format!("reopening the DB failed: {e}")])),
     };
     let existing = expected::read_baseline(&dir, cfg.keys)?;
