@@ -102,6 +102,12 @@ pub fn run(cfg: &Config, args: &[String]) -> Result<i32> {
                     keys += o.keys_verified;
                     ops += o.acked_ops;
                 }
+                if cycles % 100 == 0 {
+                    eprintln!(
+                        "crash-test: progress: {cycles} cycles, {ops} operations, {keys} keys verified after {:.0} s",
+                        start.elapsed().as_secs_f64()
+                    );
+                }
             }
             Err(violations) => {
                 println!(
