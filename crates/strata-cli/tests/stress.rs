@@ -65,32 +65,66 @@ fn normal_run_verifies_cleanly() {
     );
 }
 
+/// Seconds each CI crash test runs: `STRATA_STRESS_SECS` (CI sets 60; the
+/// default keeps a plain `cargo test` short).
+fn crash_secs() -> String {
+    std::env::var("STRATA_STRESS_SECS").unwrap_or_else(|_| "8".to_string())
+}
+
+fn crash_test(name: &str, extra: &[&str]) {
+    let d = tempfile::tempdir().unwrap();
+    let db = db_path(d.path());
+    let secs = crash_secs();
+    let mut args = vec![
+        "--db",
+        &db,
+        "--crash-test",
+        "--duration",
+        &secs,
+        "--keys",
+        "1000",
+        "--threads",
+        "3",
+        "--kill-min-ms",
+        "300",
+        "--kill-max-ms",
+        "1200",
+    ];
+    args.extend(extra.iter().copied());
+    let o = strata(&args);
+    assert!(o.status.success(), "{name}: {}", text(&o));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let (cycles, ops, keys, violations) = crash_summary(&stdout);
+    println!("{name}: {}", stdout.lines().last().unwrap_or(""));
+    assert_eq!(violations, 0, "{}", text(&o));
+    assert!(cycles >= 3, "{name}: only {cycles} cycles: {}", text(&o));
+    assert!(ops > 0 && keys >= cycles * 1000, "{}", text(&o));
+}
+
+const SMALL: &str =
+    "write_buffer_size=65536;max_bytes_for_level_base=262144;target_file_size_base=65536;level0_file_num_compaction_trigger=2";
+
 #[test]
-fn crash_test_two_configurations() {
-    for (i, extra) in [
-        vec!["--sync", "0"],
-        vec![
-            "--disable-wal", "1", "--flush-one-in", "300", "--options",
-            "write_buffer_size=65536;max_bytes_for_level_base=262144;target_file_size_base=65536;level0_file_num_compaction_trigger=2",
+fn crash_test_leveled_with_wal() {
+    crash_test("leveled, WAL on", &["--sync", "0", "--options", SMALL]);
+}
+
+#[test]
+fn crash_test_universal_blob_files_without_wal() {
+    let opts = format!(
+        "{SMALL};compaction_style=kCompactionStyleUniversal;max_subcompactions=2;enable_blob_files=true;min_blob_size=64;enable_blob_garbage_collection=true"
+    );
+    crash_test(
+        "universal + subcompactions + blob files, WAL off",
+        &[
+            "--disable-wal",
+            "1",
+            "--flush-one-in",
+            "300",
+            "--options",
+            &opts,
         ],
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        let d = tempfile::tempdir().unwrap();
-        let db = db_path(d.path());
-        let mut args = vec![
-            "--db", &db, "--crash-test", "--duration", "8", "--keys", "1000", "--threads", "3",
-            "--kill-min-ms", "300", "--kill-max-ms", "1200",
-        ];
-        args.extend(extra.iter().copied());
-        let o = strata(&args);
-        assert!(o.status.success(), "config {i}: {}", text(&o));
-        let (cycles, ops, keys, violations) = crash_summary(&String::from_utf8_lossy(&o.stdout));
-        assert_eq!(violations, 0, "{}", text(&o));
-        assert!(cycles >= 3, "config {i}: only {cycles} cycles: {}", text(&o));
-        assert!(ops > 0 && keys >= cycles * 1000, "{}", text(&o));
-    }
+    );
 }
 
 #[test]
