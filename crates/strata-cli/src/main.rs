@@ -15,7 +15,9 @@ fn main() -> anyhow::Result<()> {
             println!("strata {}", env!("CARGO_PKG_VERSION"));
             0
         }
-        Some(other) => anyhow::bail!("unknown subcommand '{other}' (expected: bench, lab, inspect)"),
+        Some(other) => {
+            anyhow::bail!("unknown subcommand '{other}' (expected: bench, lab, inspect)")
+        }
         None => anyhow::bail!("usage: strata <subcommand> ... (subcommands: bench, lab, inspect)"),
     };
     std::process::exit(code)

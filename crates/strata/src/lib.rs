@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 
 pub mod batch;
+pub mod blob;
 pub mod coding;
 pub mod error;
 pub mod filename;

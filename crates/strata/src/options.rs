@@ -49,6 +49,39 @@ impl FromStr for CompactionStyle {
     }
 }
 
+/// When separated values are put into the blob cache as they are written
+/// (RocksDB's `PrepopulateBlobCache`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrepopulateBlobCache {
+    /// Never (`kDisable`).
+    Disable,
+    /// Values written by flushes (`kFlushOnly`): recent writes are hot.
+    FlushOnly,
+}
+
+impl PrepopulateBlobCache {
+    /// RocksDB's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            PrepopulateBlobCache::Disable => "kDisable",
+            PrepopulateBlobCache::FlushOnly => "kFlushOnly",
+        }
+    }
+}
+
+impl FromStr for PrepopulateBlobCache {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "kDisable" | "0" | "disable" => Ok(PrepopulateBlobCache::Disable),
+            "kFlushOnly" | "1" | "flush_only" => Ok(PrepopulateBlobCache::FlushOnly),
+            other => Err(Error::InvalidArgument(format!(
+                "prepopulate_blob_cache: unknown value '{other}' (kDisable or kFlushOnly)"
+            ))),
+        }
+    }
+}
+
 /// Options for opening a DB. Defaults are RocksDB's library defaults (not
 /// db_bench's; `strata bench` applies db_bench's own defaults).
 #[derive(Clone)]
@@ -139,6 +172,39 @@ pub struct Options {
     /// Write flush and compaction outputs with O_DIRECT, so background
     /// writes do not evict the page cache. Default: false.
     pub use_direct_io_for_flush_and_compaction: bool,
+    /// Store values of at least `min_blob_size` bytes in blob files, with
+    /// only a small index in the SSTs (key-value separation, RocksDB's
+    /// integrated BlobDB). Default: false. Compaction then moves pointers
+    /// instead of values; reads of separated values cost one more read.
+    pub enable_blob_files: bool,
+    /// Smallest value (bytes) that goes to a blob file. Default: 0 (all
+    /// values, when blob files are on).
+    pub min_blob_size: u64,
+    /// Size (bytes) at which a blob file is closed and a new one started.
+    /// Default: 256 MiB.
+    pub blob_file_size: u64,
+    /// Compression of each blob. Default: `kNoCompression`.
+    pub blob_compression_type: CompressionType,
+    /// Relocate live blobs out of the oldest blob files during compaction,
+    /// so those files can be deleted. Default: false (garbage is never
+    /// reclaimed until every key of a file is rewritten).
+    pub enable_blob_garbage_collection: bool,
+    /// Fraction (0..=1) of blob files, oldest first, whose blobs compaction
+    /// relocates when GC is on. Default: 0.25.
+    pub blob_garbage_collection_age_cutoff: f64,
+    /// Garbage ratio (0..=1) of the oldest blob files at which the tables
+    /// that keep them alive are compacted on purpose. Default: 1.0 (off).
+    pub blob_garbage_collection_force_threshold: f64,
+    /// Read-ahead (bytes) when compaction reads blobs for relocation.
+    /// Default: 0 (none).
+    pub blob_compaction_readahead_size: u64,
+    /// Lowest level whose flush or compaction outputs separate values.
+    /// Default: 0 (flushes already write blob files).
+    pub blob_file_starting_level: usize,
+    /// Capacity (bytes) of the blob cache; 0 = no blob cache. Default: 0.
+    pub blob_cache_size: usize,
+    /// Put values written by flushes into the blob cache. Default: kDisable.
+    pub prepopulate_blob_cache: PrepopulateBlobCache,
     /// File system used for every file operation. Default: the OS's.
     /// Not part of the option string.
     pub fs: Arc<dyn FileSystem>,
@@ -178,6 +244,17 @@ impl Default for Options {
             max_subcompactions: 1,
             use_direct_reads: false,
             use_direct_io_for_flush_and_compaction: false,
+            enable_blob_files: false,
+            min_blob_size: 0,
+            blob_file_size: 256 << 20,
+            blob_compression_type: CompressionType::None,
+            enable_blob_garbage_collection: false,
+            blob_garbage_collection_age_cutoff: 0.25,
+            blob_garbage_collection_force_threshold: 1.0,
+            blob_compaction_readahead_size: 0,
+            blob_file_starting_level: 0,
+            blob_cache_size: 0,
+            prepopulate_blob_cache: PrepopulateBlobCache::Disable,
             fs: default_fs(),
         }
     }
@@ -207,17 +284,6 @@ fn parse_num<T: FromStr>(name: &str, v: &str) -> Result<T> {
 
 /// Option names of RocksDB features this build does not implement.
 const NOT_IMPLEMENTED: &[&str] = &[
-    "enable_blob_files",
-    "min_blob_size",
-    "blob_file_size",
-    "blob_compression_type",
-    "enable_blob_garbage_collection",
-    "blob_garbage_collection_age_cutoff",
-    "blob_garbage_collection_force_threshold",
-    "blob_compaction_readahead_size",
-    "blob_file_starting_level",
-    "blob_cache_size",
-    "prepopulate_blob_cache",
     "level_compaction_dynamic_level_bytes",
     "compaction_options_universal",
 ];
@@ -277,6 +343,25 @@ impl Options {
                 self.use_direct_io_for_flush_and_compaction = parse_bool(name, v)?
             }
             "block_based_table_factory" => self.set_table_options(v)?,
+            "enable_blob_files" => self.enable_blob_files = parse_bool(name, v)?,
+            "min_blob_size" => self.min_blob_size = parse_num(name, v)?,
+            "blob_file_size" => self.blob_file_size = parse_num(name, v)?,
+            "blob_compression_type" => self.blob_compression_type = v.parse()?,
+            "enable_blob_garbage_collection" => {
+                self.enable_blob_garbage_collection = parse_bool(name, v)?
+            }
+            "blob_garbage_collection_age_cutoff" => {
+                self.blob_garbage_collection_age_cutoff = parse_num(name, v)?
+            }
+            "blob_garbage_collection_force_threshold" => {
+                self.blob_garbage_collection_force_threshold = parse_num(name, v)?
+            }
+            "blob_compaction_readahead_size" => {
+                self.blob_compaction_readahead_size = parse_num(name, v)?
+            }
+            "blob_file_starting_level" => self.blob_file_starting_level = parse_num(name, v)?,
+            "blob_cache_size" => self.blob_cache_size = parse_num(name, v)?,
+            "prepopulate_blob_cache" => self.prepopulate_blob_cache = v.parse()?,
             n if NOT_IMPLEMENTED.contains(&n) => {
                 return Err(Error::NotSupported(format!(
                     "option '{n}' belongs to a feature not implemented in this build"
@@ -382,6 +467,21 @@ impl Options {
                 "max_subcompactions={}: subcompactions are not implemented yet",
                 self.max_subcompactions
             )));
+        }
+        if !(0.0..=1.0).contains(&self.blob_garbage_collection_age_cutoff) {
+            return bad(format!(
+                "blob_garbage_collection_age_cutoff={} must be in 0..=1",
+                self.blob_garbage_collection_age_cutoff
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.blob_garbage_collection_force_threshold) {
+            return bad(format!(
+                "blob_garbage_collection_force_threshold={} must be in 0..=1",
+                self.blob_garbage_collection_force_threshold
+            ));
+        }
+        if self.blob_file_size == 0 {
+            return bad("blob_file_size must be positive".into());
         }
         if self.max_subcompactions == 0 {
             return bad("max_subcompactions must be at least 1".into());
@@ -531,6 +631,38 @@ impl Options {
                 "use_direct_io_for_flush_and_compaction",
                 self.use_direct_io_for_flush_and_compaction.to_string(),
             ),
+            ("enable_blob_files", self.enable_blob_files.to_string()),
+            ("min_blob_size", self.min_blob_size.to_string()),
+            ("blob_file_size", self.blob_file_size.to_string()),
+            (
+                "blob_compression_type",
+                self.blob_compression_type.name().to_string(),
+            ),
+            (
+                "enable_blob_garbage_collection",
+                self.enable_blob_garbage_collection.to_string(),
+            ),
+            (
+                "blob_garbage_collection_age_cutoff",
+                self.blob_garbage_collection_age_cutoff.to_string(),
+            ),
+            (
+                "blob_garbage_collection_force_threshold",
+                self.blob_garbage_collection_force_threshold.to_string(),
+            ),
+            (
+                "blob_compaction_readahead_size",
+                self.blob_compaction_readahead_size.to_string(),
+            ),
+            (
+                "blob_file_starting_level",
+                self.blob_file_starting_level.to_string(),
+            ),
+            ("blob_cache_size", self.blob_cache_size.to_string()),
+            (
+                "prepopulate_blob_cache",
+                self.prepopulate_blob_cache.name().to_string(),
+            ),
         ]
     }
 }
@@ -604,9 +736,10 @@ mod tests {
     fn unknown_and_unimplemented_are_named() {
         let e = "no_such_option=1".parse::<Options>().unwrap_err();
         assert!(e.to_string().contains("no_such_option"), "{e}");
-        let e = "enable_blob_files=true".parse::<Options>().unwrap_err();
-        assert!(matches!(e, Error::NotSupported(_)));
-        assert!(e.to_string().contains("enable_blob_files"));
+        let e = "blob_garbage_collection_age_cutoff=x"
+            .parse::<Options>()
+            .unwrap_err();
+        assert!(e.to_string().contains("blob_garbage_collection_age_cutoff"));
         let e = "compaction_style=kCompactionStyleUniversal"
             .parse::<Options>()
             .unwrap_err();

@@ -9,14 +9,19 @@ use std::time::Instant;
 use super::drop_rules::{Decision, DropRules};
 use super::output::OutputWriter;
 use super::picker::CompactionTask;
+use crate::blob::{
+    BlobOutput, BlobOutputOptions, BlobSource, CompactionBlobResult, CompactionBlobs,
+};
 use crate::error::{Error, Result};
 use crate::filename::FileNumber;
 use crate::fs::FileSystem;
 use crate::iter::{InternalIterator, LevelIterator, MergingIterator};
 use crate::sstable::{ReadOpts, TableCache, TableOptions};
 use crate::stats::Statistics;
-use crate::types::SequenceNumber;
-use crate::version::edit::VersionEdit;
+use crate::types::{
+    make_internal_key, user_key, SequenceNumber, MAX_SEQUENCE_NUMBER, VALUE_TYPE_FOR_SEEK,
+};
+use crate::version::edit::{FileMetaData, VersionEdit};
 use crate::version::Version;
 
 /// What a job needs from the DB.
@@ -37,6 +42,22 @@ pub struct JobContext<'a> {
     pub shutting_down: &'a AtomicBool,
     /// Write outputs with O_DIRECT.
     pub direct_writes: bool,
+    /// Blob files: where relocated and separated values go, and how blobs
+    /// are read.
+    pub blobs: BlobJobConfig<'a>,
+}
+
+/// The blob side of a job's configuration.
+pub struct BlobJobConfig<'a> {
+    /// Reads blobs (for relocation) and takes prepopulated values.
+    pub source: &'a BlobSource,
+    /// Separate values into new blob files (blob files on and the output
+    /// level at least `blob_file_starting_level`), with these options.
+    pub output: Option<BlobOutputOptions>,
+    /// Relocate blobs of files numbered below this (0: no GC).
+    pub gc_cutoff: u64,
+    /// `blob_compaction_readahead_size`.
+    pub readahead: usize,
 }
 
 /// Per-job figures for the Compaction Stats table and the tickers.
@@ -50,6 +71,14 @@ pub struct JobStats {
     pub write_bytes: u64,
     /// Bytes moved without rewriting (trivial moves).
     pub moved_bytes: u64,
+    /// Blob-file bytes read to relocate blobs (Rblob).
+    pub blob_bytes_read: u64,
+    /// Blob-file bytes written (Wblob).
+    pub blob_bytes_written: u64,
+    /// Blobs relocated by garbage collection.
+    pub blobs_relocated: u64,
+    /// Subcompactions the job ran (1 when not split).
+    pub subcompactions: u64,
     /// Output files written.
     pub output_files: u64,
     /// Entries read.
@@ -107,23 +136,38 @@ fn input_iterator(ctx: &JobContext<'_>, task: &CompactionTask) -> Result<Merging
     Ok(MergingIterator::new(children))
 }
 
+/// A subcompaction's user-key range `[lo, hi)`; `None` is unbounded.
+type KeyRange<'a> = (Option<&'a [u8]>, Option<&'a [u8]>);
+
+/// What one key range of a job produced.
+struct RangeOutput {
+    files: Vec<FileMetaData>,
+    bytes: u64,
+    blobs: CompactionBlobResult,
+    keys_in: u64,
+    dropped_shadowed: u64,
+    dropped_obsolete: u64,
+    cpu_micros: u64,
+}
+
 /// Runs the task. `version` is the version the task was picked from (used
 /// to decide whether a tombstone can be dropped); `snapshots` are the live
-/// snapshot sequence numbers at the start of the job.
+/// snapshot sequence numbers at the start of the job. `boundaries` (user
+/// keys, ascending) split the key space into `boundaries.len() + 1`
+/// subcompactions that run on parallel threads; empty runs one.
 ///
 /// # Errors
-/// Any read, corruption or write error; output files already written are
-/// listed in the error path's cleanup by the caller (they are not in any
-/// version and are deleted as obsolete).
+/// Any read, corruption or write error. Output files already written are
+/// in no version and are deleted as obsolete; new blob files are deleted.
 pub fn run_compaction(
     ctx: &JobContext<'_>,
     task: &CompactionTask,
     version: &Version,
     snapshots: Vec<SequenceNumber>,
-    new_file_number: &mut dyn FnMut() -> FileNumber,
+    boundaries: &[Vec<u8>],
+    new_file_number: &(dyn Fn() -> FileNumber + Sync),
 ) -> Result<(VersionEdit, JobStats)> {
     let start = Instant::now();
-    let cpu_start = thread_cpu_micros();
     let mut stats = JobStats::default();
     let mut edit = VersionEdit::default();
     for f in &task.inputs {
@@ -143,8 +187,109 @@ pub fn run_compaction(
     stats.read_bytes_level = task.inputs.iter().map(|f| f.file_size).sum();
     stats.read_bytes_next = task.output_level_inputs.iter().map(|f| f.file_size).sum();
 
-    let mut input = input_iterator(ctx, task)?;
-    let mut rules = DropRules::new(snapshots);
+    let mut ranges: Vec<KeyRange<'_>> = Vec::new();
+    let mut lo: Option<&[u8]> = None;
+    for b in boundaries {
+        ranges.push((lo, Some(b.as_slice())));
+        lo = Some(b.as_slice());
+    }
+    ranges.push((lo, None));
+    stats.subcompactions = ranges.len() as u64;
+
+    let results: Vec<Result<RangeOutput>> = if ranges.len() == 1 {
+        vec![run_range(
+            ctx,
+            task,
+            version,
+            &snapshots,
+            ranges[0],
+            new_file_number,
+        )]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = ranges
+                .iter()
+                .map(|&r| {
+                    let snaps = &snapshots;
+                    scope.spawn(move || run_range(ctx, task, version, snaps, r, new_file_number))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        Err(Error::InvalidArgument(
+                            "a subcompaction thread panicked".into(),
+                        ))
+                    })
+                })
+                .collect()
+        })
+    };
+    let mut first_err = None;
+    let mut outputs = Vec::new();
+    for r in results {
+        match r {
+            Ok(o) => outputs.push(o),
+            Err(e) => {
+                first_err.get_or_insert(e);
+            }
+        }
+    }
+    if let Some(e) = first_err {
+        return Err(e);
+    }
+    for o in outputs {
+        stats.write_bytes += o.bytes;
+        stats.output_files += o.files.len() as u64;
+        stats.keys_in += o.keys_in;
+        stats.dropped_shadowed += o.dropped_shadowed;
+        stats.dropped_obsolete += o.dropped_obsolete;
+        stats.cpu_micros += o.cpu_micros;
+        stats.blob_bytes_read += o.blobs.blob_bytes_read;
+        stats.blob_bytes_written += o.blobs.blob_bytes_written;
+        stats.blobs_relocated += o.blobs.relocated_blobs;
+        for f in o.files {
+            edit.new_files.push((task.output_level, f));
+        }
+        edit.blob_file_additions
+            .extend(o.blobs.new_files.iter().map(|b| b.to_addition()));
+        edit.blob_file_garbage.extend(o.blobs.garbage);
+    }
+    stats.micros = start.elapsed().as_micros() as u64;
+    Ok((edit, stats))
+}
+
+/// One subcompaction: the entries with user keys in `[lo, hi)`.
+fn run_range(
+    ctx: &JobContext<'_>,
+    task: &CompactionTask,
+    version: &Version,
+    snapshots: &[SequenceNumber],
+    (lo, hi): KeyRange<'_>,
+    new_file_number: &(dyn Fn() -> FileNumber + Sync),
+) -> Result<RangeOutput> {
+    let cpu_start = thread_cpu_micros();
+    let mut alloc = || new_file_number();
+    let name = format!("compaction L{} -> L{}", task.level, task.output_level);
+    let blob_out = ctx.blobs.output.map(|o| {
+        BlobOutput::new(
+            ctx.dir.to_path_buf(),
+            ctx.fs.clone(),
+            o,
+            ctx.stats.cloned(),
+            Some(ctx.blobs.source),
+        )
+    });
+    let mut blobs = CompactionBlobs::new(
+        name,
+        blob_out,
+        ctx.blobs.gc_cutoff,
+        ctx.blobs.source,
+        ctx.blobs.readahead,
+        ctx.verify_checksums,
+        ctx.stats.cloned(),
+    );
     let mut out = OutputWriter::new(
         ctx.dir,
         ctx.fs,
@@ -153,29 +298,62 @@ pub fn run_compaction(
         ctx.stats,
     )
     .with_direct_writes(ctx.direct_writes);
-    let out_level = task.output_level;
-    input.seek_to_first();
-    while input.valid() {
-        if ctx.shutting_down.load(Ordering::Relaxed) {
-            return Err(Error::ShutdownInProgress);
+    let mut rules = DropRules::new(snapshots.to_vec());
+    let mut counts = (0u64, 0u64, 0u64);
+    let merged = (|| -> Result<()> {
+        let mut input = input_iterator(ctx, task)?;
+        match lo {
+            Some(l) => input.seek(&make_internal_key(
+                l,
+                MAX_SEQUENCE_NUMBER,
+                VALUE_TYPE_FOR_SEEK,
+            )),
+            None => input.seek_to_first(),
         }
-        stats.keys_in += 1;
-        let key = input.key();
-        match rules.decide(key, |uk| version.is_bottommost_for_key(out_level, uk)) {
-            Decision::Keep => out.add(key, input.value(), new_file_number)?,
-            Decision::DropShadowed => stats.dropped_shadowed += 1,
-            Decision::DropObsolete => stats.dropped_obsolete += 1,
+        let out_level = task.output_level;
+        while input.valid() {
+            if ctx.shutting_down.load(Ordering::Relaxed) {
+                return Err(Error::ShutdownInProgress);
+            }
+            let key = input.key();
+            if let Some(h) = hi {
+                if user_key(key) >= h {
+                    break;
+                }
+            }
+            counts.0 += 1;
+            blobs.input(key, input.value())?;
+            match rules.decide(key, |uk| version.is_bottommost_for_key(out_level, uk)) {
+                Decision::Keep => match blobs.output(key, input.value(), &mut alloc)? {
+                    Some((k, v)) => out.add(&k, &v, &mut alloc)?,
+                    None => out.add(key, input.value(), &mut alloc)?,
+                },
+                Decision::DropShadowed => counts.1 += 1,
+                Decision::DropObsolete => counts.2 += 1,
+            }
+            input.next();
         }
-        input.next();
+        input.status()
+    })();
+    if let Err(e) = merged {
+        blobs.abandon();
+        return Err(e);
     }
-    input.status()?;
-    let (files, bytes) = out.finish()?;
-    stats.write_bytes = bytes;
-    stats.output_files = files.len() as u64;
-    for f in files {
-        edit.new_files.push((out_level, f));
-    }
-    stats.micros = start.elapsed().as_micros() as u64;
-    stats.cpu_micros = thread_cpu_micros().saturating_sub(cpu_start);
-    Ok((edit, stats))
+    let (files, bytes) = match out.finish() {
+        Ok(x) => x,
+        Err(e) => {
+            blobs.abandon();
+            return Err(e);
+        }
+    };
+    let blob_result = blobs.finish()?;
+    Ok(RangeOutput {
+        files,
+        bytes,
+        blobs: blob_result,
+        keys_in: counts.0,
+        dropped_shadowed: counts.1,
+        dropped_obsolete: counts.2,
+        cpu_micros: thread_cpu_micros().saturating_sub(cpu_start),
+    })
 }

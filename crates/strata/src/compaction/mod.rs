@@ -4,6 +4,7 @@
 //! [`Version`]: crate::version::Version
 
 pub mod drop_rules;
+pub mod forced;
 pub mod job;
 pub mod output;
 pub mod picker;

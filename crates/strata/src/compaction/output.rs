@@ -6,12 +6,13 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::blob::BlobIndex;
 use crate::error::Result;
 use crate::filename::{table_file_name, FileNumber};
 use crate::fs::FileSystem;
 use crate::sstable::{TableBuilder, TableOptions};
 use crate::stats::{Histogram, Statistics};
-use crate::types::{parse_internal_key, user_key};
+use crate::types::{parse_internal_key, user_key, ValueType};
 use crate::version::edit::FileMetaData;
 
 /// Builds the output files of a flush or compaction.
@@ -28,6 +29,8 @@ pub struct OutputWriter<'a> {
     outputs: Vec<FileMetaData>,
     bytes_written: u64,
     direct_writes: bool,
+    /// Smallest blob file number the current file's entries reference.
+    oldest_blob: u64,
 }
 
 impl<'a> OutputWriter<'a> {
@@ -52,6 +55,7 @@ impl<'a> OutputWriter<'a> {
             outputs: Vec::new(),
             bytes_written: 0,
             direct_writes: false,
+            oldest_blob: 0,
         }
     }
 
@@ -91,10 +95,18 @@ impl<'a> OutputWriter<'a> {
             self.builder = Some((number, b));
             self.smallest_seq = u64::MAX;
             self.largest_seq = 0;
+            self.oldest_blob = 0;
         }
         if let Some(p) = parse_internal_key(ikey) {
             self.smallest_seq = self.smallest_seq.min(p.seq);
             self.largest_seq = self.largest_seq.max(p.seq);
+            if p.value_type == ValueType::BlobIndex {
+                if let Some(idx) = BlobIndex::decode(value) {
+                    if self.oldest_blob == 0 || idx.file_number < self.oldest_blob {
+                        self.oldest_blob = idx.file_number;
+                    }
+                }
+            }
         }
         if let Some((_, b)) = self.builder.as_mut() {
             b.add(ikey, value)?;
@@ -126,7 +138,7 @@ impl<'a> OutputWriter<'a> {
             largest_seq: info.largest_seq,
             num_entries: info.num_entries,
             num_deletions: info.num_deletions,
-            oldest_blob_file: 0,
+            oldest_blob_file: self.oldest_blob,
         });
         Ok(())
     }

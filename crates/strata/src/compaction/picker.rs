@@ -20,6 +20,8 @@ pub enum CompactionReason {
     LevelMaxLevelSize,
     /// `compact_range` asked for it.
     ManualCompaction,
+    /// The blob garbage force threshold marked the input table.
+    ForcedBlobGc,
 }
 
 impl CompactionReason {
@@ -29,6 +31,7 @@ impl CompactionReason {
             CompactionReason::LevelL0FilesNum => "LevelL0FilesNum",
             CompactionReason::LevelMaxLevelSize => "LevelMaxLevelSize",
             CompactionReason::ManualCompaction => "ManualCompaction",
+            CompactionReason::ForcedBlobGc => "ForcedBlobGC",
         }
     }
 }

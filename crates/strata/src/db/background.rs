@@ -9,7 +9,10 @@ use std::time::{Duration, Instant};
 use parking_lot::MutexGuard;
 
 use super::{DbInner, State};
-use crate::compaction::job::{run_compaction, JobContext};
+use crate::blob::gc_policy::{gc_cutoff_file_number, obsolete_blob_files};
+use crate::blob::BlobOutputOptions;
+use crate::compaction::forced::pick_forced_blob_gc;
+use crate::compaction::job::{run_compaction, BlobJobConfig, JobContext};
 use crate::compaction::picker::{pick_compaction, pick_manual};
 use crate::compaction::CompactionTask;
 use crate::error::{Error, Result};
@@ -72,7 +75,9 @@ impl DbInner {
             }
             self.maybe_dump_stats(&mut st);
             let task = if st.bg_error.is_none() && st.manual_compactions == 0 {
-                pick_compaction(&st.versions.current(), &st.busy, &self.opts)
+                let v = st.versions.current();
+                pick_compaction(&v, &st.busy, &self.opts)
+                    .or_else(|| pick_forced_blob_gc(&v, &st.busy, &self.opts))
             } else {
                 None
             };
@@ -129,7 +134,9 @@ impl DbInner {
                 ""
             }
         ));
-        let mut started = Vec::new();
+        let started = parking_lot::Mutex::new(Vec::new());
+        let blob_cfg = self.blob_job_config(&version, task.output_level);
+        let boundaries = self.subcompaction_boundaries(task);
         let result = MutexGuard::unlocked(st, || {
             let ctx = JobContext {
                 dir: &self.dir,
@@ -140,10 +147,11 @@ impl DbInner {
                 verify_checksums: self.opts.paranoid_checks,
                 shutting_down: &self.shutting_down,
                 direct_writes: self.opts.use_direct_io_for_flush_and_compaction,
+                blobs: blob_cfg,
             };
-            let r = run_compaction(&ctx, task, &version, snapshots, &mut || {
+            let r = run_compaction(&ctx, task, &version, snapshots, &boundaries, &|| {
                 let n = self.allocate_output();
-                started.push(n);
+                started.lock().push(n);
                 n
             });
             if let Ok((edit, _)) = &r {
@@ -157,7 +165,7 @@ impl DbInner {
             st.versions.log_and_apply(edit)?;
             Ok(js)
         });
-        for n in &started {
+        for n in started.lock().iter() {
             st.pending_outputs.remove(n);
         }
         for f in task.all_inputs() {
@@ -186,7 +194,10 @@ impl DbInner {
                     if !task.trivial_move {
                         s.record_histogram(Histogram::CompactionTime, js.micros);
                         s.record_histogram(Histogram::CompactionCpuTime, js.cpu_micros);
-                        s.record_histogram(Histogram::NumSubcompactionsScheduled, 1);
+                        s.record_histogram(
+                            Histogram::NumSubcompactionsScheduled,
+                            js.subcompactions,
+                        );
                     }
                 }
                 self.log.log(&format!(
@@ -202,8 +213,13 @@ impl DbInner {
                     js.micros,
                     js.cpu_micros
                 ));
+                if let Some(s) = &self.stats {
+                    s.record_tick(Ticker::CompactReadBytes, js.blob_bytes_read);
+                    s.record_tick(Ticker::CompactWriteBytes, js.blob_bytes_written);
+                }
+                let r = self.retire_blob_files(st);
                 self.install_super_version(st);
-                Ok(())
+                r
             }
             Err(Error::ShutdownInProgress) => Err(Error::ShutdownInProgress),
             Err(e) => {
@@ -218,9 +234,75 @@ impl DbInner {
         ret
     }
 
+    /// The blob configuration of a job writing to `output_level`.
+    pub(crate) fn blob_job_config(
+        &self,
+        version: &crate::version::Version,
+        output_level: usize,
+    ) -> BlobJobConfig<'_> {
+        let o = &self.opts;
+        let blob_opts = BlobOutputOptions {
+            min_blob_size: o.min_blob_size,
+            blob_file_size: o.blob_file_size,
+            compression: o.blob_compression_type,
+            prepopulate_cache: false,
+        };
+        let output = (o.enable_blob_files && output_level >= o.blob_file_starting_level)
+            .then_some(blob_opts);
+        let gc_cutoff = if o.enable_blob_garbage_collection {
+            let numbers: Vec<u64> = version.blob_files.keys().copied().collect();
+            gc_cutoff_file_number(&numbers, o.blob_garbage_collection_age_cutoff)
+        } else {
+            0
+        };
+        BlobJobConfig {
+            source: &self.blob_source,
+            output,
+            gc_cutoff,
+            readahead: o.blob_compaction_readahead_size as usize,
+        }
+    }
+
+    /// Subcompaction boundaries for a task (none: one range).
+    pub(crate) fn subcompaction_boundaries(&self, _task: &CompactionTask) -> Vec<Vec<u8>> {
+        Vec::new()
+    }
+
+    /// Drops blob files nothing references any more from the version (an
+    /// edit of `deleted_blob_files`); the files themselves go once no live
+    /// version holds them.
+    pub(crate) fn retire_blob_files(&self, st: &mut State) -> Result<()> {
+        let v = st.versions.current();
+        if v.blob_files.is_empty() {
+            return Ok(());
+        }
+        let dead = obsolete_blob_files(&v.blob_file_states(), &v.table_blob_links());
+        if dead.is_empty() {
+            return Ok(());
+        }
+        self.log
+            .log(&format!("[blob] retiring blob files {dead:?}"));
+        let edit = crate::version::edit::VersionEdit {
+            deleted_blob_files: dead,
+            ..Default::default()
+        };
+        if let Err(e) = st.versions.log_and_apply(edit) {
+            let d = e.duplicate();
+            self.set_bg_error(st, e);
+            return Err(d);
+        }
+        Ok(())
+    }
+
     /// Deletes table files no version references, WALs older than the
     /// oldest live one, old MANIFESTs and OPTIONS files, and temp files.
     pub(crate) fn delete_obsolete_files(&self, st: &mut State) {
+        // After a background error the MANIFEST may hold an edit whose
+        // outcome is unknown (a failed sync): keep every file, so that a
+        // reopen finds whatever the MANIFEST names. Orphans go at reopen.
+        if st.bg_error.is_some() {
+            return;
+        }
         let Ok(names) = self.fs.list(&self.dir) else {
             return;
         };
@@ -242,6 +324,13 @@ impl DbInner {
                     let dead = !live.contains(&n);
                     if dead {
                         self.table_cache.evict(n);
+                    }
+                    dead
+                }
+                Some(FileType::Blob(n)) => {
+                    let dead = !live.contains(&n);
+                    if dead {
+                        self.blob_source.evict(n);
                     }
                     dead
                 }

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use parking_lot::MutexGuard;
 
 use super::{DbInner, State};
+use crate::blob::{BlobFileInfo, BlobOutput, BlobOutputOptions};
 use crate::compaction::drop_rules::{Decision, DropRules};
 use crate::compaction::job::thread_cpu_micros;
 use crate::compaction::output::OutputWriter;
@@ -15,6 +16,7 @@ use crate::error::{Error, Result};
 use crate::filename::FileNumber;
 use crate::iter::{InternalIterator, MergingIterator};
 use crate::memtable::{MemTable, MemTableIterator};
+use crate::options::PrepopulateBlobCache;
 use crate::stats::{Histogram, Ticker};
 use crate::version::edit::{FileMetaData, VersionEdit};
 
@@ -26,6 +28,45 @@ impl DbInner {
         mems: &[Arc<MemTable>],
         snapshots: Vec<u64>,
         new_file_number: &mut dyn FnMut() -> FileNumber,
+    ) -> Result<(Option<FileMetaData>, Vec<BlobFileInfo>)> {
+        let mut blobs = (self.opts.enable_blob_files && self.opts.blob_file_starting_level == 0)
+            .then(|| self.blob_output(true));
+        let r = self.write_level0_inner(mems, snapshots, new_file_number, blobs.as_mut());
+        match (r, blobs) {
+            (Ok(f), Some(b)) => Ok((f, b.finish()?)),
+            (Ok(f), None) => Ok((f, Vec::new())),
+            (Err(e), Some(b)) => {
+                b.abandon();
+                Err(e)
+            }
+            (Err(e), None) => Err(e),
+        }
+    }
+
+    /// A blob output with the DB's blob options.
+    pub(crate) fn blob_output(&self, flush: bool) -> BlobOutput<'_> {
+        let o = &self.opts;
+        BlobOutput::new(
+            self.dir.clone(),
+            self.fs.clone(),
+            BlobOutputOptions {
+                min_blob_size: o.min_blob_size,
+                blob_file_size: o.blob_file_size,
+                compression: o.blob_compression_type,
+                prepopulate_cache: flush
+                    && o.prepopulate_blob_cache == PrepopulateBlobCache::FlushOnly,
+            },
+            self.stats.clone(),
+            Some(&self.blob_source),
+        )
+    }
+
+    fn write_level0_inner(
+        &self,
+        mems: &[Arc<MemTable>],
+        snapshots: Vec<u64>,
+        new_file_number: &mut dyn FnMut() -> FileNumber,
+        mut blobs: Option<&mut BlobOutput<'_>>,
     ) -> Result<Option<FileMetaData>> {
         let children: Vec<Box<dyn InternalIterator>> = mems
             .iter()
@@ -44,7 +85,14 @@ impl DbInner {
         it.seek_to_first();
         while it.valid() {
             if rules.decide(it.key(), |_| false) == Decision::Keep {
-                out.add(it.key(), it.value(), new_file_number)?;
+                let replaced = match blobs.as_deref_mut() {
+                    Some(b) => b.add_entry(it.key(), it.value(), new_file_number)?,
+                    None => None,
+                };
+                match replaced {
+                    Some((k, v)) => out.add(&k, &v, new_file_number)?,
+                    None => out.add(it.key(), it.value(), new_file_number)?,
+                }
             }
             it.next();
         }
@@ -90,12 +138,14 @@ impl DbInner {
             })
         });
         let n = mems.len();
-        let outcome = result.and_then(|file| {
+        let outcome = result.and_then(|(file, blob_files)| {
             let mut edit = VersionEdit::default();
             let bytes = file.as_ref().map_or(0, |f| f.file_size);
+            let blob_bytes: u64 = blob_files.iter().map(|b| b.file_size).sum();
             if let Some(f) = file.clone() {
                 edit.new_files.push((0, f));
             }
+            edit.blob_file_additions = blob_files.iter().map(|b| b.to_addition()).collect();
             // The oldest WAL still needed is the one of the oldest memtable
             // that is not being flushed now.
             let log_number = st
@@ -109,25 +159,26 @@ impl DbInner {
             edit.log_number = Some(log_number);
             edit.last_sequence = Some(self.last_sequence.load(Ordering::Acquire));
             st.versions.log_and_apply(edit)?;
-            Ok((file, bytes))
+            Ok((file, bytes, blob_bytes))
         });
         for n in started {
             st.pending_outputs.remove(&n);
         }
         match outcome {
-            Ok((file, bytes)) => {
+            Ok((file, bytes, blob_bytes)) => {
                 for _ in 0..n {
                     st.imm.pop_front();
                 }
                 let micros = start.elapsed().as_micros() as u64;
                 let l0 = &mut st.istats.levels[0];
                 l0.write += bytes;
+                l0.write_blob += blob_bytes;
                 l0.micros += micros;
                 l0.cpu_micros += thread_cpu_micros().saturating_sub(cpu);
                 l0.count += 1;
-                st.istats.flush_bytes += bytes;
+                st.istats.flush_bytes += bytes + blob_bytes;
                 if let Some(s) = &self.stats {
-                    s.record_tick(Ticker::FlushWriteBytes, bytes);
+                    s.record_tick(Ticker::FlushWriteBytes, bytes + blob_bytes);
                     s.record_histogram(Histogram::FlushTime, micros);
                 }
                 if st.imm.is_empty() {
@@ -135,9 +186,11 @@ impl DbInner {
                 }
                 self.install_super_version(st);
                 self.log.log(&format!(
-                    "[JOB flush] Level-0 table #{}: {bytes} bytes, {micros} us",
+                    "[JOB flush] Level-0 table #{}: {bytes} bytes, blob files {blob_bytes} bytes, {micros} us",
                     file.map_or(0, |f| f.number)
                 ));
+                let _ = self.retire_blob_files(st);
+                self.install_super_version(st);
                 self.delete_obsolete_files(st);
             }
             Err(e) => {

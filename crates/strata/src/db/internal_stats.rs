@@ -18,6 +18,10 @@ pub struct LevelCompStats {
     pub write: u64,
     /// Bytes moved by trivial moves.
     pub moved: u64,
+    /// Blob-file bytes read (relocation).
+    pub read_blob: u64,
+    /// Blob-file bytes written.
+    pub write_blob: u64,
     /// Wall microseconds.
     pub micros: u64,
     /// CPU microseconds.
@@ -37,6 +41,8 @@ impl LevelCompStats {
         self.read_np1 += j.read_bytes_next;
         self.write += j.write_bytes;
         self.moved += j.moved_bytes;
+        self.read_blob += j.blob_bytes_read;
+        self.write_blob += j.blob_bytes_written;
         self.micros += j.micros;
         self.cpu_micros += j.cpu_micros;
         self.count += 1;

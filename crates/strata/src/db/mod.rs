@@ -76,6 +76,7 @@ pub(crate) struct DbInner {
     pub stats: Option<Arc<Statistics>>,
     pub table_cache: Arc<TableCache>,
     pub block_cache: Option<Arc<BlockCache>>,
+    pub blob_source: Arc<crate::blob::BlobSource>,
     pub table_opts: TableOptions,
     pub state: Mutex<State>,
     /// Signalled when background work finishes (stalled writers, flush and

@@ -48,6 +48,33 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
             path.display()
         )));
     }
+    if !exists {
+        let leftovers: Vec<String> = fs
+            .list(path)?
+            .into_iter()
+            .filter(|n| {
+                matches!(
+                    parse_file_name(n),
+                    Some(
+                        FileType::Manifest(_)
+                            | FileType::Table(_)
+                            | FileType::Wal(_)
+                            | FileType::Blob(_)
+                    )
+                )
+            })
+            .collect();
+        if !leftovers.is_empty() {
+            return Err(Error::corruption(
+                current_file_name(path).display().to_string(),
+                0,
+                format!(
+                    "CURRENT is missing but the directory holds DB files ({}); refusing to start a new DB over them",
+                    leftovers.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+                ),
+            ));
+        }
+    }
     if !exists && !options.create_if_missing {
         return Err(Error::InvalidArgument(format!(
             "{}: does not exist (create_if_missing is false)",
@@ -87,6 +114,15 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         )
         .with_direct_reads(options.use_direct_reads),
     );
+    let blob_cache = (options.blob_cache_size > 0)
+        .then(|| Arc::new(crate::blob::BlobCache::new(options.blob_cache_size)));
+    let blob_source = Arc::new(crate::blob::BlobSource::new(
+        path.to_path_buf(),
+        fs.clone(),
+        blob_cache,
+        stats.clone(),
+        max_open,
+    ));
     let table_opts = TableOptions {
         block_size: options.block_size,
         block_restart_interval: options.block_restart_interval,
@@ -122,6 +158,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         stats,
         table_cache,
         block_cache,
+        blob_source,
         table_opts,
         state: Mutex::new(state),
         bg_cv: Condvar::new(),
@@ -204,7 +241,7 @@ impl DbInner {
                 records += 1;
                 if mem.approximate_memory_usage() >= self.opts.write_buffer_size {
                     let full = std::mem::replace(&mut mem, Arc::new(MemTable::new(0, 0)));
-                    if let Some(f) = self.recovery_table(&mut st, &full)? {
+                    if let Some(f) = self.recovery_table(&mut st, &full, &mut edit)? {
                         outputs.push(f.number);
                         edit.new_files.push((0, f));
                     }
@@ -219,7 +256,7 @@ impl DbInner {
                 .log(&format!("Recovered {records} records from {name}"));
         }
         if !mem.is_empty() {
-            if let Some(f) = self.recovery_table(&mut st, &mem)? {
+            if let Some(f) = self.recovery_table(&mut st, &mem, &mut edit)? {
                 outputs.push(f.number);
                 edit.new_files.push((0, f));
             }
@@ -245,16 +282,22 @@ impl DbInner {
         &self,
         st: &mut State,
         mem: &Arc<MemTable>,
+        edit: &mut VersionEdit,
     ) -> Result<Option<crate::version::edit::FileMetaData>> {
-        let f = self.write_level0_table(std::slice::from_ref(mem), Vec::new(), &mut || {
-            let n = st.versions.new_file_number();
-            st.pending_outputs.insert(n);
-            n
-        })?;
+        let (f, blobs) =
+            self.write_level0_table(std::slice::from_ref(mem), Vec::new(), &mut || {
+                let n = st.versions.new_file_number();
+                st.pending_outputs.insert(n);
+                n
+            })?;
+        let blob_bytes: u64 = blobs.iter().map(|b| b.file_size).sum();
+        edit.blob_file_additions
+            .extend(blobs.iter().map(|b| b.to_addition()));
         if let Some(f) = &f {
             st.istats.levels[0].write += f.file_size;
+            st.istats.levels[0].write_blob += blob_bytes;
             st.istats.levels[0].count += 1;
-            st.istats.flush_bytes += f.file_size;
+            st.istats.flush_bytes += f.file_size + blob_bytes;
         }
         Ok(f)
     }

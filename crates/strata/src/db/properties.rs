@@ -5,6 +5,7 @@ use std::sync::atomic::Ordering;
 
 use super::internal_stats::{InternalStats, LevelCompStats};
 use super::{DbInner, State};
+use crate::blob::BlobSpaceStats;
 use crate::compaction::picker::{estimated_pending_compaction_bytes, level_scores};
 use crate::stats::compaction_table::{
     format_stats, CompactionStatsInput, DbStatsCounters, DbStatsInput, LevelStatsRow, StallCounts,
@@ -95,6 +96,43 @@ impl DbInner {
                 .map_or(0, |c| c.usage())
                 .to_string(),
             "rocksdb.last-sequence" => self.last_sequence.load(Ordering::Acquire).to_string(),
+            "rocksdb.num-blob-files" => v.blob_files.len().to_string(),
+            "rocksdb.blob-stats" => {
+                BlobSpaceStats::from_files(&v.blob_file_states()).to_property_string()
+            }
+            "rocksdb.live-blob-file-size" => BlobSpaceStats::from_files(&v.blob_file_states())
+                .total_file_size
+                .to_string(),
+            "rocksdb.live-blob-file-garbage-size" => {
+                BlobSpaceStats::from_files(&v.blob_file_states())
+                    .total_garbage_size
+                    .to_string()
+            }
+            "rocksdb.total-blob-file-size" => {
+                // Over the blob files of every live version (files a reader
+                // still pins count until it lets go).
+                let live = st.versions.live_files();
+                let mut total = 0u64;
+                for n in live {
+                    if let Ok(sz) = self
+                        .fs
+                        .file_size(&crate::filename::blob_file_name(&self.dir, n))
+                    {
+                        total += sz;
+                    }
+                }
+                total.to_string()
+            }
+            "rocksdb.blob-cache-capacity" => self
+                .blob_source
+                .cache()
+                .map_or(0, |c| c.capacity())
+                .to_string(),
+            "rocksdb.blob-cache-usage" => self
+                .blob_source
+                .cache()
+                .map_or(0, |c| c.usage())
+                .to_string(),
             _ => return None,
         };
         Some(s)
@@ -122,9 +160,9 @@ impl DbInner {
             score: scores.iter().find(|(x, _)| *x == l).map_or(0.0, |x| x.1),
             read_bytes_n: ls.read_n,
             read_bytes_np1: ls.read_np1,
-            read_blob_bytes: 0,
+            read_blob_bytes: ls.read_blob,
             write_bytes: ls.write,
-            write_blob_bytes: 0,
+            write_blob_bytes: ls.write_blob,
             moved_bytes: ls.moved,
             comp_micros: ls.micros,
             comp_cpu_micros: ls.cpu_micros,
@@ -147,6 +185,8 @@ impl DbInner {
                 read_np1: ls.read_np1 - p.read_np1,
                 write: ls.write - p.write,
                 moved: ls.moved - p.moved,
+                read_blob: ls.read_blob - p.read_blob,
+                write_blob: ls.write_blob - p.write_blob,
                 micros: ls.micros - p.micros,
                 cpu_micros: ls.cpu_micros - p.cpu_micros,
                 count: ls.count - p.count,
@@ -162,7 +202,11 @@ impl DbInner {
         let prev_stalls = stall_counts(&prev);
         let uptime = now.duration_since(st.istats.start).as_secs_f64();
         let interval_secs = now.duration_since(prev_at).as_secs_f64();
+        let blob_space = BlobSpaceStats::from_files(&v.blob_file_states());
         let cf = CompactionStatsInput {
+            blob_file_count: blob_space.num_blob_files,
+            blob_total_bytes: blob_space.total_file_size,
+            blob_garbage_bytes: blob_space.total_garbage_size,
             cf_name: "default".into(),
             levels,
             interval,

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::DbInner;
+use crate::blob::BlobIndex;
 use crate::error::Result;
 use crate::iter::{DbIterator, InternalIterator, LevelIterator, MergingIterator};
 use crate::memtable::{MemGet, MemTableIterator};
@@ -48,11 +49,11 @@ impl DbInner {
         let stats = self.stats.as_ref();
         for mem in std::iter::once(&sv.mem).chain(sv.imm.iter()) {
             match mem.get(key, seq) {
-                MemGet::Found(_, v) => {
+                MemGet::Found(t, v) => {
                     if let Some(s) = stats {
                         s.record_tick(Ticker::MemtableHit, 1);
                     }
-                    return Ok(Some(v));
+                    return self.resolve(t, key, v, opts, "memtable").map(Some);
                 }
                 MemGet::Deleted => {
                     if let Some(s) = stats {
@@ -110,14 +111,35 @@ impl DbInner {
                             1,
                         );
                     }
-                    return Ok(match p.value_type {
-                        ValueType::Deletion => None,
-                        _ => Some(value),
-                    });
+                    return match p.value_type {
+                        ValueType::Deletion => Ok(None),
+                        t => self
+                            .resolve(t, key, value, opts, table.file_name())
+                            .map(Some),
+                    };
                 }
             }
         }
         Ok(None)
+    }
+
+    /// The user's value for an entry: itself, or the blob it points to.
+    fn resolve(
+        &self,
+        t: ValueType,
+        key: &[u8],
+        value: Vec<u8>,
+        opts: &ReadOptions,
+        from: &str,
+    ) -> Result<Vec<u8>> {
+        if t != ValueType::BlobIndex {
+            return Ok(value);
+        }
+        let index = BlobIndex::decode(&value).ok_or_else(|| {
+            crate::Error::corruption(from, 0, "undecodable blob index in a table entry")
+        })?;
+        self.blob_source
+            .get(key, &index, opts.fill_cache, opts.verify_checksums)
     }
 
     pub(crate) fn iter(&self, opts: &ReadOptions) -> DbIterator {
@@ -164,6 +186,11 @@ impl DbInner {
             pins,
         )
         .with_statistics(self.stats.clone())
+        .with_blob_source(
+            self.blob_source.clone(),
+            opts.fill_cache,
+            opts.verify_checksums,
+        )
     }
 }
 

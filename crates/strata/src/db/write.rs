@@ -331,7 +331,13 @@ impl DbInner {
             if !shape.active_memtable_full {
                 return Ok(());
             }
-            self.switch_memtable(st)?;
+            if let Err(e) = self.switch_memtable(st) {
+                // The old WAL may not be synced and the new one may not
+                // exist: stop writes until reopen.
+                let d = e.duplicate();
+                self.set_bg_error(st, e);
+                return Err(d);
+            }
             force = false;
         }
     }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::InternalIterator;
+use crate::blob::{BlobIndex, BlobSource};
 use crate::error::{Error, Result};
 use crate::stats::{Histogram, Statistics, Ticker};
 use crate::types::{
@@ -41,6 +42,9 @@ pub struct DbIterator {
     reversed: bool,
     done: bool,
     stats: Option<Arc<Statistics>>,
+    blobs: Option<(Arc<BlobSource>, bool, bool)>,
+    /// The current entry's value when it was fetched from a blob file.
+    blob_value: Option<Vec<u8>>,
     // Keeps memtables, versions and the snapshot alive while iterating.
     _pins: Vec<Box<dyn Any + Send + Sync>>,
 }
@@ -67,6 +71,8 @@ impl DbIterator {
             reversed: false,
             done: false,
             stats: None,
+            blobs: None,
+            blob_value: None,
             _pins: pins,
         }
     }
@@ -76,6 +82,50 @@ impl DbIterator {
     pub(crate) fn with_statistics(mut self, stats: Option<Arc<Statistics>>) -> Self {
         self.stats = stats;
         self
+    }
+
+    /// Resolves blob indexes through `source` (with the read's
+    /// `fill_cache` and `verify_checksums`).
+    pub(crate) fn with_blob_source(
+        mut self,
+        source: Arc<BlobSource>,
+        fill_cache: bool,
+        verify_checksums: bool,
+    ) -> Self {
+        self.blobs = Some((source, fill_cache, verify_checksums));
+        self
+    }
+
+    /// After positioning on an entry of type `t`, fetches its blob.
+    fn load_blob(&mut self, t: ValueType) {
+        self.blob_value = None;
+        if t != ValueType::BlobIndex || !self.valid {
+            return;
+        }
+        let raw = match self.direction {
+            Direction::Forward => self.iter.value(),
+            Direction::Reverse => &self.saved_value,
+        };
+        let key = match self.direction {
+            Direction::Forward => crate::types::user_key(self.iter.key()),
+            Direction::Reverse => &self.saved_key,
+        };
+        let r = match (&self.blobs, BlobIndex::decode(raw)) {
+            (_, None) => Err(Error::corruption("iterator", 0, "undecodable blob index")),
+            (None, Some(_)) => Err(Error::corruption(
+                "iterator",
+                0,
+                "blob index met but no blob source is attached",
+            )),
+            (Some((src, fill, verify)), Some(idx)) => src.get(key, &idx, *fill, *verify),
+        };
+        match r {
+            Ok(v) => self.blob_value = Some(v),
+            Err(e) => {
+                self.error = Some(e);
+                self.valid = false;
+            }
+        }
     }
 
     fn count_seek(&self, start: Option<Instant>) {
@@ -124,6 +174,9 @@ impl DbIterator {
     /// The current value. Panics if not `valid()`.
     pub fn value(&self) -> &[u8] {
         assert!(self.valid(), "DbIterator::value on an invalid iterator");
+        if let Some(v) = &self.blob_value {
+            return v;
+        }
         match self.direction {
             Direction::Forward => self.iter.value(),
             Direction::Reverse => &self.saved_value,
@@ -318,10 +371,11 @@ impl DbIterator {
                         self.saved_key.extend_from_slice(p.user_key);
                         skipping = true;
                     }
-                    ValueType::Value | ValueType::BlobIndex => {
+                    t @ (ValueType::Value | ValueType::BlobIndex) => {
                         if !(skipping && p.user_key <= self.saved_key.as_slice()) {
                             self.valid = true;
                             self.saved_key.clear();
+                            self.load_blob(t);
                             return;
                         }
                     }
@@ -332,6 +386,7 @@ impl DbIterator {
         self.set_error_from_child();
         self.saved_key.clear();
         self.valid = false;
+        self.blob_value = None;
     }
 
     fn find_prev_user_entry(&mut self) {
@@ -375,8 +430,10 @@ impl DbIterator {
             self.saved_key.clear();
             self.saved_value.clear();
             self.direction = Direction::Forward;
+            self.blob_value = None;
         } else {
             self.valid = true;
+            self.load_blob(value_type);
         }
     }
 }

@@ -35,6 +35,12 @@ impl MergingIterator {
         let mut best: Option<usize> = None;
         for (i, c) in self.children.iter().enumerate() {
             if !c.valid() {
+                // A child that stopped on an error makes the merge stop
+                // too: going on without it would show a wrong view.
+                if c.status().is_err() {
+                    self.current = None;
+                    return;
+                }
                 continue;
             }
             best = match best {

@@ -11,7 +11,7 @@ pub mod builder;
 pub mod compression;
 pub mod dump;
 pub mod format;
-mod lru;
+pub(crate) mod lru;
 pub mod properties;
 pub mod table;
 pub mod table_cache;

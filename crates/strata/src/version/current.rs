@@ -7,7 +7,8 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use super::edit::{FileMetaData, VersionEdit};
+use super::edit::{BlobFileAddition, FileMetaData, VersionEdit};
+use crate::blob::gc_policy::{BlobFileState, TableBlobLink};
 use crate::error::{Error, Result};
 use crate::filename::FileNumber;
 use crate::types::{compare_internal_keys, user_key};
@@ -19,6 +20,18 @@ use crate::types::{compare_internal_keys, user_key};
 pub struct Version {
     /// Files per level.
     pub levels: Vec<Vec<Arc<FileMetaData>>>,
+    /// Live blob files by number, with their garbage so far.
+    pub blob_files: BTreeMap<FileNumber, BlobFileMeta>,
+}
+
+/// A live blob file: what the MANIFEST recorded when it was added, and the
+/// garbage compactions have reported since.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlobFileMeta {
+    /// Totals and garbage, as the GC policy sees them.
+    pub state: BlobFileState,
+    /// CRC32C of the whole file, from the writer.
+    pub checksum: u32,
 }
 
 impl Version {
@@ -26,7 +39,28 @@ impl Version {
     pub fn new(num_levels: usize) -> Self {
         Version {
             levels: vec![Vec::new(); num_levels],
+            blob_files: BTreeMap::new(),
         }
+    }
+
+    /// Every live blob file's state, ascending by number.
+    pub fn blob_file_states(&self) -> Vec<BlobFileState> {
+        self.blob_files.values().map(|b| b.state).collect()
+    }
+
+    /// Every table with the oldest blob file it references.
+    pub fn table_blob_links(&self) -> Vec<TableBlobLink> {
+        let mut out = Vec::new();
+        for (level, files) in self.levels.iter().enumerate() {
+            for f in files {
+                out.push(TableBlobLink {
+                    level,
+                    number: f.number,
+                    oldest_blob_file: f.oldest_blob_file,
+                });
+            }
+        }
+        out
     }
 
     /// Number of levels.
@@ -54,6 +88,7 @@ impl Version {
         for level in &self.levels {
             out.extend(level.iter().map(|f| f.number));
         }
+        out.extend(self.blob_files.keys().copied());
     }
 
     /// Files of `level` whose user-key range intersects `[begin, end]`
@@ -121,6 +156,7 @@ impl Version {
 pub struct VersionBuilder {
     num_levels: usize,
     levels: Vec<BTreeMap<FileNumber, Arc<FileMetaData>>>,
+    blob_files: BTreeMap<FileNumber, BlobFileMeta>,
 }
 
 impl VersionBuilder {
@@ -133,6 +169,7 @@ impl VersionBuilder {
                 .iter()
                 .map(|files| files.iter().map(|f| (f.number, f.clone())).collect())
                 .collect(),
+            blob_files: base.blob_files.clone(),
         }
     }
 
@@ -165,6 +202,60 @@ impl VersionBuilder {
             })?;
             slot.insert(f.number, Arc::new(f.clone()));
         }
+        for a in &edit.blob_file_additions {
+            let BlobFileAddition {
+                number,
+                total_blob_count,
+                total_blob_bytes,
+                checksum,
+            } = *a;
+            self.blob_files.insert(
+                number,
+                BlobFileMeta {
+                    state: BlobFileState {
+                        number,
+                        total_blob_count,
+                        total_blob_bytes,
+                        garbage_blob_count: 0,
+                        garbage_blob_bytes: 0,
+                    },
+                    checksum,
+                },
+            );
+        }
+        for g in &edit.blob_file_garbage {
+            let meta = self.blob_files.get_mut(&g.number).ok_or_else(|| {
+                Error::corruption(
+                    "MANIFEST",
+                    0,
+                    format!(
+                        "edit adds garbage to blob file {} which is not live",
+                        g.number
+                    ),
+                )
+            })?;
+            let st = &mut meta.state;
+            st.garbage_blob_count = st.garbage_blob_count.saturating_add(g.garbage_blob_count);
+            st.garbage_blob_bytes = st.garbage_blob_bytes.saturating_add(g.garbage_blob_bytes);
+            if st.garbage_blob_count > st.total_blob_count
+                || st.garbage_blob_bytes > st.total_blob_bytes
+            {
+                return Err(Error::corruption(
+                    "MANIFEST",
+                    0,
+                    format!("blob file {} has more garbage than blobs", g.number),
+                ));
+            }
+        }
+        for n in &edit.deleted_blob_files {
+            if self.blob_files.remove(n).is_none() {
+                return Err(Error::corruption(
+                    "MANIFEST",
+                    0,
+                    format!("edit deletes blob file {n} which is not live"),
+                ));
+            }
+        }
         Ok(())
     }
 
@@ -185,7 +276,10 @@ impl VersionBuilder {
         for l in levels.iter_mut().skip(1) {
             l.sort_by(|a, b| compare_internal_keys(&a.smallest, &b.smallest));
         }
-        Version { levels }
+        Version {
+            levels,
+            blob_files: self.blob_files,
+        }
     }
 }
 

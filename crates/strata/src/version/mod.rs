@@ -4,5 +4,5 @@ mod current;
 pub mod edit;
 mod set;
 
-pub use current::{Version, VersionBuilder};
+pub use current::{BlobFileMeta, Version, VersionBuilder};
 pub use set::{VersionSet, COMPARATOR_NAME};

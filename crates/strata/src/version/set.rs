@@ -160,6 +160,23 @@ impl VersionSet {
                 e.new_files.push((level, (**f).clone()));
             }
         }
+        for b in self.current.blob_files.values() {
+            e.blob_file_additions
+                .push(crate::version::edit::BlobFileAddition {
+                    number: b.state.number,
+                    total_blob_count: b.state.total_blob_count,
+                    total_blob_bytes: b.state.total_blob_bytes,
+                    checksum: b.checksum,
+                });
+            if b.state.garbage_blob_count > 0 || b.state.garbage_blob_bytes > 0 {
+                e.blob_file_garbage
+                    .push(crate::version::edit::BlobFileGarbage {
+                        number: b.state.number,
+                        garbage_blob_count: b.state.garbage_blob_count,
+                        garbage_blob_bytes: b.state.garbage_blob_bytes,
+                    });
+            }
+        }
         e
     }
 

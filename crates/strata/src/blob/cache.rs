@@ -1,0 +1,169 @@
+//! [`BlobCache`]: a sharded LRU of uncompressed blob values keyed by
+//! (blob file number, value offset), charged by value size.
+
+use std::hash::BuildHasher;
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use crate::sstable::lru::{IntBuildHasher, Lru};
+
+/// Bytes charged per entry on top of the value (key, node, `Arc` header), so
+/// that empty values still cost something.
+pub const ENTRY_OVERHEAD: usize = 64;
+
+/// Most shards a cache is split into (RocksDB's default of 16 for large
+/// caches).
+const MAX_SHARD_BITS: u32 = 4;
+
+/// Smallest shard RocksDB gives a cache (512 KiB); small caches get fewer
+/// shards so a single value still fits a shard.
+const MIN_SHARD_BYTES: usize = 512 * 1024;
+
+/// Cache key: (blob file number, offset of the value in that file).
+pub type BlobCacheKey = (u64, u64);
+
+/// A sharded LRU cache of uncompressed blobs (RocksDB's `blob_cache`).
+///
+/// A capacity of 0 caches nothing. Hit/miss tickers are recorded by
+/// [`super::BlobSource`], which knows the DB's statistics.
+pub struct BlobCache {
+    shards: Vec<Mutex<Lru<BlobCacheKey, Arc<Vec<u8>>>>>,
+    shard_capacity: usize,
+    capacity: usize,
+}
+
+impl std::fmt::Debug for BlobCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BlobCache")
+            .field("capacity", &self.capacity)
+            .field("shards", &self.shards.len())
+            .field("usage", &self.usage())
+            .finish()
+    }
+}
+
+impl BlobCache {
+    /// A cache holding up to `capacity_bytes` of blobs (values plus
+    /// [`ENTRY_OVERHEAD`] each).
+    pub fn new(capacity_bytes: usize) -> Self {
+        let mut bits = 0;
+        while bits < MAX_SHARD_BITS && capacity_bytes >> (bits + 1) >= MIN_SHARD_BYTES {
+            bits += 1;
+        }
+        let n = 1usize << bits;
+        let shard_capacity = capacity_bytes / n;
+        BlobCache {
+            shards: (0..n)
+                .map(|_| Mutex::new(Lru::new(shard_capacity)))
+                .collect(),
+            shard_capacity,
+            capacity: capacity_bytes,
+        }
+    }
+
+    fn shard(&self, key: &BlobCacheKey) -> &Mutex<Lru<BlobCacheKey, Arc<Vec<u8>>>> {
+        let h = IntBuildHasher::default().hash_one(key);
+        let i = (h >> 32) as usize % self.shards.len();
+        &self.shards[i]
+    }
+
+    /// The cached value, if present (and marks it recently used).
+    pub fn lookup(&self, file_number: u64, offset: u64) -> Option<Arc<Vec<u8>>> {
+        if self.capacity == 0 {
+            return None;
+        }
+        let key = (file_number, offset);
+        self.shard(&key).lock().get(&key)
+    }
+
+    /// Caches a value, evicting cold values of its shard as needed. Returns
+    /// false (and caches nothing) when the cache is off or the value is
+    /// larger than a shard.
+    pub fn insert(&self, file_number: u64, offset: u64, value: Arc<Vec<u8>>) -> bool {
+        let charge = value.len().saturating_add(ENTRY_OVERHEAD);
+        if self.capacity == 0 || charge > self.shard_capacity {
+            return false;
+        }
+        let key = (file_number, offset);
+        self.shard(&key).lock().insert(key, value, charge);
+        true
+    }
+
+    /// Bytes charged for the values held.
+    pub fn usage(&self) -> usize {
+        self.shards.iter().map(|s| s.lock().usage()).sum()
+    }
+
+    /// Number of values held.
+    pub fn len(&self) -> usize {
+        self.shards.iter().map(|s| s.lock().len()).sum()
+    }
+
+    /// True if nothing is cached.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The configured capacity in bytes.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Drops every value of one blob file (e.g. once it is deleted). Scans
+    /// the whole cache.
+    pub fn erase_file(&self, file_number: u64) {
+        for s in &self.shards {
+            s.lock().retain(|k| k.0 != file_number);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn val(n: usize, b: u8) -> Arc<Vec<u8>> {
+        Arc::new(vec![b; n])
+    }
+
+    #[test]
+    fn small_cache_is_one_exact_lru() {
+        // 3 entries of 100 + overhead fit, the 4th evicts the coldest.
+        let c = BlobCache::new(3 * (100 + ENTRY_OVERHEAD));
+        assert!(c.insert(1, 10, val(100, 1)));
+        assert!(c.insert(1, 20, val(100, 2)));
+        assert!(c.insert(2, 10, val(100, 3)));
+        assert_eq!(c.lookup(1, 10).as_deref(), Some(&vec![1u8; 100]));
+        assert!(c.insert(2, 20, val(100, 4))); // evicts (1, 20)
+        assert!(c.lookup(1, 20).is_none());
+        assert!(c.lookup(1, 10).is_some());
+        assert_eq!(c.len(), 3);
+        assert_eq!(c.usage(), 3 * (100 + ENTRY_OVERHEAD));
+        c.erase_file(1);
+        assert!(c.lookup(1, 10).is_none());
+        assert_eq!(c.len(), 2);
+    }
+
+    #[test]
+    fn too_big_values_and_zero_capacity_are_refused() {
+        let c = BlobCache::new(1000);
+        assert!(!c.insert(1, 0, val(1000, 0)));
+        assert!(c.is_empty());
+        let off = BlobCache::new(0);
+        assert!(!off.insert(1, 0, val(1, 0)));
+        assert!(off.lookup(1, 0).is_none());
+    }
+
+    #[test]
+    fn large_cache_is_sharded_and_bounded() {
+        let c = BlobCache::new(16 << 20);
+        assert_eq!(c.shards.len(), 16);
+        for i in 0..5000u64 {
+            c.insert(i % 7 + 1, i * 4096, val(4096, i as u8));
+        }
+        assert!(c.usage() <= c.capacity());
+        assert!(c.usage() > c.capacity() / 2, "usage {}", c.usage());
+        assert_eq!(BlobCache::new(1 << 20).shards.len(), 2);
+    }
+}

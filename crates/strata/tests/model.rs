@@ -1,0 +1,547 @@
+//! Randomized model test: the DB against a `BTreeMap`.
+//!
+//! Each seed runs a random sequence of puts, deletes, atomic batches, gets,
+//! bounded forward/reverse scans, seeks with cursor moves in both
+//! directions, snapshot reads (each snapshot keeps a clone of the model),
+//! flushes, `compact_range`, clean reopens and simulated crashes through
+//! [`FaultInjectionFs`].
+//!
+//! Crash rule: only writes acknowledged with `sync=true` (and everything
+//! before them, and everything a returned `flush`/`compact_range` covered)
+//! are guaranteed. After a crash the DB must equal the model as it was at
+//! some point between the last such durable point and the last acknowledged
+//! write: the durable state plus a prefix of the later writes.
+//!
+//! CI runs 5 seeds x 20,000 operations. Longer runs:
+//! `STRATA_MODEL_SEEDS=1,2,3,4,5,6,7,8 STRATA_MODEL_OPS=200000 cargo test -p strata --test model -- --ignored --nocapture`
+
+mod common;
+
+use std::ops::Bound;
+
+use common::{apply, batch_of, dump, first_diff, matching_prefix, show, Model, Ops};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use strata::fs::fault::FaultInjectionFs;
+use strata::{Db, Options, ReadOptions, Snapshot, WriteOptions};
+
+/// Counts of what a run did, to show the test exercised what it claims.
+#[derive(Debug, Default)]
+struct Counts {
+    writes: u64,
+    synced: u64,
+    gets: u64,
+    scans: u64,
+    cursors: u64,
+    snapshot_reads: u64,
+    flushes: u64,
+    compactions: u64,
+    reopens: u64,
+    crashes: u64,
+    crash_lost_writes: u64,
+}
+
+struct Harness {
+    seed: u64,
+    step: u64,
+    dir: tempfile::TempDir,
+    fs: FaultInjectionFs,
+    opts: Options,
+    db: Option<Db>,
+    model: Model,
+    durable: Model,
+    pending: Vec<Ops>,
+    snaps: Vec<(Snapshot, Model)>,
+    rng: StdRng,
+    nkeys: u32,
+    counts: Counts,
+}
+
+fn key(i: u32) -> Vec<u8> {
+    if i.is_multiple_of(7) {
+        format!("{i:05}-with-a-longer-shared-suffix").into_bytes()
+    } else {
+        format!("{i:05}").into_bytes()
+    }
+}
+
+/// The model's entries in `[lower, upper)`.
+fn model_range<'a>(
+    m: &'a Model,
+    lower: &Option<Vec<u8>>,
+    upper: &Option<Vec<u8>>,
+) -> Vec<(&'a Vec<u8>, &'a Vec<u8>)> {
+    if let (Some(l), Some(u)) = (lower, upper) {
+        if l >= u {
+            return Vec::new();
+        }
+    }
+    let lo = lower
+        .as_ref()
+        .map_or(Bound::Unbounded, |l| Bound::Included(l.clone()));
+    let hi = upper
+        .as_ref()
+        .map_or(Bound::Unbounded, |u| Bound::Excluded(u.clone()));
+    m.range::<Vec<u8>, _>((lo, hi)).collect()
+}
+
+impl Harness {
+    fn new(seed: u64) -> Self {
+        let dir = common::tempdir();
+        let fs = common::fault_fs();
+        let mut opts = common::small_opts(std::sync::Arc::new(fs.clone()));
+        opts.compression = common::compression(seed);
+        if seed % 2 == 1 {
+            opts.bloom_bits_per_key = 10.0;
+        }
+        let db = Db::open(dir.path(), opts.clone()).unwrap();
+        Harness {
+            seed,
+            step: 0,
+            dir,
+            fs,
+            opts,
+            db: Some(db),
+            model: Model::new(),
+            durable: Model::new(),
+            pending: Vec::new(),
+            snaps: Vec::new(),
+            rng: StdRng::seed_from_u64(seed),
+            nkeys: 1500 + (seed % 4) as u32 * 500,
+            counts: Counts::default(),
+        }
+    }
+
+    fn db(&self) -> &Db {
+        self.db.as_ref().unwrap()
+    }
+
+    fn ctx(&self) -> String {
+        format!("seed {} step {}", self.seed, self.step)
+    }
+
+    fn rand_key(&mut self) -> Vec<u8> {
+        if self.rng.gen_ratio(1, 50) {
+            // Outside the key space (before, between, after).
+            match self.rng.gen_range(0..3) {
+                0 => b"".to_vec(),
+                1 => format!("{:05}x", self.rng.gen_range(0..self.nkeys)).into_bytes(),
+                _ => b"zzzz".to_vec(),
+            }
+        } else {
+            key(self.rng.gen_range(0..self.nkeys))
+        }
+    }
+
+    fn rand_value(&mut self) -> Vec<u8> {
+        let len = match self.rng.gen_range(0..100) {
+            0 => 0,
+            1 => self.rng.gen_range(5_000..40_000),
+            _ => self.rng.gen_range(1..120),
+        };
+        let mut v = format!("{}:{}:", self.seed, self.step).into_bytes();
+        let fill = self.rng.gen_range(b'a'..=b'z');
+        v.resize(len.max(v.len()), fill);
+        if len == 0 {
+            v.clear();
+        }
+        v
+    }
+
+    fn write(&mut self, ops: Ops) {
+        let sync = self.rng.gen_ratio(1, 20);
+        let wo = WriteOptions {
+            sync,
+            disable_wal: false,
+        };
+        let ctx = self.ctx();
+        let single = ops.len() == 1 && self.rng.gen_bool(0.9);
+        let db = self.db();
+        let r = if single {
+            match &ops[0] {
+                (k, Some(v)) => db.put_opt(&wo, k, v),
+                (k, None) => db.delete_opt(&wo, k),
+            }
+        } else {
+            db.write_opt(&wo, batch_of(&ops))
+        };
+        r.unwrap_or_else(|e| panic!("{ctx}: write failed: {e}"));
+        apply(&mut self.model, &ops);
+        self.counts.writes += 1;
+        if sync {
+            self.counts.synced += 1;
+            self.durable = self.model.clone();
+            self.pending.clear();
+        } else {
+            self.pending.push(ops);
+        }
+    }
+
+    fn op_get(&mut self) {
+        let k = self.rand_key();
+        let got = self
+            .db()
+            .get(&k)
+            .unwrap_or_else(|e| panic!("{}: get: {e}", self.ctx()));
+        assert_eq!(
+            got.as_ref(),
+            self.model.get(&k),
+            "{}: get {}",
+            self.ctx(),
+            show(&k)
+        );
+        self.counts.gets += 1;
+    }
+
+    fn rand_bounds(&mut self) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
+        let lower = self.rng.gen_bool(0.5).then(|| self.rand_key());
+        let upper = self.rng.gen_bool(0.5).then(|| self.rand_key());
+        (lower, upper)
+    }
+
+    /// A bounded scan (forward or reverse, maybe at a snapshot) compared with `m`.
+    fn scan(&mut self, snap: Option<(Snapshot, Model)>) {
+        let (lower, upper) = self.rand_bounds();
+        let reverse = self.rng.gen_bool(0.4);
+        let limit = self.rng.gen_range(1..60);
+        let (snapshot, m) = match snap {
+            Some((s, m)) => (Some(s), m),
+            None => (None, self.model.clone()),
+        };
+        let ro = ReadOptions {
+            snapshot,
+            iterate_lower_bound: lower.clone(),
+            iterate_upper_bound: upper.clone(),
+            ..ReadOptions::default()
+        };
+        let mut it = self.db().iter_opt(&ro);
+        if reverse {
+            it = it.reverse();
+        }
+        let got: Vec<(Vec<u8>, Vec<u8>)> = it
+            .take(limit)
+            .collect::<strata::Result<_>>()
+            .unwrap_or_else(|e| panic!("{}: scan: {e}", self.ctx()));
+        let mut want = model_range(&m, &lower, &upper);
+        if reverse {
+            want.reverse();
+        }
+        let want: Vec<(Vec<u8>, Vec<u8>)> = want
+            .into_iter()
+            .take(limit)
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        assert!(
+            got == want,
+            "{}: scan reverse={reverse} lower={:?} upper={:?}: got {} entries, want {}; first keys got {:?} want {:?}",
+            self.ctx(),
+            lower.as_deref().map(show),
+            upper.as_deref().map(show),
+            got.len(),
+            want.len(),
+            got.first().map(|e| show(&e.0)),
+            want.first().map(|e| show(&e.0)),
+        );
+        self.counts.scans += 1;
+    }
+
+    /// Seek or seek_for_prev, then random advance/retreat steps.
+    fn cursor(&mut self) {
+        let (lower, upper) = self.rand_bounds();
+        let use_snap = !self.snaps.is_empty() && self.rng.gen_bool(0.3);
+        let (snapshot, m) = if use_snap {
+            let i = self.rng.gen_range(0..self.snaps.len());
+            (Some(self.snaps[i].0.clone()), self.snaps[i].1.clone())
+        } else {
+            (None, self.model.clone())
+        };
+        let ro = ReadOptions {
+            snapshot,
+            iterate_lower_bound: lower.clone(),
+            iterate_upper_bound: upper.clone(),
+            ..ReadOptions::default()
+        };
+        let entries = model_range(&m, &lower, &upper);
+        let mut it = self.db().iter_opt(&ro);
+        let target = self.rand_key();
+        // Position in `entries`; -1 or len = invalid.
+        let mut pos: i64 = match self.rng.gen_range(0..4) {
+            0 => {
+                it.seek(&target);
+                entries.partition_point(|(k, _)| k.as_slice() < target.as_slice()) as i64
+            }
+            1 => {
+                it.seek_for_prev(&target);
+                entries.partition_point(|(k, _)| k.as_slice() <= target.as_slice()) as i64 - 1
+            }
+            2 => {
+                it.seek_to_first();
+                0
+            }
+            _ => {
+                it.seek_to_last();
+                entries.len() as i64 - 1
+            }
+        };
+        let desc = format!(
+            "{}: cursor target={} lower={:?} upper={:?} snap={use_snap}",
+            self.ctx(),
+            show(&target),
+            lower.as_deref().map(show),
+            upper.as_deref().map(show)
+        );
+        for step in 0..self.rng.gen_range(1..12) {
+            let want_valid = pos >= 0 && (pos as usize) < entries.len();
+            assert_eq!(
+                it.valid(),
+                want_valid,
+                "{desc} move {step}: valid (status {:?})",
+                it.status()
+            );
+            if !want_valid {
+                break;
+            }
+            let (wk, wv) = entries[pos as usize];
+            assert_eq!(it.key(), wk.as_slice(), "{desc} move {step}: key");
+            assert_eq!(it.value(), wv.as_slice(), "{desc} move {step}: value");
+            if self.rng.gen_bool(0.6) {
+                it.advance();
+                pos += 1;
+            } else {
+                it.retreat();
+                pos -= 1;
+            }
+        }
+        it.status().unwrap_or_else(|e| panic!("{desc}: status {e}"));
+        self.counts.cursors += 1;
+    }
+
+    fn snapshot_op(&mut self) {
+        if self.snaps.len() < 4 && self.rng.gen_bool(0.6) {
+            let s = self.db().snapshot();
+            self.snaps.push((s, self.model.clone()));
+        } else if !self.snaps.is_empty() {
+            let i = self.rng.gen_range(0..self.snaps.len());
+            self.snaps.swap_remove(i);
+        }
+    }
+
+    fn snapshot_read(&mut self) {
+        if self.snaps.is_empty() {
+            return;
+        }
+        let i = self.rng.gen_range(0..self.snaps.len());
+        let (s, m) = (self.snaps[i].0.clone(), self.snaps[i].1.clone());
+        if self.rng.gen_bool(0.7) {
+            for _ in 0..5 {
+                let k = self.rand_key();
+                let ro = ReadOptions {
+                    snapshot: Some(s.clone()),
+                    ..ReadOptions::default()
+                };
+                let got = self
+                    .db()
+                    .get_opt(&ro, &k)
+                    .unwrap_or_else(|e| panic!("{}: snapshot get: {e}", self.ctx()));
+                assert_eq!(
+                    got.as_ref(),
+                    m.get(&k),
+                    "{}: snapshot get {}",
+                    self.ctx(),
+                    show(&k)
+                );
+            }
+        } else {
+            self.scan(Some((s, m)));
+        }
+        self.counts.snapshot_reads += 1;
+    }
+
+    fn became_durable(&mut self) {
+        self.durable = self.model.clone();
+        self.pending.clear();
+    }
+
+    fn check_full(&self, what: &str) {
+        let got = dump(self.db()).unwrap_or_else(|e| panic!("{}: {what}: dump: {e}", self.ctx()));
+        assert!(
+            got == self.model,
+            "{}: {what}: DB differs from model: {}",
+            self.ctx(),
+            first_diff(&got, &self.model)
+        );
+    }
+
+    fn reopen(&mut self) {
+        self.snaps.clear();
+        self.db = None;
+        self.db = Some(
+            Db::open(self.dir.path(), self.opts.clone())
+                .unwrap_or_else(|e| panic!("{}: reopen: {e}", self.ctx())),
+        );
+        self.check_full("after reopen");
+        // Recovery writes the replayed WAL into synced tables.
+        self.became_durable();
+        self.counts.reopens += 1;
+    }
+
+    fn crash(&mut self) {
+        self.snaps.clear();
+        let freeze = self.rng.gen_bool(0.7);
+        if freeze {
+            // Like a kill: nothing the closing DB does reaches the disk.
+            self.fs.set_active(false);
+        }
+        self.db = None;
+        let torn = self.rng.gen_bool(0.5).then(|| self.rng.gen::<u64>());
+        self.fs.set_torn_writes(torn);
+        self.fs.crash().unwrap();
+        self.fs.set_active(true);
+        let db = Db::open(self.dir.path(), self.opts.clone()).unwrap_or_else(|e| {
+            panic!(
+                "{}: open after crash (freeze={freeze}, torn={torn:?}) failed: {e}",
+                self.ctx()
+            )
+        });
+        let got = dump(&db).unwrap_or_else(|e| panic!("{}: dump after crash: {e}", self.ctx()));
+        match matching_prefix(&got, &self.durable, &self.pending) {
+            Some(k) => {
+                self.counts.crash_lost_writes += (self.pending.len() - k) as u64;
+                self.model = got;
+            }
+            None => panic!(
+                "{}: after crash (freeze={freeze}, torn={torn:?}) the DB is not the durable state plus a prefix of the {} later writes; vs. durable: {}; vs. last acknowledged: {}",
+                self.ctx(),
+                self.pending.len(),
+                first_diff(&got, &self.durable),
+                first_diff(&got, &self.model)
+            ),
+        }
+        self.db = Some(db);
+        self.became_durable();
+        self.counts.crashes += 1;
+    }
+
+    fn step_once(&mut self) {
+        self.step += 1;
+        let r = self.rng.gen_range(0..1000);
+        match r {
+            0..=299 => {
+                let k = self.rand_key();
+                let v = self.rand_value();
+                self.write(vec![(k, Some(v))]);
+            }
+            300..=379 => {
+                let k = self.rand_key();
+                self.write(vec![(k, None)]);
+            }
+            380..=449 => {
+                let n = self.rng.gen_range(1..20);
+                let mut ops = Ops::new();
+                for _ in 0..n {
+                    let k = if !ops.is_empty() && self.rng.gen_ratio(1, 8) {
+                        ops[self.rng.gen_range(0..ops.len())].0.clone()
+                    } else {
+                        self.rand_key()
+                    };
+                    let v = self.rng.gen_bool(0.75).then(|| self.rand_value());
+                    ops.push((k, v));
+                }
+                self.write(ops);
+            }
+            450..=649 => self.op_get(),
+            650..=719 => self.scan(None),
+            720..=779 => self.cursor(),
+            780..=809 => self.snapshot_op(),
+            810..=869 => self.snapshot_read(),
+            870..=874 => {
+                let ctx = self.ctx();
+                self.db()
+                    .flush()
+                    .unwrap_or_else(|e| panic!("{ctx}: flush: {e}"));
+                self.became_durable();
+                self.counts.flushes += 1;
+            }
+            875..=877 => {
+                let ctx = self.ctx();
+                let (a, b) = if self.rng.gen_bool(0.5) {
+                    (None, None)
+                } else {
+                    let mut a = self.rand_key();
+                    let mut b = self.rand_key();
+                    if a > b {
+                        std::mem::swap(&mut a, &mut b);
+                    }
+                    (Some(a), Some(b))
+                };
+                self.db()
+                    .compact_range(a.as_deref(), b.as_deref())
+                    .unwrap_or_else(|e| panic!("{ctx}: compact_range: {e}"));
+                self.became_durable();
+                self.counts.compactions += 1;
+                if self.rng.gen_bool(0.3) {
+                    self.check_full("after compact_range");
+                }
+            }
+            878..=879 => self.reopen(),
+            880..=882 => self.crash(),
+            _ => self.op_get(),
+        }
+    }
+}
+
+fn run(seed: u64, ops: u64) {
+    let t = std::time::Instant::now();
+    let mut h = Harness::new(seed);
+    for _ in 0..ops {
+        h.step_once();
+    }
+    h.db().wait_for_compaction().unwrap();
+    h.check_full("at the end");
+    h.reopen();
+    println!(
+        "model seed {seed}: {ops} operations in {:.1}s: {:?}",
+        t.elapsed().as_secs_f64(),
+        h.counts
+    );
+    let c = &h.counts;
+    // The run must have exercised every kind of step.
+    assert!(c.crashes > 0 && c.reopens > 0 && c.flushes > 0 && c.compactions > 0);
+    assert!(c.scans > 0 && c.cursors > 0 && c.snapshot_reads > 0 && c.synced > 0);
+}
+
+#[test]
+fn model_seed_1() {
+    run(1, 20_000);
+}
+
+#[test]
+fn model_seed_2() {
+    run(2, 20_000);
+}
+
+#[test]
+fn model_seed_3() {
+    run(3, 20_000);
+}
+
+#[test]
+fn model_seed_4() {
+    run(4, 20_000);
+}
+
+#[test]
+fn model_seed_5() {
+    run(5, 20_000);
+}
+
+/// Long run: seeds from `STRATA_MODEL_SEEDS` (comma-separated), operations
+/// per seed from `STRATA_MODEL_OPS`.
+#[test]
+#[ignore = "long run; see the file's doc comment for the command"]
+fn model_long() {
+    let ops = common::env_u64("STRATA_MODEL_OPS", 200_000);
+    for seed in common::env_list("STRATA_MODEL_SEEDS", &[11, 12, 13, 14, 15, 16, 17, 18]) {
+        run(seed, ops);
+    }
+}
