@@ -124,6 +124,33 @@ fn main() -> Res<()> {
         db.put(b"k07", b"after-compaction")?;
         db.delete(b"k08")?;
     }
+    // A DB with blob files (values of 32 bytes or more are separated).
+    let bdir = tempfile::tempdir()?;
+    {
+        let mut bo = o.clone();
+        bo.enable_blob_files = true;
+        bo.min_blob_size = 32;
+        let db = Db::open(bdir.path(), bo)?;
+        for i in 0..8u32 {
+            db.put(format!("b{i:02}").as_bytes(), "blob-value-".repeat(4 + i as usize).as_bytes())?;
+        }
+        db.flush()?;
+    }
+    for e in fs::read_dir(bdir.path())? {
+        let p = e?.path();
+        let name = p.file_name().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+        if name.ends_with(".blob") {
+            put(&root, "blob_file", &name, &with(0, &fs::read(&p)?))?;
+        }
+    }
+    put(&root, "blob_file", "built-none", b"\x01\x00\x03abc\x10def\x40\x05\x20\x00")?;
+    put(&root, "blob_file", "built-lz4-damaged", b"\x01\x02\x04aaaaa\x85bbbbb\x05ccccc\x01d\x30\x00\x5a\x10\x01\x00")?;
+    put(&root, "blob_file", "built-zstd", b"\x01\x03\x02\xffxyz\x42q")?;
+    for (i, idx) in [(7u64, 30u64, 100u64, CompressionType::None), (1, 1 << 40, 5, CompressionType::Zstd)].iter().enumerate() {
+        let bi = strata::blob::BlobIndex { file_number: idx.0, offset: idx.1, size: idx.2, compression: idx.3 };
+        put(&root, "blob_index", &format!("idx-{i}"), &bi.encode())?;
+    }
+
     let mut n_manifest = 0;
     for e in fs::read_dir(dir.path())? {
         let p = e?.path();
@@ -169,6 +196,7 @@ fn main() -> Res<()> {
     put(&root, "db_model", "puts-get-scan", b"\x00\x00\x01\x05\x00\x02\x07\x01\x03\x09\x08\x01\x0a\x00")?;
     put(&root, "db_model", "flush-reopen", b"\x11\x00\x01\x05\x01\x02\x07\x05\x01\x0d\x0f\x08\x01\x0a\x03\x02\x09")?;
     put(&root, "db_model", "snapshot", b"\x23\x00\x04\x06\x0b\x00\x04\x41\x05\x04\x0c\x00\x04\x00\x0e\x00\x00\x00\x0c\x00\x04\x01")?;
+    put(&root, "db_model", "blob-gc", b"\xc4\x00\x01\x07\x00\x02\x07\x01\x01\x07\x0d\x00\x01\x09\x0e\x00\x00\x00\x0f\x08\x01\x0a\x00")?;
     put(&root, "db_model", "batch-compact", b"\x02\x07\x04\x04\x01\x02\x05\x02\x03\x00\x06\x07\x03\x01\x0e\x01\x09\x00\x0a\x01\x02\x08")?;
     let mut big = vec![0x01u8];
     for i in 0..120u8 {

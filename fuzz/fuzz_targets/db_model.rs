@@ -2,7 +2,8 @@
 //! `strata::Db` in a temporary directory and a `BTreeMap` model, and asserts
 //! they agree: put, delete, batch, get, forward/backward/bounded scans,
 //! snapshots and reads at a snapshot, flush, compact_range and reopen.
-//! A 64 KiB write buffer and values up to 4 KiB force flushes and compactions.
+//! A 64 KiB write buffer and values up to 4 KiB force flushes and compactions;
+//! bit 0x40 of the first byte turns on blob files (0x80: blob GC too).
 #![no_main]
 use std::collections::BTreeMap;
 
@@ -40,6 +41,15 @@ fn options(b: &mut Bytes<'_>) -> Options {
     o.compression = compression_of(c);
     o.bloom_bits_per_key = if c & 0x10 != 0 { 10.0 } else { 0.0 };
     o.block_size = if c & 0x20 != 0 { 256 } else { 4096 };
+    if c & 0x40 != 0 {
+        // Key-value separation: most values go to small blob files.
+        o.enable_blob_files = true;
+        o.min_blob_size = 32;
+        o.blob_file_size = 32 * 1024;
+        o.blob_compression_type = compression_of(c >> 2);
+        o.enable_blob_garbage_collection = c & 0x80 != 0;
+        o.blob_garbage_collection_age_cutoff = 0.5;
+    }
     o
 }
 
