@@ -10,7 +10,11 @@ fuzz_target!(|data: &[u8]| {
     };
     assert_eq!(b.data(), data);
     let ops = b.iter().count();
-    assert_eq!(ops as u64, u64::from(b.count()), "iteration length vs count");
+    assert_eq!(
+        ops as u64,
+        u64::from(b.count()),
+        "iteration length vs count"
+    );
     let _ = (b.sequence(), b.approximate_size(), b.is_empty(), b.check());
     let mut copy = WriteBatch::new();
     copy.append(&b);
@@ -24,5 +28,9 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     rebuilt.set_sequence(b.sequence());
-    assert_eq!(rebuilt.data(), b.data(), "a parsed batch re-encodes to its bytes");
+    assert_eq!(
+        rebuilt.data(),
+        b.data(),
+        "a parsed batch re-encodes to its bytes"
+    );
 });

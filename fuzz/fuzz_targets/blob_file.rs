@@ -43,7 +43,13 @@ fn built(data: &[u8]) {
     let mut b = Bytes::new(data);
     let codec = compression_of(b.u8());
     let buf = Arc::new(Mutex::new(Vec::new()));
-    let mut w = BlobFileBuilder::new(Box::new(MemWritable(buf.clone())), 9, NAME.into(), codec, None);
+    let mut w = BlobFileBuilder::new(
+        Box::new(MemWritable(buf.clone())),
+        9,
+        NAME.into(),
+        codec,
+        None,
+    );
     let mut written = Vec::new();
     for i in 0..(b.u8() % 16) {
         let key = format!("key{i:03}").into_bytes();

@@ -81,7 +81,9 @@ fn scan(db: &Db, ro: &ReadOptions, reverse: bool) -> Vec<(Vec<u8>, Vec<u8>)> {
 fn expect(model: &Model, lo: Option<&[u8]>, hi: Option<&[u8]>) -> Vec<(Vec<u8>, Vec<u8>)> {
     model
         .iter()
-        .filter(|(k, _)| lo.is_none_or(|l| k.as_slice() >= l) && hi.is_none_or(|h| k.as_slice() < h))
+        .filter(|(k, _)| {
+            lo.is_none_or(|l| k.as_slice() >= l) && hi.is_none_or(|h| k.as_slice() < h)
+        })
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect()
 }
@@ -98,12 +100,21 @@ fn check_all(db: &Db, ro: &ReadOptions, model: &Model, b: &mut Bytes<'_>) {
     ro.iterate_lower_bound = lo.clone();
     ro.iterate_upper_bound = hi.clone();
     let want = expect(model, lo.as_deref(), hi.as_deref());
-    assert_eq!(scan(db, &ro, sel & 2 == 2), want, "scan lo={lo:?} hi={hi:?}");
+    assert_eq!(
+        scan(db, &ro, sel & 2 == 2),
+        want,
+        "scan lo={lo:?} hi={hi:?}"
+    );
 }
 
 fn get(db: &Db, ro: &ReadOptions, model: &Model, k: &[u8]) {
     match db.get_opt(ro, k) {
-        Ok(got) => assert_eq!(got.as_ref(), model.get(k), "get {:?}", String::from_utf8_lossy(k)),
+        Ok(got) => assert_eq!(
+            got.as_ref(),
+            model.get(k),
+            "get {:?}",
+            String::from_utf8_lossy(k)
+        ),
         Err(e) => panic!("get error: {e}"),
     }
 }

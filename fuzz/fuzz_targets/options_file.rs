@@ -19,7 +19,11 @@ fuzz_target!(|data: &[u8]| {
     let Some((&mode, rest)) = data.split_first() else {
         return;
     };
-    let bytes = if mode & 1 == 1 { with_checksum(rest) } else { rest.to_vec() };
+    let bytes = if mode & 1 == 1 {
+        with_checksum(rest)
+    } else {
+        rest.to_vec()
+    };
     let Ok(o) = parse(&bytes, "OPTIONS-000001") else {
         return;
     };

@@ -38,8 +38,16 @@ fuzz_target!(|data: &[u8]| {
         let kl = usize::from(b.u8() % 16);
         let key = b.take(kl).to_vec();
         let vl = usize::from(b.u8());
-        let t = if vl % 5 == 0 { ValueType::Deletion } else { ValueType::Value };
-        let value = if t == ValueType::Value { b.take(vl).to_vec() } else { Vec::new() };
+        let t = if vl % 5 == 0 {
+            ValueType::Deletion
+        } else {
+            ValueType::Value
+        };
+        let value = if t == ValueType::Value {
+            b.take(vl).to_vec()
+        } else {
+            Vec::new()
+        };
         model.insert(key, (t, value));
     }
     let entries: Vec<(Vec<u8>, Vec<u8>)> = model
@@ -50,7 +58,13 @@ fuzz_target!(|data: &[u8]| {
     let Ok(bytes) = build_table(&opts, &entries) else {
         panic!("building a valid table failed");
     };
-    let table = match Table::open(Arc::new(MemFile(bytes.clone())), 1, "fuzz.sst".into(), None, None) {
+    let table = match Table::open(
+        Arc::new(MemFile(bytes.clone())),
+        1,
+        "fuzz.sst".into(),
+        None,
+        None,
+    ) {
         Ok(t) => Arc::new(t),
         Err(e) => panic!("a freshly built table does not open: {e}"),
     };
@@ -76,8 +90,13 @@ fuzz_target!(|data: &[u8]| {
         damaged[pos] ^= x;
     }
     let cut = damaged.len();
-    let Ok(t) = Table::open(Arc::new(MemFile(damaged.clone())), 1, "fuzz.sst".into(), None, None)
-    else {
+    let Ok(t) = Table::open(
+        Arc::new(MemFile(damaged.clone())),
+        1,
+        "fuzz.sst".into(),
+        None,
+        None,
+    ) else {
         return;
     };
     let t = Arc::new(t);

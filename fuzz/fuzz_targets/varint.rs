@@ -3,8 +3,8 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use strata::coding::{
-    decode_fixed32, decode_fixed64, decode_varint32, decode_varint64, put_varint32,
-    put_varint64, varint_length, Decoder,
+    decode_fixed32, decode_fixed64, decode_varint32, decode_varint64, put_varint32, put_varint64,
+    varint_length, Decoder,
 };
 
 fuzz_target!(|data: &[u8]| {

@@ -30,7 +30,12 @@ fn read(data: &[u8], mode: WalRecoveryMode) -> Vec<Vec<u8>> {
             }
         }
     }
-    let _ = (r.dropped(), r.dropped_bytes(), r.stopped_at(), r.file_name());
+    let _ = (
+        r.dropped(),
+        r.dropped_bytes(),
+        r.stopped_at(),
+        r.file_name(),
+    );
     out
 }
 
@@ -81,7 +86,10 @@ fuzz_target!(|data: &[u8]| {
             while i < records.len() && records[i] != *r {
                 i += 1;
             }
-            assert!(i < records.len(), "{m} returned a record that was never written");
+            assert!(
+                i < records.len(),
+                "{m} returned a record that was never written"
+            );
             i += 1;
         }
     }

@@ -17,7 +17,10 @@ pub struct MemFile(pub Vec<u8>);
 impl RandomAccessFile for MemFile {
     fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
         let start = usize::try_from(offset).unwrap_or(usize::MAX);
-        match start.checked_add(len).and_then(|end| self.0.get(start..end)) {
+        match start
+            .checked_add(len)
+            .and_then(|end| self.0.get(start..end))
+        {
             Some(b) => Ok(b.to_vec()),
             None => Err(Error::corruption("fuzz.sst", offset, "read past end")),
         }
