@@ -1,5 +1,6 @@
 //! WriteBatch::from_data over arbitrary bytes; an accepted batch iterates
-//! exactly `count()` operations and re-parses from its own encoding.
+//! exactly `count()` operations and rebuilding it through the API gives the
+//! same operations.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use strata::WriteBatch;
@@ -28,9 +29,10 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     rebuilt.set_sequence(b.sequence());
-    assert_eq!(
-        rebuilt.data(),
-        b.data(),
-        "a parsed batch re-encodes to its bytes"
+    // Varints need not be canonical, so compare operations, not bytes.
+    assert!(
+        rebuilt.iter().eq(b.iter()),
+        "a parsed batch re-encodes to the same operations"
     );
+    assert_eq!(rebuilt.count(), b.count());
 });
