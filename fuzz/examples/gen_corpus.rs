@@ -163,8 +163,10 @@ fn main() -> Res<()> {
 
     // A real DB: WAL, MANIFEST, OPTIONS and flushed tables.
     let dir = tempfile::tempdir()?;
-    let mut o = Options::default();
-    o.create_if_missing = true;
+    let o = Options {
+        create_if_missing: true,
+        ..Options::default()
+    };
     {
         let db = Db::open(dir.path(), o.clone())?;
         for i in 0..20u32 {
@@ -184,9 +186,11 @@ fn main() -> Res<()> {
     // A DB with blob files (values of 32 bytes or more are separated).
     let bdir = tempfile::tempdir()?;
     {
-        let mut bo = o.clone();
-        bo.enable_blob_files = true;
-        bo.min_blob_size = 32;
+        let bo = Options {
+            enable_blob_files: true,
+            min_blob_size: 32,
+            ..o.clone()
+        };
         let db = Db::open(bdir.path(), bo)?;
         for i in 0..8u32 {
             db.put(

@@ -32,11 +32,13 @@ fn value(b: &mut Bytes<'_>, k: &[u8], n: usize) -> Vec<u8> {
 }
 
 fn options(b: &mut Bytes<'_>) -> Options {
-    let mut o = Options::default();
-    o.create_if_missing = true;
-    o.write_buffer_size = 64 * 1024;
-    o.target_file_size_base = 64 * 1024;
-    o.max_bytes_for_level_base = 256 * 1024;
+    let mut o = Options {
+        create_if_missing: true,
+        write_buffer_size: 64 * 1024,
+        target_file_size_base: 64 * 1024,
+        max_bytes_for_level_base: 256 * 1024,
+        ..Options::default()
+    };
     let c = b.u8();
     o.compression = compression_of(c);
     o.bloom_bits_per_key = if c & 0x10 != 0 { 10.0 } else { 0.0 };
@@ -157,7 +159,7 @@ fuzz_target!(|data: &[u8]| {
                 let mut staged = model.clone();
                 for _ in 0..(b.u8() % 8) {
                     let k = key(&mut b);
-                    if b.u8() % 3 == 0 {
+                    if b.u8().is_multiple_of(3) {
                         batch.delete(&k);
                         staged.remove(&k);
                     } else {

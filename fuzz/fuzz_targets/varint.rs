@@ -9,7 +9,7 @@ use strata::coding::{
 
 fuzz_target!(|data: &[u8]| {
     if let Some((v, n)) = decode_varint64(data) {
-        assert!(n >= 1 && n <= 10 && n <= data.len());
+        assert!((1..=10).contains(&n) && n <= data.len());
         let mut e = Vec::new();
         put_varint64(&mut e, v);
         assert_eq!(e.len(), varint_length(v));
@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     if let Some((v, n)) = decode_varint32(data) {
-        assert!(n >= 1 && n <= 5 && n <= data.len());
+        assert!((1..=5).contains(&n) && n <= data.len());
         let mut e = Vec::new();
         put_varint32(&mut e, v);
         assert_eq!(decode_varint32(&e), Some((v, e.len())));
