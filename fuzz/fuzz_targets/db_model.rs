@@ -124,7 +124,7 @@ fn get(db: &Db, ro: &ReadOptions, model: &Model, k: &[u8]) {
 fuzz_target!(|data: &[u8]| {
     let mut b = Bytes::new(data);
     let opts = options(&mut b);
-    let Ok(dir) = tempfile::tempdir() else {
+    let Ok(dir) = strata_fuzz::scratch_dir() else {
         return;
     };
     let open = || match Db::open(dir.path(), opts.clone()) {
