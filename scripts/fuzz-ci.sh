@@ -36,7 +36,8 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
     exit 0
 fi
 if ! cargo "+$toolchain" --version >/dev/null 2>&1; then
-    echo "fuzz-ci: SKIPPED: the '$toolchain' toolchain is not installed (rustup toolchain install nightly)"
+    echo "fuzz-ci: SKIPPED: the '$toolchain' toolchain is not installed (rustup toolchain install nightly," \
+        "or run on stable without a sanitizer: FUZZ_TOOLCHAIN=stable FUZZ_SANITIZER=none $0)"
     exit 0
 fi
 
