@@ -3,12 +3,13 @@
 # performance table. Each cell is the median ops/sec of REPS runs; engines
 # alternate within each repetition so machine load hits both alike.
 #
-# Usage: side_by_side.sh BIN DBDIR [NUM_1K] [NUM_16K] [REPS]
+# Usage: side_by_side.sh BIN DBDIR [NUM_1K] [NUM_16K] [REPS] [EXTRA_FLAGS]
+#   EXTRA_FLAGS: e.g. "--enable_blob_files=true --min_blob_size=0" for the blob rows.
 #   BIN: a binary running `strata bench` with the rocksdb feature, e.g.
 #        target/release/examples/strata_bench (or `strata bench` once wired).
 set -euo pipefail
-BIN=$1; DB=$2; NUM1K=${3:-1000000}; NUM16K=${4:-65536}; REPS=${5:-3}
-COMMON="--compression_type=none --seed=1 --db=$DB"
+BIN=$1; DB=$2; NUM1K=${3:-1000000}; NUM16K=${4:-65536}; REPS=${5:-3}; EXTRA=${6:-}
+COMMON="--compression_type=none --seed=1 --db=$DB $EXTRA"
 
 run() { # engine, args... -> prints "name ops_per_sec" lines
   local engine=$1; shift

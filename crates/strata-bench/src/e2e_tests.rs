@@ -470,3 +470,49 @@ fn strata_rejects_unbuilt_feature_flag() {
         "{err}"
     );
 }
+
+/// Study 1's blob configuration on Strata: the JSON report splits bytes on
+/// disk by kind and reports both write amplifications and stall time.
+#[test]
+fn strata_blob_run_reports_disk_by_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("--db={}", dir.path().join("db").display());
+    let json = dir.path().join("r.json");
+    let f = crate::engine::strata_adapter::StrataFactory;
+    let args: Vec<String> = [
+        db.as_str(),
+        "--benchmarks=fillrandom,readrandomwriterandom",
+        "--readwritepercent=95",
+        "--num=2000",
+        "--value_size=1024",
+        "--enable_blob_files=true",
+        "--min_blob_size=0",
+        "--write_buffer_size=65536",
+        "--statistics=1",
+        "--seed=1",
+        &format!("--json_report={}", json.display()),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = run_with(&args, &f, &mut out, &mut err).unwrap();
+    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let disk = &v["disk"];
+    assert!(disk["blob_bytes"].as_u64().unwrap() > 1_000_000, "{disk}");
+    assert!(
+        disk["sst_bytes"].as_u64().unwrap() < disk["blob_bytes"].as_u64().unwrap(),
+        "{disk}"
+    );
+    assert_eq!(
+        disk["total_bytes"].as_u64().unwrap(),
+        ["wal_bytes", "sst_bytes", "blob_bytes", "other_bytes"]
+            .iter()
+            .map(|k| disk[k].as_u64().unwrap())
+            .sum::<u64>()
+    );
+    assert!(v["write_amplification"]["end_to_end"].as_f64().unwrap() > 1.0);
+    assert!(v["stall_micros"].is_u64());
+}

@@ -40,7 +40,12 @@ use flags::Flags;
 /// returns the process exit code (0 on success, 1 on any error, which has
 /// then been printed to stderr).
 pub fn run_cli(args: Vec<String>) -> anyhow::Result<i32> {
-    let engine = peek_engine(&args);
+    // The engine is chosen before the run; flag errors are reported by
+    // `run_with` with the full db_bench wording, so parse failures here just
+    // fall back to the default engine.
+    let engine = flags::parse_args(&args)
+        .map(|v| v.raw("engine").to_string())
+        .unwrap_or_else(|_| "strata".to_string());
     let factory = match engine::factory_for(&engine) {
         Ok(f) => f,
         Err(e) => {
@@ -56,18 +61,6 @@ pub fn run_cli(args: Vec<String>) -> anyhow::Result<i32> {
         &mut stdout.lock(),
         &mut stderr.lock(),
     )
-}
-
-/// The `--engine` value in `args` (last one wins), `strata` by default.
-fn peek_engine(args: &[String]) -> String {
-    let mut engine = "strata".to_string();
-    for a in args {
-        let body = a.trim_start_matches('-');
-        if let Some(v) = body.strip_prefix("engine=") {
-            engine = v.to_string();
-        }
-    }
-    engine
 }
 
 /// `--help` text: every flag with its type, default and help.

@@ -1,5 +1,5 @@
-//! Progress on stderr: db_bench's `... finished N ops` line (only when stderr
-//! is a terminal) and, with `--stats_interval[_seconds]`, its periodic
+//! Progress on stderr: db_bench's `... finished N ops` line plus the current
+//! ops/sec (only when stderr is a terminal and the run has lasted 2 s) and, with `--stats_interval[_seconds]`, its periodic
 //! per-thread interval lines (plus `rocksdb.stats` with `--stats_per_interval`).
 
 use std::io::{IsTerminal, Write};
@@ -36,6 +36,15 @@ pub fn next_report_after(current: u64) -> u64 {
     current + step
 }
 
+/// The terminal progress line: db_bench's `... finished N ops` plus the
+/// current rate, padded and ended with `\r` so the next one overwrites it.
+pub fn progress_line(done: u64, ops_per_sec: f64) -> String {
+    format!(
+        "... finished {done} ops ({ops_per_sec:.0} ops/sec){:30}\r",
+        ""
+    )
+}
+
 impl Progress {
     /// A reporter for thread `tid`.
     pub fn new(
@@ -67,10 +76,17 @@ impl Progress {
         }
         if self.interval_ops == 0 && self.interval_secs == 0 {
             self.next_report = next_report_after(self.next_report);
-            if self.tty {
+            let now = Instant::now();
+            // Only for runs longer than a couple of seconds, and only on a
+            // terminal: db_bench's line plus the current rate.
+            if self.tty && now.duration_since(self.start).as_secs() >= 2 {
+                let secs = now.duration_since(self.last_time).as_secs_f64().max(1e-9);
+                let rate = (done - self.last_done) as f64 / secs;
                 let mut e = std::io::stderr().lock();
-                let _ = write!(e, "... finished {done} ops{:30}\r", "");
+                let _ = e.write_all(progress_line(done, rate).as_bytes());
                 let _ = e.flush();
+                self.last_time = now;
+                self.last_done = done;
             }
             return;
         }
@@ -109,6 +125,16 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn progress_line_shape() {
+        let l = progress_line(1500, 12345.6);
+        assert!(
+            l.starts_with("... finished 1500 ops (12346 ops/sec)"),
+            "{l:?}"
+        );
+        assert!(l.ends_with(" \r") && !l.contains('\n'));
+    }
 
     #[test]
     fn schedule_matches_db_bench() {

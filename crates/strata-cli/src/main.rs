@@ -1,6 +1,7 @@
 //! The `strata` command.
 
 mod inspect;
+mod stress;
 
 /// Dispatches `strata <subcommand> ...`; the process exits with the code
 /// the subcommand returns.
@@ -11,14 +12,17 @@ fn main() -> anyhow::Result<()> {
         Some("bench") => strata_bench::run_cli(rest)?,
         Some("inspect") => inspect::run(rest)?,
         Some("lab") => strata_lab::run_cli(rest)?,
+        Some("stress") => stress::run(rest)?,
         Some("--version" | "-V") => {
             println!("strata {}", env!("CARGO_PKG_VERSION"));
             0
         }
         Some(other) => {
-            anyhow::bail!("unknown subcommand '{other}' (expected: bench, lab, inspect)")
+            anyhow::bail!("unknown subcommand '{other}' (expected: bench, lab, inspect, stress)")
         }
-        None => anyhow::bail!("usage: strata <subcommand> ... (subcommands: bench, lab, inspect)"),
+        None => anyhow::bail!(
+            "usage: strata <subcommand> ... (subcommands: bench, lab, inspect, stress)"
+        ),
     };
     std::process::exit(code)
 }

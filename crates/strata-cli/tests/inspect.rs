@@ -524,3 +524,50 @@ fn random_damage_never_panics() {
         }
     }
 }
+
+#[test]
+fn blob_files_are_dumped_their_garbage_shown_and_verified() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let opts = Options {
+            write_buffer_size: 64 << 10,
+            enable_blob_files: true,
+            min_blob_size: 100,
+            ..Options::default()
+        };
+        let db = Db::open(dir.path(), opts).unwrap();
+        for round in 0..2 {
+            for i in 0..300 {
+                db.put(&key(i), format!("{round:0>300}").as_bytes())
+                    .unwrap();
+            }
+            db.flush().unwrap();
+        }
+        db.compact_range(None, None).unwrap();
+    }
+    let blobs = files_with(dir.path(), ".blob");
+    assert!(!blobs.is_empty(), "no blob files written");
+    let (code, out, err) = inspect(&["blob", p(&blobs[0])]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Blob file") && out.contains("key"), "{out}");
+    let (code, out, err) = inspect(&["db", p(dir.path())]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("garbage"), "{out}");
+    assert!(out.contains("Number of blob files"), "{out}");
+    let (code, out, _) = inspect(&["verify", p(dir.path())]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains(".blob"), "{out}");
+    // A flipped byte inside a live blob file's records is found.
+    let live = blobs
+        .iter()
+        .find(|b| out.contains(b.file_name().unwrap().to_str().unwrap()))
+        .unwrap()
+        .clone();
+    flip_byte(&live, 60);
+    let (code, out, _) = inspect(&["verify", p(dir.path())]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("CORRUPT") && out.contains(live.file_name().unwrap().to_str().unwrap()),
+        "{out}"
+    );
+}

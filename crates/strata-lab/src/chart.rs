@@ -42,6 +42,8 @@ pub struct ChartData {
     pub log_y: bool,
     /// Vertical markers: (x position as fractional index, label).
     pub markers: Vec<(f64, String)>,
+    /// Grouped bars instead of lines (categorical x).
+    pub bars: bool,
 }
 
 const COLORS: [RGBColor; 8] = [
@@ -89,7 +91,8 @@ where
     if !c.log_y {
         lo = lo.min(0.0);
     }
-    let pad = ((hi - lo).abs() * 0.08).max(if c.log_y { 0.1 } else { 1e-9 });
+    let pad =
+        ((hi - lo).abs() * if c.bars { 0.3 } else { 0.08 }).max(if c.log_y { 0.1 } else { 1e-9 });
     let (lo, hi) = (if c.log_y { lo - pad } else { lo }, hi + pad);
     let n = c.x_labels.len().max(1);
     let labels = c.x_labels.clone();
@@ -136,21 +139,50 @@ where
             .enumerate()
             .filter_map(|(x, p)| p.map(|(m, _, _)| (x as f64, ty(m, log))))
             .collect();
-        chart
-            .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
-            .map_err(|e| anyhow::anyhow!("{e:?}"))?
-            .label(l.name.clone())
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
-            });
-        chart
-            .draw_series(pts.iter().map(|p| Circle::new(*p, 4, color.filled())))
-            .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+        let nl = c.lines.len().max(1) as f64;
+        let bw = 0.8 / nl;
+        // Centre of this line's bar (or its error-bar offset) within a category.
+        let off = |x: usize| -> f64 {
+            if c.bars {
+                x as f64 - 0.4 + (i as f64 + 0.5) * bw
+            } else {
+                // Spread the error bars of different lines a little so they do not overlap.
+                x as f64 + (i as f64 - (nl - 1.0) / 2.0) * 0.04
+            }
+        };
+        if c.bars {
+            let base = if log { lo } else { 0.0 };
+            chart
+                .draw_series(l.points.iter().enumerate().filter_map(|(x, p)| {
+                    p.map(|(m, _, _)| {
+                        let cx = off(x);
+                        Rectangle::new(
+                            [(cx - bw / 2.0, base), (cx + bw / 2.0, ty(m, log))],
+                            color.mix(0.8).filled(),
+                        )
+                    })
+                }))
+                .map_err(|e| anyhow::anyhow!("{e:?}"))?
+                .label(l.name.clone())
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 18, y + 5)], color.filled())
+                });
+        } else {
+            chart
+                .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+                .map_err(|e| anyhow::anyhow!("{e:?}"))?
+                .label(l.name.clone())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
+                });
+            chart
+                .draw_series(pts.iter().map(|p| Circle::new(*p, 4, color.filled())))
+                .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+        }
         for (x, p) in l.points.iter().enumerate() {
             if let Some((_, mn, mx)) = p {
                 if mx > mn {
-                    // Spread the bars of different lines a little so they do not overlap.
-                    let x = x as f64 + (i as f64 - (c.lines.len() as f64 - 1.0) / 2.0) * 0.04;
+                    let x = off(x);
                     let (a, b) = (ty(*mn, log), ty(*mx, log));
                     for seg in [
                         vec![(x, a), (x, b)],
@@ -160,7 +192,11 @@ where
                         chart
                             .draw_series(std::iter::once(PathElement::new(
                                 seg,
-                                color.stroke_width(1),
+                                if c.bars {
+                                    BLACK.stroke_width(1)
+                                } else {
+                                    color.stroke_width(1)
+                                },
                             )))
                             .map_err(|e| anyhow::anyhow!("{e:?}"))?;
                     }
@@ -307,7 +343,14 @@ mod tests {
             }],
             log_y: true,
             markers: vec![(0.5, "cross".into())],
+            bars: false,
         };
+        let mut bars = c.clone();
+        bars.bars = true;
+        render(&bars, &d.path().join("bars")).unwrap();
+        assert!(std::fs::read_to_string(d.path().join("bars.svg"))
+            .unwrap()
+            .contains("<rect"));
         render(&c, &d.path().join("c")).unwrap();
         let png = std::fs::read(d.path().join("c.png")).unwrap();
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");

@@ -42,8 +42,11 @@ pub struct Common {
     #[arg(long)]
     pub rocksdb_bench: Option<String>,
     /// Override a fixed flag of the study: `--set value_size=4096` (repeatable).
-    #[arg(long = "set", value_name = "FLAG=VALUE")]
+    #[arg(long = "set", value_name = "FLAG=VALUE", allow_hyphen_values = true)]
     pub set: Vec<String>,
+    /// Kill a benchmark step after this many seconds (recorded as a failed run).
+    #[arg(long)]
+    pub timeout: Option<u64>,
     /// Use a `db_bench` found on PATH for every engine (testing without `strata bench`).
     #[arg(long)]
     pub db_bench_on_path: bool,
@@ -143,10 +146,24 @@ fn options(c: &Common) -> anyhow::Result<RunOptions> {
 fn plan_of(c: &Common) -> anyhow::Result<(crate::model::Plan, PathBuf)> {
     let path = crate::spec::resolve_study_path(&c.study);
     let spec = crate::spec::load(&path)?;
-    Ok((
-        crate::model::expand(&spec, &c.scale, c.repeats, c.engines.clone())?,
-        path,
-    ))
+    if let Some(es) = &c.engines {
+        if let Some(bad) = es
+            .iter()
+            .find(|e| !crate::validate::ENGINES.contains(&e.as_str()))
+        {
+            anyhow::bail!("--engines: unknown engine `{bad}` (known: strata, rocksdb)");
+        }
+    }
+    let mut set = Vec::new();
+    for kv in &c.set {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| anyhow::anyhow!("--set {kv}: expected FLAG=VALUE"))?;
+        set.push((k.trim_start_matches('-').to_string(), v.to_string()));
+    }
+    let mut plan = crate::model::expand_with(&spec, &c.scale, c.repeats, c.engines.clone(), &set)?;
+    plan.timeout = c.timeout.map(std::time::Duration::from_secs);
+    Ok((plan, path))
 }
 
 /// Executes a parsed command line; returns the process exit code.
@@ -235,5 +252,52 @@ pub fn execute(cli: Cli) -> anyhow::Result<i32> {
             );
             Ok(0)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn common(extra: &[&str]) -> Common {
+        let study = concat!(env!("CARGO_MANIFEST_DIR"), "/../../studies/blob.toml");
+        let mut args = vec!["strata lab", "plan", study];
+        args.extend_from_slice(extra);
+        match Cli::try_parse_from(args).unwrap().cmd {
+            Cmd::Plan { common, .. } => common,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn set_and_timeout_reach_the_plan() {
+        let (p, _) = plan_of(&common(&[
+            "--set",
+            "num=7",
+            "--set",
+            "--seed=3",
+            "--timeout",
+            "5",
+        ]))
+        .unwrap();
+        assert_eq!(p.fixed.get("num").map(String::as_str), Some("7"));
+        assert_eq!(p.fixed.get("seed").map(String::as_str), Some("3"));
+        assert_eq!(p.timeout, Some(std::time::Duration::from_secs(5)));
+        assert_eq!(p.set.len(), 2);
+    }
+
+    #[test]
+    fn bad_engine_and_bad_set_are_rejected() {
+        let e = plan_of(&common(&["--engines", "strata,leveldb"]))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("leveldb"), "{e}");
+        assert!(plan_of(&common(&["--set", "novalue"])).is_err());
+    }
+
+    #[test]
+    fn run_cli_reports_usage_errors_as_exit_code() {
+        assert_eq!(crate::run_cli(vec!["nonsense".into()]).unwrap(), 2);
+        assert_eq!(crate::run_cli(vec!["--help".into()]).unwrap(), 0);
     }
 }

@@ -40,6 +40,9 @@ pub fn plan_lines(
                 "--engines".into(),
                 plan.engines.join(","),
             ]);
+            if let Some(t) = plan.timeout {
+                a.extend(["--timeout".into(), t.as_secs().to_string()]);
+            }
             for (k, v) in &plan.set {
                 a.extend(["--set".into(), format!("{k}={v}")]);
             }

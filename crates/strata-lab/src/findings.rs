@@ -337,6 +337,117 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::expand;
+    use crate::results::{sample_row, ResultRow};
+    use crate::spec::parse;
+
+    const SPEC: &str = r#"name = "t"
+title = "t"
+question = "q"
+engines = ["rocksdb"]
+[[axis]]
+name = "x"
+values = [1, 2, 3]
+[[axis]]
+name = "s"
+[[axis.variant]]
+label = "a"
+[[axis.variant]]
+label = "b"
+[[step]]
+benchmarks = "fillrandom"
+[scales.quick]
+"#;
+
+    /// Rows with `ops_sec` = f(x, series) + repeat jitter.
+    fn rows(f: impl Fn(f64, &str) -> f64, jitter: &[f64]) -> Vec<ResultRow> {
+        let mut out = Vec::new();
+        for x in ["1", "2", "3"] {
+            for s in ["a", "b"] {
+                for j in jitter {
+                    let mut r = sample_row();
+                    r.step = "fillrandom".into();
+                    r.cell = [
+                        ("x".to_string(), x.to_string()),
+                        ("s".to_string(), s.to_string()),
+                    ]
+                    .into_iter()
+                    .collect();
+                    r.cell_id = format!("x={x},s={s}");
+                    r.metrics
+                        .insert("ops_sec".into(), f(x.parse().unwrap_or(0.0), s) + j);
+                    out.push(r);
+                }
+            }
+        }
+        out
+    }
+
+    fn finding(kind: &str, extra: &str) -> Finding {
+        let text = format!("{SPEC}[[finding]]\nid = \"f\"\nclaim = \"c\"\npublished = \"p\"\nkind = \"{kind}\"\nmetric = \"ops_sec\"\nstep = \"fillrandom\"\nalong = \"x\"\n{extra}\n");
+        let l = parse(&text, std::path::Path::new("t.toml")).unwrap();
+        l.spec.findings[0].get_ref().clone()
+    }
+
+    fn verdict(f: &Finding, rows: &[ResultRow]) -> Verdict {
+        let l = parse(SPEC, std::path::Path::new("t.toml")).unwrap();
+        let plan = expand(&l, "quick", None, None).unwrap();
+        check(&plan, rows, f, "rocksdb").verdict
+    }
+
+    #[test]
+    fn ordering_needs_significance_for_a_verdict() {
+        let f = finding("ordering", "series_axis = \"s\"\nseries = [\"a\", \"b\"]");
+        let clear = rows(
+            |_, s| if s == "a" { 200.0 } else { 100.0 },
+            &[0.0, 1.0, 2.0],
+        );
+        assert_eq!(verdict(&f, &clear), Verdict::Reproduced);
+        let opposite = rows(
+            |_, s| if s == "a" { 100.0 } else { 200.0 },
+            &[0.0, 1.0, 2.0],
+        );
+        assert_eq!(verdict(&f, &opposite), Verdict::Reversed);
+        // a is ahead by 1% with 30% noise: within noise, so not reproduced.
+        let noisy = rows(
+            |_, s| if s == "a" { 101.0 } else { 100.0 },
+            &[-30.0, 0.0, 30.0],
+        );
+        assert_eq!(verdict(&f, &noisy), Verdict::NotReproduced);
+    }
+
+    #[test]
+    fn ratio_and_monotonic_and_argmax() {
+        let r = rows(
+            |x, s| if s == "a" { 100.0 * x } else { 50.0 * x },
+            &[0.0, 0.5, 1.0],
+        );
+        let f = finding(
+            "ratio",
+            "series_axis = \"s\"\nseries = [\"a\", \"b\"]\nrange = [0.4, 0.6]",
+        );
+        assert_eq!(verdict(&f, &r), Verdict::Reproduced);
+        let f = finding(
+            "ratio",
+            "series_axis = \"s\"\nseries = [\"a\", \"b\"]\nrange = [1.5, 3.0]",
+        );
+        assert_eq!(verdict(&f, &r), Verdict::Reversed);
+        let f = finding(
+            "monotonic",
+            "direction = \"increasing\"\nwhere = { s = \"a\" }",
+        );
+        assert_eq!(verdict(&f, &r), Verdict::Reproduced);
+        let f = finding(
+            "monotonic",
+            "direction = \"decreasing\"\nwhere = { s = \"a\" }",
+        );
+        assert_eq!(verdict(&f, &r), Verdict::Reversed);
+        let f = finding("argmax", "expected = [\"3\"]\nwhere = { s = \"b\" }");
+        assert_eq!(verdict(&f, &r), Verdict::Reproduced);
+        let f = finding("argmax", "expected = [\"interior\"]\nwhere = { s = \"b\" }");
+        assert_eq!(verdict(&f, &r), Verdict::NotReproduced);
+        assert_eq!(verdict(&f, &[]), Verdict::NoData);
+    }
 
     #[test]
     fn crossover_index() {

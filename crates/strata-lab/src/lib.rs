@@ -3,6 +3,8 @@
 //!
 //! Entry point: [`run_cli`] (the arguments after `strata lab`). See `docs/lab.md`.
 
+#![warn(missing_docs)]
+
 pub mod aggregate;
 pub mod chart;
 pub mod cli;
@@ -19,6 +21,7 @@ pub mod report;
 pub mod results;
 pub mod runner;
 pub mod spec;
+pub mod statements;
 pub mod stats;
 pub mod validate;
 

@@ -134,6 +134,8 @@ pub struct Plan {
     pub jobs: Vec<Job>,
     /// `--set` overrides applied to the fixed flags.
     pub set: Vec<(String, String)>,
+    /// Per-step time limit (`--timeout`); a step over it is killed and recorded as failed.
+    pub timeout: Option<std::time::Duration>,
 }
 
 fn strings(m: &FlagMap) -> BTreeMap<String, String> {
@@ -268,6 +270,7 @@ pub fn expand_with(
         engines,
         jobs,
         set: set.to_vec(),
+        timeout: None,
     })
 }
 

@@ -279,10 +279,18 @@ fn parse_version(line: &str) -> Option<String> {
 /// Parses one process's stdout and stderr.
 pub fn parse_output(stdout: &str, stderr: &str) -> BenchOutput {
     let mut out = BenchOutput::default();
+    // All distinct version lines (e.g. `strata bench --engine=rocksdb` may name
+    // both Strata and the RocksDB build it links), joined with "; ".
+    let mut versions: Vec<String> = Vec::new();
     for line in stderr.lines().chain(stdout.lines()) {
-        if out.engine_version.is_none() {
-            out.engine_version = parse_version(line.trim());
+        if let Some(v) = parse_version(line.trim()) {
+            if !versions.contains(&v) {
+                versions.push(v);
+            }
         }
+    }
+    if !versions.is_empty() {
+        out.engine_version = Some(versions.join("; "));
     }
     let mut current_hist: Option<(String, String, ClientHistogram)> = None;
     let mut header: Option<Vec<String>> = None;
@@ -469,9 +477,12 @@ mod tests {
 
     #[test]
     fn parses_strata_header_and_output() {
-        let out = "Strata:     version 0.1.0\nfillseq      :       1.500 micros/op 666666 ops/sec 0.015 seconds 10000 operations;   73.7 MB/s\nSTATISTICS:\nrocksdb.bytes.written COUNT : 1160000\n";
+        let out = "Strata:     version 0.1.0\nRocksDB:    version 9.5.0\nStrata:     version 0.1.0\nfillseq      :       1.500 micros/op 666666 ops/sec 0.015 seconds 10000 operations;   73.7 MB/s\nSTATISTICS:\nrocksdb.bytes.written COUNT : 1160000\n";
         let o = parse_output(out, "");
-        assert_eq!(o.engine_version.as_deref(), Some("Strata 0.1.0"));
+        assert_eq!(
+            o.engine_version.as_deref(),
+            Some("Strata 0.1.0; RocksDB 9.5.0")
+        );
         assert_eq!(o.primary().unwrap().ops_sec, 666666.0);
         assert_eq!(o.tickers.get("rocksdb.bytes.written"), Some(&1160000));
     }

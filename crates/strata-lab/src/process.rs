@@ -31,6 +31,17 @@ fn tv(t: libc::timeval) -> f64 {
 /// Runs `argv`, capturing output to `out_prefix.stdout`/`.stderr`, pinned to
 /// the first `cpus` cores when given.
 pub fn run(argv: &[String], cpus: Option<u32>, out_prefix: &Path) -> ProcessOutcome {
+    run_with_timeout(argv, cpus, out_prefix, None)
+}
+
+/// [`run`], killing the child (SIGKILL) when it runs longer than `timeout`;
+/// a killed child reports exit code -9 and a note on stderr.
+pub fn run_with_timeout(
+    argv: &[String],
+    cpus: Option<u32>,
+    out_prefix: &Path,
+    timeout: Option<std::time::Duration>,
+) -> ProcessOutcome {
     let Some((prog, args)) = argv.split_first() else {
         return ProcessOutcome {
             exit_code: -1000,
@@ -71,10 +82,27 @@ pub fn run(argv: &[String], cpus: Option<u32>, out_prefix: &Path) -> ProcessOutc
     let mut status: libc::c_int = 0;
     // SAFETY: rusage is plain data; zeroed is a valid value.
     let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    let mut timed_out = false;
     let rc = loop {
+        let flags = if timeout.is_some() && !timed_out {
+            libc::WNOHANG
+        } else {
+            0
+        };
         // SAFETY: pid is our own un-reaped child; pointers are to live locals.
-        let rc = unsafe { libc::wait4(pid, &mut status, 0, &mut ru) };
+        let rc = unsafe { libc::wait4(pid, &mut status, flags, &mut ru) };
         if rc == -1 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+            continue;
+        }
+        if rc == 0 {
+            // Still running (WNOHANG).
+            if timeout.is_some_and(|t| start.elapsed() > t) {
+                // SAFETY: signalling our own un-reaped child.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+                timed_out = true;
+            } else {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
             continue;
         }
         break rc;
@@ -90,10 +118,17 @@ pub fn run(argv: &[String], cpus: Option<u32>, out_prefix: &Path) -> ProcessOutc
     } else {
         -1002
     };
+    let mut stderr = std::fs::read_to_string(&se).unwrap_or_default();
+    if timed_out {
+        stderr.push_str(&format!(
+            "\nstrata lab: killed after the {:.0} s timeout\n",
+            timeout.map(|t| t.as_secs_f64()).unwrap_or(0.0)
+        ));
+    }
     ProcessOutcome {
         exit_code,
         stdout: std::fs::read_to_string(&so).unwrap_or_default(),
-        stderr: std::fs::read_to_string(&se).unwrap_or_default(),
+        stderr,
         wall_sec,
         user_sec: tv(ru.ru_utime),
         sys_sec: tv(ru.ru_stime),
@@ -192,6 +227,21 @@ mod tests {
         );
         assert_eq!(o.exit_code, 0);
         assert!(o.stdout.trim_end().ends_with("\t0"), "{}", o.stdout);
+    }
+
+    #[test]
+    fn timeout_kills_the_child() {
+        let d = tempfile::tempdir().unwrap();
+        let t = std::time::Instant::now();
+        let o = run_with_timeout(
+            &["sleep".into(), "30".into()],
+            None,
+            &d.path().join("x"),
+            Some(std::time::Duration::from_millis(200)),
+        );
+        assert_eq!(o.exit_code, -9);
+        assert!(o.stderr.contains("timeout"));
+        assert!(t.elapsed().as_secs() < 10);
     }
 
     #[test]

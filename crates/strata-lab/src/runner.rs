@@ -257,7 +257,12 @@ pub fn run_job(
                 rdir.join(format!("step{i}.cmd")),
                 format!("{}\n", row.command),
             )?;
-            let o = crate::process::run(&argv, job.cell.cpus, &rdir.join(format!("step{i}")));
+            let o = crate::process::run_with_timeout(
+                &argv,
+                job.cell.cpus,
+                &rdir.join(format!("step{i}")),
+                plan.timeout,
+            );
             let parsed = parse_output(&o.stdout, &o.stderr);
             row.engine_version = parsed
                 .engine_version
@@ -371,12 +376,16 @@ pub fn run_study(plan: &Plan, opts: &RunOptions) -> anyhow::Result<PathBuf> {
             bar.abandon_with_message("stopped early");
             return Ok(sdir);
         }
-        bar.set_message(format!(
-            "{} {} repeat {}",
-            job.engine,
-            job.cell.id,
-            job.repeat + 1
-        ));
+        let msg = format!("{} {} repeat {}", job.engine, job.cell.id, job.repeat + 1);
+        if bar.is_hidden() {
+            // No terminal (CI, GNU parallel logs): one line per run instead of a bar.
+            eprintln!(
+                "[{}/{}] {msg}",
+                bar.position() + 1,
+                bar.length().unwrap_or(0)
+            );
+        }
+        bar.set_message(msg);
         let eng = engines
             .iter()
             .find(|e| e.engine == job.engine)
@@ -396,4 +405,132 @@ pub fn run_study(plan: &Plan, opts: &RunOptions) -> anyhow::Result<PathBuf> {
     bar.finish_with_message("done");
     merge(&sdir)?;
     Ok(sdir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::expand;
+    use crate::spec::parse;
+
+    const SPEC: &str = r#"name = "fake"
+title = "t"
+question = "q"
+engines = ["strata"]
+repeats = 1
+[[axis]]
+name = "value_size"
+values = [100, 200]
+[[step]]
+benchmarks = "fillseq"
+[[step]]
+name = "read"
+benchmarks = "readrandom"
+[scales.quick]
+flags = { num = 10 }
+"#;
+
+    /// A fake bench: `sh -c SCRIPT` ignores the appended flags ($0, $1, ...).
+    fn fake(script: &str) -> EngineCmd {
+        EngineCmd {
+            engine: "strata".into(),
+            prefix: vec!["sh".into(), "-c".into(), script.into()],
+            how: "fake".into(),
+        }
+    }
+
+    #[test]
+    fn failed_step_is_recorded_and_later_steps_skipped() {
+        let d = tempfile::tempdir().unwrap();
+        let l = parse(SPEC, Path::new("fake.toml")).unwrap();
+        let plan = expand(&l, "quick", None, None).unwrap();
+        let host = host_info(d.path());
+        let bad = fake("echo boom >&2; exit 3");
+        let rows = run_job(&plan, &plan.jobs[0], Ok(&bad), d.path(), &host, &None).unwrap();
+        assert_eq!(rows.len(), 2);
+        assert!(!rows[0].ok && rows[0].exit_code == 3);
+        assert!(rows[0].error.as_deref().unwrap_or("").contains("boom"));
+        assert!(
+            !rows[1].ok && rows[1].exit_code == -1,
+            "second step must not run"
+        );
+        assert!(
+            job_done(d.path(), &plan.jobs[0]),
+            "a failed job still writes its result file"
+        );
+    }
+
+    #[test]
+    fn successful_fake_bench_gives_metrics_and_command() {
+        let d = tempfile::tempdir().unwrap();
+        let l = parse(SPEC, Path::new("fake.toml")).unwrap();
+        let plan = expand(&l, "quick", None, None).unwrap();
+        let host = host_info(d.path());
+        let ok = fake("echo 'Strata:     version 9.9'; echo 'fillseq      :       2.000 micros/op 500000 ops/sec 0.001 seconds 10 operations;    1.0 MB/s'");
+        let rows = run_job(
+            &plan,
+            &plan.jobs[1],
+            Ok(&ok),
+            d.path(),
+            &host,
+            &Some("abc".into()),
+        )
+        .unwrap();
+        assert!(rows.iter().all(|r| r.ok));
+        assert_eq!(rows[0].engine_version, "Strata 9.9");
+        assert_eq!(rows[0].metrics["ops_sec"], 500000.0);
+        assert!(
+            rows[0].command.contains("--value_size=200") && rows[0].command.contains("--num=10")
+        );
+        assert!(rows[1].command.contains("--use_existing_db=1"));
+        assert_eq!(rows[1].git_commit.as_deref(), Some("abc"));
+        assert!(
+            !run_dir(d.path(), &plan.jobs[1]).join("db").exists(),
+            "DB removed after the job"
+        );
+    }
+
+    #[test]
+    fn unavailable_engine_is_recorded() {
+        let d = tempfile::tempdir().unwrap();
+        let l = parse(SPEC, Path::new("fake.toml")).unwrap();
+        let plan = expand(&l, "quick", None, None).unwrap();
+        let rows = run_job(
+            &plan,
+            &plan.jobs[0],
+            Err("no bench".into()),
+            d.path(),
+            &host_info(d.path()),
+            &None,
+        )
+        .unwrap();
+        assert!(rows
+            .iter()
+            .all(|r| !r.ok && r.error.as_deref() == Some("no bench")));
+    }
+
+    #[test]
+    fn shell_join_quotes() {
+        let a = vec![
+            "db_bench".to_string(),
+            "--db=/tmp/a b".to_string(),
+            "it's".to_string(),
+        ];
+        assert_eq!(shell_join(&a), "db_bench '--db=/tmp/a b' 'it'\\''s'");
+    }
+
+    #[test]
+    fn probe_rejects_non_bench() {
+        let d = tempfile::tempdir().unwrap();
+        assert!(probe(&["false".to_string()], d.path()).is_err());
+        let ok = probe(
+            &[
+                "sh".into(),
+                "-c".into(),
+                "echo 'fillseq : 1.0 micros/op 1 ops/sec 1 seconds 1 operations;'".into(),
+            ],
+            d.path(),
+        );
+        assert_eq!(ok.as_deref(), Ok("unknown version"));
+    }
 }

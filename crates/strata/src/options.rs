@@ -10,6 +10,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
+use crate::compaction::universal::UniversalOptions;
 use crate::error::{Error, Result};
 use crate::fs::{default_fs, FileSystem};
 use crate::sstable::CompressionType;
@@ -20,6 +21,10 @@ use crate::wal::WalRecoveryMode;
 pub enum CompactionStyle {
     /// Leveled compaction (`kCompactionStyleLevel`, db_bench `0`).
     Level,
+    /// Universal (tiered) compaction (`kCompactionStyleUniversal`, db_bench
+    /// `1`): sorted runs merged by size ratio and size amplification; less
+    /// write amplification, more space and read amplification.
+    Universal,
 }
 
 impl CompactionStyle {
@@ -27,6 +32,7 @@ impl CompactionStyle {
     pub fn name(self) -> &'static str {
         match self {
             CompactionStyle::Level => "kCompactionStyleLevel",
+            CompactionStyle::Universal => "kCompactionStyleUniversal",
         }
     }
 }
@@ -36,9 +42,7 @@ impl FromStr for CompactionStyle {
     fn from_str(s: &str) -> Result<Self> {
         match s {
             "kCompactionStyleLevel" | "0" | "level" => Ok(CompactionStyle::Level),
-            "kCompactionStyleUniversal" | "1" | "universal" => Err(Error::NotSupported(
-                "compaction_style=kCompactionStyleUniversal: universal compaction is not implemented yet".into(),
-            )),
+            "kCompactionStyleUniversal" | "1" | "universal" => Ok(CompactionStyle::Universal),
             "kCompactionStyleFIFO" | "2" | "fifo" => Err(Error::NotSupported(
                 "compaction_style=kCompactionStyleFIFO: FIFO compaction is not implemented".into(),
             )),
@@ -138,6 +142,17 @@ pub struct Options {
     pub delayed_write_rate: u64,
     /// Compaction style. Default: leveled.
     pub compaction_style: CompactionStyle,
+    /// Universal compaction's knobs (`compaction_options_universal`):
+    /// `size_ratio` (1, percent), `min_merge_width` (2), `max_merge_width`
+    /// (unlimited), `max_size_amplification_percent` (200), `stop_style`
+    /// (kCompactionStopStyleTotalSize), `allow_trivial_move` (false).
+    pub compaction_options_universal: UniversalOptions,
+    /// Size level targets from the last level's actual size upwards, so that
+    /// the LSM keeps a fixed shape as data grows (RocksDB's
+    /// `level_compaction_dynamic_level_bytes`); L0 then compacts straight
+    /// into the deepest level that needs data. Default: false (RocksDB 7's
+    /// and db_bench's default; static targets from `max_bytes_for_level_base`).
+    pub level_compaction_dynamic_level_bytes: bool,
     /// Block compression for SSTs. Default: `kSnappyCompression`.
     pub compression: CompressionType,
     /// Uncompressed size of a data block in bytes. Default: 4096.
@@ -162,8 +177,10 @@ pub struct Options {
     /// Seconds between dumps of `rocksdb.stats` into the LOG (0 = never).
     /// Default: 600.
     pub stats_dump_period_sec: u32,
-    /// Largest number of subcompactions one compaction is split into.
-    /// Default: 1. Only 1 is implemented in this build.
+    /// Largest number of key ranges one compaction is split into, each run
+    /// on its own thread (L0 -> base level, manual and universal
+    /// compactions). Default: 1. More uses more cores for one compaction;
+    /// past the core count it only adds overhead.
     pub max_subcompactions: u32,
     /// Read table files with O_DIRECT, bypassing the OS page cache (the
     /// block cache is then the only cache). Default: false. Open fails with
@@ -232,6 +249,8 @@ impl Default for Options {
             hard_pending_compaction_bytes_limit: 256 << 30,
             delayed_write_rate: 16 << 20,
             compaction_style: CompactionStyle::Level,
+            compaction_options_universal: UniversalOptions::default(),
+            level_compaction_dynamic_level_bytes: false,
             compression: CompressionType::Snappy,
             block_size: 4096,
             block_restart_interval: 16,
@@ -283,10 +302,7 @@ fn parse_num<T: FromStr>(name: &str, v: &str) -> Result<T> {
 }
 
 /// Option names of RocksDB features this build does not implement.
-const NOT_IMPLEMENTED: &[&str] = &[
-    "level_compaction_dynamic_level_bytes",
-    "compaction_options_universal",
-];
+const NOT_IMPLEMENTED: &[&str] = &[];
 
 impl Options {
     /// Sets one option by its RocksDB name from its string value.
@@ -328,6 +344,18 @@ impl Options {
             }
             "delayed_write_rate" => self.delayed_write_rate = parse_num(name, v)?,
             "compaction_style" => self.compaction_style = v.parse()?,
+            "level_compaction_dynamic_level_bytes" => {
+                self.level_compaction_dynamic_level_bytes = parse_bool(name, v)?
+            }
+            "compaction_options_universal" => {
+                let inner = v.trim().trim_start_matches('{').trim_end_matches('}');
+                for (k, val) in split_options(inner)? {
+                    self.set_universal(&k, &val)?;
+                }
+            }
+            n if n.starts_with("compaction_options_universal.") => {
+                self.set_universal(&n["compaction_options_universal.".len()..], v)?
+            }
             "compression" => self.compression = v.parse()?,
             "block_size" => self.block_size = parse_num(name, v)?,
             "block_restart_interval" => self.block_restart_interval = parse_num(name, v)?,
@@ -368,6 +396,28 @@ impl Options {
                 )))
             }
             n => return Err(Error::InvalidArgument(format!("unknown option '{n}'"))),
+        }
+        Ok(())
+    }
+
+    /// Sets one field of `compaction_options_universal`.
+    fn set_universal(&mut self, k: &str, v: &str) -> Result<()> {
+        let full = format!("compaction_options_universal.{k}");
+        let u = &mut self.compaction_options_universal;
+        match k.trim() {
+            "size_ratio" => u.size_ratio = parse_num(&full, v)?,
+            "min_merge_width" => u.min_merge_width = parse_num(&full, v)?,
+            "max_merge_width" => u.max_merge_width = parse_num(&full, v)?,
+            "max_size_amplification_percent" => {
+                u.max_size_amplification_percent = parse_num(&full, v)?
+            }
+            "stop_style" => u.stop_style = v.trim().parse()?,
+            "allow_trivial_move" => u.allow_trivial_move = parse_bool(&full, v)?,
+            other => {
+                return Err(Error::InvalidArgument(format!(
+                    "unknown compaction_options_universal option '{other}'"
+                )))
+            }
         }
         Ok(())
     }
@@ -462,11 +512,12 @@ impl Options {
         if self.max_background_jobs == 0 {
             return bad("max_background_jobs must be at least 1".into());
         }
-        if self.max_subcompactions > 1 {
-            return Err(Error::NotSupported(format!(
-                "max_subcompactions={}: subcompactions are not implemented yet",
-                self.max_subcompactions
-            )));
+        let u = &self.compaction_options_universal;
+        if u.min_merge_width < 2 || u.max_merge_width < u.min_merge_width {
+            return bad(format!(
+                "compaction_options_universal: min_merge_width={} must be at least 2 and at most max_merge_width={}",
+                u.min_merge_width, u.max_merge_width
+            ));
         }
         if !(0.0..=1.0).contains(&self.blob_garbage_collection_age_cutoff) {
             return bad(format!(
@@ -607,6 +658,22 @@ impl Options {
             ),
             ("delayed_write_rate", self.delayed_write_rate.to_string()),
             ("compaction_style", self.compaction_style.name().to_string()),
+            ("compaction_options_universal", {
+                let u = &self.compaction_options_universal;
+                format!(
+                        "{{size_ratio={};min_merge_width={};max_merge_width={};max_size_amplification_percent={};stop_style={};allow_trivial_move={}}}",
+                        u.size_ratio,
+                        u.min_merge_width,
+                        u.max_merge_width,
+                        u.max_size_amplification_percent,
+                        u.stop_style.name(),
+                        u.allow_trivial_move
+                    )
+            }),
+            (
+                "level_compaction_dynamic_level_bytes",
+                self.level_compaction_dynamic_level_bytes.to_string(),
+            ),
             ("compression", self.compression.name().to_string()),
             ("block_size", self.block_size.to_string()),
             (
@@ -760,7 +827,7 @@ mod tests {
             .to_string()
             .contains("max_write_buffer_number"));
         let o = Options {
-            max_subcompactions: 4,
+            max_subcompactions: 0,
             ..Options::default()
         };
         assert!(o

@@ -397,7 +397,6 @@ fn write_rename_and_dir_sync_faults_are_reported_and_recovered() {
 
 /// Every kind of fault, half of the cases followed by a simulated crash.
 #[test]
-#[ignore = "BUG: a failed MANIFEST sync leaves the edit in the file while the flush's table is deleted (see failed_manifest_sync_keeps_the_db_openable)"]
 fn all_faults_with_crashes_are_reported_and_recovered() {
     let kinds = KINDS.map(|(op, _)| op);
     run_all(
@@ -410,7 +409,6 @@ fn all_faults_with_crashes_are_reported_and_recovered() {
 
 /// As above, and every error stops later writes (background-error state).
 #[test]
-#[ignore = "BUG: a failed memtable switch (creating the new WAL fails) returns the error but sets no background error; the next write is accepted"]
 fn every_fault_stops_later_writes() {
     let kinds = KINDS.map(|(op, _)| op);
     run_all(
@@ -424,7 +422,6 @@ fn every_fault_stops_later_writes() {
 /// Regression: when creating the new WAL at a memtable switch fails, the
 /// DB must enter the background-error state and refuse later writes.
 #[test]
-#[ignore = "BUG: switch_memtable's error (db/write.rs make_room_for_write) is returned without set_bg_error; the next write succeeds"]
 fn failed_memtable_switch_stops_writes() {
     let dir = common::tempdir();
     let fs = common::fault_fs();
@@ -475,11 +472,11 @@ fn full_disk_reports_no_space_and_recovers() {
 
 /// Regression: a flush whose MANIFEST sync fails must not leave the DB
 /// referencing a table it deleted. Syncs during `flush()`: the old WAL at the
-/// memtable switch, the new table, the MANIFEST.
+/// memtable switch, the new table, the MANIFEST (directory syncs are a
+/// separate fault kind).
 #[test]
-#[ignore = "BUG: when log_and_apply's MANIFEST sync fails the edit stays in the file but the flush's table is deleted; reopen succeeds and reads fail on the missing .sst"]
 fn failed_manifest_sync_keeps_the_db_openable() {
-    for n in 1..=4u64 {
+    for n in 1..=3u64 {
         let dir = common::tempdir();
         let fs = common::fault_fs();
         let db = Db::open(dir.path(), opts(&fs)).unwrap();

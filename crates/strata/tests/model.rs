@@ -85,8 +85,48 @@ fn model_range<'a>(
     m.range::<Vec<u8>, _>((lo, hi)).collect()
 }
 
+/// An engine configuration the model test runs under.
+#[derive(Debug, Clone, Copy)]
+enum Config {
+    /// Leveled compaction, the small-buffer defaults.
+    Leveled,
+    /// Universal compaction.
+    Universal,
+    /// Leveled with up to 4 parallel subcompactions.
+    Subcompactions,
+    /// Universal with subcompactions.
+    UniversalSubcompactions,
+    /// Blob files on (a seed-chosen `min_blob_size`), GC on.
+    Blob,
+    /// Leveled with dynamic level sizes.
+    DynamicLevels,
+}
+
+impl Config {
+    fn apply(self, seed: u64, o: &mut strata::Options) {
+        match self {
+            Config::Leveled => {}
+            Config::Universal => o.compaction_style = strata::CompactionStyle::Universal,
+            Config::Subcompactions => o.max_subcompactions = 4,
+            Config::UniversalSubcompactions => {
+                o.compaction_style = strata::CompactionStyle::Universal;
+                o.max_subcompactions = 3;
+            }
+            Config::Blob => {
+                o.enable_blob_files = true;
+                o.min_blob_size = [0, 16, 64, 1000][(seed % 4) as usize];
+                o.blob_file_size = 128 << 10;
+                o.enable_blob_garbage_collection = seed.is_multiple_of(2);
+                o.blob_garbage_collection_age_cutoff = 0.5;
+                o.blob_cache_size = if seed.is_multiple_of(3) { 0 } else { 1 << 20 };
+            }
+            Config::DynamicLevels => o.level_compaction_dynamic_level_bytes = true,
+        }
+    }
+}
+
 impl Harness {
-    fn new(seed: u64) -> Self {
+    fn new(seed: u64, config: Config) -> Self {
         let dir = common::tempdir();
         let fs = common::fault_fs();
         let mut opts = common::small_opts(std::sync::Arc::new(fs.clone()));
@@ -94,6 +134,7 @@ impl Harness {
         if seed % 2 == 1 {
             opts.bloom_bits_per_key = 10.0;
         }
+        config.apply(seed, &mut opts);
         let db = Db::open(dir.path(), opts.clone()).unwrap();
         Harness {
             seed,
@@ -491,8 +532,12 @@ impl Harness {
 }
 
 fn run(seed: u64, ops: u64) {
+    run_config(seed, ops, Config::Leveled);
+}
+
+fn run_config(seed: u64, ops: u64, config: Config) {
     let t = std::time::Instant::now();
-    let mut h = Harness::new(seed);
+    let mut h = Harness::new(seed, config);
     for _ in 0..ops {
         h.step_once();
     }
@@ -500,7 +545,7 @@ fn run(seed: u64, ops: u64) {
     h.check_full("at the end");
     h.reopen();
     println!(
-        "model seed {seed}: {ops} operations in {:.1}s: {:?}",
+        "model seed {seed} ({config:?}): {ops} operations in {:.1}s: {:?}",
         t.elapsed().as_secs_f64(),
         h.counts
     );
@@ -535,13 +580,49 @@ fn model_seed_5() {
     run(5, 20_000);
 }
 
+#[test]
+fn model_universal() {
+    run_config(6, 15_000, Config::Universal);
+}
+
+#[test]
+fn model_subcompactions() {
+    run_config(7, 15_000, Config::Subcompactions);
+}
+
+#[test]
+fn model_universal_subcompactions() {
+    run_config(8, 15_000, Config::UniversalSubcompactions);
+}
+
+#[test]
+fn model_blob_files() {
+    run_config(9, 15_000, Config::Blob);
+    run_config(10, 15_000, Config::Blob);
+}
+
+#[test]
+fn model_dynamic_levels() {
+    run_config(11, 15_000, Config::DynamicLevels);
+}
+
 /// Long run: seeds from `STRATA_MODEL_SEEDS` (comma-separated), operations
 /// per seed from `STRATA_MODEL_OPS`.
 #[test]
 #[ignore = "long run; see the file's doc comment for the command"]
 fn model_long() {
     let ops = common::env_u64("STRATA_MODEL_OPS", 200_000);
+    let configs = [
+        Config::Leveled,
+        Config::Universal,
+        Config::Subcompactions,
+        Config::UniversalSubcompactions,
+        Config::Blob,
+        Config::DynamicLevels,
+    ];
     for seed in common::env_list("STRATA_MODEL_SEEDS", &[11, 12, 13, 14, 15, 16, 17, 18]) {
-        run(seed, ops);
+        for c in configs {
+            run_config(seed, ops, c);
+        }
     }
 }

@@ -110,6 +110,12 @@ pub fn parse_args(args: &[String]) -> Result<FlagValues, FlagError> {
         .map(|s| (s.name, s.default.to_string()))
         .collect();
     let mut given = Vec::new();
+    // gflags' --undefok=a,b: unknown flags with these names are ignored.
+    let undefok: Vec<String> = args
+        .iter()
+        .filter_map(|a| a.trim_start_matches('-').strip_prefix("undefok="))
+        .flat_map(|v| v.split(',').map(str::to_string).collect::<Vec<_>>())
+        .collect();
     let mut i = 0;
     while i < args.len() {
         let arg = &args[i];
@@ -150,8 +156,12 @@ pub fn parse_args(args: &[String]) -> Result<FlagValues, FlagError> {
                     .strip_prefix("no")
                     .and_then(lookup)
                     .filter(|s| s.kind == Kind::Bool && inline_value.is_none());
+                let tolerated = undefok
+                    .iter()
+                    .any(|u| u == name || name.strip_prefix("no") == Some(u));
                 match negated {
                     Some(spec) => (spec, "false".to_string()),
+                    None if tolerated => continue,
                     None => {
                         return Err(FlagError(format!(
                             "ERROR: unknown command line flag '{name}'"
@@ -250,6 +260,19 @@ mod tests {
         assert!(p(&["--threads=99999999999"]).is_err(), "int32 overflow");
         assert!(p(&["--compression_ratio=x"]).is_err());
         assert!(p(&["--subcompactions=-1"]).is_err(), "uint64");
+    }
+
+    #[test]
+    fn undefok_ignores_listed_unknown_flags() {
+        let v = p(&[
+            "--undefok=use_ribbon_filter,pin_l0",
+            "--use_ribbon_filter=1",
+            "--nopin_l0",
+            "--num=4",
+        ])
+        .unwrap();
+        assert_eq!(v.raw("num"), "4");
+        assert!(p(&["--undefok=a", "--b=1"]).is_err(), "only listed names");
     }
 
     #[test]

@@ -396,6 +396,12 @@ pub static FLAGS: &[FlagSpec] = &[
         "If non-zero, rate-limit the writes of the benchmark (bytes/second)",
     ),
     f(
+        "undefok",
+        Str,
+        "",
+        "Comma-separated flag names that may be given although this program does not define them",
+    ),
+    f(
         "engine",
         Str,
         "strata",
@@ -464,7 +470,10 @@ mod tests {
         );
         let mut checked = 0;
         for spec in FLAGS {
-            if spec.help.starts_with("[strata]") || spec.name == "benchmarks" {
+            if spec.help.starts_with("[strata]")
+                || spec.name == "benchmarks"
+                || spec.name == "undefok"
+            {
                 continue;
             }
             let Some((_, ty, def)) = parsed.iter().find(|(n, _, _)| n == spec.name) else {

@@ -184,11 +184,30 @@ fn write_text(dir: &Path, r: &Report, fmt: BytesFmt, out: &mut dyn Write) -> any
             orphans.join(" ")
         )?;
     }
-    if !m.blob_files.is_empty() {
-        writeln!(out, "Blob files:")?;
-        for (n, bytes) in &m.blob_files {
-            writeln!(out, "  {n:06}.blob {bytes} blob bytes")?;
+    if !m.version.blob_files.is_empty() {
+        writeln!(
+            out,
+            "Blob files (number, blobs, bytes, garbage blobs, garbage bytes, garbage %):"
+        )?;
+        for b in m.version.blob_files.values() {
+            let s = &b.state;
+            let pct = if s.total_blob_bytes > 0 {
+                100.0 * s.garbage_blob_bytes as f64 / s.total_blob_bytes as f64
+            } else {
+                0.0
+            };
+            writeln!(
+                out,
+                "  {:06}.blob {} blobs {} bytes, garbage {} blobs {} bytes ({pct:.1}%)",
+                s.number,
+                s.total_blob_count,
+                s.total_blob_bytes,
+                s.garbage_blob_count,
+                s.garbage_blob_bytes
+            )?;
         }
+        let space = strata::blob::BlobSpaceStats::from_files(&m.version.blob_file_states());
+        writeln!(out, "{}", space.to_property_string().trim_end())?;
     }
     writeln!(out)?;
     match &r.options {

@@ -8,6 +8,7 @@
 //! finding any corrupt file); 2 bad usage or any other error (missing file,
 //! not a DB, I/O error).
 
+mod blob;
 mod db;
 mod format;
 mod manifest;
@@ -32,7 +33,7 @@ const EXIT_ERROR: i32 = 2;
 #[derive(Debug, Parser)]
 #[command(
     name = "strata inspect",
-    about = "Read-only dumps of Strata DB files: SST, WAL, MANIFEST, DB shape, checksum verification",
+    about = "Read-only dumps of Strata DB files: SST, WAL, MANIFEST, blob, DB shape, checksum verification",
     after_help = "Exit status: 0 OK, 1 corruption found, 2 usage or other error."
 )]
 struct Cli {
@@ -58,6 +59,17 @@ enum Cmd {
         /// Print at most N bytes of each value.
         #[arg(long, value_name = "N")]
         max_value: Option<usize>,
+    },
+    /// Dump a blob file: header, every record (key, value size, offset), footer.
+    Blob {
+        /// The `.blob` file.
+        file: PathBuf,
+        /// Only the header and footer summary, not every record.
+        #[arg(long)]
+        summary: bool,
+        /// Print at most N bytes of each value.
+        #[arg(long, value_name = "N", default_value_t = 32)]
+        max_value: usize,
     },
     /// Dump a write-ahead log: each record's batch, and dropped regions.
     Wal {
@@ -153,6 +165,11 @@ fn execute(cmd: Cmd, out: &mut dyn Write) -> anyhow::Result<i32> {
         }
         Cmd::Wal { file, mode, hex } => wal::dump(&file, mode, BytesFmt::from_hex_flag(hex), out)?,
         Cmd::Manifest { file } => manifest::dump(&file, out)?,
+        Cmd::Blob {
+            file,
+            summary,
+            max_value,
+        } => blob::dump(&file, !summary, max_value, out)?,
         Cmd::Db { dir, hex, json } => db::show(&dir, BytesFmt::from_hex_flag(hex), json, out)?,
         Cmd::Verify { dir, json } => {
             let rep = verify::verify(&dir)?;

@@ -191,6 +191,14 @@ pub fn verify(dir: &Path) -> anyhow::Result<VerifyReport> {
             check_table(&path, *size).map(|d| level.map_or(d.clone(), |l| format!("L{l}, {d}")));
         rep.push(format!("{number:06}.sst"), "table", r);
     }
+    let blobs: Vec<u64> = match &manifest {
+        Some(m) => m.version.blob_files.keys().copied().collect(),
+        None => listing.blobs.iter().map(|f| f.number).collect(),
+    };
+    for n in blobs {
+        let path = strata::filename::blob_file_name(dir, n);
+        rep.push(format!("{n:06}.blob"), "blob", super::blob::check(&path));
+    }
     let log_number = manifest.as_ref().map_or(0, |m| m.log_number);
     for w in listing.wals.iter().filter(|w| w.number >= log_number) {
         rep.push(
@@ -226,6 +234,7 @@ fn forgive_vanished(dir: &Path, rep: &mut VerifyReport, before: Option<&Manifest
     for f in rep.files.iter_mut().filter(|f| missing(f)) {
         let still_needed = match parse_file_name(&f.name) {
             Some(FileType::Table(n)) => live.contains(&n),
+            Some(FileType::Blob(n)) => now.version.blob_files.contains_key(&n),
             Some(FileType::Wal(n)) => n >= now.log_number && wal_file_name(dir, n).exists(),
             Some(FileType::Options(n)) => options_file_name(dir, n).exists(),
             Some(FileType::Manifest(n)) => manifest_file_name(dir, n).exists(),

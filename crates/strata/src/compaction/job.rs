@@ -9,6 +9,7 @@ use std::time::Instant;
 use super::drop_rules::{Decision, DropRules};
 use super::output::OutputWriter;
 use super::picker::CompactionTask;
+use super::universal::task_is_bottommost_for_key;
 use crate::blob::{
     BlobOutput, BlobOutputOptions, BlobSource, CompactionBlobResult, CompactionBlobs,
 };
@@ -114,24 +115,24 @@ fn input_iterator(ctx: &JobContext<'_>, task: &CompactionTask) -> Result<Merging
         fill_cache: false,
     };
     let mut children: Vec<Box<dyn InternalIterator>> = Vec::new();
-    if task.level == 0 {
-        for f in &task.inputs {
-            let t = ctx.table_cache.get(f.number)?;
-            children.push(Box::new(t.iter(opts)));
+    // One child per L0 file (they overlap), one level iterator per sorted
+    // level; a universal task may bring several levels.
+    for (level, files) in task.input_levels() {
+        if files.is_empty() {
+            continue;
         }
-    } else {
-        children.push(Box::new(LevelIterator::new(
-            task.inputs.clone(),
-            ctx.table_cache.clone(),
-            opts,
-        )));
-    }
-    if !task.output_level_inputs.is_empty() {
-        children.push(Box::new(LevelIterator::new(
-            task.output_level_inputs.clone(),
-            ctx.table_cache.clone(),
-            opts,
-        )));
+        if level == 0 {
+            for f in files {
+                let t = ctx.table_cache.get(f.number)?;
+                children.push(Box::new(t.iter(opts)));
+            }
+        } else {
+            children.push(Box::new(LevelIterator::new(
+                files.to_vec(),
+                ctx.table_cache.clone(),
+                opts,
+            )));
+        }
     }
     Ok(MergingIterator::new(children))
 }
@@ -170,22 +171,33 @@ pub fn run_compaction(
     let start = Instant::now();
     let mut stats = JobStats::default();
     let mut edit = VersionEdit::default();
-    for f in &task.inputs {
-        edit.deleted_files.push((task.level, f.number));
-    }
-    for f in &task.output_level_inputs {
-        edit.deleted_files.push((task.output_level, f.number));
-    }
+    let levels = task.input_levels();
     if task.trivial_move {
-        for f in &task.inputs {
-            edit.new_files.push((task.output_level, (**f).clone()));
-            stats.moved_bytes += f.file_size;
+        // Files already at the output level stay where they are; the others
+        // move down unchanged.
+        for (level, files) in &levels {
+            if *level == task.output_level {
+                continue;
+            }
+            for f in files.iter() {
+                edit.deleted_files.push((*level, f.number));
+                edit.new_files.push((task.output_level, (**f).clone()));
+                stats.moved_bytes += f.file_size;
+            }
         }
         stats.micros = start.elapsed().as_micros() as u64;
         return Ok((edit, stats));
     }
-    stats.read_bytes_level = task.inputs.iter().map(|f| f.file_size).sum();
-    stats.read_bytes_next = task.output_level_inputs.iter().map(|f| f.file_size).sum();
+    for (level, files) in &levels {
+        for f in files.iter() {
+            edit.deleted_files.push((*level, f.number));
+            if *level == task.output_level && task.output_level != task.level {
+                stats.read_bytes_next += f.file_size;
+            } else {
+                stats.read_bytes_level += f.file_size;
+            }
+        }
+    }
 
     let mut ranges: Vec<KeyRange<'_>> = Vec::new();
     let mut lo: Option<&[u8]> = None;
@@ -310,7 +322,6 @@ fn run_range(
             )),
             None => input.seek_to_first(),
         }
-        let out_level = task.output_level;
         while input.valid() {
             if ctx.shutting_down.load(Ordering::Relaxed) {
                 return Err(Error::ShutdownInProgress);
@@ -323,7 +334,7 @@ fn run_range(
             }
             counts.0 += 1;
             blobs.input(key, input.value())?;
-            match rules.decide(key, |uk| version.is_bottommost_for_key(out_level, uk)) {
+            match rules.decide(key, |uk| task_is_bottommost_for_key(version, task, uk)) {
                 Decision::Keep => match blobs.output(key, input.value(), &mut alloc)? {
                     Some((k, v)) => out.add(&k, &v, &mut alloc)?,
                     None => out.add(key, input.value(), &mut alloc)?,

@@ -22,6 +22,13 @@ pub enum CompactionReason {
     ManualCompaction,
     /// The blob garbage force threshold marked the input table.
     ForcedBlobGc,
+    /// Universal: the newer sorted runs outgrew the oldest by more than
+    /// `max_size_amplification_percent`.
+    UniversalSizeAmplification,
+    /// Universal: a stretch of newest runs of similar size (`size_ratio`).
+    UniversalSizeRatio,
+    /// Universal: more sorted runs than `level0_file_num_compaction_trigger`.
+    UniversalSortedRunNum,
 }
 
 impl CompactionReason {
@@ -32,12 +39,26 @@ impl CompactionReason {
             CompactionReason::LevelMaxLevelSize => "LevelMaxLevelSize",
             CompactionReason::ManualCompaction => "ManualCompaction",
             CompactionReason::ForcedBlobGc => "ForcedBlobGC",
+            CompactionReason::UniversalSizeAmplification => "UniversalSizeAmplification",
+            CompactionReason::UniversalSizeRatio => "UniversalSizeRatio",
+            CompactionReason::UniversalSortedRunNum => "UniversalSortedRunNum",
         }
+    }
+
+    /// True for the reasons the universal picker gives.
+    pub fn is_universal(self) -> bool {
+        matches!(
+            self,
+            CompactionReason::UniversalSizeAmplification
+                | CompactionReason::UniversalSizeRatio
+                | CompactionReason::UniversalSortedRunNum
+        )
     }
 }
 
-/// A chosen compaction: inputs from `level` and `output_level`, written to
-/// `output_level`.
+/// A chosen compaction: inputs from `level`, from the levels strictly
+/// between `level` and `output_level` (`extra_inputs`, universal only) and
+/// from `output_level`, written to `output_level`.
 #[derive(Debug, Clone)]
 pub struct CompactionTask {
     /// The level the compaction starts from.
@@ -46,6 +67,11 @@ pub struct CompactionTask {
     pub output_level: usize,
     /// Input files from `level`.
     pub inputs: Vec<Arc<FileMetaData>>,
+    /// Input files from the levels strictly between `level` and
+    /// `output_level`, by increasing level: (level, files of that level in
+    /// key order). Empty for leveled compactions; a universal compaction
+    /// that merges several sorted runs puts the in-between runs here.
+    pub extra_inputs: Vec<(usize, Vec<Arc<FileMetaData>>)>,
     /// Input files from `output_level` that overlap `inputs`.
     pub output_level_inputs: Vec<Arc<FileMetaData>>,
     /// The score that made the level eligible (>= 1 for automatic picks).
@@ -61,7 +87,25 @@ pub struct CompactionTask {
 impl CompactionTask {
     /// All input files.
     pub fn all_inputs(&self) -> impl Iterator<Item = &Arc<FileMetaData>> {
-        self.inputs.iter().chain(self.output_level_inputs.iter())
+        self.inputs
+            .iter()
+            .chain(self.extra_inputs.iter().flat_map(|(_, files)| files.iter()))
+            .chain(self.output_level_inputs.iter())
+    }
+
+    /// The inputs grouped by the level they come from: `level`, each level
+    /// of `extra_inputs`, then `output_level` (its group may be empty).
+    /// When `level == output_level` (an intra-L0 compaction) there is one
+    /// group, and `output_level_inputs` must be empty.
+    pub fn input_levels(&self) -> Vec<(usize, &[Arc<FileMetaData>])> {
+        let mut out: Vec<(usize, &[Arc<FileMetaData>])> = vec![(self.level, &self.inputs)];
+        for (level, files) in &self.extra_inputs {
+            out.push((*level, files));
+        }
+        if self.output_level != self.level {
+            out.push((self.output_level, &self.output_level_inputs));
+        }
+        out
     }
 
     /// Smallest and largest user key over all inputs.
@@ -81,7 +125,9 @@ pub struct Busy {
 }
 
 impl Busy {
-    fn conflicts(
+    /// True if any of `files` is busy, or a running compaction writes into
+    /// `out_level` over a range meeting `[lo, hi]`.
+    pub(crate) fn conflicts(
         &self,
         files: &[Arc<FileMetaData>],
         out_level: usize,
@@ -124,6 +170,58 @@ pub fn level_targets(o: &Options) -> Vec<u64> {
     t
 }
 
+/// The base level (where L0 compacts to) and the target bytes of every
+/// level (index 0 unused).
+///
+/// Static (`level_compaction_dynamic_level_bytes=false`): base L1, targets
+/// from [`level_targets`]. Dynamic (RocksDB's `CalculateBaseBytes`): the
+/// largest level's actual size fixes the last level's target, each level
+/// above targets a multiplier-th of the one below, and the base level is the
+/// deepest level whose target would still exceed `max_bytes_for_level_base`
+/// divided by the multiplier; levels above the base stay empty. No target is
+/// below `max_bytes_for_level_base`.
+pub fn level_layout(v: &Version, o: &Options) -> (usize, Vec<u64>) {
+    if !o.level_compaction_dynamic_level_bytes {
+        return (1, level_targets(o));
+    }
+    let n = v.num_levels().max(2);
+    let last = n - 1;
+    let mult = o.max_bytes_for_level_multiplier;
+    let base_max = o.max_bytes_for_level_base;
+    let base_min = (base_max as f64 / mult) as u64;
+    let mut targets = vec![u64::MAX; n];
+    targets[0] = 0;
+    let first_non_empty = (1..n).find(|&l| !v.files(l).is_empty());
+    let max_level_size = (1..n).map(|l| v.level_bytes(l)).max().unwrap_or(0);
+    let (base, base_size) = match first_non_empty {
+        None => (last, base_max),
+        Some(first) => {
+            let mut cur = max_level_size as f64;
+            for _ in first..last {
+                cur /= mult;
+            }
+            if cur <= base_min as f64 {
+                (first, base_min.saturating_add(1))
+            } else {
+                let mut base = first;
+                while base > 1 && cur > base_max as f64 {
+                    base -= 1;
+                    cur /= mult;
+                }
+                (base, (cur as u64).min(base_max))
+            }
+        }
+    };
+    let mut size = base_size as f64;
+    for (i, t) in targets.iter_mut().enumerate().skip(base) {
+        if i > base {
+            size *= mult;
+        }
+        *t = (size.min(u64::MAX as f64) as u64).max(base_max);
+    }
+    (base, targets)
+}
+
 /// Output file size target for a level: `target_file_size_base` at L1 (and
 /// L0 outputs), times `target_file_size_multiplier` per level below.
 pub fn target_file_size(o: &Options, level: usize) -> u64 {
@@ -138,7 +236,7 @@ pub fn target_file_size(o: &Options, level: usize) -> u64 {
 /// files not being compacted / trigger (or bytes / base, if larger);
 /// Ln: bytes not being compacted / target.
 pub fn level_scores(v: &Version, busy: &Busy, o: &Options) -> Vec<(usize, f64)> {
-    let targets = level_targets(o);
+    let (_, targets) = level_layout(v, o);
     let mut scores = Vec::new();
     for (level, &target) in targets
         .iter()
@@ -192,15 +290,17 @@ fn pick_l0(v: &Version, busy: &Busy, o: &Options, score: f64) -> Option<Compacti
     }
     let inputs: Vec<_> = l0.to_vec();
     let (lo, hi) = key_range(inputs.iter());
-    let next = v.overlapping_files(1, Some(&lo), Some(&hi));
-    if busy.conflicts(&next, 1, &lo, &hi) {
+    let (base, _) = level_layout(v, o);
+    let next = v.overlapping_files(base, Some(&lo), Some(&hi));
+    if busy.conflicts(&next, base, &lo, &hi) {
         return None;
     }
     let trivial = inputs.len() == 1 && next.is_empty();
     Some(CompactionTask {
         level: 0,
-        output_level: 1,
+        output_level: base,
         inputs,
+        extra_inputs: Vec::new(),
         output_level_inputs: next,
         score,
         reason: CompactionReason::LevelL0FilesNum,
@@ -240,6 +340,7 @@ fn pick_level(
         level,
         output_level: out,
         inputs: vec![file],
+        extra_inputs: Vec::new(),
         output_level_inputs: next,
         score,
         reason: CompactionReason::LevelMaxLevelSize,
@@ -259,7 +360,11 @@ pub fn pick_manual(
     begin: Option<&[u8]>,
     end: Option<&[u8]>,
 ) -> Option<CompactionTask> {
-    let out = (level + 1).min(v.num_levels() - 1);
+    let out = if level == 0 {
+        level_layout(v, o).0
+    } else {
+        (level + 1).min(v.num_levels() - 1)
+    };
     let inputs = if level == 0 {
         // Any overlapping L0 file drags in all L0 files overlapping it; the
         // simplest safe choice is every L0 file.
@@ -288,6 +393,7 @@ pub fn pick_manual(
         level,
         output_level: out,
         inputs,
+        extra_inputs: Vec::new(),
         output_level_inputs: next,
         score: 0.0,
         reason: CompactionReason::ManualCompaction,
@@ -300,16 +406,16 @@ pub fn pick_manual(
 /// every level within its target (`rocksdb.estimate-pending-compaction-bytes`);
 /// it drives the pending-bytes stall triggers.
 pub fn estimated_pending_compaction_bytes(v: &Version, o: &Options) -> u64 {
-    let targets = level_targets(o);
+    let (base, targets) = level_layout(v, o);
     let mut total: u64 = 0;
     let l0_bytes = v.level_bytes(0);
     let mut carried: u64 = 0;
     if v.files(0).len() >= o.level0_file_num_compaction_trigger {
-        total += l0_bytes + v.level_bytes(1);
+        total += l0_bytes + v.level_bytes(base);
         carried = l0_bytes;
     }
     let last = v.num_levels().saturating_sub(1);
-    for (level, &target) in targets.iter().enumerate().take(last).skip(1) {
+    for (level, &target) in targets.iter().enumerate().take(last).skip(base) {
         let level_bytes = v.level_bytes(level) + carried;
         carried = 0;
         if level_bytes > target {

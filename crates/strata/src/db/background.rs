@@ -13,10 +13,13 @@ use crate::blob::gc_policy::{gc_cutoff_file_number, obsolete_blob_files};
 use crate::blob::BlobOutputOptions;
 use crate::compaction::forced::pick_forced_blob_gc;
 use crate::compaction::job::{run_compaction, BlobJobConfig, JobContext};
-use crate::compaction::picker::{pick_compaction, pick_manual};
+use crate::compaction::picker::pick_manual;
+use crate::compaction::subcompaction::{should_form_subcompactions, subcompaction_boundaries};
 use crate::compaction::CompactionTask;
+use crate::compaction::{pick_automatic, pick_universal_full};
 use crate::error::{Error, Result};
 use crate::filename::{parse_file_name, FileType};
+use crate::options::CompactionStyle;
 use crate::stats::{Histogram, Ticker};
 
 impl DbInner {
@@ -76,7 +79,7 @@ impl DbInner {
             self.maybe_dump_stats(&mut st);
             let task = if st.bg_error.is_none() && st.manual_compactions == 0 {
                 let v = st.versions.current();
-                pick_compaction(&v, &st.busy, &self.opts)
+                pick_automatic(&v, &st.busy, &self.opts)
                     .or_else(|| pick_forced_blob_gc(&v, &st.busy, &self.opts))
             } else {
                 None
@@ -121,11 +124,15 @@ impl DbInner {
         let version = st.versions.current();
         let snapshots = self.snapshots.sequences();
         self.log.log(&format!(
-            "[JOB compaction] {} L{} -> L{}: {} + {} files, score {:.2}{}",
+            "[JOB compaction] {} L{} -> L{}: {} + {} + {} files, score {:.2}{}",
             task.reason.name(),
             task.level,
             task.output_level,
             task.inputs.len(),
+            task.extra_inputs
+                .iter()
+                .map(|(_, f)| f.len())
+                .sum::<usize>(),
             task.output_level_inputs.len(),
             task.score,
             if task.trivial_move {
@@ -264,8 +271,13 @@ impl DbInner {
     }
 
     /// Subcompaction boundaries for a task (none: one range).
-    pub(crate) fn subcompaction_boundaries(&self, _task: &CompactionTask) -> Vec<Vec<u8>> {
-        Vec::new()
+    pub(crate) fn subcompaction_boundaries(&self, task: &CompactionTask) -> Vec<Vec<u8>> {
+        let n = self.opts.max_subcompactions as usize;
+        if should_form_subcompactions(task, n, self.opts.num_levels) {
+            subcompaction_boundaries(task, n)
+        } else {
+            Vec::new()
+        }
     }
 
     /// Drops blob files nothing references any more from the version (an
@@ -375,6 +387,12 @@ impl DbInner {
         end: Option<&[u8]>,
     ) -> Result<()> {
         let v = st.versions.current();
+        if self.opts.compaction_style == CompactionStyle::Universal {
+            if let Some(task) = pick_universal_full(&v, &st.busy, &self.opts) {
+                self.run_task(st, &task)?;
+            }
+            return Ok(());
+        }
         let last_nonempty = (0..v.num_levels())
             .rev()
             .find(|&l| !v.files(l).is_empty())
@@ -406,7 +424,7 @@ impl DbInner {
             let pending = !st.imm.is_empty()
                 || st.flush_running
                 || st.compactions_running > 0
-                || pick_compaction(&st.versions.current(), &st.busy, &self.opts).is_some();
+                || pick_automatic(&st.versions.current(), &st.busy, &self.opts).is_some();
             if !pending {
                 return Ok(());
             }

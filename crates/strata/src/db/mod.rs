@@ -67,6 +67,8 @@ pub(crate) struct State {
     pub write_stopped: bool,
     /// Counters at the previous `rocksdb.stats` dump (for Int rows).
     pub stats_baseline: Option<(InternalStats, Instant)>,
+    /// The stall cause last written to the LOG (to log transitions only).
+    pub last_logged_stall: Option<crate::write_controller::StallCause>,
 }
 
 pub(crate) struct DbInner {

@@ -48,6 +48,8 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
             path.display()
         )));
     }
+    // A MANIFEST alone (a crash while creating the DB) holds no data; WALs,
+    // tables or blob files do, and must not be silently replaced.
     if !exists {
         let leftovers: Vec<String> = fs
             .list(path)?
@@ -55,12 +57,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
             .filter(|n| {
                 matches!(
                     parse_file_name(n),
-                    Some(
-                        FileType::Manifest(_)
-                            | FileType::Table(_)
-                            | FileType::Wal(_)
-                            | FileType::Blob(_)
-                    )
+                    Some(FileType::Table(_) | FileType::Wal(_) | FileType::Blob(_))
                 )
             })
             .collect();
@@ -69,7 +66,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
                 current_file_name(path).display().to_string(),
                 0,
                 format!(
-                    "CURRENT is missing but the directory holds DB files ({}); refusing to start a new DB over them",
+                    "CURRENT is missing but the directory holds data files ({}); refusing to start a new DB over them",
                     leftovers.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
                 ),
             ));
@@ -151,6 +148,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         last_stats_dump: Instant::now(),
         write_stopped: false,
         stats_baseline: None,
+        last_logged_stall: None,
     };
     let inner = Arc::new(DbInner {
         dir: path.to_path_buf(),

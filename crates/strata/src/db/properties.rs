@@ -10,6 +10,7 @@ use crate::compaction::picker::{estimated_pending_compaction_bytes, level_scores
 use crate::stats::compaction_table::{
     format_stats, CompactionStatsInput, DbStatsCounters, DbStatsInput, LevelStatsRow, StallCounts,
 };
+use crate::stats::waf::{end_to_end_waf, rocksdb_w_amp_from_tickers, WafInputs};
 use crate::write_controller::StallCause;
 
 impl DbInner {
@@ -71,10 +72,10 @@ impl DbInner {
                     .sum::<usize>())
             .to_string(),
             "rocksdb.mem-table-flush-pending" => u8::from(!st.imm.is_empty()).to_string(),
-            "rocksdb.compaction-pending" => u8::from(
-                crate::compaction::picker::pick_compaction(&v, &st.busy, &self.opts).is_some(),
-            )
-            .to_string(),
+            "rocksdb.compaction-pending" => {
+                u8::from(crate::compaction::pick_automatic(&v, &st.busy, &self.opts).is_some())
+                    .to_string()
+            }
             "rocksdb.num-running-compactions" => st.compactions_running.to_string(),
             "rocksdb.num-running-flushes" => u8::from(st.flush_running).to_string(),
             "rocksdb.background-errors" => u8::from(st.bg_error.is_some()).to_string(),
@@ -247,8 +248,40 @@ impl DbInner {
             at_previous_dump: counters(&prev),
         };
         st.stats_baseline = Some((st.istats.clone(), now));
-        format_stats(&cf, &db)
+        let mut text = format_stats(&cf, &db);
+        text.push_str(&write_amp_line(&st.istats));
+        text
     }
+}
+
+/// Strata's addition to `rocksdb.stats`: bytes written by kind and both
+/// write-amplification definitions (`docs/stats.md`).
+fn write_amp_line(is: &InternalStats) -> String {
+    let compaction: u64 = is
+        .levels
+        .iter()
+        .skip(1)
+        .map(|l| l.write + l.write_blob)
+        .sum();
+    let inputs = WafInputs {
+        user_bytes: is.user_bytes,
+        wal_bytes: is.wal_bytes,
+        flush_bytes: is.flush_bytes,
+        compaction_bytes: compaction,
+        extra_blob_bytes: 0,
+    };
+    let gb = |b: u64| b as f64 / (1u64 << 30) as f64;
+    format!(
+        "Write amplification: user {:.3} GB, WAL {:.3} GB, flush {:.3} GB (blob {:.3} GB), compaction {:.3} GB (blob {:.3} GB); W-Amp (flush+compaction over flush) {:.2}, end-to-end (all writes over user bytes) {:.2}\n",
+        gb(is.user_bytes),
+        gb(is.wal_bytes),
+        gb(is.flush_bytes),
+        gb(is.levels.first().map_or(0, |l| l.write_blob)),
+        gb(compaction),
+        gb(is.levels.iter().skip(1).map(|l| l.write_blob).sum()),
+        rocksdb_w_amp_from_tickers(&inputs),
+        end_to_end_waf(&inputs)
+    )
 }
 
 /// Maps the write controller's stall causes to RocksDB's `Stalls(count)`.

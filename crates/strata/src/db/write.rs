@@ -266,7 +266,13 @@ impl DbInner {
             active_memtable_full: force_switch
                 || st.mem.approximate_memory_usage() >= self.opts.write_buffer_size,
             l0_files: v.files(0).len(),
-            pending_compaction_bytes: estimated_pending_compaction_bytes(&v, &self.opts),
+            // RocksDB reports no pending compaction bytes for universal.
+            pending_compaction_bytes: match self.opts.compaction_style {
+                crate::options::CompactionStyle::Level => {
+                    estimated_pending_compaction_bytes(&v, &self.opts)
+                }
+                crate::options::CompactionStyle::Universal => 0,
+            },
         }
     }
 
@@ -294,6 +300,7 @@ impl DbInner {
                     if !stop_counted {
                         st.istats.count_stall(cause, true);
                         stop_counted = true;
+                        st.last_logged_stall = Some(cause);
                         self.log.log(&format!(
                             "[WARN] Stopping writes because of {} (L0 files {}, immutable memtables {}, pending compaction bytes {})",
                             cause.name(),
@@ -313,6 +320,17 @@ impl DbInner {
                 }
                 StallState::Delayed(cause) if !delayed => {
                     delayed = true;
+                    if st.last_logged_stall != Some(cause) {
+                        st.last_logged_stall = Some(cause);
+                        self.log.log(&format!(
+                            "[WARN] Stalling writes because of {} (L0 files {}, immutable memtables {}, pending compaction bytes {}); rate {} bytes/s",
+                            cause.name(),
+                            shape.l0_files,
+                            shape.immutable_memtables,
+                            shape.pending_compaction_bytes,
+                            self.opts.delayed_write_rate
+                        ));
+                    }
                     let wait = st.rate_limiter.reserve(
                         bytes.max(1),
                         self.opts.delayed_write_rate,
@@ -328,6 +346,12 @@ impl DbInner {
                 _ => {}
             }
             st.write_stopped = false;
+            if let (StallState::Normal, Some(c)) =
+                (stall_state(&shape, &self.opts), st.last_logged_stall)
+            {
+                st.last_logged_stall = None;
+                self.log.log(&format!("Write stall ({}) cleared", c.name()));
+            }
             if !shape.active_memtable_full {
                 return Ok(());
             }

@@ -1,0 +1,153 @@
+//! Command-line flags of `strata stress`.
+
+use std::path::PathBuf;
+
+use clap::Parser;
+
+/// `strata stress`: random operations from several threads, verified
+/// against an expected state kept in `<DB>.expected/`; with
+/// `--crash-test`, a loop of kill -9 / reopen / verify.
+#[derive(Parser, Debug, Clone)]
+#[command(name = "strata stress", version, about)]
+pub struct Config {
+    /// The DB directory (created if missing). The expected state lives in
+    /// `<DB>.expected/`.
+    #[arg(long)]
+    pub db: PathBuf,
+    /// Worker threads.
+    #[arg(long, default_value_t = 4)]
+    pub threads: usize,
+    /// Total operations (all threads); 0 = until `--duration`.
+    #[arg(long, default_value_t = 0)]
+    pub ops: u64,
+    /// Seconds to run (normal mode: 0 = until `--ops`; crash mode: total).
+    #[arg(long, default_value_t = 0)]
+    pub duration: u64,
+    /// Size of the key space.
+    #[arg(long, default_value_t = 10_000)]
+    pub keys: u32,
+    /// Smallest value (at least 27 bytes are always written).
+    #[arg(long, default_value_t = 32)]
+    pub value_size_min: usize,
+    /// Largest value.
+    #[arg(long, default_value_t = 256)]
+    pub value_size_max: usize,
+    /// DB options in RocksDB's `name=value;...` syntax.
+    #[arg(long, default_value = "")]
+    pub options: String,
+    /// `WriteOptions::sync` for every write (0 or 1).
+    #[arg(long, default_value_t = 0)]
+    pub sync: u8,
+    /// `WriteOptions::disable_wal` for every write (0 or 1).
+    #[arg(long, default_value_t = 0)]
+    pub disable_wal: u8,
+    /// Random seed (0: from the clock).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Keys per write batch.
+    #[arg(long, default_value_t = 4)]
+    pub batch_size: usize,
+    /// Share of puts in the operation mix (relative weight).
+    #[arg(long, default_value_t = 35)]
+    pub puts: u32,
+    /// Share of deletes.
+    #[arg(long, default_value_t = 10)]
+    pub deletes: u32,
+    /// Share of write batches.
+    #[arg(long, default_value_t = 10)]
+    pub batches: u32,
+    /// Share of point gets.
+    #[arg(long, default_value_t = 25)]
+    pub gets: u32,
+    /// Share of range scans.
+    #[arg(long, default_value_t = 10)]
+    pub scans: u32,
+    /// Share of snapshot operations (take, or read back and compare).
+    #[arg(long, default_value_t = 10)]
+    pub snapshots: u32,
+    /// Longest range scan, in keys.
+    #[arg(long, default_value_t = 20)]
+    pub scan_length: u32,
+    /// Each operation calls `flush()` with probability 1/N (0: never).
+    #[arg(long, default_value_t = 2000)]
+    pub flush_one_in: u64,
+    /// Each operation compacts a random key range with probability 1/N
+    /// (0: never).
+    #[arg(long, default_value_t = 10_000)]
+    pub compact_one_in: u64,
+    /// Treat every acknowledged write as durable across a process kill
+    /// (true when the WAL is on: its bytes reach the OS before the write is
+    /// acknowledged). 0 checks only synced and flushed writes.
+    #[arg(long)]
+    pub acked_durable: Option<u8>,
+    /// Crash mode: run children and kill them with SIGKILL in a loop.
+    #[arg(long)]
+    pub crash_test: bool,
+    /// Crash mode: shortest time a child runs before the kill, ms.
+    #[arg(long, default_value_t = 1000)]
+    pub kill_min_ms: u64,
+    /// Crash mode: longest time a child runs before the kill, ms.
+    #[arg(long, default_value_t = 8000)]
+    pub kill_max_ms: u64,
+    /// Internal: this process is a crash-test child (the parent verified
+    /// the DB just before).
+    #[arg(long, hide = true)]
+    pub child: bool,
+}
+
+impl Config {
+    /// Whether acknowledged writes count as durable after a process kill.
+    pub fn acked_durable(&self) -> bool {
+        match self.acked_durable {
+            Some(v) => v != 0,
+            None => self.disable_wal == 0,
+        }
+    }
+
+    /// The options the DB is opened with.
+    ///
+    /// # Errors
+    /// The option string does not parse (naming the option).
+    pub fn db_options(&self) -> anyhow::Result<strata::Options> {
+        self.options
+            .parse::<strata::Options>()
+            .map_err(|e| anyhow::anyhow!("--options: {e}"))
+    }
+
+    /// `WriteOptions` for every write.
+    pub fn write_options(&self) -> strata::WriteOptions {
+        strata::WriteOptions {
+            sync: self.sync != 0,
+            disable_wal: self.disable_wal != 0,
+        }
+    }
+
+    /// Checks flag combinations.
+    ///
+    /// # Errors
+    /// A message naming the bad flag.
+    pub fn check(&self) -> anyhow::Result<()> {
+        if self.keys == 0 {
+            anyhow::bail!("--keys must be at least 1");
+        }
+        if self.threads == 0 {
+            anyhow::bail!("--threads must be at least 1");
+        }
+        if self.value_size_max < self.value_size_min {
+            anyhow::bail!("--value-size-max is below --value-size-min");
+        }
+        if self.sync != 0 && self.disable_wal != 0 {
+            anyhow::bail!("--sync 1 cannot be combined with --disable-wal 1");
+        }
+        if self.crash_test && self.duration == 0 {
+            anyhow::bail!("--crash-test needs --duration SECONDS");
+        }
+        if self.kill_max_ms < self.kill_min_ms {
+            anyhow::bail!("--kill-max-ms is below --kill-min-ms");
+        }
+        if self.puts + self.deletes + self.batches + self.gets + self.scans + self.snapshots == 0 {
+            anyhow::bail!("the operation mix is empty");
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,357 @@
+//! The expected-state files kept beside the DB, in `<DB>.expected/`:
+//!
+//! * `baseline`: for every key, the version the DB was verified to hold at
+//!   the last verification (`exists` false = absent) and the highest
+//!   version ever used for it (never reused). Replaced atomically
+//!   (write a temporary file, fsync, rename, fsync the directory).
+//! * `log`: fixed 24-byte records appended by the writer since that
+//!   baseline: `START_PUT`/`START_DEL` before a DB write is issued, `ACK`
+//!   after it returned, `FLUSHED` after a successful `flush()`. A partial
+//!   trailing record (the process was killed mid-append) is ignored.
+//!
+//! See `docs/stress.md` for the rules checked against them.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use parking_lot::Mutex;
+
+use super::value::mix64;
+
+const BASELINE_MAGIC: u64 = 0x5354_5253_4241_5345; // "STRSBASE"
+const BASELINE_ENTRY: usize = 17;
+/// Size of one log record.
+pub const RECORD_SIZE: usize = 24;
+
+/// The state of one key at the last verification.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct KeyState {
+    /// The version the key holds (0 with `exists == false`: never written).
+    pub version: u64,
+    /// Whether the key holds a value (false: absent or deleted).
+    pub exists: bool,
+    /// The highest version ever started for the key.
+    pub max_used: u64,
+}
+
+/// What a log record says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordKind {
+    /// A put of `(key, version)` is about to be issued.
+    StartPut,
+    /// A delete of `key` as `version` is about to be issued.
+    StartDelete,
+    /// The write of `(key, version)` was acknowledged by the DB.
+    Ack,
+    /// A `flush()` that began after the first `aux` records of the log
+    /// succeeded: every write acknowledged in those records is durable.
+    Flushed,
+}
+
+impl RecordKind {
+    fn code(self) -> u8 {
+        match self {
+            RecordKind::StartPut => 1,
+            RecordKind::StartDelete => 2,
+            RecordKind::Ack => 3,
+            RecordKind::Flushed => 4,
+        }
+    }
+
+    fn from_code(c: u8) -> Option<RecordKind> {
+        Some(match c {
+            1 => RecordKind::StartPut,
+            2 => RecordKind::StartDelete,
+            3 => RecordKind::Ack,
+            4 => RecordKind::Flushed,
+            _ => return None,
+        })
+    }
+}
+
+/// One log record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Record {
+    /// What happened.
+    pub kind: RecordKind,
+    /// The write was issued with `sync=true` (start and ack records).
+    pub synced: bool,
+    /// Key index.
+    pub key: u32,
+    /// Version of the write.
+    pub version: u64,
+    /// Batch id for writes in a batch (0: single write); for `Flushed`, the
+    /// number of log records written before the flush began.
+    pub aux: u64,
+}
+
+impl Record {
+    /// The 24-byte encoding.
+    pub fn encode(&self) -> [u8; RECORD_SIZE] {
+        let mut b = [0u8; RECORD_SIZE];
+        b[0] = self.kind.code();
+        b[1] = u8::from(self.synced);
+        b[4..8].copy_from_slice(&self.key.to_le_bytes());
+        b[8..16].copy_from_slice(&self.version.to_le_bytes());
+        b[16..24].copy_from_slice(&self.aux.to_le_bytes());
+        b
+    }
+
+    /// Decodes one record; `None` for an unknown kind.
+    pub fn decode(b: &[u8; RECORD_SIZE]) -> Option<Record> {
+        let kind = RecordKind::from_code(b[0])?;
+        let mut k = [0u8; 4];
+        k.copy_from_slice(&b[4..8]);
+        let mut v = [0u8; 8];
+        v.copy_from_slice(&b[8..16]);
+        let mut a = [0u8; 8];
+        a.copy_from_slice(&b[16..24]);
+        Some(Record {
+            kind,
+            synced: b[1] & 1 != 0,
+            key: u32::from_le_bytes(k),
+            version: u64::from_le_bytes(v),
+            aux: u64::from_le_bytes(a),
+        })
+    }
+}
+
+/// The expected-state directory for the DB at `db`: `<db>.expected`.
+pub fn dir_for(db: &Path) -> PathBuf {
+    let mut s = db.as_os_str().to_owned();
+    s.push(".expected");
+    PathBuf::from(s)
+}
+
+fn baseline_path(dir: &Path) -> PathBuf {
+    dir.join("baseline")
+}
+
+/// The log file path in `dir`.
+pub fn log_path(dir: &Path) -> PathBuf {
+    dir.join("log")
+}
+
+fn checksum(data: &[u8]) -> u64 {
+    data.chunks(8).fold(0u64, |acc, c| {
+        let mut w = [0u8; 8];
+        w[..c.len()].copy_from_slice(c);
+        mix64(acc ^ u64::from_le_bytes(w))
+    })
+}
+
+/// Reads the baseline, or `None` if there is none yet.
+///
+/// # Errors
+/// I/O errors; a damaged or truncated file, or one for another key count.
+pub fn read_baseline(dir: &Path, keys: u32) -> Result<Option<Vec<KeyState>>> {
+    let path = baseline_path(dir);
+    let data = match std::fs::read(&path) {
+        Ok(d) => d,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let body_len = data.len().checked_sub(8).context("baseline too short")?;
+    let (body, sum) = data.split_at(body_len);
+    let mut s = [0u8; 8];
+    s.copy_from_slice(sum);
+    if checksum(body) != u64::from_le_bytes(s) {
+        bail!("{}: checksum mismatch", path.display());
+    }
+    let mut word = [0u8; 8];
+    word.copy_from_slice(body.get(0..8).context("baseline header")?);
+    let mut n = [0u8; 4];
+    n.copy_from_slice(body.get(8..12).context("baseline header")?);
+    if u64::from_le_bytes(word) != BASELINE_MAGIC {
+        bail!("{}: not a stress baseline", path.display());
+    }
+    let n = u32::from_le_bytes(n);
+    if n != keys {
+        bail!(
+            "{}: made for --keys {n}, this run has --keys {keys}",
+            path.display()
+        );
+    }
+    let entries = &body[12..];
+    if entries.len() != n as usize * BASELINE_ENTRY {
+        bail!("{}: truncated", path.display());
+    }
+    let mut out = Vec::with_capacity(n as usize);
+    for e in entries.chunks_exact(BASELINE_ENTRY) {
+        let mut v = [0u8; 8];
+        let mut m = [0u8; 8];
+        v.copy_from_slice(&e[0..8]);
+        m.copy_from_slice(&e[8..16]);
+        out.push(KeyState {
+            version: u64::from_le_bytes(v),
+            max_used: u64::from_le_bytes(m),
+            exists: e[16] != 0,
+        });
+    }
+    Ok(Some(out))
+}
+
+/// Atomically replaces the baseline with `states` and empties the log.
+///
+/// # Errors
+/// I/O errors.
+pub fn write_baseline(dir: &Path, states: &[KeyState]) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut body = Vec::with_capacity(12 + states.len() * BASELINE_ENTRY + 8);
+    body.extend_from_slice(&BASELINE_MAGIC.to_le_bytes());
+    body.extend_from_slice(&(states.len() as u32).to_le_bytes());
+    for s in states {
+        body.extend_from_slice(&s.version.to_le_bytes());
+        body.extend_from_slice(&s.max_used.to_le_bytes());
+        body.push(u8::from(s.exists));
+    }
+    let sum = checksum(&body);
+    body.extend_from_slice(&sum.to_le_bytes());
+    let tmp = dir.join("baseline.tmp");
+    {
+        let mut f = File::create(&tmp)?;
+        f.write_all(&body)?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, baseline_path(dir))?;
+    File::open(dir)?.sync_all()?;
+    // The log's records are all folded into the new baseline (versions at
+    // or below it are ignored), so truncating it later is safe.
+    let log = OpenOptions::new()
+        .create(true)
+        .write(true)
+        .truncate(true)
+        .open(log_path(dir))?;
+    log.sync_all()?;
+    File::open(dir)?.sync_all()?;
+    Ok(())
+}
+
+/// Reads every complete record of the log (none if it does not exist).
+///
+/// # Errors
+/// I/O errors; an unknown record kind.
+pub fn read_log(dir: &Path) -> Result<Vec<Record>> {
+    let path = log_path(dir);
+    let mut data = Vec::new();
+    match File::open(&path) {
+        Ok(mut f) => {
+            f.read_to_end(&mut data)?;
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    }
+    let mut out = Vec::with_capacity(data.len() / RECORD_SIZE);
+    for (i, c) in data.chunks_exact(RECORD_SIZE).enumerate() {
+        let mut b = [0u8; RECORD_SIZE];
+        b.copy_from_slice(c);
+        match Record::decode(&b) {
+            Some(r) => out.push(r),
+            None => bail!(
+                "{}: bad record at offset {}",
+                path.display(),
+                i * RECORD_SIZE
+            ),
+        }
+    }
+    Ok(out)
+}
+
+/// The appending side of the log, shared by the worker threads.
+pub struct LogWriter {
+    inner: Mutex<(File, u64)>,
+}
+
+impl LogWriter {
+    /// Opens the log of `dir` for appending.
+    ///
+    /// # Errors
+    /// I/O errors.
+    pub fn open(dir: &Path) -> Result<LogWriter> {
+        let f = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log_path(dir))?;
+        let len = f.metadata()?.len() / RECORD_SIZE as u64;
+        Ok(LogWriter {
+            inner: Mutex::new((f, len)),
+        })
+    }
+
+    /// Appends records with one `write` (reaching the OS before this
+    /// returns, so a killed process cannot lose them); fsyncs the log too
+    /// when `sync`. Returns the number of records in the log afterwards.
+    ///
+    /// # Errors
+    /// I/O errors.
+    pub fn append(&self, recs: &[Record], sync: bool) -> Result<u64> {
+        let mut buf = Vec::with_capacity(recs.len() * RECORD_SIZE);
+        for r in recs {
+            buf.extend_from_slice(&r.encode());
+        }
+        let mut g = self.inner.lock();
+        g.0.write_all(&buf)?;
+        g.1 += recs.len() as u64;
+        if sync {
+            g.0.sync_data()?;
+        }
+        Ok(g.1)
+    }
+
+    /// The number of records written so far.
+    pub fn len(&self) -> u64 {
+        self.inner.lock().1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn baseline_and_log_round_trip() {
+        let d = tempfile::tempdir().unwrap();
+        let states = vec![
+            KeyState {
+                version: 3,
+                exists: true,
+                max_used: 5,
+            },
+            KeyState::default(),
+        ];
+        write_baseline(d.path(), &states).unwrap();
+        assert_eq!(read_baseline(d.path(), 2).unwrap().unwrap(), states);
+        assert!(read_baseline(d.path(), 3).is_err());
+        let w = LogWriter::open(d.path()).unwrap();
+        let r = Record {
+            kind: RecordKind::StartPut,
+            synced: true,
+            key: 1,
+            version: 6,
+            aux: 9,
+        };
+        assert_eq!(w.append(&[r, r], false).unwrap(), 2);
+        // A torn trailing record is ignored.
+        let mut f = OpenOptions::new()
+            .append(true)
+            .open(log_path(d.path()))
+            .unwrap();
+        f.write_all(&[1, 0, 0]).unwrap();
+        assert_eq!(read_log(d.path()).unwrap(), vec![r, r]);
+    }
+
+    #[test]
+    fn damaged_baseline_is_an_error_not_a_panic() {
+        let d = tempfile::tempdir().unwrap();
+        write_baseline(d.path(), &[KeyState::default(); 4]).unwrap();
+        let p = baseline_path(d.path());
+        let mut data = std::fs::read(&p).unwrap();
+        data[13] ^= 1;
+        std::fs::write(&p, &data).unwrap();
+        assert!(read_baseline(d.path(), 4).is_err());
+        std::fs::write(&p, &data[..5]).unwrap();
+        assert!(read_baseline(d.path(), 4).is_err());
+    }
+}

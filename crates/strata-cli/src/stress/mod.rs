@@ -1,0 +1,197 @@
+//! `strata stress`: a db_stress-style tool with a crash-test loop
+//! (db_crashtest.py) built in. See `docs/stress.md`.
+
+mod config;
+mod crash;
+mod expected;
+mod value;
+mod verify;
+mod worker;
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use clap::Parser;
+use strata::Db;
+
+pub use config::Config;
+use expected::KeyState;
+use verify::Durability;
+
+/// Runs `strata stress ARGS`; returns the exit code: 0 no violation, 1 a
+/// violation (printed, DB and expected state kept), 2 an error that is not
+/// a finding (bad flags, options the engine refuses, I/O errors outside
+/// the DB under test), printed to stderr.
+///
+/// # Errors
+/// Only if the usage message cannot be printed.
+pub fn run(args: Vec<String>) -> Result<i32> {
+    let cfg = match Config::try_parse_from(
+        std::iter::once("strata stress".to_string()).chain(args.iter().cloned()),
+    ) {
+        Ok(c) => c,
+        Err(e) => {
+            let code = i32::from(e.use_stderr());
+            e.print()?;
+            return Ok(code * 2);
+        }
+    };
+    let result = cfg.check().and_then(|()| {
+        if cfg.crash_test {
+            crash::run(&cfg, &args)
+        } else {
+            run_normal(&cfg)
+        }
+    });
+    match result {
+        Ok(code) => Ok(code),
+        // Not a finding: bad flags, options the engine refuses, I/O errors
+        // outside the DB under test.
+        Err(e) => {
+            eprintln!("strata stress: error: {e:#}");
+            Ok(2)
+        }
+    }
+}
+
+/// Reports a violation with the paths kept for inspection; returns exit 1.
+fn report_violations(cfg: &Config, violations: &[String]) -> i32 {
+    for v in violations.iter().take(20) {
+        eprintln!("VIOLATION: {v}");
+    }
+    if violations.len() > 20 {
+        eprintln!("... and {} more", violations.len() - 20);
+    }
+    eprintln!(
+        "kept for inspection: db {} expected state {}",
+        cfg.db.display(),
+        expected::dir_for(&cfg.db).display()
+    );
+    1
+}
+
+/// Result of [`open_and_verify`].
+pub(crate) struct Verified {
+    db: Db,
+    base: Vec<KeyState>,
+    outcome: Option<verify::Outcome>,
+}
+
+/// Opens the DB, verifies it against the expected state on disk (unless
+/// `skip_if_clean` and the log is empty) and, when clean, makes what was
+/// found the new baseline.
+fn open_and_verify(
+    cfg: &Config,
+    skip_if_clean: bool,
+) -> Result<std::result::Result<Verified, Vec<String>>> {
+    let dir = expected::dir_for(&cfg.db);
+    let opts = cfg.db_options()?;
+    let db = match Db::open(&cfg.db, opts) {
+        Ok(db) => db,
+        // Options the engine refuses are a usage error, not a finding.
+        Err(e @ (strata::Error::InvalidArgument(_) | strata::Error::NotSupported(_))) => {
+            anyhow::bail!("opening {}: {e}", cfg.db.display())
+        }
+        Err(e) => return Ok(Err(vec![format!("reopening the DB failed: {e}")])),
+    };
+    let existing = expected::read_baseline(&dir, cfg.keys)?;
+    let fresh = existing.is_none();
+    let base = existing.unwrap_or_else(|| vec![KeyState::default(); cfg.keys as usize]);
+    let log = expected::read_log(&dir)?;
+    if skip_if_clean && !fresh && log.is_empty() {
+        return Ok(Ok(Verified {
+            db,
+            base,
+            outcome: None,
+        }));
+    }
+    let dur = Durability {
+        acked_durable: cfg.acked_durable(),
+    };
+    let out = verify::verify(
+        &db,
+        &base,
+        &log,
+        dur,
+        cfg.value_size_min,
+        cfg.value_size_max,
+    )?;
+    if !out.violations.is_empty() {
+        return Ok(Err(out.violations));
+    }
+    expected::write_baseline(&dir, &out.next).context("writing the expected state")?;
+    Ok(Ok(Verified {
+        db,
+        base: out.next.clone(),
+        outcome: Some(out),
+    }))
+}
+
+fn run_normal(cfg: &Config) -> Result<i32> {
+    let started = std::time::Instant::now();
+    let v = match open_and_verify(cfg, cfg.child)? {
+        Ok(v) => v,
+        Err(violations) => return Ok(report_violations(cfg, &violations)),
+    };
+    let pre = v.outcome.as_ref().map_or(0, |o| o.keys_verified);
+    let dir = expected::dir_for(&cfg.db);
+    let log = expected::LogWriter::open(&dir)?;
+    let shared = Arc::new(worker::Shared::new(v.db, cfg.clone(), log, &v.base));
+    let seed = if cfg.seed == 0 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+    } else {
+        cfg.seed
+    };
+    let handles: Vec<_> = (0..cfg.threads)
+        .map(|t| {
+            let s = shared.clone();
+            std::thread::spawn(move || s.worker(value::mix64(seed ^ (t as u64 + 1))))
+        })
+        .collect();
+    for h in handles {
+        if h.join().is_err() {
+            shared
+                .failure
+                .lock()
+                .get_or_insert_with(|| "a worker panicked".into());
+        }
+    }
+    if let Some(f) = shared.failure.lock().clone() {
+        return Ok(report_violations(cfg, &[f]));
+    }
+    shared.flush()?;
+    let c = &shared.counters;
+    let counts = format!(
+        "{} operations ({} puts, {} deletes, {} batches, {} gets, {} scans, {} snapshots taken, {} snapshot reads, {} flushes) in {:.1} s, {} reads verified",
+        c.total(),
+        c.puts.load(Ordering::Relaxed),
+        c.deletes.load(Ordering::Relaxed),
+        c.batches.load(Ordering::Relaxed),
+        c.gets.load(Ordering::Relaxed),
+        c.scans.load(Ordering::Relaxed),
+        c.snapshots_taken.load(Ordering::Relaxed),
+        c.snapshot_reads.load(Ordering::Relaxed),
+        c.flushes.load(Ordering::Relaxed),
+        started.elapsed().as_secs_f64(),
+        c.verified.load(Ordering::Relaxed),
+    );
+    let Ok(shared) = Arc::try_unwrap(shared) else {
+        anyhow::bail!("worker threads still hold the DB");
+    };
+    drop(shared);
+    // Final check: reopen and verify everything against the log.
+    let end = match open_and_verify(cfg, false)? {
+        Ok(v) => v,
+        Err(violations) => return Ok(report_violations(cfg, &violations)),
+    };
+    let post = end.outcome.as_ref().map_or(0, |o| o.keys_verified);
+    drop(end);
+    println!(
+        "stress: {counts}, {} keys verified on reopen, 0 violations",
+        pre + post
+    );
+    Ok(0)
+}

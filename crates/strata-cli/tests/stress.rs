@@ -1,0 +1,184 @@
+//! End-to-end tests of `strata stress` through the built binary.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn strata(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_strata"))
+        .arg("stress")
+        .args(args)
+        .output()
+        .expect("run strata")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Parses "crash-test: N cycles, M operations, K keys verified, V violations".
+fn crash_summary(stdout: &str) -> (u64, u64, u64, u64) {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("crash-test:"))
+        .unwrap_or_else(|| panic!("no summary line in {stdout}"));
+    let nums: Vec<u64> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .take(4)
+        .map(|s| s.parse().unwrap())
+        .collect();
+    (nums[0], nums[1], nums[2], nums[3])
+}
+
+fn db_path(dir: &Path) -> String {
+    dir.join("db").to_string_lossy().into_owned()
+}
+
+#[test]
+fn normal_run_verifies_cleanly() {
+    let d = tempfile::tempdir().unwrap();
+    let db = db_path(d.path());
+    let o = strata(&[
+        "--db", &db, "--threads", "4", "--ops", "20000", "--keys", "2000", "--seed", "7",
+        "--options",
+        "write_buffer_size=65536;max_bytes_for_level_base=262144;target_file_size_base=65536;level0_file_num_compaction_trigger=2",
+        "--flush-one-in", "500", "--compact-one-in", "3000",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("20000 operations"), "{}", text(&o));
+    assert!(out.contains("0 violations"), "{}", text(&o));
+    // A second run starts from the state the first one left.
+    let o = strata(&[
+        "--db", &db, "--ops", "2000", "--keys", "2000", "--seed", "8",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("4000 keys verified on reopen"),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn crash_test_two_configurations() {
+    for (i, extra) in [
+        vec!["--sync", "0"],
+        vec![
+            "--disable-wal", "1", "--flush-one-in", "300", "--options",
+            "write_buffer_size=65536;max_bytes_for_level_base=262144;target_file_size_base=65536;level0_file_num_compaction_trigger=2",
+        ],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let d = tempfile::tempdir().unwrap();
+        let db = db_path(d.path());
+        let mut args = vec![
+            "--db", &db, "--crash-test", "--duration", "8", "--keys", "1000", "--threads", "3",
+            "--kill-min-ms", "300", "--kill-max-ms", "1200",
+        ];
+        args.extend(extra.iter().copied());
+        let o = strata(&args);
+        assert!(o.status.success(), "config {i}: {}", text(&o));
+        let (cycles, ops, keys, violations) = crash_summary(&String::from_utf8_lossy(&o.stdout));
+        assert_eq!(violations, 0, "{}", text(&o));
+        assert!(cycles >= 3, "config {i}: only {cycles} cycles: {}", text(&o));
+        assert!(ops > 0 && keys >= cycles * 1000, "{}", text(&o));
+    }
+}
+
+#[test]
+fn verifier_catches_a_key_deleted_behind_its_back() {
+    let d = tempfile::tempdir().unwrap();
+    let db = db_path(d.path());
+    let o = strata(&[
+        "--db",
+        &db,
+        "--ops",
+        "3000",
+        "--keys",
+        "200",
+        "--seed",
+        "3",
+        "--deletes",
+        "0",
+        "--batches",
+        "0",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    // Find a key the expected state says exists, and delete it with the
+    // engine directly.
+    let victim = {
+        let h = strata::Db::open(&db, strata::Options::default()).unwrap();
+        let (k, _) = h.iter().next().unwrap().unwrap();
+        h.delete(&k).unwrap();
+        h.flush().unwrap();
+        String::from_utf8(k).unwrap()
+    };
+    let o = strata(&["--db", &db, "--ops", "10", "--keys", "200"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("VIOLATION") && err.contains(&victim),
+        "{}",
+        text(&o)
+    );
+    assert!(err.contains("found absent"), "{}", text(&o));
+    assert!(err.contains("kept for inspection"), "{}", text(&o));
+}
+
+#[test]
+fn verifier_catches_an_edited_expected_state() {
+    let d = tempfile::tempdir().unwrap();
+    let db = db_path(d.path());
+    let o = strata(&["--db", &db, "--ops", "2000", "--keys", "100", "--seed", "4"]);
+    assert!(o.status.success(), "{}", text(&o));
+    // Claim a synced ack of a version the DB never saw, for key 5.
+    let log = format!("{db}.expected/log");
+    let mut rec = [0u8; 24];
+    rec[0] = 1; // start put
+    rec[1] = 1; // synced
+    rec[4..8].copy_from_slice(&5u32.to_le_bytes());
+    rec[8..16].copy_from_slice(&1_000_000u64.to_le_bytes());
+    let mut ack = rec;
+    ack[0] = 3;
+    let mut data = std::fs::read(&log).unwrap();
+    data.extend_from_slice(&rec);
+    data.extend_from_slice(&ack);
+    std::fs::write(&log, data).unwrap();
+    let o = strata(&["--db", &db, "--ops", "10", "--keys", "100"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("key00000005: expected version 1000000"),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn bad_flags_are_refused() {
+    let o = strata(&[
+        "--db",
+        "/nonexistent/x",
+        "--sync",
+        "1",
+        "--disable-wal",
+        "1",
+    ]);
+    assert!(!o.status.success());
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let o = strata(&["--db", "/tmp/x", "--options", "no_such_option=1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("no_such_option"),
+        "{}",
+        text(&o)
+    );
+}
