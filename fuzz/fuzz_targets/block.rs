@@ -1,0 +1,18 @@
+//! Block::new and its iterator over arbitrary bytes, with both orderings.
+#![no_main]
+use std::sync::Arc;
+
+use libfuzzer_sys::fuzz_target;
+use strata::sstable::block::{bytewise_cmp, Block};
+use strata_fuzz::drive_iter;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(block) = Block::new(data.to_vec(), Arc::from("fuzz.sst"), 0) else {
+        return;
+    };
+    let block = Arc::new(block);
+    let probe: &[u8] = data.get(..data.len().min(12)).unwrap_or(&[]);
+    let targets: [&[u8]; 3] = [b"", probe, b"\xff\xff\xff\xff\xff\xff\xff\xff\xff"];
+    drive_iter(&mut block.internal_iter(), &targets);
+    drive_iter(&mut block.iter(bytewise_cmp), &targets);
+});
