@@ -807,12 +807,29 @@ mod tests {
             .parse::<Options>()
             .unwrap_err();
         assert!(e.to_string().contains("blob_garbage_collection_age_cutoff"));
-        let e = "compaction_style=kCompactionStyleUniversal"
+        let e = "compaction_style=kCompactionStyleFIFO"
             .parse::<Options>()
             .unwrap_err();
         assert!(matches!(e, Error::NotSupported(_)));
         let e = "write_buffer_size=abc".parse::<Options>().unwrap_err();
         assert!(e.to_string().contains("write_buffer_size"));
+        let o: Options = "compaction_style=kCompactionStyleUniversal;compaction_options_universal={size_ratio=5;max_size_amplification_percent=150};compaction_options_universal.min_merge_width=3"
+            .parse()
+            .unwrap();
+        assert_eq!(o.compaction_style, CompactionStyle::Universal);
+        assert_eq!(o.compaction_options_universal.size_ratio, 5);
+        assert_eq!(
+            o.compaction_options_universal
+                .max_size_amplification_percent,
+            150
+        );
+        assert_eq!(o.compaction_options_universal.min_merge_width, 3);
+        let back: Options = o.to_string().parse().unwrap();
+        assert_eq!(back.to_string(), o.to_string());
+        let e = "compaction_options_universal={bogus=1}"
+            .parse::<Options>()
+            .unwrap_err();
+        assert!(e.to_string().contains("bogus"), "{e}");
     }
 
     #[test]
