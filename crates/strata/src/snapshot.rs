@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use parking_lot::Mutex;
@@ -30,6 +31,7 @@ impl SnapshotList {
         self.seqs.lock().keys().next().copied()
     }
 
+    #[cfg(test)]
     fn acquire(&self, seq: SequenceNumber) {
         *self.seqs.lock().entry(seq).or_insert(0) += 1;
     }
@@ -65,8 +67,28 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
+    #[cfg(test)]
     pub(crate) fn new(list: &Arc<SnapshotList>, seq: SequenceNumber) -> Self {
         list.acquire(seq);
+        Self::from_registered(list, seq)
+    }
+
+    /// A snapshot at the current value of `last_sequence`, read while the
+    /// list is locked: a flush or compaction that captures the list either
+    /// sees this snapshot or started before its sequence was read (so all
+    /// its inputs are at or below it). Reading the sequence first and
+    /// registering after would let a job drop versions the snapshot needs.
+    pub(crate) fn latest(list: &Arc<SnapshotList>, last_sequence: &AtomicU64) -> Self {
+        let seq = {
+            let mut m = list.seqs.lock();
+            let seq = last_sequence.load(Ordering::Acquire);
+            *m.entry(seq).or_insert(0) += 1;
+            seq
+        };
+        Self::from_registered(list, seq)
+    }
+
+    fn from_registered(list: &Arc<SnapshotList>, seq: SequenceNumber) -> Self {
         Snapshot {
             inner: Arc::new(SnapshotInner {
                 seq,

@@ -218,10 +218,7 @@ impl Db {
 
     /// A snapshot of the current state; released when dropped.
     pub fn snapshot(&self) -> Snapshot {
-        Snapshot::new(
-            &self.inner.snapshots,
-            self.inner.last_sequence.load(Ordering::Acquire),
-        )
+        Snapshot::latest(&self.inner.snapshots, &self.inner.last_sequence)
     }
 
     /// An iterator over all keys at the current state, ascending.

@@ -21,13 +21,16 @@ use crate::types::{
 impl DbInner {
     pub(crate) fn get(&self, opts: &ReadOptions, key: &[u8]) -> Result<Option<Vec<u8>>> {
         let start = self.stats.as_ref().map(|_| Instant::now());
-        // Read the sequence before the super version (see DESIGN: a switch
-        // after this point only adds newer data).
+        // The super version first, then the sequence (RocksDB's order): any
+        // flush or compaction in this super version started before the
+        // sequence was read, so it dropped no version visible at it; and
+        // every write acknowledged before this read is in this super
+        // version's memtables or files.
+        let sv = self.get_super_version();
         let seq = match &opts.snapshot {
             Some(s) => s.sequence(),
             None => self.last_sequence.load(Ordering::Acquire),
         };
-        let sv = self.get_super_version();
         let result = self.get_from(&sv, opts, key, seq);
         if let (Some(s), Some(t)) = (&self.stats, start) {
             s.record_histogram(Histogram::DbGet, t.elapsed().as_micros() as u64);
@@ -143,11 +146,12 @@ impl DbInner {
     }
 
     pub(crate) fn iter(&self, opts: &ReadOptions) -> DbIterator {
+        // Super version before sequence, as in `get`.
+        let sv = self.get_super_version();
         let seq = match &opts.snapshot {
             Some(s) => s.sequence(),
             None => self.last_sequence.load(Ordering::Acquire),
         };
-        let sv = self.get_super_version();
         let ro = ReadOpts {
             verify_checksums: opts.verify_checksums,
             fill_cache: opts.fill_cache,
