@@ -25,6 +25,7 @@ impl DbInner {
             let _level: usize = n.parse().ok()?;
             return None;
         }
+        let blob_space = || BlobSpaceStats::from_files(&v.blob_file_states());
         let s = match name {
             "rocksdb.stats" | "rocksdb.cfstats" => self.stats_text(&mut st),
             "rocksdb.levelstats" => {
@@ -98,17 +99,9 @@ impl DbInner {
                 .to_string(),
             "rocksdb.last-sequence" => self.last_sequence.load(Ordering::Acquire).to_string(),
             "rocksdb.num-blob-files" => v.blob_files.len().to_string(),
-            "rocksdb.blob-stats" => {
-                BlobSpaceStats::from_files(&v.blob_file_states()).to_property_string()
-            }
-            "rocksdb.live-blob-file-size" => BlobSpaceStats::from_files(&v.blob_file_states())
-                .total_file_size
-                .to_string(),
-            "rocksdb.live-blob-file-garbage-size" => {
-                BlobSpaceStats::from_files(&v.blob_file_states())
-                    .total_garbage_size
-                    .to_string()
-            }
+            "rocksdb.blob-stats" => blob_space().to_property_string(),
+            "rocksdb.live-blob-file-size" => blob_space().total_file_size.to_string(),
+            "rocksdb.live-blob-file-garbage-size" => blob_space().total_garbage_size.to_string(),
             "rocksdb.total-blob-file-size" => {
                 // Over the blob files of every live version (files a reader
                 // still pins count until it lets go).
