@@ -9,6 +9,8 @@ pub mod job;
 pub mod output;
 pub mod picker;
 pub mod subcompaction;
+#[cfg(test)]
+mod testutil;
 pub mod universal;
 
 pub use picker::{CompactionReason, CompactionTask};

@@ -436,32 +436,10 @@ pub fn estimated_pending_compaction_bytes(v: &Version, o: &Options) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::{make_internal_key, ValueType};
-    use crate::version::edit::VersionEdit;
-    use crate::version::VersionBuilder;
-
-    fn meta(number: u64, small: &str, large: &str, size: u64) -> FileMetaData {
-        FileMetaData {
-            number,
-            file_size: size,
-            smallest: make_internal_key(small.as_bytes(), number, ValueType::Value),
-            largest: make_internal_key(large.as_bytes(), number, ValueType::Value),
-            smallest_seq: number,
-            largest_seq: number,
-            num_entries: 1,
-            num_deletions: 0,
-            oldest_blob_file: 0,
-        }
-    }
+    use crate::compaction::testutil::{meta, version_with};
 
     fn version(files: &[(usize, FileMetaData)]) -> Version {
-        let mut b = VersionBuilder::new(&Version::new(4));
-        let e = VersionEdit {
-            new_files: files.to_vec(),
-            ..VersionEdit::default()
-        };
-        b.apply(&e).unwrap();
-        b.build()
+        version_with(4, files)
     }
 
     fn opts() -> Options {

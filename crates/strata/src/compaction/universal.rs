@@ -528,34 +528,13 @@ pub fn task_is_bottommost_for_key(v: &Version, task: &CompactionTask, ukey: &[u8
 mod tests {
     use super::*;
     use crate::compaction::picker::pick_compaction;
+    use crate::compaction::testutil::{meta, version_with};
     use crate::types::{make_internal_key, ValueType};
     use crate::version::edit::VersionEdit;
     use crate::version::VersionBuilder;
 
-    fn meta(number: u64, small: &str, large: &str, size: u64) -> FileMetaData {
-        FileMetaData {
-            number,
-            file_size: size,
-            smallest: make_internal_key(small.as_bytes(), number, ValueType::Value),
-            largest: make_internal_key(large.as_bytes(), number, ValueType::Value),
-            smallest_seq: number,
-            largest_seq: number,
-            num_entries: 1,
-            num_deletions: 0,
-            oldest_blob_file: 0,
-        }
-    }
-
-    /// A version with 5 levels. L0 files are ordered by their numbers
-    /// (bigger = newer), as `meta` uses the number as sequence number.
     fn version(files: &[(usize, FileMetaData)]) -> Version {
-        let mut b = VersionBuilder::new(&Version::new(5));
-        let e = VersionEdit {
-            new_files: files.to_vec(),
-            ..VersionEdit::default()
-        };
-        b.apply(&e).unwrap();
-        b.build()
+        version_with(5, files)
     }
 
     /// L0 files of the given sizes, newest first (numbers 100, 99, ...).
