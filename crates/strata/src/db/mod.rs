@@ -67,6 +67,9 @@ pub(crate) struct State {
     pub write_stopped: bool,
     /// Counters at the previous `rocksdb.stats` dump (for Int rows).
     pub stats_baseline: Option<(InternalStats, Instant)>,
+    /// Pending compaction bytes of a version (the write controller's input),
+    /// cached per version.
+    pub pending_bytes_cache: Option<(Arc<Version>, u64)>,
     /// The stall cause last written to the LOG (to log transitions only).
     pub last_logged_stall: Option<crate::write_controller::StallCause>,
 }

@@ -149,6 +149,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         write_stopped: false,
         stats_baseline: None,
         last_logged_stall: None,
+        pending_bytes_cache: None,
     };
     let inner = Arc::new(DbInner {
         dir: path.to_path_buf(),

@@ -258,21 +258,31 @@ impl DbInner {
         Ok(())
     }
 
-    /// The LSM shape the write controller decides on.
-    pub(crate) fn lsm_shape(&self, st: &State, force_switch: bool) -> LsmShape {
+    /// The LSM shape the write controller decides on. The pending
+    /// compaction bytes depend only on the version, so they are computed
+    /// once per installed version, not on every write group.
+    pub(crate) fn lsm_shape(&self, st: &mut State, force_switch: bool) -> LsmShape {
         let v = st.versions.current();
+        let pending = match &st.pending_bytes_cache {
+            Some((cached, bytes)) if Arc::ptr_eq(cached, &v) => *bytes,
+            _ => {
+                // RocksDB reports no pending compaction bytes for universal.
+                let bytes = match self.opts.compaction_style {
+                    crate::options::CompactionStyle::Level => {
+                        estimated_pending_compaction_bytes(&v, &self.opts)
+                    }
+                    crate::options::CompactionStyle::Universal => 0,
+                };
+                st.pending_bytes_cache = Some((v.clone(), bytes));
+                bytes
+            }
+        };
         LsmShape {
             immutable_memtables: st.imm.len(),
             active_memtable_full: force_switch
                 || st.mem.approximate_memory_usage() >= self.opts.write_buffer_size,
             l0_files: v.files(0).len(),
-            // RocksDB reports no pending compaction bytes for universal.
-            pending_compaction_bytes: match self.opts.compaction_style {
-                crate::options::CompactionStyle::Level => {
-                    estimated_pending_compaction_bytes(&v, &self.opts)
-                }
-                crate::options::CompactionStyle::Universal => 0,
-            },
+            pending_compaction_bytes: pending,
         }
     }
 
@@ -294,7 +304,8 @@ impl DbInner {
             if self.shutting_down.load(Ordering::Acquire) {
                 return Err(Error::ShutdownInProgress);
             }
-            let shape = self.lsm_shape(st, force && !st.mem.is_empty());
+            let force_switch = force && !st.mem.is_empty();
+            let shape = self.lsm_shape(st, force_switch);
             match stall_state(&shape, &self.opts) {
                 StallState::Stopped(cause) => {
                     if !stop_counted {
