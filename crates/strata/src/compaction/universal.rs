@@ -12,7 +12,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use super::picker::{target_file_size, Busy, CompactionReason, CompactionTask};
+use super::picker::{non_overlapping, target_file_size, Busy, CompactionReason, CompactionTask};
 use crate::error::{Error, Result};
 use crate::options::Options;
 use crate::types::user_key;
@@ -349,14 +349,6 @@ fn key_range<'a>(files: impl Iterator<Item = &'a Arc<FileMetaData>>) -> (Vec<u8>
 }
 
 /// True if no two of `files` overlap in user keys.
-fn non_overlapping<'a>(files: impl Iterator<Item = &'a Arc<FileMetaData>>) -> bool {
-    let mut ranges: Vec<(&[u8], &[u8])> = files
-        .map(|f| (user_key(&f.smallest), user_key(&f.largest)))
-        .collect();
-    ranges.sort();
-    ranges.windows(2).all(|w| w[0].1 < w[1].0)
-}
-
 /// Files of the runs `start..=end` arranged as a task: the first run's
 /// level in `inputs`, the output level's in `output_level_inputs`, the
 /// levels between in `extra_inputs`.
