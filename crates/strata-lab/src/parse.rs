@@ -96,11 +96,14 @@ pub const META_BENCHMARKS: &[&str] = &[
 ];
 
 impl BenchOutput {
-    /// The first result line that is not a meta benchmark (the "primary" one).
+    /// The first result line that is not a meta benchmark (the "primary"
+    /// one); in a step of meta benchmarks only (`compact,stats`), the first
+    /// result line that has a time (`compact` is then the measured work).
     pub fn primary(&self) -> Option<&BenchLine> {
         self.benches
             .iter()
             .find(|b| !META_BENCHMARKS.contains(&b.name.as_str()))
+            .or_else(|| self.benches.iter().find(|b| b.micros_op > 0.0))
     }
 
     /// The client histogram for `op` recorded by benchmark `bench`.
@@ -429,6 +432,24 @@ mod tests {
         let b = parse_bench_line("fillseq      :      10.000 micros/op;  172.9 MB/s").unwrap();
         assert_eq!(b.ops_sec, 100000.0);
         assert!(parse_bench_line("Keys:       16 bytes each").is_none());
+    }
+
+    /// Regression: a `compact,stats` step (study 4's full compaction) was
+    /// recorded as failed, "no result line parsed".
+    #[test]
+    fn compact_only_step_has_compact_as_primary() {
+        let out = parse_output(
+            "compact      : 1025850.460 micros/op 0 ops/sec 1.026 seconds 1 operations;\n",
+            "",
+        );
+        let p = out.primary().expect("compact is the primary line");
+        assert_eq!(p.name, "compact");
+        assert!((p.micros_op - 1025850.46).abs() < 1e-6);
+        let mixed = parse_output(
+            "fillrandom   :      19.650 micros/op 50887 ops/sec 0.393 seconds 20000 operations;\ncompact      : 100.0 micros/op 0 ops/sec 0.000 seconds 1 operations;\n",
+            "",
+        );
+        assert_eq!(mixed.primary().unwrap().name, "fillrandom");
     }
 
     #[test]
