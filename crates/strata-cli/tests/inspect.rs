@@ -158,7 +158,12 @@ fn wal_lists_records_ops_and_dropped_bytes() {
         assert_eq!(code, 0, "{err}");
         outs.push_str(&out);
     }
-    assert!(outs.contains("record at offset 0: sequence "), "{outs}");
+    // The WAL started by a flush opens with its predecessor record.
+    assert!(outs.contains("record at offset 36: sequence "), "{outs}");
+    assert!(
+        outs.contains("predecessor record at offset 0: follows WAL "),
+        "{outs}"
+    );
     assert!(outs.contains(" count 2 "), "{outs}");
     assert!(outs.contains("Put 'wal-put' value 12 bytes"), "{outs}");
     assert!(outs.contains("Delete 'wal-del'"), "{outs}");

@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::Path;
 
 use strata::fs::{FileSystem, PosixFileSystem};
+use strata::wal::predecessor::Predecessor;
 use strata::wal::{DroppedBytes, Reader, WalRecoveryMode};
 use strata::WriteBatch;
 
@@ -19,6 +20,9 @@ pub struct WalSummary {
     pub ops: u64,
     /// Smallest and largest sequence number of any operation.
     pub seqs: Option<(u64, u64)>,
+    /// The predecessor record (offset, content): the WAL this one follows
+    /// and the last sequence logged there (docs/formats/wal.md).
+    pub predecessor: Option<(u64, Predecessor)>,
     /// Regions the reader skipped.
     pub dropped: Vec<DroppedBytes>,
     /// The damage that ended the scan, if any.
@@ -51,6 +55,17 @@ pub fn scan(
             }
         };
         let offset = reader.last_record_offset();
+        match Predecessor::decode(&rec, &name, offset) {
+            Some(Ok(p)) => {
+                sum.predecessor = Some((offset, p));
+                continue;
+            }
+            Some(Err(e)) => {
+                sum.damage = Some(e);
+                break;
+            }
+            None => {}
+        }
         let batch = match WriteBatch::from_data(rec, &name, offset) {
             Ok(b) => b,
             Err(e) => {
@@ -120,6 +135,13 @@ pub fn dump(
         }
         Ok(())
     })?;
+    if let Some((offset, p)) = sum.predecessor {
+        writeln!(
+            out,
+            "predecessor record at offset {offset}: follows WAL {:06}.log, logged there up to sequence {}",
+            p.log_number, p.last_sequence
+        )?;
+    }
     for d in &sum.dropped {
         writeln!(out, "{d}")?;
     }
@@ -165,7 +187,9 @@ mod tests {
         .unwrap();
         assert_eq!((sum.records, sum.ops), (2, 2));
         assert_eq!(sum.seqs, Some((7, 8)));
-        assert_eq!(offsets.first(), Some(&0));
+        // The first batch follows the predecessor record (7 + 29 bytes).
+        assert_eq!(offsets.first(), Some(&36));
+        assert_eq!(sum.predecessor.map(|(o, _)| o), Some(0));
         assert!(sum.damage.is_none() && sum.dropped.is_empty());
 
         let mut out = Vec::new();
@@ -191,5 +215,32 @@ mod tests {
         assert_eq!(sum.records, 1);
         assert!(sum.damage.is_none());
         assert_eq!(sum.dropped.len(), 1);
+    }
+
+    #[test]
+    fn shows_the_predecessor_record_of_a_wal_started_by_a_switch() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = strata::Db::open(dir.path(), strata::Options::default()).unwrap();
+        db.put(b"a", b"1").unwrap();
+        db.flush().unwrap();
+        db.put(b"b", b"2").unwrap();
+        drop(db);
+        // The newest WAL follows the one the flush closed.
+        let newest = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "log"))
+            .max()
+            .unwrap();
+        let sum = scan(&newest, WalRecoveryMode::AbsoluteConsistency, |_, _| Ok(())).unwrap();
+        let (offset, p) = sum.predecessor.expect("a predecessor record");
+        assert_eq!((offset, p.last_sequence, sum.records), (0, 1, 1));
+        let mut out = Vec::new();
+        dump(&newest, WalRecoveryMode::default(), BytesFmt::Hex, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains("predecessor record at offset 0: follows WAL"),
+            "{text}"
+        );
     }
 }

@@ -9,6 +9,7 @@ pub(crate) mod internal_stats;
 mod open;
 mod properties;
 mod read;
+mod wal_set;
 mod write;
 
 use std::collections::{BTreeSet, VecDeque};
@@ -33,7 +34,6 @@ use crate::snapshot::{Snapshot, SnapshotList};
 use crate::sstable::{BlockCache, TableCache, TableOptions};
 use crate::stats::Statistics;
 use crate::version::{Version, VersionSet};
-use crate::wal::Writer as LogWriter;
 use internal_stats::InternalStats;
 use write::{RateLimiter, WriterSlot};
 
@@ -94,7 +94,7 @@ pub(crate) struct DbInner {
     pub last_sequence: AtomicU64,
     pub snapshots: Arc<SnapshotList>,
     pub shutting_down: AtomicBool,
-    pub wal: Mutex<Option<LogWriter>>,
+    pub wal: Mutex<wal_set::WalSet>,
     pub log: InfoLog,
     pub _lock: Box<dyn FileLock>,
 }
@@ -294,9 +294,7 @@ impl Drop for Db {
         for t in self.threads.lock().drain(..) {
             let _ = t.join();
         }
-        if let Some(w) = self.inner.wal.lock().as_mut() {
-            let _ = w.flush();
-        }
+        let _ = self.inner.wal.lock().flush_current();
         self.inner.log.log("DB closed");
     }
 }

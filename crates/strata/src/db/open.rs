@@ -2,7 +2,7 @@
 //! start a fresh WAL, delete leftovers, write the OPTIONS file, start the
 //! background threads.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -26,7 +26,9 @@ use crate::sstable::{BlockCache, TableCache, TableOptions};
 use crate::stats::Statistics;
 use crate::version::edit::VersionEdit;
 use crate::version::VersionSet;
-use crate::wal::{Reader as LogReader, Writer as LogWriter};
+use crate::wal::predecessor::Predecessor;
+use crate::wal::Reader as LogReader;
+use crate::wal::WalRecoveryMode;
 
 pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
     options.validate()?;
@@ -170,7 +172,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         last_sequence: AtomicU64::new(last_seq),
         snapshots: Arc::new(SnapshotList::default()),
         shutting_down: AtomicBool::new(false),
-        wal: Mutex::new(None),
+        wal: Mutex::new(Default::default()),
         log,
         _lock: lock,
         opts: options,
@@ -209,11 +211,18 @@ impl DbInner {
             })
             .collect();
         wals.sort_unstable();
+        if let Some(&newest) = wals.last() {
+            // Regression (wal_numbers_are_not_reused_after_a_crash): the
+            // recovery's new WAL took the number of a WAL being replayed.
+            st.versions.mark_file_number_used(newest);
+        }
         let mut edit = VersionEdit::default();
         let mut max_seq = st.versions.last_sequence();
         let mut mem = Arc::new(MemTable::new(0, 0));
         let mut stopped = false;
         let mut outputs = Vec::new();
+        // WAL number -> highest sequence replayed from it.
+        let mut replayed: HashMap<u64, u64> = HashMap::new();
         for &n in &wals {
             let path = wal_file_name(&self.dir, n);
             let name = path.display().to_string();
@@ -226,8 +235,33 @@ impl DbInner {
             let data = self.fs.read_all(&path)?;
             let mut reader = LogReader::new(data, name.clone(), self.opts.wal_recovery_mode);
             let mut records = 0u64;
+            let mut wal_last_seq = 0u64;
             while let Some(rec) = reader.read_record()? {
                 let offset = reader.last_record_offset();
+                if let Some(p) = Predecessor::decode(&rec, &name, offset) {
+                    let p = p?;
+                    if let Some(gap) = predecessor_gap(&p, log_number, &replayed) {
+                        let why = format!(
+                            "{name}: its predecessor WAL {} was logged up to sequence {} but recovery read it only up to {gap}: writes were lost there",
+                            p.log_number, p.last_sequence
+                        );
+                        match self.opts.wal_recovery_mode {
+                            WalRecoveryMode::SkipAnyCorruptedRecords => {
+                                self.log.log(&format!("[WARN] recovery: {why}; replaying on (skip_any_corrupted_records)"));
+                            }
+                            WalRecoveryMode::AbsoluteConsistency => {
+                                return Err(Error::corruption(&name, offset, why));
+                            }
+                            WalRecoveryMode::PointInTimeRecovery
+                            | WalRecoveryMode::TolerateCorruptedTailRecords => {
+                                self.log.log(&format!("[WARN] recovery: {why}; stopping replay before {name} (point-in-time)"));
+                                stopped = true;
+                                break;
+                            }
+                        }
+                    }
+                    continue;
+                }
                 let batch = WriteBatch::from_data(rec, &name, offset)?;
                 let mut seq = batch.sequence();
                 for op in batch.iter() {
@@ -236,6 +270,7 @@ impl DbInner {
                 }
                 if batch.count() > 0 {
                     max_seq = max_seq.max(seq - 1);
+                    wal_last_seq = wal_last_seq.max(seq - 1);
                 }
                 records += 1;
                 if mem.approximate_memory_usage() >= self.opts.write_buffer_size {
@@ -250,6 +285,10 @@ impl DbInner {
                 self.log
                     .log(&format!("[WARN] recovery: {name}: dropped {d}"));
             }
+            replayed.insert(n, wal_last_seq);
+            if stopped {
+                continue;
+            }
             stopped = reader.stopped_at().is_some();
             self.log
                 .log(&format!("Recovered {records} records from {name}"));
@@ -263,7 +302,7 @@ impl DbInner {
         let number = st.versions.new_file_number();
         let file = self.fs.create(&wal_file_name(&self.dir, number))?;
         self.fs.sync_dir(&self.dir)?;
-        *self.wal.lock() = Some(LogWriter::new(file));
+        self.wal.lock().start(number, file)?;
         edit.log_number = Some(number);
         edit.last_sequence = Some(max_seq);
         st.versions.set_last_sequence(max_seq);
@@ -300,6 +339,18 @@ impl DbInner {
         }
         Ok(f)
     }
+}
+
+/// How far short of its predecessor record's claim recovery fell: `None`
+/// when the predecessor WAL is flushed already (older than `log_number`),
+/// held no batch, or was replayed up to the sequence the record names;
+/// otherwise the highest sequence replayed from it (0 if it was missing).
+fn predecessor_gap(p: &Predecessor, log_number: u64, replayed: &HashMap<u64, u64>) -> Option<u64> {
+    if p.last_sequence == 0 || p.log_number < log_number {
+        return None;
+    }
+    let got = replayed.get(&p.log_number).copied().unwrap_or(0);
+    (got < p.last_sequence).then_some(got)
 }
 
 /// With direct I/O asked for, checks at open that the file system accepts

@@ -16,7 +16,6 @@ use crate::filename::wal_file_name;
 use crate::memtable::MemTable;
 use crate::options::WriteOptions;
 use crate::stats::{Histogram, Ticker};
-use crate::wal::Writer as LogWriter;
 use crate::write_controller::{stall_state, LsmShape, StallState};
 
 /// Largest combined batch a group commit builds.
@@ -190,8 +189,16 @@ impl DbInner {
             let mut wal_bytes = 0u64;
             if !disable_wal {
                 let mut g = self.wal.lock();
-                let Some(w) = g.as_mut() else {
-                    return (Err(Error::InvalidArgument("WAL is not open".into())), 0);
+                // A synced write first makes the closed WALs durable, so
+                // that nothing logged before it can be lost.
+                if sync {
+                    if let Err(e) = g.sync_closed() {
+                        return (Err(e), 0);
+                    }
+                }
+                let w = match g.current() {
+                    Ok(w) => w,
+                    Err(e) => return (Err(e), 0),
                 };
                 let before = w.size();
                 if let Err(e) = w.add_record(batch.data()) {
@@ -214,6 +221,7 @@ impl DbInner {
                     return (Err(e), 0);
                 }
                 wal_bytes = w.size() - before;
+                g.logged(first_seq + count - 1);
             }
             for (i, op) in batch.iter().enumerate() {
                 mem.add(first_seq + i as u64, op.value_type, op.key, op.value);
@@ -394,15 +402,10 @@ impl DbInner {
         // The new WAL's directory entry must be durable before any synced
         // write in it is acknowledged.
         self.fs.sync_dir(&self.dir)?;
-        {
-            let mut g = self.wal.lock();
-            if let Some(old) = g.as_mut() {
-                // Sync the old WAL so that a later synced write can never
-                // survive a crash that loses earlier writes.
-                old.sync()?;
-            }
-            *g = Some(LogWriter::new(file));
-        }
+        // The old WAL is only pushed to the OS, not synced: the new one
+        // names it in a predecessor record, and a synced write syncs it
+        // first (db/wal_set.rs).
+        self.wal.lock().start(number, file)?;
         let id = st.next_mem_id;
         st.next_mem_id += 1;
         let old = std::mem::replace(&mut st.mem, Arc::new(MemTable::new(id, number)));

@@ -265,6 +265,13 @@ impl VersionSet {
         self.current.clone()
     }
 
+    /// Makes sure `n` is never allocated again (a WAL found at recovery:
+    /// WALs get their numbers without a MANIFEST edit, so the MANIFEST's
+    /// next file number can be behind them after a crash).
+    pub fn mark_file_number_used(&mut self, n: FileNumber) {
+        self.next_file_number = self.next_file_number.max(n + 1);
+    }
+
     /// Allocates a new file number.
     pub fn new_file_number(&mut self) -> FileNumber {
         let n = self.next_file_number;

@@ -7,6 +7,7 @@
 
 pub mod format;
 mod mode;
+pub mod predecessor;
 mod reader;
 mod writer;
 
