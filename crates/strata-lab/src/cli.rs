@@ -112,6 +112,17 @@ pub enum Cmd {
         #[arg(long, default_value = "lab-results")]
         out: PathBuf,
     },
+    /// Parse a saved db_bench / `strata bench` stdout with the lab's parser and
+    /// print what it found as JSON: `fields` (the output's shape, see
+    /// `parse::field_set`), `metrics` (the derived metrics a result row gets)
+    /// and ticker / histogram counts.
+    Parse {
+        /// Saved stdout of the benchmark.
+        stdout: PathBuf,
+        /// Saved stderr (version lines may be there).
+        #[arg(long)]
+        stderr: Option<PathBuf>,
+    },
     /// Validate a study file and print its cells and disk need.
     Check {
         /// Study file or name.
@@ -164,6 +175,44 @@ fn plan_of(c: &Common) -> anyhow::Result<(crate::model::Plan, PathBuf)> {
     let mut plan = crate::model::expand_with(&spec, &c.scale, c.repeats, c.engines.clone(), &set)?;
     plan.timeout = c.timeout.map(std::time::Duration::from_secs);
     Ok((plan, path))
+}
+
+/// What `strata lab parse` prints for a saved stdout (and stderr).
+pub fn parse_json(
+    stdout: &std::path::Path,
+    stderr: Option<&std::path::Path>,
+) -> anyhow::Result<serde_json::Value> {
+    let read = |p: &std::path::Path| {
+        std::fs::read(p)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))
+    };
+    let out = read(stdout)?;
+    let err = match stderr {
+        Some(p) => read(p)?,
+        None => String::new(),
+    };
+    let o = crate::parse::parse_output(&out, &err);
+    let metrics: std::collections::BTreeMap<String, f64> =
+        crate::derive::metrics(&o, &crate::derive::Accounting::default())
+            .into_iter()
+            .filter(|(k, v)| {
+                !k.starts_with("rocksdb.")
+                    && !matches!(
+                        k.as_str(),
+                        "wall_sec" | "user_sec" | "sys_sec" | "max_rss_mb"
+                    )
+                    && v.is_finite()
+            })
+            .collect();
+    Ok(serde_json::json!({
+        "engine_version": o.engine_version,
+        "benchmarks": o.benches.iter().map(|b| b.name.clone()).collect::<Vec<_>>(),
+        "fields": crate::parse::field_set(&o),
+        "metrics": metrics,
+        "tickers": o.tickers.len(),
+        "stat_histograms": o.stat_histograms.len(),
+    }))
 }
 
 /// Executes a parsed command line; returns the process exit code.
@@ -237,6 +286,10 @@ pub fn execute(cli: Cli) -> anyhow::Result<i32> {
             }
             Ok(0)
         }
+        Cmd::Parse { stdout, stderr } => {
+            println!("{}", parse_json(&stdout, stderr.as_deref())?);
+            Ok(0)
+        }
         Cmd::Check { study, scale } => {
             let path = crate::spec::resolve_study_path(&study);
             let spec = crate::spec::load(&path)?;
@@ -293,6 +346,37 @@ mod tests {
             .to_string();
         assert!(e.contains("leveldb"), "{e}");
         assert!(plan_of(&common(&["--set", "novalue"])).is_err());
+    }
+
+    #[test]
+    fn parse_subcommand_prints_fields_of_a_saved_output() {
+        let d = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata");
+        let out = std::path::PathBuf::from(format!("{d}/fillrandom_compact_7.8.3.stdout"));
+        let err = std::path::PathBuf::from(format!("{d}/fillrandom_compact_7.8.3.stderr"));
+        let j = parse_json(&out, Some(&err)).unwrap();
+        assert_eq!(j["engine_version"], "RocksDB 7.8.3");
+        assert_eq!(j["benchmarks"][0], "fillrandom");
+        let fields: Vec<&str> = j["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        for f in [
+            "bench:fillrandom.mb_sec",
+            "hist:fillrandom/write.p999",
+            "ticker:rocksdb.stall.micros",
+            "stathist:rocksdb.compaction.times.cpu_micros",
+            "compaction:W-Amp",
+            "stall:cumulative",
+        ] {
+            assert!(fields.contains(&f), "{f} missing from {fields:?}");
+        }
+        assert!(j["metrics"]["waf"].as_f64().unwrap() > 0.0);
+        assert!(j["metrics"].get("wall_sec").is_none());
+        assert!(parse_json(std::path::Path::new("/nonexistent/x"), None).is_err());
+        let cli = Cli::try_parse_from(["strata lab", "parse", "x.out", "--stderr", "x.err"]);
+        assert!(matches!(cli.unwrap().cmd, Cmd::Parse { .. }));
     }
 
     #[test]

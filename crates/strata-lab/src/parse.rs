@@ -382,6 +382,87 @@ pub fn parse_output(stdout: &str, stderr: &str) -> BenchOutput {
     out
 }
 
+/// Statistics tickers the studies read (WAF terms, compaction I/O, stalls).
+pub const STUDY_TICKERS: &[&str] = &[
+    "rocksdb.bytes.written",
+    "rocksdb.wal.bytes",
+    "rocksdb.flush.write.bytes",
+    "rocksdb.compact.read.bytes",
+    "rocksdb.compact.write.bytes",
+    "rocksdb.blobdb.blob.file.bytes.written",
+    "rocksdb.stall.micros",
+];
+
+/// Statistics histograms the studies read: compaction CPU (COMP_CPU), Get
+/// latency (GET_P50/P99), write latency P95, blob file write latency (BLOB_W).
+/// (SST_W, `rocksdb.sst.write.micros`, is not printed by db_bench 7.8.3.)
+pub const STUDY_HISTOGRAMS: &[&str] = &[
+    "rocksdb.compaction.times.cpu_micros",
+    "rocksdb.db.get.micros",
+    "rocksdb.db.write.micros",
+    "rocksdb.blobdb.blob.file.write.micros",
+];
+
+/// The shape of a parsed output: which benchmarks, result-line fields,
+/// client histograms, study tickers and histograms, compaction-table columns
+/// and stall figures it has, as sorted names (values left out), e.g.
+/// `bench:fillrandom.mb_sec`, `hist:fillrandom/write`,
+/// `ticker:rocksdb.wal.bytes`, `compaction:W-Amp`, `stall:cumulative`.
+/// Two outputs of the same command "parse alike" when their field sets are equal.
+pub fn field_set(o: &BenchOutput) -> std::collections::BTreeSet<String> {
+    let mut f = std::collections::BTreeSet::new();
+    for b in &o.benches {
+        f.insert(format!("bench:{}", b.name));
+        for (k, present) in [
+            ("micros_op", true),
+            ("ops_sec", true),
+            ("seconds", b.seconds.is_some()),
+            ("operations", b.operations.is_some()),
+            ("mb_sec", b.mb_sec.is_some()),
+            ("found", b.found.is_some()),
+            ("reads", b.reads.is_some()),
+        ] {
+            if present {
+                f.insert(format!("bench:{}.{k}", b.name));
+            }
+        }
+    }
+    for (bench, op, h) in &o.histograms {
+        f.insert(format!("hist:{bench}/{op}"));
+        for (k, v) in [
+            ("p50", h.p50),
+            ("p75", h.p75),
+            ("p99", h.p99),
+            ("p999", h.p999),
+            ("p9999", h.p9999),
+        ] {
+            if h.count > 0 && v > 0.0 {
+                f.insert(format!("hist:{bench}/{op}.{k}"));
+            }
+        }
+    }
+    for t in STUDY_TICKERS {
+        if o.tickers.contains_key(*t) {
+            f.insert(format!("ticker:{t}"));
+        }
+    }
+    for h in STUDY_HISTOGRAMS {
+        if o.stat_histograms.contains_key(*h) {
+            f.insert(format!("stathist:{h}"));
+        }
+    }
+    for c in o.compaction_sum.keys() {
+        f.insert(format!("compaction:{c}"));
+    }
+    if o.cumulative_stall_sec.is_some() {
+        f.insert("stall:cumulative".into());
+    }
+    if !o.tickers.is_empty() {
+        f.insert("statistics".into());
+    }
+    f
+}
+
 /// Parses a compaction-table cell: `24.99`, `75K`, `1.2M`, `34/15` (first part).
 fn parse_count(v: &str) -> Option<f64> {
     let v = v.split('/').next()?;
@@ -506,6 +587,32 @@ mod tests {
         );
         assert_eq!(o.primary().unwrap().ops_sec, 666666.0);
         assert_eq!(o.tickers.get("rocksdb.bytes.written"), Some(&1160000));
+    }
+
+    /// `strata bench --engine=rocksdb` links RocksDB 10.4.2, whose compaction
+    /// table has a `WPreComp(GB)` column that 7.8.3's lacks: the Sum row must
+    /// still map by header name (W-Amp 4.3, not the column after it).
+    #[test]
+    fn compaction_table_with_wprecomp_column_maps_by_header() {
+        let out = "\
+Level    Files   Size     Score Read(GB)  Rn(GB) Rnp1(GB) Write(GB) WPreComp(GB) Wnew(GB) Moved(GB) W-Amp Rd(MB/s) Wr(MB/s) Comp(sec) CompMergeCPU(sec) Comp(cnt) Avg(sec) KeyIn KeyDrop Rblob(GB) Wblob(GB)
+-------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------
+  L0      5/4    270.39 KB   0.2      0.0     0.0      0.0       0.0       0.0      0.0       0.0   1.0      0.0     36.2      0.08              0.03        49    0.002    4928      0       0.0       0.0
+ Sum      6/5      1.98 MB   0.0      0.0     0.0      0.0       0.0       0.0      0.0       0.0   4.3     64.1     76.3      0.16              0.07        58    0.003     22K   1466       0.0       0.0
+ Int      0/0      0.00 KB   0.0      0.0     0.0      0.0       0.0       0.0      0.0       0.0   4.3     64.1     76.3      0.16              0.07        58    0.003     22K   1466       0.0       0.0
+
+Cumulative stall: 00:00:0.106 H:M:S, 70.4 percent
+";
+        let o = parse_output(out, "");
+        let c = &o.compaction_sum;
+        assert_eq!(c.get("W-Amp"), Some(&4.3));
+        assert_eq!(c.get("Comp(sec)"), Some(&0.16));
+        assert_eq!(c.get("CompMergeCPU(sec)"), Some(&0.07));
+        assert_eq!(c.get("KeyIn"), Some(&22000.0));
+        assert_eq!(c.get("WPreComp(GB)"), Some(&0.0));
+        assert_eq!(o.cumulative_stall_sec, Some(0.106));
+        let f = field_set(&o);
+        assert!(f.contains("compaction:WPreComp(GB)") && f.contains("stall:cumulative"));
     }
 
     #[test]

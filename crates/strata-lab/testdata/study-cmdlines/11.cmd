@@ -1,0 +1,1 @@
+--benchmarks=fillrandom,stats --num=5000 --value_size=1024 --compaction_style=0 --disable_wal=true --sync=false --use_direct_io_for_flush_and_compaction=true --statistics=1 --db=@DB@ --write_buffer_size=1048576

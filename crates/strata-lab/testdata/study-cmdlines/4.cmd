@@ -1,0 +1,1 @@
+--benchmarks=readrandomwriterandom,stats --readwritepercent=95 --use_existing_db=1 --num=5000 --value_size=4096 --enable_blob_files=true --min_blob_size=0 --statistics=1 --histogram=1 --db=@DB@ --write_buffer_size=1048576

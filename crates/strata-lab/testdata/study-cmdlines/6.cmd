@@ -1,0 +1,1 @@
+--benchmarks=fillseq --value_size=2000 --use_existing_db=0 --compression_ratio=1 --bloom_bits=64 --num=5000 --db=@DB@ --write_buffer_size=1048576

@@ -1,0 +1,1 @@
+--benchmarks=fillrandom,stats --num=5000 --value_size=1024 --write_buffer_size=65536 --max_write_buffer_number=3 --min_write_buffer_number_to_merge=1 --statistics=1 --histogram=1 --db=@DB@
