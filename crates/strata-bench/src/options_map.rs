@@ -52,6 +52,7 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
         "max_bytes_for_level_multiplier",
         "level_compaction_dynamic_level_bytes",
         "target_file_size_base",
+        "max_compaction_bytes",
         "level0_file_num_compaction_trigger",
         "level0_slowdown_writes_trigger",
         "level0_stop_writes_trigger",

@@ -131,6 +131,17 @@ pub struct Options {
     pub target_file_size_base: u64,
     /// Each level below L1 targets files this many times larger. Default: 1.
     pub target_file_size_multiplier: u64,
+    /// Largest compaction, in bytes: a leveled compaction's output file is
+    /// also cut where it plus the next-level files it overlaps would exceed
+    /// this. 0 (the default) means 25 x `target_file_size_base`, as in
+    /// RocksDB. Smaller: smaller later compactions, more and smaller files.
+    pub max_compaction_bytes: u64,
+    /// Leveled compaction cuts output files at the boundaries of the files
+    /// one level down once an output has reached 50-90% of its target size
+    /// (compaction/file_cut.rs). Default: true (RocksDB's default). Lower
+    /// write amplification (later compactions overlap fewer files) for
+    /// somewhat smaller files.
+    pub level_compaction_dynamic_file_size: bool,
     /// Estimated bytes of pending compaction at which writes slow down
     /// (0 = off). Default: 64 GiB.
     pub soft_pending_compaction_bytes_limit: u64,
@@ -245,6 +256,8 @@ impl Default for Options {
             max_bytes_for_level_multiplier: 10.0,
             target_file_size_base: 64 << 20,
             target_file_size_multiplier: 1,
+            max_compaction_bytes: 0,
+            level_compaction_dynamic_file_size: true,
             soft_pending_compaction_bytes_limit: 64 << 30,
             hard_pending_compaction_bytes_limit: 256 << 30,
             delayed_write_rate: 16 << 20,
@@ -336,6 +349,10 @@ impl Options {
             }
             "target_file_size_base" => self.target_file_size_base = parse_num(name, v)?,
             "target_file_size_multiplier" => self.target_file_size_multiplier = parse_num(name, v)?,
+            "max_compaction_bytes" => self.max_compaction_bytes = parse_num(name, v)?,
+            "level_compaction_dynamic_file_size" => {
+                self.level_compaction_dynamic_file_size = parse_bool(name, v)?
+            }
             "soft_pending_compaction_bytes_limit" => {
                 self.soft_pending_compaction_bytes_limit = parse_num(name, v)?
             }
@@ -647,6 +664,14 @@ impl Options {
             (
                 "target_file_size_multiplier",
                 self.target_file_size_multiplier.to_string(),
+            ),
+            (
+                "max_compaction_bytes",
+                self.max_compaction_bytes.to_string(),
+            ),
+            (
+                "level_compaction_dynamic_file_size",
+                self.level_compaction_dynamic_file_size.to_string(),
             ),
             (
                 "soft_pending_compaction_bytes_limit",

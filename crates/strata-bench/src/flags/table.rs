@@ -275,6 +275,12 @@ pub static FLAGS: &[FlagSpec] = &[
         "Target file size at level-1",
     ),
     f(
+        "max_compaction_bytes",
+        U64,
+        "0",
+        "Max bytes allowed in one compaction",
+    ),
+    f(
         "level0_file_num_compaction_trigger",
         I32,
         "4",

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::drop_rules::{Decision, DropRules};
+use super::file_cut::{Grandparent, GrandparentCutter};
 use super::output::OutputWriter;
 use super::picker::CompactionTask;
 use super::universal::task_is_bottommost_for_key;
@@ -46,6 +47,18 @@ pub struct JobContext<'a> {
     /// Blob files: where relocated and separated values go, and how blobs
     /// are read.
     pub blobs: BlobJobConfig<'a>,
+    /// Output file cuts at next-level boundaries (leveled style only).
+    pub file_cut: Option<FileCutConfig>,
+}
+
+/// `max_compaction_bytes` and `level_compaction_dynamic_file_size` as a
+/// job applies them (compaction/file_cut.rs).
+#[derive(Debug, Clone, Copy)]
+pub struct FileCutConfig {
+    /// Bytes (already resolved: never 0).
+    pub max_compaction_bytes: u64,
+    /// Rules 2 and 3 of the cutter.
+    pub dynamic: bool,
 }
 
 /// The blob side of a job's configuration.
@@ -272,6 +285,36 @@ pub fn run_compaction(
     Ok((edit, stats))
 }
 
+/// The cutter for a leveled compaction into level `n >= 1` (the files of
+/// level `n + 1` it overlaps are the grandparents); `None` otherwise.
+fn grandparent_cutter(
+    ctx: &JobContext<'_>,
+    task: &CompactionTask,
+    version: &Version,
+) -> Option<GrandparentCutter> {
+    let cfg = ctx.file_cut?;
+    let gp_level = task.output_level + 1;
+    if task.output_level == 0 || gp_level >= version.num_levels() {
+        return None;
+    }
+    let (lo, hi) = task.user_key_range();
+    let files = version
+        .overlapping_files(gp_level, Some(&lo), Some(&hi))
+        .iter()
+        .map(|f| Grandparent {
+            smallest: user_key(&f.smallest).to_vec(),
+            largest: user_key(&f.largest).to_vec(),
+            size: f.file_size,
+        })
+        .collect();
+    Some(GrandparentCutter::new(
+        files,
+        task.target_file_size,
+        cfg.max_compaction_bytes,
+        cfg.dynamic,
+    ))
+}
+
 /// One subcompaction: the entries with user keys in `[lo, hi)`.
 fn run_range(
     ctx: &JobContext<'_>,
@@ -309,7 +352,8 @@ fn run_range(
         task.target_file_size,
         ctx.stats,
     )
-    .with_direct_writes(ctx.direct_writes);
+    .with_direct_writes(ctx.direct_writes)
+    .with_cutter(grandparent_cutter(ctx, task, version));
     let mut rules = DropRules::new(snapshots.to_vec());
     let mut counts = (0u64, 0u64, 0u64);
     let merged = (|| -> Result<()> {

@@ -4,6 +4,7 @@
 //! [`Version`]: crate::version::Version
 
 pub mod drop_rules;
+pub mod file_cut;
 pub mod forced;
 pub mod job;
 pub mod output;

@@ -6,6 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
+use super::file_cut::GrandparentCutter;
 use crate::blob::BlobIndex;
 use crate::error::Result;
 use crate::filename::{table_file_name, FileNumber};
@@ -31,6 +32,8 @@ pub struct OutputWriter<'a> {
     direct_writes: bool,
     /// Smallest blob file number the current file's entries reference.
     oldest_blob: u64,
+    /// Cuts at next-level file boundaries (leveled compactions).
+    cutter: Option<GrandparentCutter>,
 }
 
 impl<'a> OutputWriter<'a> {
@@ -56,7 +59,14 @@ impl<'a> OutputWriter<'a> {
             bytes_written: 0,
             direct_writes: false,
             oldest_blob: 0,
+            cutter: None,
         }
+    }
+
+    /// Also cuts files where `cutter` says (compaction/file_cut.rs).
+    pub fn with_cutter(mut self, cutter: Option<GrandparentCutter>) -> Self {
+        self.cutter = cutter;
+        self
     }
 
     /// Writes the tables with O_DIRECT
@@ -77,13 +87,15 @@ impl<'a> OutputWriter<'a> {
         new_file_number: &mut dyn FnMut() -> FileNumber,
     ) -> Result<()> {
         let ukey = user_key(ikey);
-        let roll = match &self.builder {
-            Some((_, b)) => {
-                b.file_size_estimate() >= self.target_file_size
-                    && ukey != self.last_user_key.as_slice()
-            }
-            None => false,
-        };
+        // A file ends only between user keys, never inside one key's versions.
+        let new_key = self.builder.is_none() || ukey != self.last_user_key.as_slice();
+        let size = self.builder.as_ref().map(|(_, b)| b.file_size_estimate());
+        let cut = new_key
+            && self
+                .cutter
+                .as_mut()
+                .is_some_and(|c| c.should_cut(ukey, size));
+        let roll = new_key && size.is_some_and(|s| s >= self.target_file_size || cut);
         if roll {
             self.finish_file()?;
         }
@@ -93,6 +105,9 @@ impl<'a> OutputWriter<'a> {
             let file = self.fs.create_opt(&path, self.direct_writes)?;
             let b = TableBuilder::new(self.opts, file, path.display().to_string());
             self.builder = Some((number, b));
+            if let Some(c) = self.cutter.as_mut() {
+                c.file_started();
+            }
             self.smallest_seq = u64::MAX;
             self.largest_seq = 0;
             self.oldest_blob = 0;

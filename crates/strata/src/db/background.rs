@@ -12,7 +12,7 @@ use super::{DbInner, State};
 use crate::blob::gc_policy::{gc_cutoff_file_number, obsolete_blob_files};
 use crate::blob::BlobOutputOptions;
 use crate::compaction::forced::pick_forced_blob_gc;
-use crate::compaction::job::{run_compaction, BlobJobConfig, JobContext};
+use crate::compaction::job::{run_compaction, BlobJobConfig, FileCutConfig, JobContext};
 use crate::compaction::picker::pick_manual;
 use crate::compaction::subcompaction::{should_form_subcompactions, subcompaction_boundaries};
 use crate::compaction::CompactionTask;
@@ -155,6 +155,7 @@ impl DbInner {
                 shutting_down: &self.shutting_down,
                 direct_writes: self.opts.use_direct_io_for_flush_and_compaction,
                 blobs: blob_cfg,
+                file_cut: self.file_cut_config(),
             };
             let r = run_compaction(&ctx, task, &version, snapshots, &boundaries, &|| {
                 let n = self.allocate_output();
@@ -442,6 +443,22 @@ impl DbInner {
 
     /// Called at close: with unpersisted (WAL-less) writes, flush them, as
     /// RocksDB does unless `avoid_flush_during_shutdown`.
+    /// How leveled compactions cut output files (compaction/file_cut.rs);
+    /// universal compactions use the size target alone.
+    fn file_cut_config(&self) -> Option<FileCutConfig> {
+        if self.opts.compaction_style != crate::options::CompactionStyle::Level {
+            return None;
+        }
+        let max = match self.opts.max_compaction_bytes {
+            0 => self.opts.target_file_size_base.saturating_mul(25),
+            n => n,
+        };
+        Some(FileCutConfig {
+            max_compaction_bytes: max,
+            dynamic: self.opts.level_compaction_dynamic_file_size,
+        })
+    }
+
     pub(crate) fn close(&self) {
         let needs = {
             let st = self.state.lock();
