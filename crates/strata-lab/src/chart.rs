@@ -204,7 +204,11 @@ where
             }
         }
     }
-    for (x, label) in &c.markers {
+    // Each marker's label gets its own text row, so that markers at the
+    // same place (two engines crossing over between the same two points)
+    // stay readable (regression: the labels were drawn over each other).
+    let row = (hi - lo) * 0.06;
+    for (i, (x, label)) in c.markers.iter().enumerate() {
         let grey = RGBColor(90, 90, 90);
         chart
             .draw_series(std::iter::once(PathElement::new(
@@ -215,7 +219,7 @@ where
         chart
             .draw_series(std::iter::once(Text::new(
                 label.clone(),
-                (*x + 0.05, hi - pad * 0.8),
+                (*x + 0.05, hi - pad * 0.8 - row * i as f64),
                 ("sans-serif", 14).into_font().color(&grey),
             )))
             .map_err(|e| anyhow::anyhow!("{e:?}"))?;
@@ -328,6 +332,36 @@ pub fn render(c: &ChartData, stem: &Path) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression: two crossover markers between the same points (both
+    /// engines) drew their labels on top of each other.
+    #[test]
+    fn markers_at_the_same_place_get_separate_label_rows() {
+        let d = tempfile::tempdir().unwrap();
+        let c = ChartData {
+            title: "t".into(),
+            x_desc: "x".into(),
+            y_desc: "y".into(),
+            x_labels: vec!["1 KB".into(), "2 KB".into()],
+            lines: vec![Line {
+                name: "inline".into(),
+                points: vec![Some((1.0, 1.0, 1.0)), Some((2.0, 2.0, 2.0))],
+            }],
+            log_y: false,
+            markers: vec![(0.5, "alpha marker".into()), (0.5, "beta marker".into())],
+            bars: false,
+        };
+        render(&c, &d.path().join("m")).unwrap();
+        let svg = std::fs::read_to_string(d.path().join("m.svg")).unwrap();
+        let y_of = |label: &str| -> String {
+            let at = svg.find(label).expect(label);
+            let start = svg[..at].rfind("<text").unwrap();
+            let tag = &svg[start..at];
+            let y = tag.find(" y=\"").unwrap() + 4;
+            tag[y..].split('"').next().unwrap().to_string()
+        };
+        assert_ne!(y_of("alpha marker"), y_of("beta marker"), "{svg}");
+    }
 
     #[test]
     fn renders_valid_png_and_svg() {
