@@ -109,6 +109,52 @@ impl Case {
     }
 }
 
+/// The model of what the DB holds, what is durable, the unsynced writes
+/// since, and the batch of a write that failed.
+#[derive(Default)]
+struct Tracked {
+    model: Model,
+    durable: Model,
+    pending: Vec<Ops>,
+    failed: Option<Ops>,
+}
+
+impl Tracked {
+    /// Runs one workload step on `d` and records its effect.
+    fn run(&mut self, d: &Db, step: &Step) -> strata::Result<()> {
+        let r = match step {
+            Step::Write(ops, sync) => {
+                let wo = WriteOptions {
+                    sync: *sync,
+                    disable_wal: false,
+                };
+                let r = d.write_opt(&wo, batch_of(ops));
+                match &r {
+                    Ok(()) => {
+                        apply(&mut self.model, ops);
+                        if *sync {
+                            self.durable = self.model.clone();
+                            self.pending.clear();
+                        } else {
+                            self.pending.push(ops.clone());
+                        }
+                    }
+                    Err(_) => self.failed = Some(ops.clone()),
+                }
+                r
+            }
+            Step::Flush => d.flush(),
+            Step::Compact => d.compact_range(None, None),
+            Step::Reopen => Ok(()),
+        };
+        if r.is_ok() && matches!(step, Step::Flush | Step::Compact) {
+            self.durable = self.model.clone();
+            self.pending.clear();
+        }
+        r
+    }
+}
+
 /// Runs the workload with the case's fault; returns what happened.
 fn run_case(case: &Case, steps: &[Step], strict: bool) -> (Outcome, FaultInjectionFs) {
     let name = case.name();
@@ -120,10 +166,7 @@ fn run_case(case: &Case, steps: &[Step], strict: bool) -> (Outcome, FaultInjecti
         fs.fail_after(case.op, case.n, case.errno);
     }
     let mut out = Outcome::default();
-    let mut model = Model::new();
-    let mut durable = Model::new();
-    let mut pending: Vec<Ops> = Vec::new();
-    let mut failed: Option<Ops> = None;
+    let mut state = Tracked::default();
     let mut db = match Db::open(dir.path(), opts(&fs)) {
         Ok(db) => Some(db),
         Err(_) => {
@@ -134,39 +177,10 @@ fn run_case(case: &Case, steps: &[Step], strict: bool) -> (Outcome, FaultInjecti
     };
     if let Some(d) = db.as_ref() {
         for step in steps {
-            let r = match step {
-                Step::Write(ops, sync) => {
-                    let wo = WriteOptions {
-                        sync: *sync,
-                        disable_wal: false,
-                    };
-                    let r = d.write_opt(&wo, batch_of(ops));
-                    match &r {
-                        Ok(()) => {
-                            apply(&mut model, ops);
-                            if *sync {
-                                durable = model.clone();
-                                pending.clear();
-                            } else {
-                                pending.push(ops.clone());
-                            }
-                        }
-                        Err(_) => failed = Some(ops.clone()),
-                    }
-                    r
-                }
-                Step::Flush => d.flush(),
-                Step::Compact => d.compact_range(None, None),
-                Step::Reopen => Ok(()),
-            };
-            if let Err(e) = r {
+            if let Err(e) = state.run(d, step) {
                 out.error_seen = true;
                 out.background = matches!(e, Error::Background(_));
                 break;
-            }
-            if matches!(step, Step::Flush | Step::Compact) {
-                durable = model.clone();
-                pending.clear();
             }
             if matches!(step, Step::Reopen) {
                 // Reopen inline: the handle in `db` is replaced.
@@ -182,47 +196,15 @@ fn run_case(case: &Case, steps: &[Step], strict: bool) -> (Outcome, FaultInjecti
         match Db::open(dir.path(), opts(&fs)) {
             Ok(d) => {
                 // Everything was written through the OS: all present.
-                durable = model.clone();
-                pending.clear();
-                let mut ok = true;
+                state.durable = state.model.clone();
+                state.pending.clear();
                 for step in &steps[reopen_at.unwrap_or(0) + 1..] {
-                    let r = match step {
-                        Step::Write(ops, sync) => {
-                            let wo = WriteOptions {
-                                sync: *sync,
-                                disable_wal: false,
-                            };
-                            let r = d.write_opt(&wo, batch_of(ops));
-                            match &r {
-                                Ok(()) => {
-                                    apply(&mut model, ops);
-                                    if *sync {
-                                        durable = model.clone();
-                                        pending.clear();
-                                    } else {
-                                        pending.push(ops.clone());
-                                    }
-                                }
-                                Err(_) => failed = Some(ops.clone()),
-                            }
-                            r
-                        }
-                        Step::Flush => d.flush(),
-                        Step::Compact => d.compact_range(None, None),
-                        Step::Reopen => Ok(()),
-                    };
-                    if let Err(e) = r {
+                    if let Err(e) = state.run(&d, step) {
                         out.error_seen = true;
                         out.background = matches!(e, Error::Background(_));
-                        ok = false;
                         break;
                     }
-                    if matches!(step, Step::Flush | Step::Compact) {
-                        durable = model.clone();
-                        pending.clear();
-                    }
                 }
-                let _ = ok;
                 db = Some(d);
             }
             Err(_) => {
@@ -231,6 +213,12 @@ fn run_case(case: &Case, steps: &[Step], strict: bool) -> (Outcome, FaultInjecti
             }
         }
     }
+    let Tracked {
+        mut model,
+        mut durable,
+        mut pending,
+        failed,
+    } = state;
     if let (true, Some(d)) = (out.error_seen, db.as_ref()) {
         // The DB refuses writes after an I/O error...
         let after_ops: Ops = vec![(b"written-after-the-error".to_vec(), Some(b"x".to_vec()))];

@@ -87,15 +87,18 @@ impl<'a> OutputWriter<'a> {
         new_file_number: &mut dyn FnMut() -> FileNumber,
     ) -> Result<()> {
         let ukey = user_key(ikey);
-        // A file ends only between user keys, never inside one key's versions.
-        let new_key = self.builder.is_none() || ukey != self.last_user_key.as_slice();
         let size = self.builder.as_ref().map(|(_, b)| b.file_size_estimate());
+        let full = size.is_some_and(|s| s >= self.target_file_size);
+        // A file ends only between user keys, never inside one key's
+        // versions; the key comparison is only needed when a cut may come.
+        let new_key = (full || self.cutter.is_some())
+            && (size.is_none() || ukey != self.last_user_key.as_slice());
         let cut = new_key
             && self
                 .cutter
                 .as_mut()
                 .is_some_and(|c| c.should_cut(ukey, size));
-        let roll = new_key && size.is_some_and(|s| s >= self.target_file_size || cut);
+        let roll = new_key && size.is_some() && (full || cut);
         if roll {
             self.finish_file()?;
         }
