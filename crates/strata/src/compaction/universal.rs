@@ -572,7 +572,7 @@ mod tests {
     fn busy(files: &[u64]) -> Busy {
         Busy {
             files: files.iter().copied().collect(),
-            output_ranges: Vec::new(),
+            ..Busy::default()
         }
     }
 
@@ -952,8 +952,8 @@ mod tests {
         assert!(pick(&v, &Busy::default(), &UniversalOptions::default())
             .starts_with("L0->L4 score=1.25 reason=UniversalSizeAmplification"));
         let b = Busy {
-            files: Default::default(),
             output_ranges: vec![(4, b"k".to_vec(), b"l".to_vec())],
+            ..Busy::default()
         };
         // Size amp would write into L4 where a running compaction writes:
         // refused; size ratio then picks the L0 files (300 > 1.01x250
@@ -965,11 +965,11 @@ mod tests {
         // A running compaction into L2 elsewhere in the key space does not
         // conflict; one over the same keys does.
         let b = Busy {
-            files: Default::default(),
             output_ranges: vec![
                 (4, b"k".to_vec(), b"l".to_vec()),
                 (2, b"a".to_vec(), b"b".to_vec()),
             ],
+            ..Busy::default()
         };
         // Only the run-count pass, writing to L0, remains: 5 runs > 4.
         assert_eq!(

@@ -56,6 +56,24 @@ impl DbInner {
                 || st.imm.len() >= self.opts.min_write_buffer_number_to_merge)
     }
 
+    /// Records in `st.busy` the sealed memtables whose flush is running or
+    /// due, which the leveled picker counts as L0 files (see
+    /// `compaction::picker::level_scores`). Called before every pick.
+    pub(crate) fn sync_flushing(&self, st: &mut State) {
+        let (n, bytes) = if st.flush_running || self.flush_needed(st) {
+            let bytes = st
+                .imm
+                .iter()
+                .map(|m| m.approximate_memory_usage() as u64)
+                .sum();
+            (st.imm.len(), bytes)
+        } else {
+            (0, 0)
+        };
+        st.busy.flushing = n;
+        st.busy.flushing_bytes = bytes;
+    }
+
     fn flush_loop(self: Arc<Self>) {
         let mut st = self.state.lock();
         loop {
@@ -78,6 +96,7 @@ impl DbInner {
             }
             self.maybe_dump_stats(&mut st);
             let task = if st.bg_error.is_none() && st.manual_compactions == 0 {
+                self.sync_flushing(&mut st);
                 let v = st.versions.current();
                 pick_automatic(&v, &st.busy, &self.opts)
                     .or_else(|| pick_forced_blob_gc(&v, &st.busy, &self.opts))
@@ -423,6 +442,7 @@ impl DbInner {
             if let Some(e) = &st.bg_error {
                 return Err(Error::Background(e.clone()));
             }
+            self.sync_flushing(&mut st);
             let pending = !st.imm.is_empty()
                 || st.flush_running
                 || st.compactions_running > 0
