@@ -216,3 +216,58 @@ fn seek_and_bounds() {
     let got: Vec<_> = db.iter_opt(&ro).map(|r| r.unwrap().0).collect();
     assert_eq!(got, (5..10).map(|i| key(i * 2)).collect::<Vec<_>>());
 }
+
+fn live_sst_count(db: &Db) -> usize {
+    (0..7)
+        .map(|l| {
+            db.property(&format!("rocksdb.num-files-at-level{l}"))
+                .unwrap()
+                .parse::<usize>()
+                .unwrap()
+        })
+        .sum()
+}
+
+fn sst_files_on_disk(dir: &std::path::Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".sst")
+        })
+        .count()
+}
+
+/// Regression: the write controller's cache of pending compaction bytes
+/// kept the version it was computed on alive (and the compaction job kept
+/// the version it read from until after it deleted obsolete files), so the
+/// inputs of the last compactions stayed on disk until another write or a
+/// reopen (study 5's universal runs left a DB's worth of merged-away tables
+/// behind).
+#[test]
+fn compaction_inputs_are_deleted_when_the_job_ends() {
+    inputs_deleted_with(small_opts());
+    inputs_deleted_with(Options {
+        compaction_style: strata::CompactionStyle::Universal,
+        ..small_opts()
+    });
+}
+
+fn inputs_deleted_with(opts: Options) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(dir.path(), opts).unwrap();
+    for round in 0..3u32 {
+        for i in 0..5_000u32 {
+            db.put(&key(i), format!("v{round}-{}", "y".repeat(40)).as_bytes())
+                .unwrap();
+        }
+        db.flush().unwrap();
+    }
+    db.wait_for_compaction().unwrap();
+    assert_eq!(sst_files_on_disk(dir.path()), live_sst_count(&db));
+    db.compact_range(None, None).unwrap();
+    assert_eq!(sst_files_on_disk(dir.path()), live_sst_count(&db));
+}

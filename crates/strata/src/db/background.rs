@@ -192,6 +192,10 @@ impl DbInner {
             st.versions.log_and_apply(edit)?;
             Ok(js)
         });
+        // The version the job read from names its inputs: let it go before
+        // `delete_obsolete_files` below, or the inputs of the last compaction
+        // stay on disk until some later job (or a reopen) removes them.
+        drop(version);
         for n in started.lock().iter() {
             st.pending_outputs.remove(n);
         }
@@ -407,17 +411,22 @@ impl DbInner {
         begin: Option<&[u8]>,
         end: Option<&[u8]>,
     ) -> Result<()> {
-        let v = st.versions.current();
+        // No version is held across `run_task`: the job deletes the files
+        // it merged away only if no version still names them.
         if self.opts.compaction_style == CompactionStyle::Universal {
-            if let Some(task) = pick_universal_full(&v, &st.busy, &self.opts) {
+            let task = pick_universal_full(&st.versions.current(), &st.busy, &self.opts);
+            if let Some(task) = task {
                 self.run_task(st, &task)?;
             }
             return Ok(());
         }
-        let last_nonempty = (0..v.num_levels())
-            .rev()
-            .find(|&l| !v.files(l).is_empty())
-            .unwrap_or(0);
+        let last_nonempty = {
+            let v = st.versions.current();
+            (0..v.num_levels())
+                .rev()
+                .find(|&l| !v.files(l).is_empty())
+                .unwrap_or(0)
+        };
         for level in 0..last_nonempty.max(1) {
             if let Some(e) = &st.bg_error {
                 return Err(Error::Background(e.clone()));
@@ -427,8 +436,15 @@ impl DbInner {
             }
             // Every file of the level overlapping the range goes in one task
             // (all L0 files, or the overlapping run of a sorted level).
-            let v = st.versions.current();
-            if let Some(task) = pick_manual(&v, &st.busy, &self.opts, level, begin, end) {
+            let task = pick_manual(
+                &st.versions.current(),
+                &st.busy,
+                &self.opts,
+                level,
+                begin,
+                end,
+            );
+            if let Some(task) = task {
                 self.run_task(st, &task)?;
             }
         }

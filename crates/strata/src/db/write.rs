@@ -272,7 +272,9 @@ impl DbInner {
     pub(crate) fn lsm_shape(&self, st: &mut State, force_switch: bool) -> LsmShape {
         let v = st.versions.current();
         let pending = match &st.pending_bytes_cache {
-            Some((cached, bytes)) if Arc::ptr_eq(cached, &v) => *bytes,
+            // The Weak keeps the allocation, so its address cannot be
+            // reused by a later version while the cache holds it.
+            Some((cached, bytes)) if std::ptr::eq(cached.as_ptr(), Arc::as_ptr(&v)) => *bytes,
             _ => {
                 // RocksDB reports no pending compaction bytes for universal.
                 let bytes = match self.opts.compaction_style {
@@ -281,7 +283,7 @@ impl DbInner {
                     }
                     crate::options::CompactionStyle::Universal => 0,
                 };
-                st.pending_bytes_cache = Some((v.clone(), bytes));
+                st.pending_bytes_cache = Some((Arc::downgrade(&v), bytes));
                 bytes
             }
         };
