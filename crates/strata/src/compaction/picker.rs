@@ -332,7 +332,13 @@ pub fn pick_compaction(v: &Version, busy: &Busy, o: &Options) -> Option<Compacti
                 .filter(|f| !busy.files.contains(&f.number))
                 .collect();
             let bytes = present.iter().map(|f| f.file_size).sum();
-            if l0_score(present.len(), bytes, o) >= 1.0 {
+            // An L0 -> base compaction rewrites the base level's overlap
+            // whatever L0 brings, so below the file-count trigger it waits
+            // for a flush under way to land and join the batch (bounded:
+            // at the trigger it starts regardless).
+            let batch_grows =
+                busy.flushing > 0 && present.len() < o.level0_file_num_compaction_trigger;
+            if l0_score(present.len(), bytes, o) >= 1.0 && !batch_grows {
                 pick_l0(v, busy, o, score)
             } else {
                 None
@@ -633,6 +639,30 @@ mod tests {
             ..Busy::default()
         };
         assert_eq!(describe(&pick_compaction(&v, &flushing, &opts())), "none");
+        // Two files already qualify by size (1200 of 1000 bytes), but
+        // below the count trigger (here 3) the batch waits for the flush
+        // under way; at the trigger it starts without waiting.
+        let two = version(&[
+            (0, meta(10, "a", "z", 600)),
+            (0, meta(11, "a", "z", 600)),
+            (1, meta(1, "a", "m", 700)),
+        ]);
+        let o3 = Options {
+            level0_file_num_compaction_trigger: 3,
+            ..opts()
+        };
+        assert_eq!(describe(&pick_compaction(&two, &flushing, &o3)), "none");
+        assert_eq!(
+            describe(&pick_compaction(&two, &Busy::default(), &o3)),
+            "L0->L1 score=1.20 reason=LevelL0FilesNum inputs=[11, 10] next=[1] trivial=false target=100"
+        );
+        let three = version(&[
+            (0, meta(10, "a", "z", 600)),
+            (0, meta(11, "a", "z", 600)),
+            (0, meta(12, "a", "z", 600)),
+            (1, meta(1, "a", "m", 700)),
+        ]);
+        assert!(describe(&pick_compaction(&three, &flushing, &o3)).starts_with("L0->L1"));
         // Once it lands, L0 -> L1 takes both files.
         let landed = version(&[
             (0, meta(10, "a", "z", 600)),
