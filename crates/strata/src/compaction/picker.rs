@@ -414,10 +414,15 @@ fn pick_level(
     }
     let (_, file, next) = best?;
     let trivial = next.is_empty();
+    let inputs = if trivial {
+        extend_trivial_move(v, busy, o, level, file)
+    } else {
+        vec![file]
+    };
     Some(CompactionTask {
         level,
         output_level: out,
-        inputs: vec![file],
+        inputs,
         extra_inputs: Vec::new(),
         output_level_inputs: next,
         score,
@@ -425,6 +430,63 @@ fn pick_level(
         target_file_size: target_file_size(o, out),
         trivial_move: trivial,
     })
+}
+
+/// At most this many files move down in one trivial move (RocksDB's
+/// `kMaxMultiTrivialMove`).
+const MAX_FILES_PER_TRIVIAL_MOVE: usize = 4;
+
+/// RocksDB's `TryExtendNonL0TrivialMove`: a file that moves down unchanged
+/// takes the files after it in the level along while the whole stretch
+/// still overlaps nothing below, no user key straddles its end, none of them
+/// is busy, and it stays within `max_compaction_bytes` and four files. A
+/// level just over its target then hands several files to the next level at
+/// once instead of one per pick, so the L0 compactions that follow rewrite
+/// a smaller level (study 5's leveled fills with the WAL on: Strata read
+/// 0.6 GB of L1 in its L0 -> L1 compactions where RocksDB read 0.4 GB).
+fn extend_trivial_move(
+    v: &Version,
+    busy: &Busy,
+    o: &Options,
+    level: usize,
+    first: Arc<FileMetaData>,
+) -> Vec<Arc<FileMetaData>> {
+    let files = v.files(level);
+    let Some(start) = files.iter().position(|f| f.number == first.number) else {
+        return vec![first];
+    };
+    let limit = match o.max_compaction_bytes {
+        0 => o.target_file_size_base.saturating_mul(25),
+        n => n,
+    };
+    let lo = user_key(&first.smallest).to_vec();
+    let mut total = first.file_size;
+    let mut out = vec![first];
+    for (i, f) in files.iter().enumerate().skip(start + 1) {
+        if out.len() >= MAX_FILES_PER_TRIVIAL_MOVE || busy.files.contains(&f.number) {
+            break;
+        }
+        let hi = user_key(&f.largest);
+        if !v
+            .overlapping_files(level + 1, Some(&lo), Some(hi))
+            .is_empty()
+            || busy.conflicts(&[], level + 1, &lo, hi)
+        {
+            break;
+        }
+        if files
+            .get(i + 1)
+            .is_some_and(|n| user_key(&n.smallest) == hi)
+        {
+            break;
+        }
+        total = total.saturating_add(f.file_size);
+        if total > limit {
+            break;
+        }
+        out.push(f.clone());
+    }
+    out
 }
 
 /// A manual compaction of `level` into `level + 1` over a user-key range
@@ -629,7 +691,7 @@ mod tests {
         // and L1 (1100 over 1000) moves a file down.
         assert_eq!(
             describe(&pick_compaction(&v, &Busy::default(), &opts())),
-            "L1->L2 score=1.10 reason=LevelMaxLevelSize inputs=[1] next=[] trivial=true target=200"
+            "L1->L2 score=1.10 reason=LevelMaxLevelSize inputs=[1, 2] next=[] trivial=true target=200"
         );
         // With a flush under way L0 is about to hold 2 files of 1200 bytes:
         // L0 outranks L1 but cannot compact yet, so nothing runs.
@@ -683,7 +745,7 @@ mod tests {
         };
         assert_eq!(
             describe(&pick_compaction(&l1_only, &small, &opts())),
-            "L1->L2 score=1.10 reason=LevelMaxLevelSize inputs=[1] next=[] trivial=true target=200"
+            "L1->L2 score=1.10 reason=LevelMaxLevelSize inputs=[1, 2] next=[] trivial=true target=200"
         );
     }
 
@@ -710,6 +772,46 @@ mod tests {
             describe(&pick_compaction(&v, &busy, &opts())),
             "L2->L3 score=1.20 reason=LevelMaxLevelSize inputs=[2] next=[] trivial=true target=400"
         );
+    }
+
+    /// As RocksDB's trivial-move extension: the moving file takes its
+    /// right-hand neighbours along while nothing below overlaps, up to four
+    /// files and `max_compaction_bytes`; a busy file or an overlap stops it.
+    #[test]
+    fn trivial_move_takes_disjoint_neighbours_along() {
+        let l1 = |extra: &[(usize, FileMetaData)]| {
+            let mut f = vec![
+                (1, meta(1, "a", "b", 300)),
+                (1, meta(2, "c", "d", 300)),
+                (1, meta(3, "e", "f", 300)),
+                (1, meta(4, "g", "h", 300)),
+                (1, meta(5, "i", "j", 300)),
+            ];
+            f.extend_from_slice(extra);
+            version(&f)
+        };
+        let moved = |v: &Version, busy: &Busy, o: &Options| {
+            pick_compaction(v, busy, o)
+                .map(|t| t.inputs.iter().map(|f| f.number).collect::<Vec<_>>())
+        };
+        // Empty L2: four files at most.
+        assert_eq!(
+            moved(&l1(&[]), &Busy::default(), &opts()),
+            Some(vec![1, 2, 3, 4])
+        );
+        // A file below "e".."f" stops the stretch before file 3.
+        let v = l1(&[(2, meta(9, "ee", "ee", 10))]);
+        assert_eq!(moved(&v, &Busy::default(), &opts()), Some(vec![1, 2]));
+        // A busy neighbour stops it too.
+        let mut busy = Busy::default();
+        busy.files.insert(3);
+        assert_eq!(moved(&l1(&[]), &busy, &opts()), Some(vec![1, 2]));
+        // And so does max_compaction_bytes (here 700: two 300-byte files).
+        let small = Options {
+            max_compaction_bytes: 700,
+            ..opts()
+        };
+        assert_eq!(moved(&l1(&[]), &Busy::default(), &small), Some(vec![1, 2]));
     }
 
     #[test]
