@@ -19,6 +19,18 @@
 //!    boundaries at the cost of somewhat smaller files.
 //!
 //! Rules 2 and 3 are the "dynamic file size" ones; rule 1 always applies.
+//!
+//! With grandparents to cut at, an output file ends by size only at twice
+//! the target ([`GrandparentCutter::max_file_size`], RocksDB's
+//! `max_output_file_size` for a non-bottommost output). Rule 3 ends most
+//! files near the target on a boundary anyway; the files that run on are
+//! the ones crossing no boundary, i.e. lying in a gap of the next level,
+//! and one such file can later move down whole. With the target as the hard
+//! limit, the file reaching it just before a grandparent boundary ended
+//! there and the next one began with a sliver of that grandparent file, so
+//! it could no longer move down over the gap it covered (study 5's leveled
+//! overwrite with the WAL off: an L1 file of 110,000 keys merged with an
+//! L2 file it shared 33 keys with, where RocksDB moved its 114 MB L1 file).
 //! This is policy only: [`GrandparentCutter`] sees user keys and sizes and
 //! answers yes or no; the output writer does the cutting.
 
@@ -141,6 +153,17 @@ impl GrandparentCutter {
         size >= self.target_file_size.div_ceil(100) * pct
     }
 
+    /// The size at which an output file ends whatever the boundaries: twice
+    /// `target_file_size` when there are grandparent files to cut at, the
+    /// target itself when there are none (module docs).
+    pub fn max_file_size(&self) -> u64 {
+        if self.files.is_empty() {
+            self.target_file_size
+        } else {
+            self.target_file_size.saturating_mul(2)
+        }
+    }
+
     /// A new output file starts at the key last given to `should_cut`.
     pub fn file_started(&mut self) {
         self.boundaries = 0;
@@ -224,6 +247,27 @@ mod tests {
         let gps = vec![gp("a", "c", 10), gp("m", "n", 100), gp("y", "z", 10)];
         let mut c = GrandparentCutter::new(gps, 4_000, u64::MAX, true);
         assert_eq!(run(&mut c, &["a", "b", "z"], 1, 4_000).len(), 1);
+    }
+
+    #[test]
+    fn a_file_in_a_grandparent_gap_grows_to_twice_the_target() {
+        // Grandparents cover [a..c] only; keys d.. lie in the gap after it.
+        let gps = vec![gp("a", "c", 50)];
+        let c = GrandparentCutter::new(gps, 100, u64::MAX, true);
+        assert_eq!(c.max_file_size(), 200);
+        let mut c = GrandparentCutter::new(vec![gp("a", "c", 50)], 100, u64::MAX, true);
+        let keys = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"];
+        let files = run(&mut c, &keys, 30, 200);
+        // The cut comes where the keys leave [a..c] (90 bytes, past 55%);
+        // the gap file then runs to 200 bytes, not 100.
+        assert_eq!(files[0], vec!["a", "b", "c"]);
+        assert_eq!(files[1], vec!["d", "e", "f", "g", "h", "i", "j"]);
+        assert_eq!(files[2], vec!["k"]);
+        // Without grandparents the target stays the limit.
+        assert_eq!(
+            GrandparentCutter::new(Vec::new(), 100, 0, true).max_file_size(),
+            100
+        );
     }
 
     #[test]

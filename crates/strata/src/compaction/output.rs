@@ -63,7 +63,8 @@ impl<'a> OutputWriter<'a> {
         }
     }
 
-    /// Also cuts files where `cutter` says (compaction/file_cut.rs).
+    /// Also cuts files where `cutter` says, and takes its size limit
+    /// (compaction/file_cut.rs).
     pub fn with_cutter(mut self, cutter: Option<GrandparentCutter>) -> Self {
         self.cutter = cutter;
         self
@@ -88,7 +89,11 @@ impl<'a> OutputWriter<'a> {
     ) -> Result<()> {
         let ukey = user_key(ikey);
         let size = self.builder.as_ref().map(|(_, b)| b.file_size_estimate());
-        let full = size.is_some_and(|s| s >= self.target_file_size);
+        let max = self
+            .cutter
+            .as_ref()
+            .map_or(self.target_file_size, |c| c.max_file_size());
+        let full = size.is_some_and(|s| s >= max);
         // A file ends only between user keys, never inside one key's
         // versions; the key comparison is only needed when a cut may come.
         let new_key = (full || self.cutter.is_some())

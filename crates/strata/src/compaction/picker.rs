@@ -373,7 +373,9 @@ fn pick_l0(v: &Version, busy: &Busy, o: &Options, score: f64) -> Option<Compacti
     // As RocksDB's L0 trivial move: L0 files whose key ranges are disjoint
     // (a sequential load) and that nothing in the base level overlaps move
     // down unchanged instead of being rewritten.
-    let trivial = next.is_empty() && non_overlapping(inputs.iter());
+    let trivial = next.is_empty()
+        && non_overlapping(inputs.iter())
+        && inputs.iter().all(|f| movable(v, o, base, f));
     Some(CompactionTask {
         level: 0,
         output_level: base,
@@ -413,7 +415,7 @@ fn pick_level(
         }
     }
     let (_, file, next) = best?;
-    let trivial = next.is_empty();
+    let trivial = next.is_empty() && movable(v, o, out, &file);
     let inputs = if trivial {
         extend_trivial_move(v, busy, o, level, file)
     } else {
@@ -455,10 +457,7 @@ fn extend_trivial_move(
     let Some(start) = files.iter().position(|f| f.number == first.number) else {
         return vec![first];
     };
-    let limit = match o.max_compaction_bytes {
-        0 => o.target_file_size_base.saturating_mul(25),
-        n => n,
-    };
+    let limit = max_compaction_bytes(o);
     let lo = user_key(&first.smallest).to_vec();
     let mut total = first.file_size;
     let mut out = vec![first];
@@ -471,6 +470,7 @@ fn extend_trivial_move(
             .overlapping_files(level + 1, Some(&lo), Some(hi))
             .is_empty()
             || busy.conflicts(&[], level + 1, &lo, hi)
+            || !movable(v, o, level + 1, f)
         {
             break;
         }
@@ -487,6 +487,37 @@ fn extend_trivial_move(
         out.push(f.clone());
     }
     out
+}
+
+/// `max_compaction_bytes`, or its default of 25 x `target_file_size_base`
+/// when 0.
+fn max_compaction_bytes(o: &Options) -> u64 {
+    match o.max_compaction_bytes {
+        0 => o.target_file_size_base.saturating_mul(25),
+        n => n,
+    }
+}
+
+/// Whether `f` may move into `output_level` unchanged as far as the level
+/// below that goes: a moved file that overlaps more than
+/// `max_compaction_bytes` of `output_level + 1` (with its own size) would
+/// make a later compaction of it too big, so it is merged instead
+/// (RocksDB's `Compaction::IsTrivialMove`).
+fn movable(v: &Version, o: &Options, output_level: usize, f: &FileMetaData) -> bool {
+    let below = output_level + 1;
+    if below >= v.num_levels() {
+        return true;
+    }
+    let overlap: u64 = v
+        .overlapping_files(
+            below,
+            Some(user_key(&f.smallest)),
+            Some(user_key(&f.largest)),
+        )
+        .iter()
+        .map(|g| g.file_size)
+        .sum();
+    f.file_size.saturating_add(overlap) <= max_compaction_bytes(o)
 }
 
 /// A manual compaction of `level` into `level + 1` over a user-key range
@@ -812,6 +843,43 @@ mod tests {
             ..opts()
         };
         assert_eq!(moved(&l1(&[]), &Busy::default(), &small), Some(vec![1, 2]));
+    }
+
+    #[test]
+    fn trivial_move_refused_when_the_file_overlaps_too_much_below() {
+        let l1 = |extra: &[(usize, FileMetaData)]| {
+            let mut f = vec![
+                (1, meta(1, "a", "b", 300)),
+                (1, meta(2, "c", "d", 300)),
+                (1, meta(3, "e", "f", 300)),
+                (1, meta(4, "g", "h", 300)),
+            ];
+            f.extend_from_slice(extra);
+            version(&f)
+        };
+        let o = Options {
+            max_compaction_bytes: 700,
+            ..opts()
+        };
+        // File 1 (300 bytes) over 500 bytes of L3: 800 > 700, so it is
+        // merged into L2 (nothing there to merge with) instead of moved.
+        let t = pick_compaction(&l1(&[(3, meta(9, "a", "b", 500))]), &Busy::default(), &o).unwrap();
+        assert_eq!((t.level, t.inputs.len(), t.trivial_move), (1, 1, false));
+        assert_eq!(t.inputs[0].number, 1);
+        // Under file 2 instead: file 1 moves, alone (the stretch stops).
+        let t = pick_compaction(&l1(&[(3, meta(9, "c", "d", 500))]), &Busy::default(), &o).unwrap();
+        assert!(t.trivial_move);
+        assert_eq!(
+            t.inputs.iter().map(|f| f.number).collect::<Vec<_>>(),
+            vec![1]
+        );
+        // Nothing below: files 1 and 2 move together (700 bytes).
+        let t = pick_compaction(&l1(&[]), &Busy::default(), &o).unwrap();
+        assert!(t.trivial_move);
+        assert_eq!(
+            t.inputs.iter().map(|f| f.number).collect::<Vec<_>>(),
+            vec![1, 2]
+        );
     }
 
     #[test]

@@ -160,6 +160,12 @@ impl DbInner {
                 ""
             }
         ));
+        self.log.log(&format!(
+            "[JOB compaction] inputs {}, keys {}..{}",
+            input_summary(task),
+            key_prefix_hex(&lo),
+            key_prefix_hex(&hi)
+        ));
         let started = parking_lot::Mutex::new(Vec::new());
         let blob_cfg = self.blob_job_config(&version, task.output_level);
         let boundaries = self.subcompaction_boundaries(task);
@@ -506,4 +512,26 @@ impl DbInner {
             }
         }
     }
+}
+
+/// The LOG's list of a compaction's inputs, as RocksDB's "Compaction start
+/// summary": per input level, `[L1: 12(64MB) 15(63MB)]`.
+fn input_summary(task: &CompactionTask) -> String {
+    task.input_levels()
+        .iter()
+        .map(|(level, files)| {
+            let list: Vec<String> = files
+                .iter()
+                .map(|f| format!("{}({}MB)", f.number, f.file_size >> 20))
+                .collect();
+            format!("[L{level}: {}]", list.join(" "))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The first eight bytes of a user key in hex (enough to place a db_bench
+/// key, whose leading bytes are its number), for the LOG.
+fn key_prefix_hex(key: &[u8]) -> String {
+    key.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
