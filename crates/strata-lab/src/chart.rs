@@ -65,6 +65,20 @@ fn ty(v: f64, log: bool) -> f64 {
     }
 }
 
+/// Font size (px) of the x-axis category labels: 14, or smaller when the
+/// longest label would not fit its share of `plot_width_px` (about 0.6 em
+/// per character), down to 8. Study 5's seven compaction variants
+/// ("leveled-base64-mult4") ran into each other at 14.
+fn x_label_size(plot_width_px: u32, labels: &[String]) -> u32 {
+    let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    if longest == 0 {
+        return 14;
+    }
+    let slot = f64::from(plot_width_px) / labels.len().max(1) as f64;
+    let fit = (slot * 0.9 / (longest as f64 * 0.6)).floor() as u32;
+    fit.clamp(8, 14)
+}
+
 fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &ChartData) -> anyhow::Result<()>
 where
     DB::ErrorType: 'static,
@@ -97,6 +111,8 @@ where
     let n = c.x_labels.len().max(1);
     let labels = c.x_labels.clone();
     let log = c.log_y;
+    // Plot width: the area less the y-label area (75) and margins (2 x 12).
+    let x_font = x_label_size(root.dim_in_pixel().0.saturating_sub(99), &labels);
     let mut chart = ChartBuilder::on(root)
         .caption(&c.title, ("sans-serif", 22))
         .margin(12)
@@ -128,6 +144,7 @@ where
         .x_desc(&c.x_desc)
         .y_desc(&c.y_desc)
         .label_style(("sans-serif", 14))
+        .x_label_style(("sans-serif", x_font))
         .axis_desc_style(("sans-serif", 15))
         .draw()
         .map_err(|e| anyhow::anyhow!("{e:?}"))?;
@@ -361,6 +378,31 @@ mod tests {
             tag[y..].split('"').next().unwrap().to_string()
         };
         assert_ne!(y_of("alpha marker"), y_of("beta marker"), "{svg}");
+    }
+
+    /// Regression: study 5's variant names overprinted each other on the
+    /// x axis of an 800 px chart.
+    #[test]
+    fn long_category_labels_shrink_to_fit() {
+        let short: Vec<String> = vec!["1 KB".into(), "2 KB".into()];
+        assert_eq!(x_label_size(700, &short), 14);
+        let long: Vec<String> = [
+            "leveled",
+            "leveled-base64",
+            "leveled-base512",
+            "leveled-mult4",
+            "leveled-base64-mult4",
+            "leveled-mult20",
+            "universal",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let size = x_label_size(700, &long);
+        assert!(size < 14, "{size}");
+        // The longest label fits its slot at that size.
+        assert!(20.0 * 0.6 * f64::from(size) <= 700.0 / 7.0);
+        assert_eq!(x_label_size(700, &[]), 14);
     }
 
     #[test]
