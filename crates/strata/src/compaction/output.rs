@@ -184,3 +184,64 @@ impl<'a> OutputWriter<'a> {
         v
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::file_cut::Grandparent;
+    use crate::fs::PosixFileSystem;
+    use crate::types::make_internal_key;
+
+    /// Writes keys k0000..k0399 with 100-byte values through a writer with a
+    /// 4 KB target; returns each output's (first key, last key, size).
+    fn outputs(cutter: Option<GrandparentCutter>) -> Vec<(String, String, u64)> {
+        let dir = tempfile::tempdir().unwrap();
+        let fs: Arc<dyn FileSystem> = Arc::new(PosixFileSystem);
+        let opts = TableOptions {
+            compression: crate::sstable::CompressionType::None,
+            ..TableOptions::default()
+        };
+        let mut w = OutputWriter::new(dir.path(), &fs, &opts, 4096, None).with_cutter(cutter);
+        let mut next = 10;
+        for i in 0..400u32 {
+            let key = make_internal_key(format!("k{i:04}").as_bytes(), 1, ValueType::Value);
+            w.add(&key, &[b'v'; 100], &mut || {
+                next += 1;
+                next
+            })
+            .unwrap();
+        }
+        let (files, _) = w.finish().unwrap();
+        files
+            .iter()
+            .map(|f| {
+                let k = |ik: &[u8]| String::from_utf8(user_key(ik).to_vec()).unwrap();
+                (k(&f.smallest), k(&f.largest), f.file_size)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn outputs_in_a_grandparent_gap_run_to_twice_the_target() {
+        // Without grandparents every file ends near the 4 KB target.
+        let plain = outputs(None);
+        assert!(plain.len() >= 8, "{plain:?}");
+        assert!(plain.iter().all(|f| f.2 < 2 * 4096), "{plain:?}");
+        // One grandparent file under k0000..k0029; the rest is a gap. The
+        // first output ends where the keys leave it, and the outputs over
+        // the gap grow past the target, up to twice it.
+        let gp = vec![Grandparent {
+            smallest: b"k0000".to_vec(),
+            largest: b"k0029".to_vec(),
+            size: 1 << 20,
+        }];
+        let cut = outputs(Some(GrandparentCutter::new(gp, 4096, u64::MAX, true)));
+        assert_eq!(cut[0].1, "k0029", "{cut:?}");
+        assert!(cut.len() < plain.len(), "{cut:?} vs {plain:?}");
+        let gap_files = &cut[1..cut.len() - 1];
+        assert!(!gap_files.is_empty(), "{cut:?}");
+        for f in gap_files {
+            assert!(f.2 > 4096 * 3 / 2 && f.2 < 2 * 4096 + 1024, "{cut:?}");
+        }
+    }
+}
