@@ -13,32 +13,23 @@ Usage: scripts/l0_batches.py RUNS_DIR [STEP_INDEX]   (default step 1)
 """
 import glob
 import os
-import re
 import statistics
 import sys
 from collections import defaultdict
 
+from tree_shapes import last_levels
+
 
 def level_rows(text):
-    """Rows of the first Compaction Stats table, keyed by level name, each a
-    dict by column header."""
-    block = text.split("** Compaction Stats")[1] if "** Compaction Stats" in text else ""
-    header = None
-    rows = {}
-    for line in block.splitlines():
-        parts = line.split()
-        if not parts:
-            continue
-        if parts[0] == "Level":
-            header = parts
-            continue
-        if header and re.fullmatch(r"L\d+|Sum", parts[0]):
-            # "Files" is one token ("3/0"), "Size" two ("35.6 MB").
-            vals = [parts[0], parts[1], parts[2] + " " + parts[3]] + parts[4:]
-            rows[parts[0]] = dict(zip(header, vals))
-        elif header and parts[0] == "Int":
-            break
-    return rows
+    """Rows of the step's compaction-stats table, keyed by level name."""
+    found = last_levels(text)
+    if not found:
+        return {}
+    rows, total = found
+    out = {r["Level"]: r for r in rows}
+    if total:
+        out["Sum"] = total
+    return out
 
 
 def main():

@@ -21,7 +21,9 @@ pub struct OutputWriter<'a> {
     dir: &'a Path,
     fs: &'a Arc<dyn FileSystem>,
     opts: &'a TableOptions,
-    target_file_size: u64,
+    /// A file ends at this size whatever else: the target, or the
+    /// cutter's limit (compaction/file_cut.rs).
+    max_file_size: u64,
     stats: Option<&'a Arc<Statistics>>,
     builder: Option<(FileNumber, TableBuilder)>,
     last_user_key: Vec<u8>,
@@ -49,7 +51,7 @@ impl<'a> OutputWriter<'a> {
             dir,
             fs,
             opts,
-            target_file_size,
+            max_file_size: target_file_size,
             stats,
             builder: None,
             last_user_key: Vec::new(),
@@ -66,6 +68,9 @@ impl<'a> OutputWriter<'a> {
     /// Also cuts files where `cutter` says, and takes its size limit
     /// (compaction/file_cut.rs).
     pub fn with_cutter(mut self, cutter: Option<GrandparentCutter>) -> Self {
+        if let Some(c) = &cutter {
+            self.max_file_size = c.max_file_size();
+        }
         self.cutter = cutter;
         self
     }
@@ -89,11 +94,7 @@ impl<'a> OutputWriter<'a> {
     ) -> Result<()> {
         let ukey = user_key(ikey);
         let size = self.builder.as_ref().map(|(_, b)| b.file_size_estimate());
-        let max = self
-            .cutter
-            .as_ref()
-            .map_or(self.target_file_size, |c| c.max_file_size());
-        let full = size.is_some_and(|s| s >= max);
+        let full = size.is_some_and(|s| s >= self.max_file_size);
         // A file ends only between user keys, never inside one key's
         // versions; the key comparison is only needed when a cut may come.
         let new_key = (full || self.cutter.is_some())

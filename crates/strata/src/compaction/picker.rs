@@ -259,6 +259,15 @@ fn l0_score(count: usize, bytes: u64, o: &Options) -> f64 {
     by_count.max(by_size)
 }
 
+/// Count and bytes of the files of `level` that no running compaction
+/// holds.
+fn free_files(v: &Version, busy: &Busy, level: usize) -> (usize, u64) {
+    v.files(level)
+        .iter()
+        .filter(|f| !busy.files.contains(&f.number))
+        .fold((0, 0), |(n, b), f| (n + 1, b + f.file_size))
+}
+
 /// L0's file count and bytes once the flushes in `busy.flushing` land:
 /// each is estimated at the mean size of the `count` L0 files present, or,
 /// with none present, at the memtables' own bytes.
@@ -287,14 +296,9 @@ pub fn level_scores(v: &Version, busy: &Busy, o: &Options) -> Vec<(usize, f64)> 
         .enumerate()
         .take(v.num_levels().saturating_sub(1))
     {
-        let files: Vec<_> = v
-            .files(level)
-            .iter()
-            .filter(|f| !busy.files.contains(&f.number))
-            .collect();
-        let bytes: u64 = files.iter().map(|f| f.file_size).sum();
+        let (count, bytes) = free_files(v, busy, level);
         let score = if level == 0 {
-            let (count, bytes) = projected_l0(files.len(), bytes, busy);
+            let (count, bytes) = projected_l0(count, bytes, busy);
             l0_score(count, bytes, o)
         } else {
             bytes as f64 / target.max(1) as f64
@@ -326,19 +330,13 @@ pub fn pick_compaction(v: &Version, busy: &Busy, o: &Options) -> Option<Compacti
             continue;
         }
         let task = if level == 0 {
-            let present: Vec<_> = v
-                .files(0)
-                .iter()
-                .filter(|f| !busy.files.contains(&f.number))
-                .collect();
-            let bytes = present.iter().map(|f| f.file_size).sum();
+            let (present, bytes) = free_files(v, busy, 0);
             // An L0 -> base compaction rewrites the base level's overlap
             // whatever L0 brings, so below the file-count trigger it waits
             // for a flush under way to land and join the batch (bounded:
             // at the trigger it starts regardless).
-            let batch_grows =
-                busy.flushing > 0 && present.len() < o.level0_file_num_compaction_trigger;
-            if l0_score(present.len(), bytes, o) >= 1.0 && !batch_grows {
+            let batch_grows = busy.flushing > 0 && present < o.level0_file_num_compaction_trigger;
+            if l0_score(present, bytes, o) >= 1.0 && !batch_grows {
                 pick_l0(v, busy, o, score)
             } else {
                 None
@@ -805,25 +803,32 @@ mod tests {
         );
     }
 
+    /// `count` disjoint 300-byte L1 files, numbered from 1 over "a".."b",
+    /// "c".."d", ..., plus `extra` files.
+    fn l1_run(count: u8, extra: &[(usize, FileMetaData)]) -> Version {
+        let mut f: Vec<_> = (0..count)
+            .map(|i| {
+                let lo = char::from(b'a' + 2 * i).to_string();
+                let hi = char::from(b'b' + 2 * i).to_string();
+                (1, meta(u64::from(i) + 1, &lo, &hi, 300))
+            })
+            .collect();
+        f.extend_from_slice(extra);
+        version(&f)
+    }
+
+    fn input_numbers(t: &CompactionTask) -> Vec<u64> {
+        t.inputs.iter().map(|f| f.number).collect()
+    }
+
     /// As RocksDB's trivial-move extension: the moving file takes its
     /// right-hand neighbours along while nothing below overlaps, up to four
     /// files and `max_compaction_bytes`; a busy file or an overlap stops it.
     #[test]
     fn trivial_move_takes_disjoint_neighbours_along() {
-        let l1 = |extra: &[(usize, FileMetaData)]| {
-            let mut f = vec![
-                (1, meta(1, "a", "b", 300)),
-                (1, meta(2, "c", "d", 300)),
-                (1, meta(3, "e", "f", 300)),
-                (1, meta(4, "g", "h", 300)),
-                (1, meta(5, "i", "j", 300)),
-            ];
-            f.extend_from_slice(extra);
-            version(&f)
-        };
+        let l1 = |extra: &[(usize, FileMetaData)]| l1_run(5, extra);
         let moved = |v: &Version, busy: &Busy, o: &Options| {
-            pick_compaction(v, busy, o)
-                .map(|t| t.inputs.iter().map(|f| f.number).collect::<Vec<_>>())
+            pick_compaction(v, busy, o).map(|t| input_numbers(&t))
         };
         // Empty L2: four files at most.
         assert_eq!(
@@ -847,16 +852,7 @@ mod tests {
 
     #[test]
     fn trivial_move_refused_when_the_file_overlaps_too_much_below() {
-        let l1 = |extra: &[(usize, FileMetaData)]| {
-            let mut f = vec![
-                (1, meta(1, "a", "b", 300)),
-                (1, meta(2, "c", "d", 300)),
-                (1, meta(3, "e", "f", 300)),
-                (1, meta(4, "g", "h", 300)),
-            ];
-            f.extend_from_slice(extra);
-            version(&f)
-        };
+        let l1 = |extra: &[(usize, FileMetaData)]| l1_run(4, extra);
         let o = Options {
             max_compaction_bytes: 700,
             ..opts()
@@ -869,17 +865,11 @@ mod tests {
         // Under file 2 instead: file 1 moves, alone (the stretch stops).
         let t = pick_compaction(&l1(&[(3, meta(9, "c", "d", 500))]), &Busy::default(), &o).unwrap();
         assert!(t.trivial_move);
-        assert_eq!(
-            t.inputs.iter().map(|f| f.number).collect::<Vec<_>>(),
-            vec![1]
-        );
+        assert_eq!(input_numbers(&t), vec![1]);
         // Nothing below: files 1 and 2 move together (700 bytes).
         let t = pick_compaction(&l1(&[]), &Busy::default(), &o).unwrap();
         assert!(t.trivial_move);
-        assert_eq!(
-            t.inputs.iter().map(|f| f.number).collect::<Vec<_>>(),
-            vec![1, 2]
-        );
+        assert_eq!(input_numbers(&t), vec![1, 2]);
     }
 
     #[test]
