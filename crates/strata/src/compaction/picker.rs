@@ -332,10 +332,14 @@ pub fn pick_compaction(v: &Version, busy: &Busy, o: &Options) -> Option<Compacti
         let task = if level == 0 {
             let (present, bytes) = free_files(v, busy, 0);
             // An L0 -> base compaction rewrites the base level's overlap
-            // whatever L0 brings, so below the file-count trigger it waits
-            // for a flush under way to land and join the batch (bounded:
-            // at the trigger it starts regardless).
-            let batch_grows = busy.flushing > 0 && present < o.level0_file_num_compaction_trigger;
+            // whatever L0 brings, so up to and including the file-count
+            // trigger it waits for a flush under way to land and join the
+            // batch. Bounded: once L0 holds more files than the trigger (or
+            // writers are being slowed for L0) it starts regardless, so the
+            // wait is at most one flush.
+            let batch_grows = busy.flushing > 0
+                && present <= o.level0_file_num_compaction_trigger
+                && present < o.level0_slowdown_writes_trigger;
             if l0_score(present, bytes, o) >= 1.0 && !batch_grows {
                 pick_l0(v, busy, o, score)
             } else {
@@ -732,7 +736,8 @@ mod tests {
         assert_eq!(describe(&pick_compaction(&v, &flushing, &opts())), "none");
         // Two files already qualify by size (1200 of 1000 bytes), but
         // below the count trigger (here 3) the batch waits for the flush
-        // under way; at the trigger it starts without waiting.
+        // under way; at the trigger it waits too, and past it (or at the
+        // slowdown trigger) it starts without waiting.
         let two = version(&[
             (0, meta(10, "a", "z", 600)),
             (0, meta(11, "a", "z", 600)),
@@ -753,7 +758,20 @@ mod tests {
             (0, meta(12, "a", "z", 600)),
             (1, meta(1, "a", "m", 700)),
         ]);
-        assert!(describe(&pick_compaction(&three, &flushing, &o3)).starts_with("L0->L1"));
+        assert_eq!(describe(&pick_compaction(&three, &flushing, &o3)), "none");
+        let four = version(&[
+            (0, meta(10, "a", "z", 600)),
+            (0, meta(11, "a", "z", 600)),
+            (0, meta(12, "a", "z", 600)),
+            (0, meta(13, "a", "z", 600)),
+            (1, meta(1, "a", "m", 700)),
+        ]);
+        assert!(describe(&pick_compaction(&four, &flushing, &o3)).starts_with("L0->L1"));
+        let slowed = Options {
+            level0_slowdown_writes_trigger: 3,
+            ..o3.clone()
+        };
+        assert!(describe(&pick_compaction(&three, &flushing, &slowed)).starts_with("L0->L1"));
         // Once it lands, L0 -> L1 takes both files.
         let landed = version(&[
             (0, meta(10, "a", "z", 600)),
