@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Issue 4's bar for study 5: is Strata's WAF at most RocksDB's for the same
+flags and workload? Reads one or more lab results.csv files, pools the
+repeats of each (value size, cell, step, engine), and classifies every
+step-cell by the ratio of the medians, Strata / RocksDB:
+
+  at/below   <= 1.00
+  within 5%  <= 1.05
+  in range   above 5%, but Strata's median is inside RocksDB's own range
+             over its repeats (the difference is within RocksDB's noise)
+  above      above 5% and above every RocksDB repeat
+
+Then counts, the geometric mean of the ratios, and the cells above 5%.
+
+Several CSVs may be pooled (e.g. two lab runs of the same study) to get
+more repeats per cell; `--strata-commit PREFIX` keeps only the Strata rows
+measured with that git commit (RocksDB's rows are kept whatever commit the
+harness had: the RocksDB engine is the same release build), so that runs of
+older Strata binaries do not mix in.
+
+Usage: scripts/waf_bar.py [--metric waf|wamp] [--strata-commit PREFIX] RESULTS_CSV...
+"""
+import argparse
+import csv
+import math
+import re
+import statistics
+from collections import defaultdict
+
+
+def value_size(command):
+    m = re.search(r"--value_size=(\d+)", command)
+    return int(m.group(1)) if m else 0
+
+
+def load(paths, metric, strata_commit):
+    runs = defaultdict(list)
+    for path in paths:
+        for r in csv.DictReader(open(path)):
+            if r["ok"] != "true" or not r.get(metric):
+                continue
+            if (
+                r["engine"] == "strata"
+                and strata_commit
+                and not r["git_commit"].startswith(strata_commit)
+            ):
+                continue
+            key = (value_size(r["command"]), r["cell_id"], r["step"], r["engine"])
+            runs[key].append(float(r[metric]))
+    return runs
+
+
+def classify(s, r):
+    ms, mr = statistics.median(s), statistics.median(r)
+    q = ms / mr
+    if q <= 1.0:
+        return q, "at/below"
+    if q <= 1.05:
+        return q, "within 5%"
+    if ms <= max(r):
+        return q, "in range"
+    return q, "above"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--metric", default="waf", choices=["waf", "wamp"])
+    ap.add_argument("--strata-commit", default="")
+    ap.add_argument("csv", nargs="+")
+    a = ap.parse_args()
+    runs = load(a.csv, a.metric, a.strata_commit)
+    cells = sorted({k[:3] for k in runs})
+    counts = defaultdict(int)
+    logs = []
+    high = []
+    for vs, cell, step in cells:
+        s = runs.get((vs, cell, step, "strata"))
+        r = runs.get((vs, cell, step, "rocksdb"))
+        if not s or not r:
+            continue
+        q, cls = classify(s, r)
+        counts[cls] += 1
+        logs.append(math.log(q))
+        if q > 1.05:
+            high.append((q, vs, cell, step, s, r, cls))
+    n = len(logs)
+    if n == 0:
+        print("no step-cell has both engines")
+        return
+    print(
+        f"{n} step-cells ({a.metric}): at/below {counts['at/below']}, "
+        f"within 5% {counts['within 5%']}, above 5% but in RocksDB's range "
+        f"{counts['in range']}, above {counts['above']}; "
+        f"geomean Strata/RocksDB {math.exp(sum(logs) / n):.3f}"
+    )
+    if high:
+        print()
+        print("| value | cell | step | Strata median [range] (n) | RocksDB median [range] (n) | S/R | class |")
+        print("|---|---|---|---|---|---|---|")
+        for q, vs, cell, step, s, r, cls in sorted(high, reverse=True):
+            print(
+                f"| {vs} | {cell} | {step} | {statistics.median(s):.2f} "
+                f"[{min(s):.2f}-{max(s):.2f}] ({len(s)}) | {statistics.median(r):.2f} "
+                f"[{min(r):.2f}-{max(r):.2f}] ({len(r)}) | {q:.2f} | {cls} |"
+            )
+
+
+if __name__ == "__main__":
+    main()
