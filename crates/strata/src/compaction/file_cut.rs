@@ -252,10 +252,8 @@ mod tests {
     #[test]
     fn a_file_in_a_grandparent_gap_grows_to_twice_the_target() {
         // Grandparents cover [a..c] only; keys d.. lie in the gap after it.
-        let gps = vec![gp("a", "c", 50)];
-        let c = GrandparentCutter::new(gps, 100, u64::MAX, true);
-        assert_eq!(c.max_file_size(), 200);
         let mut c = GrandparentCutter::new(vec![gp("a", "c", 50)], 100, u64::MAX, true);
+        assert_eq!(c.max_file_size(), 200);
         let keys = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"];
         let files = run(&mut c, &keys, 30, 200);
         // The cut comes where the keys leave [a..c] (90 bytes, past 55%);

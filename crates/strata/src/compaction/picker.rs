@@ -381,12 +381,15 @@ fn l0_batch_grows(
         .iter()
         .filter(|f| !busy.files.contains(&f.number));
     let (lo, hi) = key_range(free);
-    let overlap: u64 = v
-        .overlapping_files(base, Some(&lo), Some(&hi))
+    overlap_bytes(v, base, &lo, &hi) >= bytes
+}
+
+/// Bytes of the files of `level` overlapping user keys `lo..=hi`.
+fn overlap_bytes(v: &Version, level: usize, lo: &[u8], hi: &[u8]) -> u64 {
+    v.overlapping_files(level, Some(lo), Some(hi))
         .iter()
         .map(|f| f.file_size)
-        .sum();
-    overlap >= bytes
+        .sum()
 }
 
 fn pick_l0(v: &Version, busy: &Busy, o: &Options, score: f64) -> Option<CompactionTask> {
@@ -541,15 +544,7 @@ fn movable(v: &Version, o: &Options, output_level: usize, f: &FileMetaData) -> b
     if below >= v.num_levels() {
         return true;
     }
-    let overlap: u64 = v
-        .overlapping_files(
-            below,
-            Some(user_key(&f.smallest)),
-            Some(user_key(&f.largest)),
-        )
-        .iter()
-        .map(|g| g.file_size)
-        .sum();
+    let overlap = overlap_bytes(v, below, user_key(&f.smallest), user_key(&f.largest));
     f.file_size.saturating_add(overlap) <= max_compaction_bytes(o)
 }
 
