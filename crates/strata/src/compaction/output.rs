@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::filename::{table_file_name, FileNumber};
 use crate::fs::FileSystem;
 use crate::sstable::{TableBuilder, TableOptions};
-use crate::stats::{Histogram, Statistics};
+use crate::stats::{Histogram, Statistics, Ticker};
 use crate::types::{parse_internal_key, user_key, ValueType};
 use crate::version::edit::FileMetaData;
 
@@ -151,6 +151,8 @@ impl<'a> OutputWriter<'a> {
                 Histogram::TableSyncMicros,
                 start.elapsed().as_micros() as u64,
             );
+            s.record_tick(Ticker::NumberBlockCompressed, info.blocks_compressed);
+            s.record_tick(Ticker::NumberBlockNotCompressed, info.blocks_not_compressed);
         }
         self.bytes_written += info.file_size;
         self.outputs.push(FileMetaData {

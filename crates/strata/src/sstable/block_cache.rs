@@ -61,14 +61,17 @@ impl BlockCache {
         self.shard(&key).lock().get(&key)
     }
 
-    /// Caches a block, evicting cold blocks of its shard if needed.
-    pub fn insert(&self, file_number: u64, offset: u64, block: Arc<Block>) {
+    /// Caches a block, evicting cold blocks of its shard if needed. True if
+    /// the block was already cached (another reader inserted it first: a
+    /// redundant insert, in RocksDB's terms); false for a new entry and when
+    /// the cache has no capacity.
+    pub fn insert(&self, file_number: u64, offset: u64, block: Arc<Block>) -> bool {
         if self.capacity == 0 {
-            return;
+            return false;
         }
         let key = (file_number, offset);
         let charge = block.size();
-        self.shard(&key).lock().insert(key, block, charge);
+        self.shard(&key).lock().insert(key, block, charge)
     }
 
     /// Bytes of blocks held.
@@ -109,8 +112,9 @@ mod tests {
         }
         assert!(c.usage() <= c.capacity());
         assert!(c.usage() >= 8000, "usage {}", c.usage());
-        c.insert(2, 0, block(100));
+        assert!(!c.insert(2, 0, block(100)));
         assert!(c.lookup(2, 0).is_some());
+        assert!(c.insert(2, 0, block(100)), "a second insert is redundant");
         assert!(c.lookup(3, 0).is_none());
         c.erase_file(2);
         assert!(c.lookup(2, 0).is_none());

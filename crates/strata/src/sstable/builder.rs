@@ -68,6 +68,12 @@ pub struct TableInfo {
     pub largest_seq: u64,
     /// The properties block as written.
     pub properties: TableProperties,
+    /// Data blocks stored compressed (`rocksdb.number.block.compressed`).
+    pub blocks_compressed: u64,
+    /// Data blocks stored uncompressed although a codec was configured,
+    /// because compressing did not pay (`rocksdb.number.block.not_compressed`;
+    /// 0 with compression off, as in RocksDB).
+    pub blocks_not_compressed: u64,
 }
 
 /// Shortens `start` to a key `s` with `start <= s < limit` (user-key order)
@@ -134,6 +140,8 @@ pub struct TableBuilder {
     scratch: Vec<u8>,
     smallest_seq: u64,
     largest_seq: u64,
+    blocks_compressed: u64,
+    blocks_not_compressed: u64,
 }
 
 impl TableBuilder {
@@ -155,6 +163,8 @@ impl TableBuilder {
             scratch: Vec::new(),
             smallest_seq: u64::MAX,
             largest_seq: 0,
+            blocks_compressed: 0,
+            blocks_not_compressed: 0,
         }
     }
 
@@ -211,13 +221,20 @@ impl TableBuilder {
             return Ok(());
         }
         let raw = self.data_block.finish();
-        let handle = write_block(
+        let (handle, used) = write_block(
             &mut *self.file,
             &mut self.offset,
             &mut self.scratch,
             raw,
             self.opts.compression,
         )?;
+        if self.opts.compression != CompressionType::None {
+            if used == CompressionType::None {
+                self.blocks_not_compressed += 1;
+            } else {
+                self.blocks_compressed += 1;
+            }
+        }
         self.data_block.reset();
         self.props.num_data_blocks += 1;
         self.props.data_size += handle.end() - handle.offset;
@@ -248,7 +265,7 @@ impl TableBuilder {
         let mut meta = BlockBuilder::new(1);
         if let Some(b) = &self.bloom {
             let contents = b.finish(self.opts.bloom_bits_per_key);
-            let h = write_block(
+            let (h, _) = write_block(
                 &mut *self.file,
                 &mut self.offset,
                 &mut self.scratch,
@@ -277,7 +294,7 @@ impl TableBuilder {
             self.props.largest_seqno = self.largest_seq;
         }
         let props_contents = self.props.encode();
-        let ph = write_block(
+        let (ph, _) = write_block(
             &mut *self.file,
             &mut self.offset,
             &mut self.scratch,
@@ -287,14 +304,14 @@ impl TableBuilder {
         let mut enc = Vec::new();
         ph.encode_to(&mut enc);
         meta.add(META_PROPERTIES.as_bytes(), &enc);
-        let metaindex = write_block(
+        let (metaindex, _) = write_block(
             &mut *self.file,
             &mut self.offset,
             &mut self.scratch,
             meta.finish(),
             none,
         )?;
-        let index = write_block(
+        let (index, _) = write_block(
             &mut *self.file,
             &mut self.offset,
             &mut self.scratch,
@@ -323,6 +340,8 @@ impl TableBuilder {
             smallest_seq: self.props.smallest_seqno,
             largest_seq: self.props.largest_seqno,
             properties: self.props,
+            blocks_compressed: self.blocks_compressed,
+            blocks_not_compressed: self.blocks_not_compressed,
         })
     }
 
@@ -330,14 +349,15 @@ impl TableBuilder {
     pub fn abandon(self) {}
 }
 
-/// Compresses (if worthwhile) and appends one block and its trailer.
+/// Compresses (if worthwhile) and appends one block and its trailer;
+/// returns where it went and the codec actually used.
 fn write_block(
     file: &mut dyn WritableFile,
     offset: &mut u64,
     scratch: &mut Vec<u8>,
     raw: &[u8],
     ctype: CompressionType,
-) -> Result<BlockHandle> {
+) -> Result<(BlockHandle, CompressionType)> {
     let used = compress_block(ctype, raw, scratch);
     let body: &[u8] = if used == CompressionType::None {
         raw
@@ -355,7 +375,7 @@ fn write_block(
         size: body.len() as u64,
     };
     *offset = handle.end();
-    Ok(handle)
+    Ok((handle, used))
 }
 
 #[cfg(test)]

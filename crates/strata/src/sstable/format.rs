@@ -10,6 +10,7 @@ use crate::coding::{
 };
 use crate::error::{Error, Result};
 use crate::fs::RandomAccessFile;
+use crate::stats::{Statistics, Ticker};
 
 use super::block::Block;
 use super::compression::{decompress_block, CompressionType};
@@ -159,15 +160,19 @@ pub fn put_block_trailer(dst: &mut Vec<u8>, contents: &[u8], ctype: CompressionT
 /// Reads the block at `handle`, checks its trailer (the checksum only when
 /// `verify` is set), decompresses it and parses its restart array.
 ///
-/// `data_end` bounds where blocks may lie (the footer's start).
+/// `data_end` bounds where blocks may lie (the footer's start). With
+/// `stats`, counts the checksum computed (`rocksdb.block.checksum.compute.count`)
+/// and a decompression (`rocksdb.number.block.decompressed`), as RocksDB does
+/// for every block it reads from a file.
 pub fn read_block(
     file: &dyn RandomAccessFile,
     file_name: &Arc<str>,
     handle: BlockHandle,
     data_end: u64,
     verify: bool,
+    stats: Option<&Statistics>,
 ) -> Result<Block> {
-    let raw = read_raw_block(file, file_name, handle, data_end, verify)?;
+    let raw = read_raw_block(file, file_name, handle, data_end, verify, stats)?;
     let (contents, ctype_byte) = raw;
     let ctype = CompressionType::from_byte(ctype_byte).ok_or_else(|| {
         Error::corruption(
@@ -176,19 +181,26 @@ pub fn read_block(
             format!("unknown block compression type {ctype_byte}"),
         )
     })?;
+    if ctype != CompressionType::None {
+        if let Some(s) = stats {
+            s.record_tick(Ticker::NumberBlockDecompressed, 1);
+        }
+    }
     let data = decompress_block(ctype, contents)
         .map_err(|m| Error::corruption(&**file_name, handle.offset, m))?;
     Block::new(data, file_name.clone(), handle.offset)
 }
 
 /// Reads a block's stored bytes and its type byte, checking bounds and (if
-/// `verify`) the checksum; no decompression.
+/// `verify`) the checksum; no decompression. With `stats`, a checksum
+/// check counts in `rocksdb.block.checksum.compute.count`.
 pub fn read_raw_block(
     file: &dyn RandomAccessFile,
     file_name: &Arc<str>,
     handle: BlockHandle,
     data_end: u64,
     verify: bool,
+    stats: Option<&Statistics>,
 ) -> Result<(Vec<u8>, u8)> {
     let end = handle
         .offset
@@ -218,6 +230,9 @@ pub fn read_raw_block(
     }
     let type_byte = buf[n];
     if verify {
+        if let Some(s) = stats {
+            s.record_tick(Ticker::BlockChecksumComputeCount, 1);
+        }
         let stored = decode_fixed32(&buf[n + 1..]).unwrap_or(0);
         if stored != block_checksum(&buf[..n], type_byte) {
             return Err(Error::corruption(

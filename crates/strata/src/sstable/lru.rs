@@ -125,9 +125,10 @@ impl<K: Hash + Eq + Clone, V: Clone> Lru<K, V> {
     }
 
     /// Inserts or replaces `key`, then evicts from the cold end until the
-    /// usage fits (never the entry just inserted).
-    pub fn insert(&mut self, key: K, value: V, charge: usize) {
-        self.remove(&key);
+    /// usage fits (never the entry just inserted). True if `key` was
+    /// already present (its old value is replaced).
+    pub fn insert(&mut self, key: K, value: V, charge: usize) -> bool {
+        let replaced = self.remove(&key).is_some();
         let node = Node {
             key: key.clone(),
             value: Some(value),
@@ -153,6 +154,7 @@ impl<K: Hash + Eq + Clone, V: Clone> Lru<K, V> {
             let k = self.nodes[t].key.clone();
             self.remove(&k);
         }
+        replaced
     }
 
     /// Removes `key`; returns its value if it was present.

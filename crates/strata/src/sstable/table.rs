@@ -87,7 +87,8 @@ impl Table {
         let fbytes = file.read_at(data_end, FOOTER_SIZE)?;
         let footer = Footer::decode(&fbytes, &name, data_end)?;
         let f = &*file;
-        let meta = Arc::new(read_block(f, &name, footer.metaindex, data_end, true)?);
+        let st = stats.as_deref();
+        let meta = Arc::new(read_block(f, &name, footer.metaindex, data_end, true, st)?);
         let mut filter_handle = None;
         let mut props_handle = None;
         let mut it = meta.iter(bytewise_cmp);
@@ -115,12 +116,12 @@ impl Table {
                 "metaindex has no properties block",
             )
         })?;
-        let props_block = Arc::new(read_block(f, &name, props_handle, data_end, true)?);
+        let props_block = Arc::new(read_block(f, &name, props_handle, data_end, true, st)?);
         let properties = TableProperties::decode(&props_block)?;
         let filter = match filter_handle {
             None => None,
             Some(h) => {
-                let (contents, t) = read_raw_block(f, &name, h, data_end, true)?;
+                let (contents, t) = read_raw_block(f, &name, h, data_end, true, st)?;
                 if t != CompressionType::None.to_byte() {
                     return Err(Error::corruption(
                         &*name,
@@ -134,7 +135,7 @@ impl Table {
                 )
             }
         };
-        let index = Arc::new(read_block(f, &name, footer.index, data_end, true)?);
+        let index = Arc::new(read_block(f, &name, footer.index, data_end, true, st)?);
         Ok(Table {
             file,
             file_number,
@@ -194,33 +195,58 @@ impl Table {
         )
     }
 
-    /// Reads a data block through the block cache.
+    /// Reads a data block through the block cache, counting what RocksDB
+    /// counts for a data block: a hit (`block.cache.hit`, `.data.hit`, and
+    /// its bytes in `block.cache.bytes.read`), or a miss (`.miss`,
+    /// `.data.miss`) followed, when `fill_cache` is set, by an insert
+    /// (`.add`, `.data.add`, `.data.bytes.insert`, `.bytes.write`, and
+    /// `.add.redundant`/`.data.add.redundant` if another reader had just
+    /// cached the same block).
     fn read_data_block(&self, handle: BlockHandle, opts: &ReadOpts) -> Result<Arc<Block>> {
+        let stats = self.stats.as_deref();
         let Some(cache) = &self.block_cache else {
-            return Ok(Arc::new(read_block(
-                &*self.file,
-                &self.file_name,
-                handle,
-                self.data_end,
-                opts.verify_checksums,
-            )?));
+            return Ok(Arc::new(self.load_block(handle, opts.verify_checksums)?));
         };
         if let Some(b) = cache.lookup(self.file_number, handle.offset) {
-            self.tick(Ticker::BlockCacheHit);
+            if let Some(s) = stats {
+                s.record_tick(Ticker::BlockCacheHit, 1);
+                s.record_tick(Ticker::BlockCacheDataHit, 1);
+                s.record_tick(Ticker::BlockCacheBytesRead, b.size() as u64);
+            }
             return Ok(b);
         }
-        self.tick(Ticker::BlockCacheMiss);
-        let b = Arc::new(read_block(
+        if let Some(s) = stats {
+            s.record_tick(Ticker::BlockCacheMiss, 1);
+            s.record_tick(Ticker::BlockCacheDataMiss, 1);
+        }
+        let b = Arc::new(self.load_block(handle, opts.verify_checksums)?);
+        if opts.fill_cache && cache.capacity() > 0 {
+            let charge = b.size() as u64;
+            let redundant = cache.insert(self.file_number, handle.offset, b.clone());
+            if let Some(s) = stats {
+                s.record_tick(Ticker::BlockCacheAdd, 1);
+                s.record_tick(Ticker::BlockCacheDataAdd, 1);
+                s.record_tick(Ticker::BlockCacheDataBytesInsert, charge);
+                s.record_tick(Ticker::BlockCacheBytesWrite, charge);
+                if redundant {
+                    s.record_tick(Ticker::BlockCacheAddRedundant, 1);
+                    s.record_tick(Ticker::BlockCacheDataAddRedundant, 1);
+                }
+            }
+        }
+        Ok(b)
+    }
+
+    /// Reads and decodes one data block from the file (no cache).
+    fn load_block(&self, handle: BlockHandle, verify: bool) -> Result<Block> {
+        read_block(
             &*self.file,
             &self.file_name,
             handle,
             self.data_end,
-            opts.verify_checksums,
-        )?);
-        if opts.fill_cache {
-            cache.insert(self.file_number, handle.offset, b.clone());
-        }
-        Ok(b)
+            verify,
+            self.stats.as_deref(),
+        )
     }
 
     /// The first entry whose internal key is `>= lookup_ikey`, if it has the
@@ -303,13 +329,7 @@ impl Table {
         let mut prev: Vec<u8> = Vec::new();
         let mut first = true;
         for (sep, h) in self.index_entries()? {
-            let block = Arc::new(read_block(
-                &*self.file,
-                &self.file_name,
-                h,
-                self.data_end,
-                true,
-            )?);
+            let block = Arc::new(self.load_block(h, true)?);
             let mut it = block.internal_iter();
             it.seek_to_first();
             while it.valid() {

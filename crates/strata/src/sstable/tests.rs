@@ -187,19 +187,41 @@ fn block_cache_counts_hits_and_misses() {
     });
     assert_eq!(collect_forward(&mut it).len(), entries.len());
     assert_eq!(stats.ticker(Ticker::BlockCacheMiss), blocks);
+    assert_eq!(stats.ticker(Ticker::BlockCacheDataMiss), blocks);
     assert_eq!(stats.ticker(Ticker::BlockCacheHit), 0);
+    assert_eq!(stats.ticker(Ticker::BlockCacheAdd), 0);
+    assert_eq!(stats.ticker(Ticker::BlockCacheBytesWrite), 0);
     assert_eq!(cache.usage(), 0);
 
     let mut it = t.iter(ReadOpts::default());
     collect_forward(&mut it);
     assert_eq!(stats.ticker(Ticker::BlockCacheMiss), 2 * blocks);
+    assert_eq!(stats.ticker(Ticker::BlockCacheDataMiss), 2 * blocks);
     assert!(cache.usage() > 0);
+    // Every miss of the filling pass inserted its block, charged by size.
+    assert_eq!(stats.ticker(Ticker::BlockCacheAdd), blocks);
+    assert_eq!(stats.ticker(Ticker::BlockCacheDataAdd), blocks);
+    assert_eq!(stats.ticker(Ticker::BlockCacheAddRedundant), 0);
+    assert_eq!(
+        stats.ticker(Ticker::BlockCacheDataBytesInsert),
+        cache.usage() as u64
+    );
+    assert_eq!(
+        stats.ticker(Ticker::BlockCacheBytesWrite),
+        cache.usage() as u64
+    );
     let reads = file.reads.load(AtomicOrdering::Relaxed);
     assert_eq!(reads - reads_after_open, 2 * blocks);
 
     let mut it = t.iter(ReadOpts::default());
     collect_forward(&mut it);
     assert_eq!(stats.ticker(Ticker::BlockCacheHit), blocks);
+    assert_eq!(stats.ticker(Ticker::BlockCacheDataHit), blocks);
+    assert_eq!(
+        stats.ticker(Ticker::BlockCacheBytesRead),
+        cache.usage() as u64,
+        "a pass served from the cache reads each cached block's bytes once"
+    );
     assert_eq!(
         file.reads.load(AtomicOrdering::Relaxed),
         reads,
@@ -221,6 +243,87 @@ fn block_cache_counts_hits_and_misses() {
     collect_forward(&mut t2.iter(ReadOpts::default()));
     assert!(stats2.ticker(Ticker::BlockCacheMiss) > blocks + blocks / 2);
     assert!(small.usage() <= 4096 + 16 * 4096);
+}
+
+#[test]
+fn block_reads_count_checksums_and_decompressions() {
+    let entries = model(2000);
+    for (ctype, compressed) in [(CompressionType::None, false), (CompressionType::Lz4, true)] {
+        let opts = TableOptions {
+            compression: ctype,
+            ..TableOptions::default()
+        };
+        let (data, info, _) = build_table(&opts, &entries);
+        let blocks = info.properties.num_data_blocks;
+        let stats = Statistics::new();
+        let (t, _) = open_table(data, None, Some(stats.clone())).unwrap();
+        // Opening checks the metaindex, properties and index blocks.
+        let at_open = stats.ticker(Ticker::BlockChecksumComputeCount);
+        assert_eq!(at_open, 3, "{ctype:?}");
+        collect_forward(&mut t.iter(ReadOpts::default()));
+        assert_eq!(
+            stats.ticker(Ticker::BlockChecksumComputeCount),
+            at_open + blocks
+        );
+        let unchecked = ReadOpts {
+            verify_checksums: false,
+            fill_cache: true,
+        };
+        collect_forward(&mut t.iter(unchecked));
+        assert_eq!(
+            stats.ticker(Ticker::BlockChecksumComputeCount),
+            at_open + blocks,
+            "verify_checksums=false computes no checksum"
+        );
+        let want = if compressed { 2 * blocks } else { 0 };
+        assert_eq!(
+            stats.ticker(Ticker::NumberBlockDecompressed),
+            want,
+            "{ctype:?}"
+        );
+    }
+}
+
+#[test]
+fn builder_counts_compressed_and_rejected_blocks() {
+    let entries = model(2000);
+    let lz4 = TableOptions {
+        compression: CompressionType::Lz4,
+        ..TableOptions::default()
+    };
+    let (_, info, _) = build_table(&lz4, &entries);
+    assert!(info.blocks_compressed > 0);
+    assert_eq!(
+        info.blocks_compressed + info.blocks_not_compressed,
+        info.properties.num_data_blocks
+    );
+    let none = TableOptions {
+        compression: CompressionType::None,
+        ..TableOptions::default()
+    };
+    let (_, info, _) = build_table(&none, &entries);
+    assert_eq!((info.blocks_compressed, info.blocks_not_compressed), (0, 0));
+    // Values of random bytes do not compress: every block is stored raw.
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let random: Vec<(Vec<u8>, Vec<u8>)> = (0..200u32)
+        .map(|i| {
+            let v: Vec<u8> = (0..512)
+                .map(|_| {
+                    rng ^= rng << 13;
+                    rng ^= rng >> 7;
+                    rng ^= rng << 17;
+                    rng as u8
+                })
+                .collect();
+            (
+                make_internal_key(format!("k{i:05}").as_bytes(), 1, ValueType::Value),
+                v,
+            )
+        })
+        .collect();
+    let (_, info, _) = build_table(&lz4, &random);
+    assert_eq!(info.blocks_compressed, 0);
+    assert_eq!(info.blocks_not_compressed, info.properties.num_data_blocks);
 }
 
 #[test]

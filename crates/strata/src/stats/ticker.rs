@@ -12,45 +12,45 @@ use super::unit::stat_names;
 stat_names! {
     /// A counter, named as RocksDB names it.
     pub enum Ticker {
-        /// Block lookups (any kind of block) not found in the block cache.
+        /// Block lookups not found in the block cache (in Strata only data blocks are looked up).
         BlockCacheMiss = "rocksdb.block.cache.miss" [Count],
-        /// Block lookups (any kind of block) served from the block cache.
+        /// Block lookups served from the block cache (data blocks; see `BlockCacheMiss`).
         BlockCacheHit = "rocksdb.block.cache.hit" [Count],
-        /// Blocks inserted into the block cache.
+        /// Blocks inserted into the block cache after a miss (reads with `fill_cache`).
         BlockCacheAdd = "rocksdb.block.cache.add" [Count],
-        /// Block-cache inserts that failed (cache full of pinned entries).
+        /// Block-cache inserts that failed. Stays 0: Strata's cache has no strict capacity limit (RocksDB's default), so an insert always succeeds by evicting cold blocks.
         BlockCacheAddFailures = "rocksdb.block.cache.add.failures" [Count],
-        /// Index-block lookups that missed the block cache.
+        /// Index-block lookups that missed the block cache. Stays 0: each table's index and filter live in the open table, not the block cache (RocksDB's default `cache_index_and_filter_blocks=false`, where RocksDB leaves it at 0 too).
         BlockCacheIndexMiss = "rocksdb.block.cache.index.miss" [Count],
-        /// Index-block lookups served from the block cache.
+        /// Index-block lookups served from the block cache. Stays 0: each table's index and filter live in the open table, not the block cache (RocksDB's default `cache_index_and_filter_blocks=false`, where RocksDB leaves it at 0 too).
         BlockCacheIndexHit = "rocksdb.block.cache.index.hit" [Count],
-        /// Index blocks inserted into the block cache.
+        /// Index blocks inserted into the block cache. Stays 0: each table's index and filter live in the open table, not the block cache (RocksDB's default `cache_index_and_filter_blocks=false`, where RocksDB leaves it at 0 too).
         BlockCacheIndexAdd = "rocksdb.block.cache.index.add" [Count],
-        /// Bytes of index blocks inserted into the block cache.
+        /// Bytes of index blocks inserted into the block cache. Stays 0: each table's index and filter live in the open table, not the block cache (RocksDB's default `cache_index_and_filter_blocks=false`, where RocksDB leaves it at 0 too).
         BlockCacheIndexBytesInsert = "rocksdb.block.cache.index.bytes.insert" [Bytes],
-        /// Bytes of index blocks evicted from the block cache (RocksDB never updates it either).
+        /// Bytes of index blocks evicted from the block cache. Stays 0, as in RocksDB, which never updates it.
         BlockCacheIndexBytesEvict = "rocksdb.block.cache.index.bytes.evict" [Bytes],
-        /// Filter-block lookups that missed the block cache.
+        /// Filter-block lookups that missed the block cache. Stays 0: each table's index and filter live in the open table, not the block cache (RocksDB's default `cache_index_and_filter_blocks=false`, where RocksDB leaves it at 0 too).
         BlockCacheFilterMiss = "rocksdb.block.cache.filter.miss" [Count],
-        /// Filter-block lookups served from the block cache.
+        /// Filter-block lookups served from the block cache. Stays 0: each table's index and filter live in the open table, not the block cache (RocksDB's default `cache_index_and_filter_blocks=false`, where RocksDB leaves it at 0 too).
         BlockCacheFilterHit = "rocksdb.block.cache.filter.hit" [Count],
-        /// Filter blocks inserted into the block cache.
+        /// Filter blocks inserted into the block cache. Stays 0: each table's index and filter live in the open table, not the block cache (RocksDB's default `cache_index_and_filter_blocks=false`, where RocksDB leaves it at 0 too).
         BlockCacheFilterAdd = "rocksdb.block.cache.filter.add" [Count],
-        /// Bytes of filter blocks inserted into the block cache.
+        /// Bytes of filter blocks inserted into the block cache. Stays 0: each table's index and filter live in the open table, not the block cache (RocksDB's default `cache_index_and_filter_blocks=false`, where RocksDB leaves it at 0 too).
         BlockCacheFilterBytesInsert = "rocksdb.block.cache.filter.bytes.insert" [Bytes],
-        /// Bytes of filter blocks evicted from the block cache (RocksDB never updates it either).
+        /// Bytes of filter blocks evicted from the block cache. Stays 0, as in RocksDB, which never updates it.
         BlockCacheFilterBytesEvict = "rocksdb.block.cache.filter.bytes.evict" [Bytes],
-        /// Data-block lookups that missed the block cache.
+        /// Data-block lookups that missed the block cache (point lookups, iterators and compaction reads alike).
         BlockCacheDataMiss = "rocksdb.block.cache.data.miss" [Count],
         /// Data-block lookups served from the block cache.
         BlockCacheDataHit = "rocksdb.block.cache.data.hit" [Count],
         /// Data blocks inserted into the block cache.
         BlockCacheDataAdd = "rocksdb.block.cache.data.add" [Count],
-        /// Bytes of data blocks inserted into the block cache.
+        /// Bytes of data blocks inserted into the block cache (each block's cache charge: its uncompressed size).
         BlockCacheDataBytesInsert = "rocksdb.block.cache.data.bytes.insert" [Bytes],
-        /// Bytes of blocks served from the block cache.
+        /// Bytes of blocks served from the block cache (the charge of each block hit).
         BlockCacheBytesRead = "rocksdb.block.cache.bytes.read" [Bytes],
-        /// Bytes of blocks inserted into the block cache.
+        /// Bytes of blocks inserted into the block cache (the charge of each block added).
         BlockCacheBytesWrite = "rocksdb.block.cache.bytes.write" [Bytes],
         /// Point lookups where a table's bloom filter said "absent", saving the data-block read.
         BloomFilterUseful = "rocksdb.bloom.filter.useful" [Count],
@@ -200,11 +200,11 @@ stat_names! {
         NumberSuperversionReleases = "rocksdb.number.superversion_releases" [Count],
         /// Super-versions freed after their last reference went away.
         NumberSuperversionCleanups = "rocksdb.number.superversion_cleanups" [Count],
-        /// Table blocks written compressed.
+        /// Data blocks written compressed by flushes and compactions.
         NumberBlockCompressed = "rocksdb.number.block.compressed" [Count],
-        /// Table blocks decompressed on read.
+        /// Blocks read from a table file that had to be decompressed (cache hits decompress nothing).
         NumberBlockDecompressed = "rocksdb.number.block.decompressed" [Count],
-        /// Table blocks stored uncompressed (compression off or not worth it).
+        /// Data blocks written uncompressed although a codec was set, because compressing did not pay (RocksDB 7.8's meaning; 0 with compression off).
         NumberBlockNotCompressed = "rocksdb.number.block.not_compressed" [Count],
         /// Time spent in merge operators (with detailed timers).
         MergeOperationTotalTime = "rocksdb.merge.operation.time.nanos" [Nanos],
@@ -316,13 +316,13 @@ stat_names! {
         BlockCacheCompressionDictBytesInsert = "rocksdb.block.cache.compression.dict.bytes.insert" [Bytes],
         /// Compression-dictionary bytes evicted. Stays 0: no dictionaries.
         BlockCacheCompressionDictBytesEvict = "rocksdb.block.cache.compression.dict.bytes.evict" [Bytes],
-        /// Block cache inserts of a block another thread had just inserted.
+        /// Block cache inserts of a block another reader had cached between this reader's miss and its insert.
         BlockCacheAddRedundant = "rocksdb.block.cache.add.redundant" [Count],
-        /// Redundant index-block inserts.
+        /// Redundant index-block inserts. Stays 0: each table's index and filter live in the open table, not the block cache (RocksDB's default `cache_index_and_filter_blocks=false`, where RocksDB leaves it at 0 too).
         BlockCacheIndexAddRedundant = "rocksdb.block.cache.index.add.redundant" [Count],
-        /// Redundant filter-block inserts.
+        /// Redundant filter-block inserts. Stays 0: each table's index and filter live in the open table, not the block cache (RocksDB's default `cache_index_and_filter_blocks=false`, where RocksDB leaves it at 0 too).
         BlockCacheFilterAddRedundant = "rocksdb.block.cache.filter.add.redundant" [Count],
-        /// Redundant data-block inserts.
+        /// Redundant data-block inserts (see `BlockCacheAddRedundant`).
         BlockCacheDataAddRedundant = "rocksdb.block.cache.data.add.redundant" [Count],
         /// Redundant compression-dictionary inserts. Stays 0: no dictionaries.
         BlockCacheCompressionDictAddRedundant = "rocksdb.block.cache.compression.dict.add.redundant" [Count],
@@ -378,7 +378,7 @@ stat_names! {
         NonLastLevelReadBytes = "rocksdb.non.last.level.read.bytes" [Bytes],
         /// Reads from table files above the last level.
         NonLastLevelReadCount = "rocksdb.non.last.level.read.count" [Count],
-        /// Block checksums computed (on read and on write).
+        /// Block checksums verified on reads from table files (`verify_checksums`), including the metaindex, properties, filter and index blocks read when a table is opened; as in RocksDB, writes do not count.
         BlockChecksumComputeCount = "rocksdb.block.checksum.compute.count" [Count],
         /// MultiGet coroutine batches. Stays 0: no coroutines.
         MultigetCoroutineCount = "rocksdb.multiget.coroutine.count" [Count],
