@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::Duration;
 
-use strata::stats::Ticker;
+use strata::stats::{Histogram, Ticker};
 use strata::{Db, Options};
 
 fn stall_opts() -> Options {
@@ -74,6 +74,11 @@ fn stalled_writers_complete_and_stall_micros_grows() {
         n * threads
     );
     assert!(stall > 0, "no stall was counted");
+    // One `rocksdb.db.write.stall` sample per delayed write group, holding
+    // its whole delay: the samples add up to the ticker exactly.
+    let h = db.statistics().unwrap().histogram(Histogram::WriteStall);
+    assert!(h.count() > 0, "no write-stall sample");
+    assert_eq!(h.sum(), stall);
     let stats = db.property("rocksdb.stats").unwrap();
     assert!(stats.contains("Stall"), "{stats}");
     // Everything was written.

@@ -100,6 +100,7 @@ fn dump_entries(
     let mut it = table.iter(ReadOpts {
         verify_checksums: true,
         fill_cache: false,
+        for_compaction: false,
     });
     it.seek_to_first();
     let mut shown = 0usize;

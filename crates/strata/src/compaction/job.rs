@@ -126,6 +126,7 @@ fn input_iterator(ctx: &JobContext<'_>, task: &CompactionTask) -> Result<Merging
     let opts = ReadOpts {
         verify_checksums: ctx.verify_checksums,
         fill_cache: false,
+        for_compaction: true,
     };
     let mut children: Vec<Box<dyn InternalIterator>> = Vec::new();
     // One child per L0 file (they overlap), one level iterator per sorted
@@ -352,6 +353,7 @@ fn run_range(
         task.target_file_size,
         ctx.stats,
     )
+    .for_compaction()
     .with_direct_writes(ctx.direct_writes)
     .with_cutter(grandparent_cutter(ctx, task, version));
     let mut rules = DropRules::new(snapshots.to_vec());

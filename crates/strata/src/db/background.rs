@@ -169,6 +169,12 @@ impl DbInner {
         let started = parking_lot::Mutex::new(Vec::new());
         let blob_cfg = self.blob_job_config(&version, task.output_level);
         let boundaries = self.subcompaction_boundaries(task);
+        if let (Some(s), false) = (&self.stats, task.trivial_move) {
+            s.record_histogram(
+                Histogram::NumFilesInSingleCompaction,
+                task.all_inputs().count() as u64,
+            );
+        }
         let result = MutexGuard::unlocked(st, || {
             let ctx = JobContext {
                 dir: &self.dir,
@@ -304,7 +310,15 @@ impl DbInner {
     pub(crate) fn subcompaction_boundaries(&self, task: &CompactionTask) -> Vec<Vec<u8>> {
         let n = self.opts.max_subcompactions as usize;
         if should_form_subcompactions(task, n, self.opts.num_levels) {
-            subcompaction_boundaries(task, n)
+            let t = std::time::Instant::now();
+            let b = subcompaction_boundaries(task, n);
+            if let Some(s) = &self.stats {
+                s.record_histogram(
+                    Histogram::SubcompactionSetupTime,
+                    t.elapsed().as_micros() as u64,
+                );
+            }
+            b
         } else {
             Vec::new()
         }

@@ -90,12 +90,13 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
     for (k, v) in options.to_pairs() {
         log.log(&format!("                         Options.{k}: {v}"));
     }
-    let versions = if exists {
+    let mut versions = if exists {
         VersionSet::recover(path, fs.clone(), options.num_levels)?
     } else {
         VersionSet::create_new(path, fs.clone(), options.num_levels)?
     };
     let stats = options.statistics.then(Statistics::new);
+    versions.set_statistics(stats.clone());
     let block_cache =
         (options.block_cache_size > 0).then(|| Arc::new(BlockCache::new(options.block_cache_size)));
     let max_open = if options.max_open_files < 0 {

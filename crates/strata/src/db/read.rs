@@ -37,6 +37,7 @@ impl DbInner {
             s.record_tick(Ticker::NumberKeysRead, 1);
             if let Ok(Some(v)) = &result {
                 s.record_tick(Ticker::BytesRead, v.len() as u64);
+                s.record_histogram(Histogram::BytesPerRead, v.len() as u64);
             }
         }
         result
@@ -74,6 +75,7 @@ impl DbInner {
         let ro = ReadOpts {
             verify_checksums: opts.verify_checksums,
             fill_cache: opts.fill_cache,
+            for_compaction: false,
         };
         let v = &sv.version;
         for level in 0..v.num_levels() {
@@ -155,6 +157,7 @@ impl DbInner {
         let ro = ReadOpts {
             verify_checksums: opts.verify_checksums,
             fill_cache: opts.fill_cache,
+            for_compaction: false,
         };
         let mut children: Vec<Box<dyn InternalIterator>> = Vec::new();
         children.push(Box::new(MemTableIterator::new(sv.mem.clone())));

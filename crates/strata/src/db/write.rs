@@ -109,7 +109,14 @@ impl DbInner {
     /// Runs as the front writer: makes room, writes the group, wakes it.
     fn lead_group(&self, st: &mut MutexGuard<'_, State>, leader: &Arc<WriterSlot>) -> Result<()> {
         let first_bytes = leader.batch.lock().as_ref().map_or(0, |b| b.data_size()) as u64;
+        let stalled_before = st.istats.stall_micros;
         let mut result = self.make_room_for_write(st, leader.force_switch, first_bytes);
+        // One sample per delayed write group, its whole delay (RocksDB's
+        // `rocksdb.db.write.stall`, recorded once per DelayWrite).
+        let stalled = st.istats.stall_micros - stalled_before;
+        if let (Some(s), true) = (&self.stats, stalled > 0) {
+            s.record_histogram(Histogram::WriteStall, stalled);
+        }
         let mut group_len = 1;
         if result.is_ok() && !leader.force_switch {
             let (batch, n, sync) = self.build_group(st, leader);
@@ -255,6 +262,7 @@ impl DbInner {
         if let Some(s) = &self.stats {
             s.record_tick(Ticker::NumberKeysWritten, count);
             s.record_tick(Ticker::BytesWritten, bytes);
+            s.record_histogram(Histogram::BytesPerWrite, bytes);
             if !disable_wal {
                 s.record_tick(Ticker::WalFileBytes, wal_bytes);
                 s.record_tick(Ticker::WriteWithWal, 1);

@@ -5,6 +5,7 @@
 pub mod direct;
 pub mod fault;
 mod posix;
+pub mod timed;
 
 pub use posix::PosixFileSystem;
 

@@ -4,11 +4,13 @@
 //! Byte layout: see `docs/formats/sstable.md`.
 
 use std::cmp::Ordering;
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::coding::decode_fixed64;
 use crate::error::Result;
 use crate::fs::WritableFile;
+use crate::stats::{Histogram, Statistics};
 use crate::types::{
     compare_internal_keys, pack_seq_and_type, user_key, ValueType, MAX_SEQUENCE_NUMBER,
     VALUE_TYPE_FOR_SEEK,
@@ -142,6 +144,7 @@ pub struct TableBuilder {
     largest_seq: u64,
     blocks_compressed: u64,
     blocks_not_compressed: u64,
+    stats: Option<Arc<Statistics>>,
 }
 
 impl TableBuilder {
@@ -165,7 +168,15 @@ impl TableBuilder {
             largest_seq: 0,
             blocks_compressed: 0,
             blocks_not_compressed: 0,
+            stats: None,
         }
+    }
+
+    /// Records the size of each block handed to the compressor
+    /// (`rocksdb.bytes.compressed`) into `stats`.
+    pub fn with_statistics(mut self, stats: Option<Arc<Statistics>>) -> Self {
+        self.stats = stats;
+        self
     }
 
     /// The file name given at creation.
@@ -221,6 +232,7 @@ impl TableBuilder {
             return Ok(());
         }
         let raw = self.data_block.finish();
+        let raw_len = raw.len();
         let (handle, used) = write_block(
             &mut *self.file,
             &mut self.offset,
@@ -229,6 +241,9 @@ impl TableBuilder {
             self.opts.compression,
         )?;
         if self.opts.compression != CompressionType::None {
+            if let Some(s) = &self.stats {
+                s.record_histogram(Histogram::BytesCompressed, raw_len as u64);
+            }
             if used == CompressionType::None {
                 self.blocks_not_compressed += 1;
             } else {

@@ -90,6 +90,7 @@ pub fn dump_table(table: &Arc<Table>, dump: &DumpOptions, out: &mut dyn Write) -
         let mut it = table.iter(ReadOpts {
             verify_checksums: true,
             fill_cache: false,
+            for_compaction: false,
         });
         it.seek_to_first();
         while it.valid() {

@@ -10,7 +10,7 @@ use crate::coding::{
 };
 use crate::error::{Error, Result};
 use crate::fs::RandomAccessFile;
-use crate::stats::{Statistics, Ticker};
+use crate::stats::{Histogram, Statistics, Ticker};
 
 use super::block::Block;
 use super::compression::{decompress_block, CompressionType};
@@ -188,6 +188,11 @@ pub fn read_block(
     }
     let data = decompress_block(ctype, contents)
         .map_err(|m| Error::corruption(&**file_name, handle.offset, m))?;
+    if ctype != CompressionType::None {
+        if let Some(s) = stats {
+            s.record_histogram(Histogram::BytesDecompressed, data.len() as u64);
+        }
+    }
     Block::new(data, file_name.clone(), handle.offset)
 }
 
@@ -220,7 +225,11 @@ pub fn read_raw_block(
         }
     }
     let n = handle.size as usize;
+    let start = stats.map(|_| std::time::Instant::now());
     let mut buf = file.read_at(handle.offset, n + BLOCK_TRAILER_SIZE)?;
+    if let (Some(s), Some(t)) = (stats, start) {
+        s.record_histogram(Histogram::SstReadMicros, t.elapsed().as_micros() as u64);
+    }
     if buf.len() != n + BLOCK_TRAILER_SIZE {
         return Err(Error::corruption(
             &**file_name,

@@ -184,6 +184,7 @@ fn block_cache_counts_hits_and_misses() {
     let mut it = t.iter(ReadOpts {
         verify_checksums: true,
         fill_cache: false,
+        for_compaction: false,
     });
     assert_eq!(collect_forward(&mut it).len(), entries.len());
     assert_eq!(stats.ticker(Ticker::BlockCacheMiss), blocks);
@@ -268,6 +269,7 @@ fn block_reads_count_checksums_and_decompressions() {
         let unchecked = ReadOpts {
             verify_checksums: false,
             fill_cache: true,
+            for_compaction: false,
         };
         collect_forward(&mut t.iter(unchecked));
         assert_eq!(
@@ -466,6 +468,7 @@ fn checksum_error_names_file_and_block_offset() {
     let mut it = t.iter(ReadOpts {
         verify_checksums: false,
         fill_cache: false,
+        for_compaction: false,
     });
     let _ = collect_forward(&mut it);
     assert!(info.file_size > 0);

@@ -18,7 +18,7 @@ stat_names! {
         CompactionTime = "rocksdb.compaction.times.micros" [Micros],
         /// Thread CPU time of one compaction job, summed over its subcompactions (the studies' COMP_CPU is its SUM).
         CompactionCpuTime = "rocksdb.compaction.times.cpu_micros" [Micros],
-        /// Time to set up the subcompactions of one compaction job.
+        /// Time to choose the subcompaction boundaries of one compaction job (only jobs that split).
         SubcompactionSetupTime = "rocksdb.subcompaction.setup.times.micros" [Micros],
         /// Time to sync one table file written by a flush.
         TableSyncMicros = "rocksdb.table.sync.micros" [Micros],
@@ -30,11 +30,11 @@ stat_names! {
         ManifestFileSyncMicros = "rocksdb.manifest.file.sync.micros" [Micros],
         /// I/O time to open one table file (read footer, index and filter).
         TableOpenIoMicros = "rocksdb.table.open.io.micros" [Micros],
-        /// Latency of one MultiGet call.
+        /// Latency of one MultiGet call. Stays empty: Strata has no MultiGet.
         DbMultiget = "rocksdb.db.multiget.micros" [Micros],
-        /// Time to read one block for a compaction.
+        /// Time to read, check and decompress one data block from a table file for a compaction.
         ReadBlockCompactionMicros = "rocksdb.read.block.compaction.micros" [Micros],
-        /// Time to read one block for a Get.
+        /// Time to read, check and decompress one data block from a table file for any read but a compaction's (Get and iterators, despite RocksDB's name).
         ReadBlockGetMicros = "rocksdb.read.block.get.micros" [Micros],
         /// Time to write one raw block to a table file.
         WriteRawBlockMicros = "rocksdb.write.raw.block.micros" [Micros],
@@ -48,31 +48,31 @@ stat_names! {
         HardRateLimitDelayCount = "rocksdb.hard.rate.limit.delay.count" [Count],
         /// Deprecated in RocksDB (stays empty there too).
         SoftRateLimitDelayCount = "rocksdb.soft.rate.limit.delay.count" [Count],
-        /// Number of input files of one compaction.
+        /// Number of input files of one compaction (trivial moves excluded).
         NumFilesInSingleCompaction = "rocksdb.numfiles.in.singlecompaction" [Count],
         /// Latency of one iterator Seek.
         DbSeek = "rocksdb.db.seek.micros" [Micros],
-        /// Time one write spent delayed or stopped by a write stall.
+        /// The whole delay of one write group that was delayed or stopped by a write stall; the samples add up to `rocksdb.stall.micros`.
         WriteStall = "rocksdb.db.write.stall" [Micros],
-        /// Time of one read from a table file.
+        /// Time of one read from a table file (a block and its trailer).
         SstReadMicros = "rocksdb.sst.read.micros" [Micros],
         /// Number of subcompactions one compaction job ran.
         NumSubcompactionsScheduled = "rocksdb.num.subcompactions.scheduled" [Count],
         /// Value bytes returned by one successful Get.
         BytesPerRead = "rocksdb.bytes.per.read" [Bytes],
-        /// Payload bytes of one Write call.
+        /// Payload bytes of one write group (one Write call, or several joined by group commit), as RocksDB records it.
         BytesPerWrite = "rocksdb.bytes.per.write" [Bytes],
-        /// Value bytes returned by one MultiGet call.
+        /// Value bytes returned by one MultiGet call. Stays empty: Strata has no MultiGet.
         BytesPerMultiget = "rocksdb.bytes.per.multiget" [Bytes],
-        /// Uncompressed size of one block handed to the compressor.
+        /// Uncompressed size of one data block handed to the compressor by a flush or compaction.
         BytesCompressed = "rocksdb.bytes.compressed" [Bytes],
-        /// Uncompressed size of one block produced by the decompressor.
+        /// Uncompressed size of one block decompressed after a table-file read.
         BytesDecompressed = "rocksdb.bytes.decompressed" [Bytes],
-        /// Time to compress one block (with detailed timers).
+        /// Time to compress one block. Stays empty: RocksDB records it only at stats level `kAll` (detailed timers), which Strata does not offer.
         CompressionTimesNanos = "rocksdb.compression.times.nanos" [Nanos],
-        /// Time to decompress one block (with detailed timers).
+        /// Time to decompress one block. Stays empty: RocksDB records it only at stats level `kAll` (detailed timers), which Strata does not offer.
         DecompressionTimesNanos = "rocksdb.decompression.times.nanos" [Nanos],
-        /// Merge operands read by one Get of a merged key.
+        /// Merge operands read by one Get of a merged key. Stays empty: Strata has no merge operator.
         ReadNumMergeOperands = "rocksdb.read.num.merge_operands" [Count],
         /// Legacy stackable BlobDB: key size. Stays empty.
         BlobDbKeySize = "rocksdb.blobdb.key.size" [Bytes],
@@ -106,33 +106,34 @@ stat_names! {
         FlushTime = "rocksdb.db.flush.micros" [Micros],
         /// Bytes of one batch of table files ingested. Stays empty: no ingestion.
         SstBatchSize = "rocksdb.sst.batch.size" [Bytes],
-        /// Index and filter blocks read per level by one MultiGet.
+        /// Index and filter blocks read per level by one MultiGet. Stays empty: Strata has no MultiGet.
         NumIndexAndFilterBlocksReadPerLevel = "rocksdb.num.index.and.filter.blocks.read.per.level" [Count],
-        /// Data blocks read per level by one MultiGet.
+        /// Data blocks read per level by one MultiGet. Stays empty: Strata has no MultiGet.
         NumDataBlocksReadPerLevel = "rocksdb.num.data.blocks.read.per.level" [Count],
-        /// Table files read per level by one MultiGet.
+        /// Table files read per level by one MultiGet. Stays empty: Strata has no MultiGet.
         NumSstReadPerLevel = "rocksdb.num.sst.read.per.level" [Count],
-        /// Resume attempts of one automatic resume.
+        /// Resume attempts of one automatic resume. Stays empty: after a background error Strata stops writes until the DB is reopened; it never resumes by itself.
         ErrorHandlerAutoresumeRetryCount = "rocksdb.error.handler.autoresume.retry.count" [Count],
         /// Bytes of one asynchronous read. Stays empty: no async I/O.
         AsyncReadBytes = "rocksdb.async.read.bytes" [Bytes],
         /// Time one poll for async reads waited. Stays empty: no async I/O.
         PollWaitMicros = "rocksdb.poll.wait.micros" [Micros],
-        /// Prefetched bytes thrown away unused by one reader.
+        /// Prefetched bytes thrown away unused by one reader. Stays empty: Strata's table readers keep no prefetch buffer.
         PrefetchedBytesDiscarded = "rocksdb.prefetched.bytes.discarded" [Bytes],
-        /// Keys in one MultiGet I/O batch.
+        /// Keys in one MultiGet I/O batch. Stays empty: Strata has no MultiGet.
         MultigetIoBatchSize = "rocksdb.multiget.io.batch.size" [Count],
-        /// Levels one MultiGet read.
+        /// Levels one MultiGet read. Stays empty: Strata has no MultiGet.
         NumLevelReadPerMultiget = "rocksdb.num.level.read.per.multiget" [Count],
         /// Time to abort one async prefetch. Stays empty: no async I/O.
         AsyncPrefetchAbortMicros = "rocksdb.async.prefetch.abort.micros" [Micros],
         // ---- Names from newer RocksDB releases (after 7.8.3) ----
         /// Time of one append to a table file, by flush or compaction (the
-        /// studies' SST_W; RocksDB 8.11+ name, recorded per append, not per file).
+        /// studies' SST_W; RocksDB 8.11+ name). As in RocksDB, every append
+        /// is one sample, buffered or not: a block and its trailer are two.
         SstWriteMicros = "rocksdb.sst.write.micros" [Micros],
-        /// Time of one append to a file written by a flush (RocksDB 8.11+ name).
+        /// Time of one append to a table file written by a flush (RocksDB 8.11+ name).
         FileWriteFlushMicros = "rocksdb.file.write.flush.micros" [Micros],
-        /// Time of one append to a file written by a compaction (RocksDB 8.11+ name).
+        /// Time of one append to a table file written by a compaction (RocksDB 8.11+ name).
         FileWriteCompactionMicros = "rocksdb.file.write.compaction.micros" [Micros],
     }
 }

@@ -11,6 +11,7 @@ use super::edit::VersionEdit;
 use crate::error::{Error, Result};
 use crate::filename::{current_file_name, manifest_file_name, temp_file_name, FileNumber};
 use crate::fs::FileSystem;
+use crate::stats::{Histogram, Statistics};
 use crate::types::SequenceNumber;
 use crate::wal::{Reader as LogReader, WalRecoveryMode, Writer as LogWriter};
 
@@ -29,6 +30,7 @@ pub struct VersionSet {
     manifest_number: FileNumber,
     manifest: Option<LogWriter>,
     manifest_bytes: u64,
+    stats: Option<Arc<Statistics>>,
 }
 
 impl VersionSet {
@@ -44,6 +46,7 @@ impl VersionSet {
             manifest_number: 0,
             manifest: None,
             manifest_bytes: 0,
+            stats: None,
         }
     }
 
@@ -239,7 +242,14 @@ impl VersionSet {
             .as_mut()
             .ok_or_else(|| Error::InvalidArgument("MANIFEST is not open".into()))?;
         w.add_record(&record)?;
+        let t = std::time::Instant::now();
         w.sync()?;
+        if let Some(s) = &self.stats {
+            s.record_histogram(
+                Histogram::ManifestFileSyncMicros,
+                t.elapsed().as_micros() as u64,
+            );
+        }
         self.manifest_bytes += record.len() as u64;
         if let Some(n) = edit.log_number {
             self.log_number = n;
@@ -252,6 +262,12 @@ impl VersionSet {
             self.write_new_manifest()?;
         }
         Ok(())
+    }
+
+    /// Records MANIFEST sync times (`rocksdb.manifest.file.sync.micros`)
+    /// into `stats` from now on.
+    pub fn set_statistics(&mut self, stats: Option<Arc<Statistics>>) {
+        self.stats = stats;
     }
 
     fn install(&mut self, v: Version) {
