@@ -36,7 +36,7 @@ stat_names! {
         ReadBlockCompactionMicros = "rocksdb.read.block.compaction.micros" [Micros],
         /// Time to read, check and decompress one data block from a table file for any read but a compaction's (Get and iterators, despite RocksDB's name).
         ReadBlockGetMicros = "rocksdb.read.block.get.micros" [Micros],
-        /// Time to write one raw block to a table file.
+        /// Time to checksum and append one block (data, index, filter or meta) and its trailer to a table file; compression is not included.
         WriteRawBlockMicros = "rocksdb.write.raw.block.micros" [Micros],
         /// Deprecated in RocksDB (stays empty there too).
         StallL0SlowdownCount = "rocksdb.l0.slowdown.count" [Count],

@@ -29,8 +29,9 @@ impl Unit {
 }
 
 /// Defines a fieldless enum whose variants carry a RocksDB statistic name and
-/// a unit, with `ALL` (declaration order), `name()`, `unit()`, `from_name()`
-/// and `index()`.
+/// a unit, with `ALL` (declaration order), `name()`, `unit()`,
+/// `description()` (the doc comment), `is_recorded()`, `from_name()` and
+/// `index()`.
 macro_rules! stat_names {
     (
         $(#[$meta:meta])*
@@ -55,6 +56,20 @@ macro_rules! stat_names {
             /// RocksDB's name for this statistic.
             pub fn name(self) -> &'static str {
                 match self { $( $ty::$var => $name, )* }
+            }
+
+            /// What adds to this statistic in Strata (its doc comment, one
+            /// line); "Stays 0" / "Stays empty" marks one Strata never records.
+            pub fn description(self) -> &'static str {
+                match self { $( $ty::$var => concat!($($doc, " ",)* ""), )* }
+            }
+
+            /// True if Strata records this statistic; false for those kept
+            /// only so the dump has RocksDB's shape (their description says
+            /// they stay 0 or empty, and why).
+            pub fn is_recorded(self) -> bool {
+                let d = self.description().to_ascii_lowercase();
+                !(d.contains("stays 0") || d.contains("stays empty"))
             }
 
             /// The unit the values are counted in.
