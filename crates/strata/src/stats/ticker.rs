@@ -104,17 +104,20 @@ stat_names! {
         BytesRead = "rocksdb.bytes.read" [Bytes],
         /// Iterator Seek / SeekToFirst / SeekToLast / SeekForPrev calls.
         NumberDbSeek = "rocksdb.number.db.seek" [Count],
-        /// Iterator Next calls.
+        /// Iterator Next calls (counted in the iterator and added when it is dropped, as RocksDB
+        /// does).
         NumberDbNext = "rocksdb.number.db.next" [Count],
-        /// Iterator Prev calls.
+        /// Iterator Prev calls (counted in the iterator and added when it is dropped, as RocksDB
+        /// does).
         NumberDbPrev = "rocksdb.number.db.prev" [Count],
         /// Seeks that left the iterator on a valid entry.
         NumberDbSeekFound = "rocksdb.number.db.seek.found" [Count],
-        /// Next calls that left the iterator on a valid entry.
+        /// Next calls that left the iterator on a valid entry (added when the iterator is dropped).
         NumberDbNextFound = "rocksdb.number.db.next.found" [Count],
-        /// Prev calls that left the iterator on a valid entry.
+        /// Prev calls that left the iterator on a valid entry (added when the iterator is dropped).
         NumberDbPrevFound = "rocksdb.number.db.prev.found" [Count],
-        /// Key plus value bytes returned through iterators.
+        /// Key plus value bytes of the entries iterator seeks, Next and Prev calls land on (a
+        /// seek's at once, Next's and Prev's when the iterator is dropped).
         IterBytesRead = "rocksdb.db.iter.bytes.read" [Bytes],
         /// Table files closed (RocksDB declares it but does not update it).
         NoFileCloses = "rocksdb.no.file.closes" [Count],
@@ -150,7 +153,9 @@ stat_names! {
         BloomFilterPrefixChecked = "rocksdb.bloom.filter.prefix.checked" [Count],
         /// Prefix bloom filter probes that said "absent".
         BloomFilterPrefixUseful = "rocksdb.bloom.filter.prefix.useful" [Count],
-        /// Iterator reseeks done to skip many versions of one user key.
+        /// Iterator reseeks done to skip many versions of one user key. Stays 0: Strata's iterator
+        /// steps over the versions of a key one by one; it has no
+        /// `max_sequential_skip_in_iterations` reseek.
         NumberOfReseeksInIteration = "rocksdb.number.reseeks.iteration" [Count],
         /// GetUpdatesSince calls. Stays 0: no such API.
         GetUpdatesSinceCalls = "rocksdb.getupdatessince.calls" [Count],
@@ -220,7 +225,9 @@ stat_names! {
         ReadAmpTotalReadBytes = "rocksdb.read.amp.total.read.bytes" [Bytes],
         /// Times the rate limiter drained its budget.
         NumberRateLimiterDrains = "rocksdb.number.rate_limiter.drains" [Count],
-        /// Internal entries (old versions, tombstones) iterators skipped over.
+        /// Internal entries iterator steps read and passed over without stopping on them: older
+        /// versions, deletion markers and the versions they hide, entries newer than the iterator's
+        /// snapshot (added when the iterator is dropped).
         NumberIterSkip = "rocksdb.number.iter.skip" [Count],
         /// Legacy stackable BlobDB: Put calls. Stays 0 (integrated blob files use other names).
         BlobDbNumPut = "rocksdb.blobdb.num.put" [Count],
@@ -302,7 +309,7 @@ stat_names! {
         TxnGetTryAgain = "rocksdb.txn.get.tryagain" [Count],
         /// Keys MultiGet found.
         NumberMultigetKeysFound = "rocksdb.number.multiget.keys.found" [Count],
-        /// Iterators created.
+        /// Iterators created (`Db::iter`, `Db::iter_opt`).
         NoIteratorCreated = "rocksdb.num.iterator.created" [Count],
         /// Iterators dropped.
         NoIteratorDeleted = "rocksdb.num.iterator.deleted" [Count],

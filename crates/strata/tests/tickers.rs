@@ -1,0 +1,62 @@
+//! Tickers recorded by the DB: each test opens a DB with statistics, does
+//! one kind of operation and checks the exact (or a bounded) count, so a
+//! ticker that stops being recorded fails here instead of printing 0 in the
+//! `STATISTICS:` dump where RocksDB prints a real count.
+
+mod common;
+
+use std::sync::Arc;
+
+use strata::stats::{Statistics, Ticker};
+use strata::{Db, Options};
+
+fn opts() -> Options {
+    Options {
+        statistics: true,
+        compression: strata::CompressionType::None,
+        ..Options::default()
+    }
+}
+
+fn stats(db: &Db) -> Arc<Statistics> {
+    db.statistics().expect("opened with statistics")
+}
+
+#[test]
+fn iterator_tickers() {
+    let dir = common::tempdir();
+    let db = Db::open(dir.path(), opts()).unwrap();
+    db.put(b"a", b"1").unwrap();
+    db.put(b"b", b"2").unwrap();
+    db.put(b"c", b"3").unwrap();
+    db.put(b"a", b"4").unwrap();
+    db.delete(b"b").unwrap();
+    let s = stats(&db);
+    let it = db.iter();
+    assert_eq!(s.ticker(Ticker::NoIteratorCreated), 1);
+    assert_eq!(s.ticker(Ticker::NoIteratorDeleted), 0);
+    let keys: Vec<Vec<u8>> = it.map(|r| r.unwrap().0).collect();
+    assert_eq!(keys, [b"a".to_vec(), b"c".to_vec()]);
+    // The iterator is dropped: its step counters are in.
+    assert_eq!(s.ticker(Ticker::NoIteratorDeleted), 1);
+    assert_eq!(s.ticker(Ticker::NumberDbSeek), 1);
+    assert_eq!(s.ticker(Ticker::NumberDbSeekFound), 1);
+    assert_eq!(s.ticker(Ticker::NumberDbNext), 2);
+    assert_eq!(s.ticker(Ticker::NumberDbNextFound), 1);
+    // a=4 and c=3, the first through the seek.
+    assert_eq!(s.ticker(Ticker::IterBytesRead), 4);
+    // Passed over: a=1 (older), b's deletion and b=2 under it.
+    assert_eq!(s.ticker(Ticker::NumberIterSkip), 3);
+
+    let mut it = db.iter();
+    it.seek_to_last();
+    it.retreat();
+    it.retreat();
+    assert!(!it.valid());
+    drop(it);
+    assert_eq!(s.ticker(Ticker::NoIteratorCreated), 2);
+    assert_eq!(s.ticker(Ticker::NoIteratorDeleted), 2);
+    assert_eq!(s.ticker(Ticker::NumberDbPrev), 2);
+    assert_eq!(s.ticker(Ticker::NumberDbPrevFound), 1);
+    assert_eq!(s.ticker(Ticker::NumberIterSkip), 6);
+}
