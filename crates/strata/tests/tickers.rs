@@ -60,3 +60,38 @@ fn iterator_tickers() {
     assert_eq!(s.ticker(Ticker::NumberDbPrevFound), 1);
     assert_eq!(s.ticker(Ticker::NumberIterSkip), 6);
 }
+
+#[test]
+fn super_version_tickers() {
+    let dir = common::tempdir();
+    let db = Db::open(dir.path(), opts()).unwrap();
+    db.put(b"k", b"v").unwrap();
+    let s = stats(&db);
+    let t = |x| s.ticker(x);
+    let (a0, r0) = (
+        t(Ticker::NumberSuperversionAcquires),
+        t(Ticker::NumberSuperversionReleases),
+    );
+    for _ in 0..5 {
+        assert_eq!(db.get(b"k").unwrap().as_deref(), Some(&b"v"[..]));
+    }
+    assert_eq!(t(Ticker::NumberSuperversionAcquires), a0 + 5);
+    assert_eq!(t(Ticker::NumberSuperversionReleases), r0 + 5);
+    assert_eq!(t(Ticker::NumberSuperversionCleanups), 0);
+
+    // An iterator keeps its super version; a flush replaces the current
+    // one, so dropping the iterator frees the old one.
+    let it = db.iter();
+    assert_eq!(t(Ticker::NumberSuperversionAcquires), a0 + 6);
+    db.flush().unwrap();
+    assert_eq!(t(Ticker::NumberSuperversionReleases), r0 + 5);
+    assert_eq!(t(Ticker::NumberSuperversionCleanups), 0);
+    drop(it);
+    assert_eq!(t(Ticker::NumberSuperversionReleases), r0 + 6);
+    assert_eq!(t(Ticker::NumberSuperversionCleanups), 1);
+
+    // The current super version is the DB's: a reader's release of it
+    // frees nothing.
+    db.get(b"k").unwrap();
+    assert_eq!(t(Ticker::NumberSuperversionCleanups), 1);
+}

@@ -156,7 +156,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
     let inner = Arc::new(DbInner {
         dir: path.to_path_buf(),
         fs,
-        stats,
+        stats: stats.clone(),
         table_cache,
         block_cache,
         blob_source,
@@ -168,6 +168,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
             mem,
             imm: Vec::new(),
             version,
+            stats,
         })),
         last_sequence: AtomicU64::new(last_seq),
         snapshots: Arc::new(SnapshotList::default()),

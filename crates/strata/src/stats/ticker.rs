@@ -199,11 +199,17 @@ stat_names! {
         CompactWriteBytesTtl = "rocksdb.compact.write.ttl.bytes" [Bytes],
         /// Table properties loaded directly from a file instead of an open table reader.
         NumberDirectLoadTableProperties = "rocksdb.number.direct.load.table.properties" [Count],
-        /// Super-version (current memtables + version) references taken.
+        /// References to the current super version (memtables + version) taken by reads: each Get,
+        /// iterator creation and `rocksdb.estimate-num-keys` property read. Strata has no
+        /// thread-local super-version cache, so every read takes one where RocksDB counts only its
+        /// cache misses: expect far more than RocksDB.
         NumberSuperversionAcquires = "rocksdb.number.superversion_acquires" [Count],
-        /// Super-version references released.
+        /// Super-version references reads dropped (a Get's at its end, an iterator's when it is
+        /// dropped).
         NumberSuperversionReleases = "rocksdb.number.superversion_releases" [Count],
-        /// Super-versions freed after their last reference went away.
+        /// Super versions freed by a read dropping the last reference (a newer one was installed
+        /// while the read held it). Ones freed when a new one is installed and no read holds them
+        /// are not counted, as in RocksDB.
         NumberSuperversionCleanups = "rocksdb.number.superversion_cleanups" [Count],
         /// Table blocks written compressed.
         NumberBlockCompressed = "rocksdb.number.block.compressed" [Count],
