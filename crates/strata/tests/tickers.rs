@@ -5,6 +5,7 @@
 
 mod common;
 
+use std::path::Path;
 use std::sync::Arc;
 
 use strata::stats::{Statistics, Ticker};
@@ -94,4 +95,55 @@ fn super_version_tickers() {
     // frees nothing.
     db.get(b"k").unwrap();
     assert_eq!(t(Ticker::NumberSuperversionCleanups), 1);
+}
+
+/// The `.sst` files in `dir`, sorted.
+fn table_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "sst"))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn table_cache_opens_and_errors() {
+    let dir = common::tempdir();
+    let db = Db::open(dir.path(), opts()).unwrap();
+    db.put(b"a", b"1").unwrap();
+    db.flush().unwrap();
+    db.put(b"b", b"2").unwrap();
+    db.flush().unwrap();
+    let s = stats(&db);
+    assert_eq!(s.ticker(Ticker::NoFileOpens), 0, "flushes open no table");
+    assert_eq!(db.get(b"a").unwrap().as_deref(), Some(&b"1"[..]));
+    assert_eq!(s.ticker(Ticker::NoFileOpens), 1);
+    assert_eq!(db.get(b"a").unwrap().as_deref(), Some(&b"1"[..]));
+    assert_eq!(
+        s.ticker(Ticker::NoFileOpens),
+        1,
+        "a cache hit opens nothing"
+    );
+    assert_eq!(s.ticker(Ticker::NoFileErrors), 0);
+
+    // b's table, not opened yet: truncate it so the file opens but the
+    // table does not (RocksDB counts both), then remove it.
+    let files = table_files(dir.path());
+    assert_eq!(files.len(), 2);
+    let b_table = files.last().unwrap();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(b_table)
+        .unwrap()
+        .set_len(10)
+        .unwrap();
+    assert!(db.get(b"b").is_err());
+    assert_eq!(s.ticker(Ticker::NoFileOpens), 2);
+    assert_eq!(s.ticker(Ticker::NoFileErrors), 1);
+    std::fs::remove_file(b_table).unwrap();
+    assert!(db.get(b"b").is_err());
+    assert_eq!(s.ticker(Ticker::NoFileOpens), 2);
+    assert_eq!(s.ticker(Ticker::NoFileErrors), 2);
 }

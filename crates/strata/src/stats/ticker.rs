@@ -121,9 +121,10 @@ stat_names! {
         IterBytesRead = "rocksdb.db.iter.bytes.read" [Bytes],
         /// Table files closed (RocksDB declares it but does not update it).
         NoFileCloses = "rocksdb.no.file.closes" [Count],
-        /// Table files opened (table-cache misses that opened a file).
+        /// Table files the table cache opened on a miss (counted once the file is open, also when
+        /// the table in it then fails to load, as RocksDB does).
         NoFileOpens = "rocksdb.no.file.opens" [Count],
-        /// Table file opens that failed.
+        /// Table-cache misses whose table file or table failed to open.
         NoFileErrors = "rocksdb.no.file.errors" [Count],
         /// Deprecated in RocksDB (stays 0 there too): L0 slowdown time.
         StallL0SlowdownMicros = "rocksdb.l0.slowdown.micros" [Micros],
