@@ -8,6 +8,8 @@ mod common;
 use std::path::Path;
 use std::sync::Arc;
 
+use strata::fs::fault::FaultOp;
+use strata::fs::FileSystem;
 use strata::stats::{Statistics, Ticker};
 use strata::{Db, Options};
 
@@ -146,4 +148,70 @@ fn table_cache_opens_and_errors() {
     assert!(db.get(b"b").is_err());
     assert_eq!(s.ticker(Ticker::NoFileOpens), 2);
     assert_eq!(s.ticker(Ticker::NoFileErrors), 2);
+}
+
+#[test]
+fn obsolete_files_deleted() {
+    let dir = common::tempdir();
+    let db = Db::open(dir.path(), opts()).unwrap();
+    let s = stats(&db);
+    let before = s.ticker(Ticker::FilesDeletedImmediately);
+    db.put(b"a", b"1").unwrap();
+    db.flush().unwrap();
+    // The flushed memtable's WAL.
+    assert_eq!(s.ticker(Ticker::FilesDeletedImmediately), before + 1);
+    db.put(b"b", b"2").unwrap();
+    db.flush().unwrap();
+    assert_eq!(s.ticker(Ticker::FilesDeletedImmediately), before + 2);
+    assert_eq!(table_files(dir.path()).len(), 2);
+    db.compact_range(None, None).unwrap();
+    // Both L0 inputs (MANIFEST and OPTIONS files are not counted).
+    assert_eq!(table_files(dir.path()).len(), 1);
+    assert_eq!(s.ticker(Ticker::FilesDeletedImmediately), before + 4);
+}
+
+#[test]
+fn background_io_error_is_counted() {
+    let dir = common::tempdir();
+    let fs = common::fault_fs();
+    let o = Options {
+        fs: Arc::new(fs.clone()) as Arc<dyn FileSystem>,
+        ..opts()
+    };
+    let db = Db::open(dir.path(), o).unwrap();
+    db.put(b"a", b"1").unwrap();
+    let s = stats(&db);
+    assert_eq!(s.ticker(Ticker::ErrorHandlerBgErrorCount), 0);
+    fs.fail_after(FaultOp::Write, 1, libc::EIO);
+    assert!(db.put(b"b", b"2").is_err(), "the WAL write failed");
+    assert_eq!(s.ticker(Ticker::ErrorHandlerBgErrorCount), 1);
+    assert_eq!(s.ticker(Ticker::ErrorHandlerBgIoErrorCount), 1);
+    // Later writes fail with the stored error without a new report.
+    assert!(db.put(b"c", b"3").is_err());
+    assert_eq!(s.ticker(Ticker::ErrorHandlerBgErrorCount), 1);
+}
+
+#[test]
+fn background_corruption_is_not_an_io_error() {
+    let dir = common::tempdir();
+    let db = Db::open(dir.path(), opts()).unwrap();
+    for round in 0..2u32 {
+        for i in 0..100u32 {
+            db.put(format!("key{i:04}").as_bytes(), &[round as u8; 100])
+                .unwrap();
+        }
+        db.flush().unwrap();
+    }
+    // Damage the first data block of one table; the compaction reads it.
+    let t = &table_files(dir.path())[0];
+    let mut bytes = std::fs::read(t).unwrap();
+    for b in &mut bytes[20..40] {
+        *b ^= 0xff;
+    }
+    std::fs::write(t, &bytes).unwrap();
+    let e = db.compact_range(None, None).unwrap_err();
+    assert!(e.is_corruption(), "{e}");
+    let s = stats(&db);
+    assert_eq!(s.ticker(Ticker::ErrorHandlerBgErrorCount), 1);
+    assert_eq!(s.ticker(Ticker::ErrorHandlerBgIoErrorCount), 0);
 }

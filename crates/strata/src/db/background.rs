@@ -362,7 +362,15 @@ impl DbInner {
             })
             .max();
         for name in names {
-            let remove = match parse_file_name(&name) {
+            let kind = parse_file_name(&name);
+            // The kinds RocksDB deletes through its SstFileManager, which
+            // counts `rocksdb.files.deleted.immediately` (the others it
+            // unlinks without counting).
+            let counted = matches!(
+                kind,
+                Some(FileType::Table(_) | FileType::Blob(_) | FileType::Wal(_))
+            );
+            let remove = match kind {
                 Some(FileType::Table(n)) => {
                     let dead = !live.contains(&n);
                     if dead {
@@ -386,7 +394,12 @@ impl DbInner {
             if remove {
                 let path = self.dir.join(&name);
                 match self.fs.remove(&path) {
-                    Ok(()) => self.log.log(&format!("[DELETE] obsolete file {name}")),
+                    Ok(()) => {
+                        self.log.log(&format!("[DELETE] obsolete file {name}"));
+                        if let (true, Some(s)) = (counted, &self.stats) {
+                            s.record_tick(Ticker::FilesDeletedImmediately, 1);
+                        }
+                    }
                     Err(e) => self
                         .log
                         .log(&format!("[WARN] cannot delete obsolete file {name}: {e}")),

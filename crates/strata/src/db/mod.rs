@@ -162,7 +162,18 @@ impl DbInner {
     }
 
     /// Records a background error: from now on writes fail with it.
+    ///
+    /// Every call counts as RocksDB's `ErrorHandler::SetBGError` does, also
+    /// when an earlier error already stopped writes:
+    /// `rocksdb.error.handler.bg.errro.count`, and for I/O errors
+    /// `rocksdb.error.handler.bg.io.errro.count`.
     pub fn set_bg_error(&self, st: &mut State, e: Error) {
+        if let Some(s) = &self.stats {
+            s.record_tick(Ticker::ErrorHandlerBgErrorCount, 1);
+            if e.is_io() {
+                s.record_tick(Ticker::ErrorHandlerBgIoErrorCount, 1);
+            }
+        }
         if st.bg_error.is_none() {
             self.log
                 .log(&format!("[ERROR] background error, writes stopped: {e}"));

@@ -342,11 +342,16 @@ stat_names! {
         BlockCacheCompressionDictAddRedundant = "rocksdb.block.cache.compression.dict.add.redundant" [Count],
         /// Obsolete files handed to the rate-limited deleter (SstFileManager) instead of unlinked.
         FilesMarkedTrash = "rocksdb.files.marked.trash" [Count],
-        /// Obsolete files unlinked immediately.
+        /// Obsolete table, blob and WAL files unlinked: the kinds RocksDB deletes through its
+        /// SstFileManager, which without a deletion rate limit unlinks them at once and counts them
+        /// here (MANIFEST, OPTIONS and temp files are not counted there either).
         FilesDeletedImmediately = "rocksdb.files.deleted.immediately" [Count],
-        /// Background errors (flush/compaction/WAL) reported to the error handler. (The `errro` typo is RocksDB's.)
+        /// Background errors reported: a failed flush, compaction, WAL write, memtable switch or
+        /// blob-file MANIFEST edit. Each report counts, also one after writes were already stopped
+        /// by an earlier error (RocksDB counts every SetBGError call). (The `errro` typo is
+        /// RocksDB's.)
         ErrorHandlerBgErrorCount = "rocksdb.error.handler.bg.errro.count" [Count],
-        /// Background I/O errors reported to the error handler.
+        /// The reported background errors that are I/O errors (a corruption is not).
         ErrorHandlerBgIoErrorCount = "rocksdb.error.handler.bg.io.errro.count" [Count],
         /// Background retryable I/O errors reported to the error handler.
         ErrorHandlerBgRetryableIoErrorCount = "rocksdb.error.handler.bg.retryable.io.errro.count" [Count],
