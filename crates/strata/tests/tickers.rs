@@ -215,3 +215,32 @@ fn background_corruption_is_not_an_io_error() {
     assert_eq!(s.ticker(Ticker::ErrorHandlerBgErrorCount), 1);
     assert_eq!(s.ticker(Ticker::ErrorHandlerBgIoErrorCount), 0);
 }
+
+#[test]
+fn memtable_payload_and_garbage_at_flush() {
+    let dir = common::tempdir();
+    let db = Db::open(dir.path(), opts()).unwrap();
+    // Entries are internal keys (user key + 8) plus values.
+    db.put(b"k", b"v1").unwrap(); // dropped: 9 + 2
+    db.put(b"k", b"v2").unwrap(); // dropped: 9 + 2
+    db.put(b"k", b"v3").unwrap(); // kept: 9 + 2
+    db.put(b"x", b"12345").unwrap(); // dropped: 9 + 5
+    db.delete(b"x").unwrap(); // kept: 9 + 0
+    let s = stats(&db);
+    assert_eq!(s.ticker(Ticker::MemtablePayloadBytesAtFlush), 0);
+    db.flush().unwrap();
+    assert_eq!(s.ticker(Ticker::MemtablePayloadBytesAtFlush), 33 + 14 + 9);
+    assert_eq!(s.ticker(Ticker::MemtableGarbageBytesAtFlush), 22 + 14);
+
+    // A snapshot keeps the version it sees: nothing is garbage.
+    db.put(b"s", b"1").unwrap();
+    let snap = db.snapshot();
+    db.put(b"s", b"2").unwrap();
+    db.flush().unwrap();
+    drop(snap);
+    assert_eq!(
+        s.ticker(Ticker::MemtablePayloadBytesAtFlush),
+        33 + 14 + 9 + 20
+    );
+    assert_eq!(s.ticker(Ticker::MemtableGarbageBytesAtFlush), 22 + 14);
+}

@@ -323,12 +323,18 @@ impl DbInner {
         mem: &Arc<MemTable>,
         edit: &mut VersionEdit,
     ) -> Result<Option<crate::version::edit::FileMetaData>> {
-        let (f, blobs) =
-            self.write_level0_table(std::slice::from_ref(mem), Vec::new(), &mut || {
+        // Recovery flushes count no memtable payload, as RocksDB's
+        // `WriteLevel0TableForRecovery`.
+        let (f, blobs) = self.write_level0_table(
+            std::slice::from_ref(mem),
+            Vec::new(),
+            &mut || {
                 let n = st.versions.new_file_number();
                 st.pending_outputs.insert(n);
                 n
-            })?;
+            },
+            &mut super::flush::FlushPayload::default(),
+        )?;
         let blob_bytes: u64 = blobs.iter().map(|b| b.file_size).sum();
         edit.blob_file_additions
             .extend(blobs.iter().map(|b| b.to_addition()));

@@ -361,9 +361,13 @@ stat_names! {
         ErrorHandlerAutoresumeRetryTotalCount = "rocksdb.error.handler.autoresume.retry.total.count" [Count],
         /// Automatic resumes that succeeded.
         ErrorHandlerAutoresumeSuccessCount = "rocksdb.error.handler.autoresume.success.count" [Count],
-        /// Bytes of live (newest-version) entries in memtables when they were flushed.
+        /// Bytes (internal key plus value) of every entry in the memtables a flush wrote,
+        /// superseded ones included (RocksDB's payload includes the garbage). Flushes of recovered
+        /// WALs at open are not counted, as in RocksDB.
         MemtablePayloadBytesAtFlush = "rocksdb.memtable.payload.bytes.at.flush" [Bytes],
-        /// Bytes of superseded entries in memtables when they were flushed.
+        /// Bytes (internal key plus value) of the entries a flush dropped as superseded. RocksDB
+        /// derives it as payload minus the bytes written, the same number unless values went to
+        /// blob files.
         MemtableGarbageBytesAtFlush = "rocksdb.memtable.garbage.bytes.at.flush" [Bytes],
         /// Secondary cache hits. Stays 0: no secondary cache.
         SecondaryCacheHits = "rocksdb.secondary.cache.hits" [Count],
