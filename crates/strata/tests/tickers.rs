@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use strata::fs::fault::FaultOp;
 use strata::fs::FileSystem;
-use strata::stats::{Statistics, Ticker};
+use strata::stats::{Histogram, Statistics, Ticker};
 use strata::{Db, Options};
 
 fn opts() -> Options {
@@ -243,4 +243,86 @@ fn memtable_payload_and_garbage_at_flush() {
         33 + 14 + 9 + 20
     );
     assert_eq!(s.ticker(Ticker::MemtableGarbageBytesAtFlush), 22 + 14);
+}
+
+#[test]
+fn compaction_cpu_total_matches_the_histogram() {
+    let dir = common::tempdir();
+    let db = Db::open(dir.path(), opts()).unwrap();
+    for round in 0..2u32 {
+        for i in 0..2000u32 {
+            db.put(
+                format!("key{i:06}").as_bytes(),
+                &round.to_le_bytes().repeat(25),
+            )
+            .unwrap();
+        }
+        db.flush().unwrap();
+    }
+    db.compact_range(None, None).unwrap();
+    let s = stats(&db);
+    let h = s.histogram_data(Histogram::CompactionCpuTime);
+    assert!(h.count >= 1);
+    assert!(h.sum > 0, "a compaction of 4000 entries uses some CPU");
+    assert_eq!(s.ticker(Ticker::CompactionCpuTotalTime), h.sum);
+}
+
+fn files_at(db: &Db, level: usize) -> u64 {
+    db.property(&format!("rocksdb.num-files-at-level{level}"))
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn tombstones_dropped_above_the_bottom_are_optimized_drops() {
+    let dir = common::tempdir();
+    let o = Options {
+        max_bytes_for_level_base: 1024,
+        ..opts()
+    };
+    let db = Db::open(dir.path(), o).unwrap();
+    for i in 0..20u32 {
+        db.put(format!("k{i:03}").as_bytes(), &[b'v'; 200]).unwrap();
+    }
+    db.flush().unwrap();
+    db.compact_range(None, None).unwrap();
+    // L1 is over its 1 KiB target: the data moves on to L2.
+    db.wait_for_compaction().unwrap();
+    assert!(
+        files_at(&db, 2) > 0,
+        "{:?}",
+        db.property("rocksdb.levelstats")
+    );
+    assert_eq!(files_at(&db, 1), 0);
+    let s = stats(&db);
+    assert_eq!(s.ticker(Ticker::CompactionOptimizedDelDropObsolete), 0);
+
+    // A tombstone for "a", which no deeper file can hold, in an L0 -> L1
+    // compaction whose range [a, k005] reaches L2: dropped early.
+    db.delete(b"a").unwrap();
+    db.put(b"k005", b"new").unwrap();
+    db.flush().unwrap();
+    let obsolete = s.ticker(Ticker::CompactionKeyDropObsolete);
+    db.compact_range(None, None).unwrap();
+    assert_eq!(s.ticker(Ticker::CompactionOptimizedDelDropObsolete), 1);
+    assert_eq!(s.ticker(Ticker::CompactionKeyDropObsolete), obsolete + 1);
+    assert_eq!(db.get(b"k005").unwrap().as_deref(), Some(&b"new"[..]));
+}
+
+#[test]
+fn tombstones_dropped_at_the_bottom_are_not_optimized_drops() {
+    let dir = common::tempdir();
+    let db = Db::open(dir.path(), opts()).unwrap();
+    db.put(b"b", b"1").unwrap();
+    db.flush().unwrap();
+    db.compact_range(None, None).unwrap();
+    db.delete(b"b").unwrap();
+    db.flush().unwrap();
+    db.compact_range(None, None).unwrap();
+    let s = stats(&db);
+    // The tombstone and the value under it, at the bottom.
+    assert_eq!(s.ticker(Ticker::CompactionKeyDropObsolete), 2);
+    assert_eq!(s.ticker(Ticker::CompactionOptimizedDelDropObsolete), 0);
+    assert_eq!(db.get(b"b").unwrap(), None);
 }

@@ -228,9 +228,14 @@ impl DbInner {
                     s.record_tick(Ticker::CompactWriteBytes, js.write_bytes);
                     s.record_tick(Ticker::CompactionKeyDropNewerEntry, js.dropped_shadowed);
                     s.record_tick(Ticker::CompactionKeyDropObsolete, js.dropped_obsolete);
+                    s.record_tick(
+                        Ticker::CompactionOptimizedDelDropObsolete,
+                        js.dropped_obsolete_early,
+                    );
                     if !task.trivial_move {
                         s.record_histogram(Histogram::CompactionTime, js.micros);
                         s.record_histogram(Histogram::CompactionCpuTime, js.cpu_micros);
+                        s.record_tick(Ticker::CompactionCpuTotalTime, js.cpu_micros);
                         s.record_histogram(
                             Histogram::NumSubcompactionsScheduled,
                             js.subcompactions,

@@ -88,7 +88,10 @@ stat_names! {
         CompactionKeyDropUser = "rocksdb.compaction.key.drop.user" [Count],
         /// Compaction dropped an obsolete range tombstone.
         CompactionRangeDelDropObsolete = "rocksdb.compaction.range_del.drop.obsolete" [Count],
-        /// Deletion markers dropped early at the bottom level without a full merge.
+        /// Deletion markers a compaction dropped although its key range reaches files deeper down
+        /// (no deeper file holds the marker's key). A subset of
+        /// `rocksdb.compaction.key.drop.obsolete` (which also counts the values under each marker).
+        /// RocksDB drops these early in leveled compactions only; Strata also in universal ones.
         CompactionOptimizedDelDropObsolete = "rocksdb.compaction.optimized.del.drop.obsolete" [Count],
         /// Compactions cancelled before they started (e.g. out of space).
         CompactionCancelled = "rocksdb.compaction.cancelled" [Count],
@@ -422,9 +425,11 @@ stat_names! {
         /// Asynchronous read errors. Stays 0: no async I/O.
         AsyncReadErrorCount = "rocksdb.async.read.error.count" [Count],
         // ---- Names from newer RocksDB releases (after 7.8.3) ----
-        /// Thread CPU time used by compactions (RocksDB 8.7+ name; RocksDB
-        /// adds to it while a compaction runs, so its total matches the SUM
-        /// of `rocksdb.compaction.times.cpu_micros` once the jobs finish).
+        /// Thread CPU time used by compactions (RocksDB 8.7+ name). Strata
+        /// adds each compaction's total when it finishes, the value it
+        /// records in `rocksdb.compaction.times.cpu_micros`, so the ticker
+        /// equals that histogram's SUM (RocksDB adds while a job runs; the
+        /// totals match once jobs finish). Trivial moves add nothing.
         CompactionCpuTotalTime = "rocksdb.compaction.total.time.cpu_micros" [Micros],
     }
 }
