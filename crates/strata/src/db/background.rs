@@ -501,8 +501,6 @@ impl DbInner {
         }
     }
 
-    /// Called at close: with unpersisted (WAL-less) writes, flush them, as
-    /// RocksDB does unless `avoid_flush_during_shutdown`.
     /// How leveled compactions cut output files (compaction/file_cut.rs);
     /// universal compactions use the size target alone.
     fn file_cut_config(&self) -> Option<FileCutConfig> {
@@ -519,6 +517,8 @@ impl DbInner {
         })
     }
 
+    /// Called at close: with unpersisted (WAL-less) writes, flush them, as
+    /// RocksDB does unless `avoid_flush_during_shutdown`.
     pub(crate) fn close(&self) {
         let needs = {
             let st = self.state.lock();
