@@ -82,6 +82,15 @@ impl Error {
         }
     }
 
+    /// True for [`Error::Io`] (also when wrapped as a background error).
+    pub fn is_io(&self) -> bool {
+        match self {
+            Error::Io { .. } => true,
+            Error::Background(e) => e.is_io(),
+            _ => false,
+        }
+    }
+
     /// True if the root cause is the disk being full (ENOSPC).
     pub fn is_no_space(&self) -> bool {
         match self {

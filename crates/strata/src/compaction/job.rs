@@ -10,7 +10,7 @@ use super::drop_rules::{Decision, DropRules};
 use super::file_cut::{Grandparent, GrandparentCutter};
 use super::output::OutputWriter;
 use super::picker::CompactionTask;
-use super::universal::task_is_bottommost_for_key;
+use super::universal::{task_is_bottommost, task_is_bottommost_for_key};
 use crate::blob::{
     BlobOutput, BlobOutputOptions, BlobSource, CompactionBlobResult, CompactionBlobs,
 };
@@ -101,6 +101,9 @@ pub struct JobStats {
     pub dropped_shadowed: u64,
     /// Entries dropped as obsolete tombstones.
     pub dropped_obsolete: u64,
+    /// Of those, the tombstones themselves dropped by a job whose key range
+    /// reaches data deeper down (RocksDB's optimized deletion drops).
+    pub dropped_obsolete_early: u64,
     /// Wall time in microseconds.
     pub micros: u64,
     /// CPU time of the job's thread(s) in microseconds.
@@ -162,6 +165,7 @@ struct RangeOutput {
     keys_in: u64,
     dropped_shadowed: u64,
     dropped_obsolete: u64,
+    dropped_obsolete_early: u64,
     cpu_micros: u64,
 }
 
@@ -271,6 +275,7 @@ pub fn run_compaction(
         stats.keys_in += o.keys_in;
         stats.dropped_shadowed += o.dropped_shadowed;
         stats.dropped_obsolete += o.dropped_obsolete;
+        stats.dropped_obsolete_early += o.dropped_obsolete_early;
         stats.cpu_micros += o.cpu_micros;
         stats.blob_bytes_read += o.blobs.blob_bytes_read;
         stats.blob_bytes_written += o.blobs.blob_bytes_written;
@@ -358,6 +363,12 @@ fn run_range(
     .with_cutter(grandparent_cutter(ctx, task, version));
     let mut rules = DropRules::new(snapshots.to_vec());
     let mut counts = (0u64, 0u64, 0u64);
+    // Tombstones dropped although the job is not bottommost: the first
+    // obsolete drop of a user key is its tombstone (the rest of the key's
+    // entries follow it).
+    let bottommost = task_is_bottommost(version, task);
+    let mut early = 0u64;
+    let mut last_obsolete: Option<Vec<u8>> = None;
     let merged = (|| -> Result<()> {
         let mut input = input_iterator(ctx, task)?;
         match lo {
@@ -386,7 +397,14 @@ fn run_range(
                     None => out.add(key, input.value(), &mut alloc)?,
                 },
                 Decision::DropShadowed => counts.1 += 1,
-                Decision::DropObsolete => counts.2 += 1,
+                Decision::DropObsolete => {
+                    counts.2 += 1;
+                    let uk = user_key(key);
+                    if !bottommost && last_obsolete.as_deref() != Some(uk) {
+                        early += 1;
+                        last_obsolete = Some(uk.to_vec());
+                    }
+                }
             }
             input.next();
         }
@@ -411,6 +429,7 @@ fn run_range(
         keys_in: counts.0,
         dropped_shadowed: counts.1,
         dropped_obsolete: counts.2,
+        dropped_obsolete_early: early,
         cpu_micros: thread_cpu_micros().saturating_sub(cpu_start),
     })
 }

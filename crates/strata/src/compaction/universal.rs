@@ -495,6 +495,32 @@ pub fn estimated_pending_compaction_bytes_universal(
     total
 }
 
+/// True if no file older than `task`'s outputs overlaps the task's whole
+/// key range (RocksDB's `Compaction::IsBottommostLevel`): then every
+/// tombstone the task may drop is dropped at the bottom. When false, the
+/// tombstones [`task_is_bottommost_for_key`] still lets it drop are dropped
+/// early, above data of other keys (`rocksdb.compaction.optimized.del.drop.obsolete`).
+pub fn task_is_bottommost(v: &Version, task: &CompactionTask) -> bool {
+    let (lo, hi) = task.user_key_range();
+    let deeper = (task.output_level + 1..v.num_levels())
+        .any(|l| !v.overlapping_files(l, Some(&lo), Some(&hi)).is_empty());
+    if deeper {
+        return false;
+    }
+    if task.output_level != 0 {
+        return true;
+    }
+    let oldest_input = task.all_inputs().map(|f| f.smallest_seq).min();
+    !v.files(0).iter().any(|f| {
+        let outside = !task.all_inputs().any(|i| i.number == f.number);
+        let older = oldest_input.is_none_or(|s| f.largest_seq < s);
+        outside
+            && older
+            && user_key(&f.smallest) <= hi.as_slice()
+            && lo.as_slice() <= user_key(&f.largest)
+    })
+}
+
 /// True if no file older than `task`'s outputs may hold `ukey`, so that a
 /// tombstone for it can be dropped by the task. Unlike
 /// [`Version::is_bottommost_for_key`] alone, this also looks at L0 files

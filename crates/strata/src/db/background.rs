@@ -234,9 +234,14 @@ impl DbInner {
                     s.record_tick(Ticker::CompactWriteBytes, js.write_bytes);
                     s.record_tick(Ticker::CompactionKeyDropNewerEntry, js.dropped_shadowed);
                     s.record_tick(Ticker::CompactionKeyDropObsolete, js.dropped_obsolete);
+                    s.record_tick(
+                        Ticker::CompactionOptimizedDelDropObsolete,
+                        js.dropped_obsolete_early,
+                    );
                     if !task.trivial_move {
                         s.record_histogram(Histogram::CompactionTime, js.micros);
                         s.record_histogram(Histogram::CompactionCpuTime, js.cpu_micros);
+                        s.record_tick(Ticker::CompactionCpuTotalTime, js.cpu_micros);
                         s.record_histogram(
                             Histogram::NumSubcompactionsScheduled,
                             js.subcompactions,
@@ -376,7 +381,15 @@ impl DbInner {
             })
             .max();
         for name in names {
-            let remove = match parse_file_name(&name) {
+            let kind = parse_file_name(&name);
+            // The kinds RocksDB deletes through its SstFileManager, which
+            // counts `rocksdb.files.deleted.immediately` (the others it
+            // unlinks without counting).
+            let counted = matches!(
+                kind,
+                Some(FileType::Table(_) | FileType::Blob(_) | FileType::Wal(_))
+            );
+            let remove = match kind {
                 Some(FileType::Table(n)) => {
                     let dead = !live.contains(&n);
                     if dead {
@@ -400,7 +413,12 @@ impl DbInner {
             if remove {
                 let path = self.dir.join(&name);
                 match self.fs.remove(&path) {
-                    Ok(()) => self.log.log(&format!("[DELETE] obsolete file {name}")),
+                    Ok(()) => {
+                        self.log.log(&format!("[DELETE] obsolete file {name}"));
+                        if let (true, Some(s)) = (counted, &self.stats) {
+                            s.record_tick(Ticker::FilesDeletedImmediately, 1);
+                        }
+                    }
                     Err(e) => self
                         .log
                         .log(&format!("[WARN] cannot delete obsolete file {name}: {e}")),
@@ -497,8 +515,6 @@ impl DbInner {
         }
     }
 
-    /// Called at close: with unpersisted (WAL-less) writes, flush them, as
-    /// RocksDB does unless `avoid_flush_during_shutdown`.
     /// How leveled compactions cut output files (compaction/file_cut.rs);
     /// universal compactions use the size target alone.
     fn file_cut_config(&self) -> Option<FileCutConfig> {
@@ -515,6 +531,8 @@ impl DbInner {
         })
     }
 
+    /// Called at close: with unpersisted (WAL-less) writes, flush them, as
+    /// RocksDB does unless `avoid_flush_during_shutdown`.
     pub(crate) fn close(&self) {
         let needs = {
             let st = self.state.lock();

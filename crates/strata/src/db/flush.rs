@@ -20,18 +20,30 @@ use crate::options::PrepopulateBlobCache;
 use crate::stats::{Histogram, Ticker};
 use crate::version::edit::{FileMetaData, VersionEdit};
 
+/// What a flush read from its memtables: bytes (internal key plus value)
+/// of every entry, and of the entries it dropped as superseded.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct FlushPayload {
+    /// All entries (`rocksdb.memtable.payload.bytes.at.flush`).
+    pub read: u64,
+    /// Dropped entries (`rocksdb.memtable.garbage.bytes.at.flush`).
+    pub dropped: u64,
+}
+
 impl DbInner {
     /// Writes memtables to (at most) one L0 table without touching the
     /// version; the caller logs the edit. Runs without the state lock.
+    /// Adds the bytes it read and dropped to `payload`.
     pub(crate) fn write_level0_table(
         &self,
         mems: &[Arc<MemTable>],
         snapshots: Vec<u64>,
         new_file_number: &mut dyn FnMut() -> FileNumber,
+        payload: &mut FlushPayload,
     ) -> Result<(Option<FileMetaData>, Vec<BlobFileInfo>)> {
         let mut blobs = (self.opts.enable_blob_files && self.opts.blob_file_starting_level == 0)
             .then(|| self.blob_output(true));
-        let r = self.write_level0_inner(mems, snapshots, new_file_number, blobs.as_mut());
+        let r = self.write_level0_inner(mems, snapshots, new_file_number, blobs.as_mut(), payload);
         match (r, blobs) {
             (Ok(f), Some(b)) => Ok((f, b.finish()?)),
             (Ok(f), None) => Ok((f, Vec::new())),
@@ -67,6 +79,7 @@ impl DbInner {
         snapshots: Vec<u64>,
         new_file_number: &mut dyn FnMut() -> FileNumber,
         mut blobs: Option<&mut BlobOutput<'_>>,
+        payload: &mut FlushPayload,
     ) -> Result<Option<FileMetaData>> {
         let children: Vec<Box<dyn InternalIterator>> = mems
             .iter()
@@ -84,7 +97,11 @@ impl DbInner {
         .with_direct_writes(self.opts.use_direct_io_for_flush_and_compaction);
         it.seek_to_first();
         while it.valid() {
-            if rules.decide(it.key(), |_| false) == Decision::Keep {
+            let bytes = (it.key().len() + it.value().len()) as u64;
+            payload.read += bytes;
+            if rules.decide(it.key(), |_| false) != Decision::Keep {
+                payload.dropped += bytes;
+            } else {
                 let replaced = match blobs.as_deref_mut() {
                     Some(b) => b.add_entry(it.key(), it.value(), new_file_number)?,
                     None => None,
@@ -130,12 +147,18 @@ impl DbInner {
             mems.len()
         ));
         let mut started = Vec::new();
+        let mut payload = FlushPayload::default();
         let result = MutexGuard::unlocked(st, || {
-            self.write_level0_table(&mems, snapshots, &mut || {
-                let n = self.allocate_output();
-                started.push(n);
-                n
-            })
+            self.write_level0_table(
+                &mems,
+                snapshots,
+                &mut || {
+                    let n = self.allocate_output();
+                    started.push(n);
+                    n
+                },
+                &mut payload,
+            )
         });
         let n = mems.len();
         let outcome = result.and_then(|(file, blob_files)| {
@@ -179,6 +202,8 @@ impl DbInner {
                 st.istats.flush_bytes += bytes + blob_bytes;
                 if let Some(s) = &self.stats {
                     s.record_tick(Ticker::FlushWriteBytes, bytes + blob_bytes);
+                    s.record_tick(Ticker::MemtablePayloadBytesAtFlush, payload.read);
+                    s.record_tick(Ticker::MemtableGarbageBytesAtFlush, payload.dropped);
                     s.record_histogram(Histogram::FlushTime, micros);
                 }
                 if st.imm.is_empty() {

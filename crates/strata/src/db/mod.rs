@@ -32,7 +32,7 @@ use crate::memtable::MemTable;
 use crate::options::{Options, ReadOptions, WriteOptions};
 use crate::snapshot::{Snapshot, SnapshotList};
 use crate::sstable::{BlockCache, TableCache, TableOptions};
-use crate::stats::Statistics;
+use crate::stats::{Statistics, Ticker};
 use crate::version::{Version, VersionSet};
 use internal_stats::InternalStats;
 use write::{RateLimiter, WriterSlot};
@@ -43,6 +43,44 @@ pub(crate) struct SuperVersion {
     /// Immutable memtables, newest first.
     pub imm: Vec<Arc<MemTable>>,
     pub version: Arc<Version>,
+    /// The DB's statistics, for [`SuperVersionRef`]'s release counts.
+    pub stats: Option<Arc<Statistics>>,
+}
+
+/// A reader's reference to a super version (RocksDB's
+/// `GetAndRefSuperVersion` .. `CleanupSuperVersion`), taken by
+/// [`DbInner::get_super_version`], which counts
+/// `rocksdb.number.superversion_acquires`. Dropping it counts
+/// `rocksdb.number.superversion_releases`, and
+/// `rocksdb.number.superversion_cleanups` when it was the last reference,
+/// so that dropping it frees the super version (one a newer one replaced
+/// while the reader held it).
+pub(crate) struct SuperVersionRef(Option<Arc<SuperVersion>>);
+
+impl std::ops::Deref for SuperVersionRef {
+    type Target = SuperVersion;
+
+    fn deref(&self) -> &SuperVersion {
+        match &self.0 {
+            Some(sv) => sv,
+            None => unreachable!("a SuperVersionRef holds its super version until dropped"),
+        }
+    }
+}
+
+impl Drop for SuperVersionRef {
+    fn drop(&mut self) {
+        let Some(sv) = self.0.take() else { return };
+        match &sv.stats {
+            Some(s) => s.record_tick(Ticker::NumberSuperversionReleases, 1),
+            None => return,
+        }
+        if let Some(freed) = Arc::into_inner(sv) {
+            if let Some(s) = &freed.stats {
+                s.record_tick(Ticker::NumberSuperversionCleanups, 1);
+            }
+        }
+    }
 }
 
 /// Mutable DB state, guarded by `DbInner::state`.
@@ -107,16 +145,35 @@ impl DbInner {
             mem: st.mem.clone(),
             imm: st.imm.iter().rev().cloned().collect(),
             version: st.versions.current(),
+            stats: self.stats.clone(),
         };
         *self.super_version.write() = Arc::new(sv);
     }
 
-    pub fn get_super_version(&self) -> Arc<SuperVersion> {
-        self.super_version.read().clone()
+    /// A reference to the current super version for one read (a Get, an
+    /// iterator, a property). Strata has no thread-local cache of it, so
+    /// every read takes the lock and counts an acquire.
+    pub fn get_super_version(&self) -> SuperVersionRef {
+        let sv = self.super_version.read().clone();
+        if let Some(s) = &self.stats {
+            s.record_tick(Ticker::NumberSuperversionAcquires, 1);
+        }
+        SuperVersionRef(Some(sv))
     }
 
     /// Records a background error: from now on writes fail with it.
+    ///
+    /// Every call counts as RocksDB's `ErrorHandler::SetBGError` does, also
+    /// when an earlier error already stopped writes:
+    /// `rocksdb.error.handler.bg.errro.count`, and for I/O errors
+    /// `rocksdb.error.handler.bg.io.errro.count`.
     pub fn set_bg_error(&self, st: &mut State, e: Error) {
+        if let Some(s) = &self.stats {
+            s.record_tick(Ticker::ErrorHandlerBgErrorCount, 1);
+            if e.is_io() {
+                s.record_tick(Ticker::ErrorHandlerBgIoErrorCount, 1);
+            }
+        }
         if st.bg_error.is_none() {
             self.log
                 .log(&format!("[ERROR] background error, writes stopped: {e}"));

@@ -157,7 +157,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
     let inner = Arc::new(DbInner {
         dir: path.to_path_buf(),
         fs,
-        stats,
+        stats: stats.clone(),
         table_cache,
         block_cache,
         blob_source,
@@ -169,6 +169,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
             mem,
             imm: Vec::new(),
             version,
+            stats,
         })),
         last_sequence: AtomicU64::new(last_seq),
         snapshots: Arc::new(SnapshotList::default()),
@@ -323,12 +324,18 @@ impl DbInner {
         mem: &Arc<MemTable>,
         edit: &mut VersionEdit,
     ) -> Result<Option<crate::version::edit::FileMetaData>> {
-        let (f, blobs) =
-            self.write_level0_table(std::slice::from_ref(mem), Vec::new(), &mut || {
+        // Recovery flushes count no memtable payload, as RocksDB's
+        // `WriteLevel0TableForRecovery`.
+        let (f, blobs) = self.write_level0_table(
+            std::slice::from_ref(mem),
+            Vec::new(),
+            &mut || {
                 let n = st.versions.new_file_number();
                 st.pending_outputs.insert(n);
                 n
-            })?;
+            },
+            &mut super::flush::FlushPayload::default(),
+        )?;
         let blob_bytes: u64 = blobs.iter().map(|b| b.file_size).sum();
         edit.blob_file_additions
             .extend(blobs.iter().map(|b| b.to_addition()));

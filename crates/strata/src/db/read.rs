@@ -3,7 +3,6 @@
 
 use std::any::Any;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
 use std::time::Instant;
 
 use super::DbInner;
@@ -181,7 +180,7 @@ impl DbInner {
                 )));
             }
         }
-        let mut pins: Vec<Box<dyn Any + Send + Sync>> = vec![Box::new(sv.clone())];
+        let mut pins: Vec<Box<dyn Any + Send + Sync>> = vec![Box::new(sv)];
         if let Some(s) = &opts.snapshot {
             pins.push(Box::new(s.clone()));
         }
@@ -202,6 +201,6 @@ impl DbInner {
 }
 
 #[allow(dead_code)]
-fn _assert_send_sync(sv: Arc<super::SuperVersion>) -> Box<dyn Any + Send + Sync> {
+fn _assert_send_sync(sv: super::SuperVersionRef) -> Box<dyn Any + Send + Sync> {
     Box::new(sv)
 }

@@ -15,6 +15,21 @@ use crate::types::{
     VALUE_TYPE_FOR_SEEK,
 };
 
+/// Step counters an iterator keeps to itself and adds to the statistics
+/// when it is dropped (RocksDB's `DBIter::LocalStatistics`): Next and Prev
+/// are the hot path of a scan, and one plain add per step is cheaper than
+/// the shared atomic adds of recording each step.
+#[derive(Debug, Default)]
+struct LocalStats {
+    next: u64,
+    next_found: u64,
+    prev: u64,
+    prev_found: u64,
+    bytes_read: u64,
+    /// Internal entries passed over (`rocksdb.number.iter.skip`).
+    skipped: u64,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Direction {
     Forward,
@@ -42,6 +57,8 @@ pub struct DbIterator {
     reversed: bool,
     done: bool,
     stats: Option<Arc<Statistics>>,
+    /// Step counters, added to `stats` on drop.
+    local: LocalStats,
     blobs: Option<(Arc<BlobSource>, bool, bool)>,
     /// The current entry's value when it was fetched from a blob file.
     blob_value: Option<Vec<u8>>,
@@ -71,15 +88,24 @@ impl DbIterator {
             reversed: false,
             done: false,
             stats: None,
+            local: LocalStats::default(),
             blobs: None,
             blob_value: None,
             _pins: pins,
         }
     }
 
-    /// Records `rocksdb.number.db.seek/next/prev`, `.seek.found`,
-    /// `rocksdb.db.iter.bytes.read` and `rocksdb.db.seek.micros`.
+    /// Records into `stats` (when given): `rocksdb.num.iterator.created`
+    /// now and `rocksdb.num.iterator.deleted` on drop; per seek
+    /// `rocksdb.number.db.seek`, `.seek.found` and `rocksdb.db.seek.micros`;
+    /// and `rocksdb.number.db.next/prev`, `.next.found/.prev.found`,
+    /// `rocksdb.db.iter.bytes.read` and `rocksdb.number.iter.skip`, which
+    /// are counted in the iterator and added when it is dropped (as RocksDB
+    /// does).
     pub(crate) fn with_statistics(mut self, stats: Option<Arc<Statistics>>) -> Self {
+        if let Some(s) = &stats {
+            s.record_tick(Ticker::NoIteratorCreated, 1);
+        }
         self.stats = stats;
         self
     }
@@ -133,21 +159,35 @@ impl DbIterator {
             s.record_tick(Ticker::NumberDbSeek, 1);
             if self.valid() {
                 s.record_tick(Ticker::NumberDbSeekFound, 1);
-            }
-            s.record_histogram(Histogram::DbSeek, t.elapsed().as_micros() as u64);
-        }
-    }
-
-    fn count_step(&self, t: Ticker) {
-        if let Some(s) = &self.stats {
-            s.record_tick(t, 1);
-            if self.valid() {
                 s.record_tick(
                     Ticker::IterBytesRead,
                     (self.key().len() + self.value().len()) as u64,
                 );
             }
+            s.record_histogram(Histogram::DbSeek, t.elapsed().as_micros() as u64);
         }
+    }
+
+    /// Counts one Next (`forward`) or Prev call, after it moved.
+    fn count_step(&mut self, forward: bool) {
+        if self.stats.is_none() {
+            return;
+        }
+        let found = self.valid();
+        let bytes = if found {
+            (self.key().len() + self.value().len()) as u64
+        } else {
+            0
+        };
+        let l = &mut self.local;
+        if forward {
+            l.next += 1;
+            l.next_found += u64::from(found);
+        } else {
+            l.prev += 1;
+            l.prev_found += u64::from(found);
+        }
+        l.bytes_read += bytes;
     }
 
     /// Makes the `Iterator` implementation walk backwards (from the last key
@@ -317,7 +357,7 @@ impl DbIterator {
             self.iter.next();
         }
         self.find_next_user_entry(true);
-        self.count_step(Ticker::NumberDbNext);
+        self.count_step(true);
     }
 
     /// Moves to the previous key. Requires `valid()`.
@@ -325,6 +365,11 @@ impl DbIterator {
         if !self.valid() {
             return;
         }
+        self.retreat_inner();
+        self.count_step(false);
+    }
+
+    fn retreat_inner(&mut self) {
         if self.direction == Direction::Forward {
             self.saved_key.clear();
             self.saved_key
@@ -345,7 +390,6 @@ impl DbIterator {
             self.direction = Direction::Reverse;
         }
         self.find_prev_user_entry();
-        self.count_step(Ticker::NumberDbPrev);
     }
 
     fn find_next_user_entry(&mut self, mut skipping: bool) {
@@ -381,6 +425,9 @@ impl DbIterator {
                     }
                 }
             }
+            // Passed over: an older version, a deletion marker or a version
+            // it hides, or an entry newer than the iterator's sequence.
+            self.local.skipped += 1;
             self.iter.next();
         }
         self.set_error_from_child();
@@ -391,6 +438,7 @@ impl DbIterator {
 
     fn find_prev_user_entry(&mut self) {
         let mut value_type = ValueType::Deletion;
+        let mut stepped: u64 = 0;
         while self.iter.valid() {
             let Some(p) = parse_internal_key(self.iter.key()) else {
                 self.error = Some(Error::corruption(
@@ -422,9 +470,14 @@ impl DbIterator {
                     self.saved_value.extend_from_slice(self.iter.value());
                 }
             }
+            stepped += 1;
             self.iter.prev();
         }
         self.set_error_from_child();
+        // Every entry stepped over was passed over, except the version the
+        // iterator stops on (it steps past it to find where the key starts).
+        let stopped = value_type != ValueType::Deletion && self.error.is_none();
+        self.local.skipped += stepped.saturating_sub(u64::from(stopped));
         if value_type == ValueType::Deletion || self.error.is_some() {
             self.valid = false;
             self.saved_key.clear();
@@ -434,6 +487,27 @@ impl DbIterator {
         } else {
             self.valid = true;
             self.load_blob(value_type);
+        }
+    }
+}
+
+impl Drop for DbIterator {
+    fn drop(&mut self) {
+        if let Some(s) = &self.stats {
+            let l = &self.local;
+            for (t, n) in [
+                (Ticker::NumberDbNext, l.next),
+                (Ticker::NumberDbNextFound, l.next_found),
+                (Ticker::NumberDbPrev, l.prev),
+                (Ticker::NumberDbPrevFound, l.prev_found),
+                (Ticker::IterBytesRead, l.bytes_read),
+                (Ticker::NumberIterSkip, l.skipped),
+            ] {
+                if n > 0 {
+                    s.record_tick(t, n);
+                }
+            }
+            s.record_tick(Ticker::NoIteratorDeleted, 1);
         }
     }
 }
@@ -552,6 +626,101 @@ mod tests {
         assert_eq!(it.key(), b"d");
         it.advance();
         assert!(!it.valid());
+    }
+
+    fn ticks(stats: &Statistics) -> Vec<(Ticker, u64)> {
+        [
+            Ticker::NoIteratorCreated,
+            Ticker::NoIteratorDeleted,
+            Ticker::NumberDbSeek,
+            Ticker::NumberDbSeekFound,
+            Ticker::NumberDbNext,
+            Ticker::NumberDbNextFound,
+            Ticker::NumberDbPrev,
+            Ticker::NumberDbPrevFound,
+            Ticker::IterBytesRead,
+            Ticker::NumberIterSkip,
+        ]
+        .into_iter()
+        .map(|t| (t, stats.ticker(t)))
+        .collect()
+    }
+
+    #[test]
+    fn forward_scan_tickers() {
+        let stats = Statistics::new();
+        let it = build(&data(), 100).with_statistics(Some(stats.clone()));
+        assert_eq!(stats.ticker(Ticker::NoIteratorCreated), 1);
+        assert_eq!(stats.ticker(Ticker::NoIteratorDeleted), 0);
+        assert_eq!(collect(it), ["a=a5", "c=c3", "d=d7"]);
+        // One seek lands on a; three Nexts, the last running off the end.
+        // Bytes: a+a5, c+c3, d+d7. Passed over: a@1, b@6 (deletion), b@2.
+        use Ticker::*;
+        assert_eq!(
+            ticks(&stats),
+            [
+                (NoIteratorCreated, 1),
+                (NoIteratorDeleted, 1),
+                (NumberDbSeek, 1),
+                (NumberDbSeekFound, 1),
+                (NumberDbNext, 3),
+                (NumberDbNextFound, 2),
+                (NumberDbPrev, 0),
+                (NumberDbPrevFound, 0),
+                (IterBytesRead, 9),
+                (NumberIterSkip, 3),
+            ]
+        );
+    }
+
+    #[test]
+    fn reverse_scan_tickers() {
+        let stats = Statistics::new();
+        let it = build(&data(), 100)
+            .with_statistics(Some(stats.clone()))
+            .reverse();
+        assert_eq!(collect(it), ["d=d7", "c=c3", "a=a5"]);
+        // Passed over backwards: b@2, b@6 (its deletion), a@1 (a@5 is
+        // newer and is the version returned).
+        use Ticker::*;
+        assert_eq!(
+            ticks(&stats),
+            [
+                (NoIteratorCreated, 1),
+                (NoIteratorDeleted, 1),
+                (NumberDbSeek, 1),
+                (NumberDbSeekFound, 1),
+                (NumberDbNext, 0),
+                (NumberDbNextFound, 0),
+                (NumberDbPrev, 3),
+                (NumberDbPrevFound, 2),
+                (IterBytesRead, 9),
+                (NumberIterSkip, 3),
+            ]
+        );
+    }
+
+    #[test]
+    fn entries_newer_than_the_snapshot_count_as_skipped() {
+        let stats = Statistics::new();
+        let it = build(&data(), 5).with_statistics(Some(stats.clone()));
+        assert_eq!(collect(it), ["a=a5", "b=b2", "c=c3"]);
+        // a@1 (older), b@6 and d@7 (newer than sequence 5).
+        assert_eq!(stats.ticker(Ticker::NumberIterSkip), 3);
+        assert_eq!(stats.ticker(Ticker::NumberDbNextFound), 2);
+    }
+
+    #[test]
+    fn prev_off_the_start_is_counted() {
+        let stats = Statistics::new();
+        let mut it = build(&data(), 100).with_statistics(Some(stats.clone()));
+        it.seek_to_first();
+        it.retreat();
+        assert!(!it.valid());
+        drop(it);
+        assert_eq!(stats.ticker(Ticker::NumberDbPrev), 1);
+        assert_eq!(stats.ticker(Ticker::NumberDbPrevFound), 0);
+        assert_eq!(stats.ticker(Ticker::IterBytesRead), 3);
     }
 
     #[test]

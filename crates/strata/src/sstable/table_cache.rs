@@ -8,7 +8,7 @@ use parking_lot::Mutex;
 use crate::error::Result;
 use crate::filename::table_file_name;
 use crate::fs::FileSystem;
-use crate::stats::Statistics;
+use crate::stats::{Statistics, Ticker};
 
 use super::block_cache::BlockCache;
 use super::lru::Lru;
@@ -61,25 +61,40 @@ impl TableCache {
 
     /// The open table for `file_number`, opening `NNNNNN.sst` on a miss.
     /// The file is opened without holding the cache's lock.
+    ///
+    /// As RocksDB's `TableCache::FindTable`, a miss counts
+    /// `rocksdb.no.file.opens` once the file is open, and
+    /// `rocksdb.no.file.errors` if opening the file or the table failed.
     pub fn get(&self, file_number: u64) -> Result<Arc<Table>> {
         if let Some(t) = self.tables.lock().get(&file_number) {
             return Ok(t);
         }
-        let path = table_file_name(&self.db_dir, file_number);
-        let file = self.fs.open_random_opt(&path, self.direct_reads)?;
-        let table = Arc::new(Table::open(
-            file,
-            file_number,
-            path.display().to_string(),
-            self.block_cache.clone(),
-            self.stats.clone(),
-        )?);
+        let table = self.open_table(file_number);
+        if let (Err(_), Some(s)) = (&table, &self.stats) {
+            s.record_tick(Ticker::NoFileErrors, 1);
+        }
+        let table = table?;
         let mut tables = self.tables.lock();
         if let Some(t) = tables.get(&file_number) {
             return Ok(t); // another thread opened it meanwhile
         }
         tables.insert(file_number, table.clone(), 1);
         Ok(table)
+    }
+
+    fn open_table(&self, file_number: u64) -> Result<Arc<Table>> {
+        let path = table_file_name(&self.db_dir, file_number);
+        let file = self.fs.open_random_opt(&path, self.direct_reads)?;
+        if let Some(s) = &self.stats {
+            s.record_tick(Ticker::NoFileOpens, 1);
+        }
+        Ok(Arc::new(Table::open(
+            file,
+            file_number,
+            path.display().to_string(),
+            self.block_cache.clone(),
+            self.stats.clone(),
+        )?))
     }
 
     /// Forgets a table (e.g. once its file is deleted). Readers holding it

@@ -58,7 +58,7 @@ stat_names! {
         BloomFilterFullPositive = "rocksdb.bloom.filter.full.positive" [Count],
         /// Filter positives that were right: the key was then found in that table.
         BloomFilterFullTruePositive = "rocksdb.bloom.filter.full.true.positive" [Count],
-        /// Time spent in filter probes (RocksDB declares it but does not update it).
+        /// Time spent in filter probes. Stays 0: RocksDB declares it but never updates it.
         BloomFilterMicros = "rocksdb.bloom.filter.micros" [Micros],
         /// Persistent (secondary tier) cache hits. Stays 0: no persistent cache.
         PersistentCacheHit = "rocksdb.persistent.cache.hit" [Count],
@@ -82,21 +82,30 @@ stat_names! {
         CompactionKeyDropNewerEntry = "rocksdb.compaction.key.drop.new" [Count],
         /// Compaction dropped a deletion marker (or deleted value) with nothing older left to hide.
         CompactionKeyDropObsolete = "rocksdb.compaction.key.drop.obsolete" [Count],
-        /// Compaction dropped a key covered by a range deletion.
+        /// Compaction dropped a key covered by a range deletion. Stays 0: Strata has no range
+        /// deletions (DeleteRange).
         CompactionKeyDropRangeDel = "rocksdb.compaction.key.drop.range_del" [Count],
-        /// Compaction dropped a key because a user compaction filter asked it to.
+        /// Compaction dropped a key because a user compaction filter asked it to. Stays 0: Strata
+        /// has no compaction filter.
         CompactionKeyDropUser = "rocksdb.compaction.key.drop.user" [Count],
-        /// Compaction dropped an obsolete range tombstone.
+        /// Compaction dropped an obsolete range tombstone. Stays 0: Strata has no range deletions
+        /// (DeleteRange).
         CompactionRangeDelDropObsolete = "rocksdb.compaction.range_del.drop.obsolete" [Count],
-        /// Deletion markers dropped early at the bottom level without a full merge.
+        /// Deletion markers a compaction dropped although its key range reaches files deeper down
+        /// (no deeper file holds the marker's key). A subset of
+        /// `rocksdb.compaction.key.drop.obsolete` (which also counts the values under each marker).
+        /// RocksDB drops these early in leveled compactions only; Strata also in universal ones.
         CompactionOptimizedDelDropObsolete = "rocksdb.compaction.optimized.del.drop.obsolete" [Count],
-        /// Compactions cancelled before they started (e.g. out of space).
+        /// Compactions cancelled before they started. Stays 0: Strata has no space check that
+        /// cancels a picked compaction (RocksDB's SstFileManager `max_allowed_space_usage`); a
+        /// compaction that runs out of space fails and stops writes.
         CompactionCancelled = "rocksdb.compaction.cancelled" [Count],
         /// Keys written by Put/Delete/Merge/WriteBatch (one per key, not per batch).
         NumberKeysWritten = "rocksdb.number.keys.written" [Count],
         /// Keys looked up by Get (found or not).
         NumberKeysRead = "rocksdb.number.keys.read" [Count],
-        /// Keys updated in place in the memtable (`inplace_update_support`).
+        /// Keys updated in place in the memtable. Stays 0: Strata has no in-place updates
+        /// (`inplace_update_support`).
         NumberKeysUpdated = "rocksdb.number.keys.updated" [Count],
         /// Bytes the user wrote: each write batch's data size (12-byte batch header, per-record type and length bytes, keys and values).
         BytesWritten = "rocksdb.bytes.written" [Bytes],
@@ -104,23 +113,27 @@ stat_names! {
         BytesRead = "rocksdb.bytes.read" [Bytes],
         /// Iterator Seek / SeekToFirst / SeekToLast / SeekForPrev calls.
         NumberDbSeek = "rocksdb.number.db.seek" [Count],
-        /// Iterator Next calls.
+        /// Iterator Next calls (counted in the iterator and added when it is dropped, as RocksDB
+        /// does).
         NumberDbNext = "rocksdb.number.db.next" [Count],
-        /// Iterator Prev calls.
+        /// Iterator Prev calls (counted in the iterator and added when it is dropped, as RocksDB
+        /// does).
         NumberDbPrev = "rocksdb.number.db.prev" [Count],
         /// Seeks that left the iterator on a valid entry.
         NumberDbSeekFound = "rocksdb.number.db.seek.found" [Count],
-        /// Next calls that left the iterator on a valid entry.
+        /// Next calls that left the iterator on a valid entry (added when the iterator is dropped).
         NumberDbNextFound = "rocksdb.number.db.next.found" [Count],
-        /// Prev calls that left the iterator on a valid entry.
+        /// Prev calls that left the iterator on a valid entry (added when the iterator is dropped).
         NumberDbPrevFound = "rocksdb.number.db.prev.found" [Count],
-        /// Key plus value bytes returned through iterators.
+        /// Key plus value bytes of the entries iterator seeks, Next and Prev calls land on (a
+        /// seek's at once, Next's and Prev's when the iterator is dropped).
         IterBytesRead = "rocksdb.db.iter.bytes.read" [Bytes],
-        /// Table files closed (RocksDB declares it but does not update it).
+        /// Table files closed. Stays 0: RocksDB declares it but never updates it.
         NoFileCloses = "rocksdb.no.file.closes" [Count],
-        /// Table files opened (table-cache misses that opened a file).
+        /// Table files the table cache opened on a miss (counted once the file is open, also when
+        /// the table in it then fails to load, as RocksDB does).
         NoFileOpens = "rocksdb.no.file.opens" [Count],
-        /// Table file opens that failed.
+        /// Table-cache misses whose table file or table failed to open.
         NoFileErrors = "rocksdb.no.file.errors" [Count],
         /// Deprecated in RocksDB (stays 0 there too): L0 slowdown time.
         StallL0SlowdownMicros = "rocksdb.l0.slowdown.micros" [Micros],
@@ -130,27 +143,35 @@ stat_names! {
         StallL0NumFilesMicros = "rocksdb.l0.num.files.stall.micros" [Micros],
         /// Time writers spent delayed or stopped by write stalls.
         StallMicros = "rocksdb.stall.micros" [Micros],
-        /// Time spent waiting for the DB mutex (only with detailed timers).
+        /// Time spent waiting for the DB mutex. Stays 0: RocksDB times the mutex only at
+        /// `StatsLevel::kAll`; Strata's statistics match RocksDB's default level
+        /// (`kExceptDetailedTimers`), at which RocksDB leaves it 0 too.
         DbMutexWaitMicros = "rocksdb.db.mutex.wait.micros" [Micros],
-        /// Time writes waited for the rate limiter (RocksDB declares it but does not update it).
+        /// Time writes waited for the rate limiter. Stays 0: RocksDB declares it but never updates
+        /// it.
         RateLimitDelayMillis = "rocksdb.rate.limit.delay.millis" [Millis],
         /// Deprecated in RocksDB (use `num.iterator.created`): stays 0.
         NoIterators = "rocksdb.num.iterators" [Count],
-        /// MultiGet calls.
+        /// MultiGet calls. Stays 0: Strata has no MultiGet.
         NumberMultigetCalls = "rocksdb.number.multiget.get" [Count],
-        /// Keys looked up by MultiGet.
+        /// Keys looked up by MultiGet. Stays 0: Strata has no MultiGet.
         NumberMultigetKeysRead = "rocksdb.number.multiget.keys.read" [Count],
-        /// Value bytes returned by MultiGet.
+        /// Value bytes returned by MultiGet. Stays 0: Strata has no MultiGet.
         NumberMultigetBytesRead = "rocksdb.number.multiget.bytes.read" [Bytes],
-        /// Deletes dropped before reaching the memtable (filter_deletes). Stays 0.
+        /// Deletes dropped before reaching the memtable (filter_deletes). Stays 0: Strata has no
+        /// delete filtering (RocksDB removed the feature too).
         NumberFilteredDeletes = "rocksdb.number.deletes.filtered" [Count],
-        /// Merge operator failures.
+        /// Merge operator failures. Stays 0: Strata has no merge operator.
         NumberMergeFailures = "rocksdb.number.merge.failures" [Count],
-        /// Prefix bloom filter probes.
+        /// Prefix bloom filter probes. Stays 0: Strata has no prefix extractor (its filters are
+        /// whole-key).
         BloomFilterPrefixChecked = "rocksdb.bloom.filter.prefix.checked" [Count],
-        /// Prefix bloom filter probes that said "absent".
+        /// Prefix bloom filter probes that said "absent". Stays 0: Strata has no prefix extractor
+        /// (its filters are whole-key).
         BloomFilterPrefixUseful = "rocksdb.bloom.filter.prefix.useful" [Count],
-        /// Iterator reseeks done to skip many versions of one user key.
+        /// Iterator reseeks done to skip many versions of one user key. Stays 0: Strata's iterator
+        /// steps over the versions of a key one by one; it has no
+        /// `max_sequential_skip_in_iterations` reseek.
         NumberOfReseeksInIteration = "rocksdb.number.reseeks.iteration" [Count],
         /// GetUpdatesSince calls. Stays 0: no such API.
         GetUpdatesSinceCalls = "rocksdb.getupdatessince.calls" [Count],
@@ -170,7 +191,8 @@ stat_names! {
         WriteDoneBySelf = "rocksdb.write.self" [Count],
         /// Write requests committed by another thread's write group.
         WriteDoneByOther = "rocksdb.write.other" [Count],
-        /// Writes that timed out (RocksDB declares it but does not update it).
+        /// Writes that timed out. Stays 0: Strata has no write timeouts (RocksDB 7.x never updates
+        /// it either; it counted the removed `timeout_hint_us`).
         WriteTimedout = "rocksdb.write.timeout" [Count],
         /// Write requests that went through the WAL.
         WriteWithWal = "rocksdb.write.wal" [Count],
@@ -180,25 +202,37 @@ stat_names! {
         CompactWriteBytes = "rocksdb.compact.write.bytes" [Bytes],
         /// Bytes written by flushes (SST and blob files).
         FlushWriteBytes = "rocksdb.flush.write.bytes" [Bytes],
-        /// Bytes read by compactions of files marked for compaction.
+        /// Bytes read by compactions of files marked for compaction. Stays 0: Strata never marks
+        /// files for compaction.
         CompactReadBytesMarked = "rocksdb.compact.read.marked.bytes" [Bytes],
-        /// Bytes read by periodic compactions.
+        /// Bytes read by periodic compactions. Stays 0: Strata has no periodic compaction
+        /// (`periodic_compaction_seconds`).
         CompactReadBytesPeriodic = "rocksdb.compact.read.periodic.bytes" [Bytes],
-        /// Bytes read by TTL compactions.
+        /// Bytes read by TTL compactions. Stays 0: Strata has no TTL compaction (`ttl`).
         CompactReadBytesTtl = "rocksdb.compact.read.ttl.bytes" [Bytes],
-        /// Bytes written by compactions of files marked for compaction.
+        /// Bytes written by compactions of files marked for compaction. Stays 0: Strata never marks
+        /// files for compaction.
         CompactWriteBytesMarked = "rocksdb.compact.write.marked.bytes" [Bytes],
-        /// Bytes written by periodic compactions.
+        /// Bytes written by periodic compactions. Stays 0: Strata has no periodic compaction
+        /// (`periodic_compaction_seconds`).
         CompactWriteBytesPeriodic = "rocksdb.compact.write.periodic.bytes" [Bytes],
-        /// Bytes written by TTL compactions.
+        /// Bytes written by TTL compactions. Stays 0: Strata has no TTL compaction (`ttl`).
         CompactWriteBytesTtl = "rocksdb.compact.write.ttl.bytes" [Bytes],
-        /// Table properties loaded directly from a file instead of an open table reader.
+        /// Table properties loaded directly from a file instead of an open table reader. Stays 0:
+        /// Strata reads table properties only when it opens the table (it has no
+        /// GetPropertiesOfAllTables).
         NumberDirectLoadTableProperties = "rocksdb.number.direct.load.table.properties" [Count],
-        /// Super-version (current memtables + version) references taken.
+        /// References to the current super version (memtables + version) taken by reads: each Get,
+        /// iterator creation and `rocksdb.estimate-num-keys` property read. Strata has no
+        /// thread-local super-version cache, so every read takes one where RocksDB counts only its
+        /// cache misses: expect far more than RocksDB.
         NumberSuperversionAcquires = "rocksdb.number.superversion_acquires" [Count],
-        /// Super-version references released.
+        /// Super-version references reads dropped (a Get's at its end, an iterator's when it is
+        /// dropped).
         NumberSuperversionReleases = "rocksdb.number.superversion_releases" [Count],
-        /// Super-versions freed after their last reference went away.
+        /// Super versions freed by a read dropping the last reference (a newer one was installed
+        /// while the read held it). Ones freed when a new one is installed and no read holds them
+        /// are not counted, as in RocksDB.
         NumberSuperversionCleanups = "rocksdb.number.superversion_cleanups" [Count],
         /// Data blocks written compressed by flushes and compactions.
         NumberBlockCompressed = "rocksdb.number.block.compressed" [Count],
@@ -206,9 +240,9 @@ stat_names! {
         NumberBlockDecompressed = "rocksdb.number.block.decompressed" [Count],
         /// Data blocks written uncompressed although a codec was set, because compressing did not pay (RocksDB 7.8's meaning; 0 with compression off).
         NumberBlockNotCompressed = "rocksdb.number.block.not_compressed" [Count],
-        /// Time spent in merge operators (with detailed timers).
+        /// Time spent in merge operators. Stays 0: Strata has no merge operator.
         MergeOperationTotalTime = "rocksdb.merge.operation.time.nanos" [Nanos],
-        /// Time spent in compaction filters (with detailed timers).
+        /// Time spent in compaction filters. Stays 0: Strata has no compaction filter.
         FilterOperationTotalTime = "rocksdb.filter.operation.time.nanos" [Nanos],
         /// Row cache hits. Stays 0: no row cache.
         RowCacheHit = "rocksdb.row.cache.hit" [Count],
@@ -218,9 +252,13 @@ stat_names! {
         ReadAmpEstimateUsefulBytes = "rocksdb.read.amp.estimate.useful.bytes" [Bytes],
         /// Read-amplification estimate: bytes of blocks loaded. Stays 0.
         ReadAmpTotalReadBytes = "rocksdb.read.amp.total.read.bytes" [Bytes],
-        /// Times the rate limiter drained its budget.
+        /// Times the rate limiter drained its budget. Stays 0: Strata has no I/O rate limiter
+        /// (`rate_limiter`); the pacing of delayed writes is the write controller's, which RocksDB
+        /// does not count here either.
         NumberRateLimiterDrains = "rocksdb.number.rate_limiter.drains" [Count],
-        /// Internal entries (old versions, tombstones) iterators skipped over.
+        /// Internal entries iterator steps read and passed over without stopping on them: older
+        /// versions, deletion markers and the versions they hide, entries newer than the iterator's
+        /// snapshot (added when the iterator is dropped).
         NumberIterSkip = "rocksdb.number.iter.skip" [Count],
         /// Legacy stackable BlobDB: Put calls. Stays 0 (integrated blob files use other names).
         BlobDbNumPut = "rocksdb.blobdb.num.put" [Count],
@@ -300,9 +338,9 @@ stat_names! {
         TxnSnapshotMutexOverhead = "rocksdb.txn.overhead.mutex.snapshot" [Count],
         /// Transactions: TryAgain returned to GetForUpdate. Stays 0: no transactions.
         TxnGetTryAgain = "rocksdb.txn.get.tryagain" [Count],
-        /// Keys MultiGet found.
+        /// Keys MultiGet found. Stays 0: Strata has no MultiGet.
         NumberMultigetKeysFound = "rocksdb.number.multiget.keys.found" [Count],
-        /// Iterators created.
+        /// Iterators created (`Db::iter`, `Db::iter_opt`).
         NoIteratorCreated = "rocksdb.num.iterator.created" [Count],
         /// Iterators dropped.
         NoIteratorDeleted = "rocksdb.num.iterator.deleted" [Count],
@@ -326,29 +364,43 @@ stat_names! {
         BlockCacheDataAddRedundant = "rocksdb.block.cache.data.add.redundant" [Count],
         /// Redundant compression-dictionary inserts. Stays 0: no dictionaries.
         BlockCacheCompressionDictAddRedundant = "rocksdb.block.cache.compression.dict.add.redundant" [Count],
-        /// Obsolete files handed to the rate-limited deleter (SstFileManager) instead of unlinked.
+        /// Obsolete files handed to the rate-limited deleter instead of unlinked. Stays 0: Strata
+        /// has no SstFileManager deletion rate limit; it unlinks obsolete files at once
+        /// (`rocksdb.files.deleted.immediately`).
         FilesMarkedTrash = "rocksdb.files.marked.trash" [Count],
-        /// Obsolete files unlinked immediately.
+        /// Obsolete table, blob and WAL files unlinked: the kinds RocksDB deletes through its
+        /// SstFileManager, which without a deletion rate limit unlinks them at once and counts them
+        /// here (MANIFEST, OPTIONS and temp files are not counted there either).
         FilesDeletedImmediately = "rocksdb.files.deleted.immediately" [Count],
-        /// Background errors (flush/compaction/WAL) reported to the error handler. (The `errro` typo is RocksDB's.)
+        /// Background errors reported: a failed flush, compaction, WAL write, memtable switch or
+        /// blob-file MANIFEST edit. Each report counts, also one after writes were already stopped
+        /// by an earlier error (RocksDB counts every SetBGError call). (The `errro` typo is
+        /// RocksDB's.)
         ErrorHandlerBgErrorCount = "rocksdb.error.handler.bg.errro.count" [Count],
-        /// Background I/O errors reported to the error handler.
+        /// The reported background errors that are I/O errors (a corruption is not).
         ErrorHandlerBgIoErrorCount = "rocksdb.error.handler.bg.io.errro.count" [Count],
-        /// Background retryable I/O errors reported to the error handler.
+        /// Background retryable I/O errors. Stays 0: Strata does not classify I/O errors as
+        /// retryable; every background error stops writes until the DB is reopened.
         ErrorHandlerBgRetryableIoErrorCount = "rocksdb.error.handler.bg.retryable.io.errro.count" [Count],
-        /// Automatic resumes started after a background error.
+        /// Automatic resumes started after a background error. Stays 0: Strata has no automatic
+        /// resume (`max_bgerror_resume_count`); reopening the DB is the way back.
         ErrorHandlerAutoresumeCount = "rocksdb.error.handler.autoresume.count" [Count],
-        /// Resume attempts made by automatic resumes.
+        /// Resume attempts made by automatic resumes. Stays 0: Strata has no automatic resume.
         ErrorHandlerAutoresumeRetryTotalCount = "rocksdb.error.handler.autoresume.retry.total.count" [Count],
-        /// Automatic resumes that succeeded.
+        /// Automatic resumes that succeeded. Stays 0: Strata has no automatic resume.
         ErrorHandlerAutoresumeSuccessCount = "rocksdb.error.handler.autoresume.success.count" [Count],
-        /// Bytes of live (newest-version) entries in memtables when they were flushed.
+        /// Bytes (internal key plus value) of every entry in the memtables a flush wrote,
+        /// superseded ones included (RocksDB's payload includes the garbage). Flushes of recovered
+        /// WALs at open are not counted, as in RocksDB.
         MemtablePayloadBytesAtFlush = "rocksdb.memtable.payload.bytes.at.flush" [Bytes],
-        /// Bytes of superseded entries in memtables when they were flushed.
+        /// Bytes (internal key plus value) of the entries a flush dropped as superseded. RocksDB
+        /// derives it as payload minus the bytes written, the same number unless values went to
+        /// blob files.
         MemtableGarbageBytesAtFlush = "rocksdb.memtable.garbage.bytes.at.flush" [Bytes],
         /// Secondary cache hits. Stays 0: no secondary cache.
         SecondaryCacheHits = "rocksdb.secondary.cache.hits" [Count],
-        /// Bytes read by explicit checksum verification (VerifyChecksum, ingestion checks).
+        /// Bytes read by explicit checksum verification. Stays 0: Strata has no DB-level
+        /// VerifyChecksum / VerifyFileChecksums and no file ingestion.
         VerifyChecksumReadBytes = "rocksdb.verify_checksum.read.bytes" [Bytes],
         /// Backup engine bytes read. Stays 0: no backup engine.
         BackupReadBytes = "rocksdb.backup.read.bytes" [Bytes],
@@ -399,9 +451,11 @@ stat_names! {
         /// Asynchronous read errors. Stays 0: no async I/O.
         AsyncReadErrorCount = "rocksdb.async.read.error.count" [Count],
         // ---- Names from newer RocksDB releases (after 7.8.3) ----
-        /// Thread CPU time used by compactions (RocksDB 8.7+ name; RocksDB
-        /// adds to it while a compaction runs, so its total matches the SUM
-        /// of `rocksdb.compaction.times.cpu_micros` once the jobs finish).
+        /// Thread CPU time used by compactions (RocksDB 8.7+ name). Strata
+        /// adds each compaction's total when it finishes, the value it
+        /// records in `rocksdb.compaction.times.cpu_micros`, so the ticker
+        /// equals that histogram's SUM (RocksDB adds while a job runs; the
+        /// totals match once jobs finish). Trivial moves add nothing.
         CompactionCpuTotalTime = "rocksdb.compaction.total.time.cpu_micros" [Micros],
     }
 }
