@@ -25,6 +25,30 @@ fn key(i: u32) -> Vec<u8> {
 }
 
 #[test]
+fn universal_compaction_output_on_the_last_level_counts_last_level_reads() {
+    let dir = common::tempdir();
+    let o = Options {
+        compaction_style: strata::CompactionStyle::Universal,
+        ..opts()
+    };
+    let db = Db::open(dir.path(), o).unwrap();
+    let value = vec![b'v'; 200];
+    for i in 0..4000 {
+        db.put(&key(i), &value).unwrap();
+    }
+    db.flush().unwrap();
+    db.compact_range(None, None).unwrap();
+    let s = db.statistics().unwrap();
+    let before = s.ticker(Ticker::LastLevelReadCount);
+    for i in 0..4000 {
+        assert_eq!(db.get(&key(i)).unwrap().as_deref(), Some(&value[..]));
+    }
+    // A full compaction leaves everything on L6, the last of 7 levels.
+    assert!(s.ticker(Ticker::LastLevelReadCount) > before);
+    assert!(s.ticker(Ticker::LastLevelReadBytes) > 0);
+}
+
+#[test]
 fn a_fill_compaction_and_reads_fill_the_io_histograms() {
     let dir = common::tempdir();
     let db = Db::open(dir.path(), opts()).unwrap();
@@ -86,6 +110,17 @@ fn a_fill_compaction_and_reads_fill_the_io_histograms() {
     );
     assert!(s.ticker(Ticker::NumberBlockDecompressed) > 0);
     assert!(s.ticker(Ticker::BlockChecksumComputeCount) >= get_reads);
+    // With 7 levels nothing reaches L6 here: every data-block read from a
+    // file (Gets and compactions alike) is a non-last-level read.
+    let file_reads = s.ticker(Ticker::BlockCacheDataMiss);
+    assert_eq!(s.ticker(Ticker::NonLastLevelReadCount), file_reads);
+    assert_eq!(s.ticker(Ticker::LastLevelReadCount), 0);
+    assert!(s.ticker(Ticker::NonLastLevelReadBytes) > file_reads * 5);
+    // Each table was opened once, timed.
+    assert_eq!(
+        count(Histogram::TableOpenIoMicros),
+        s.ticker(Ticker::NoFileOpens)
+    );
 
     // Every append to a table file is timed, by activity.
     let flush_appends = count(Histogram::FileWriteFlushMicros);

@@ -101,6 +101,7 @@ fn dump_entries(
         verify_checksums: true,
         fill_cache: false,
         for_compaction: false,
+        last_level: false,
     });
     it.seek_to_first();
     let mut shown = 0usize;

@@ -125,11 +125,16 @@ pub fn thread_cpu_micros() -> u64 {
 }
 
 /// Builds the merged input iterator of a task.
-fn input_iterator(ctx: &JobContext<'_>, task: &CompactionTask) -> Result<MergingIterator> {
+fn input_iterator(
+    ctx: &JobContext<'_>,
+    task: &CompactionTask,
+    num_levels: usize,
+) -> Result<MergingIterator> {
     let opts = ReadOpts {
         verify_checksums: ctx.verify_checksums,
         fill_cache: false,
         for_compaction: true,
+        last_level: false,
     };
     let mut children: Vec<Box<dyn InternalIterator>> = Vec::new();
     // One child per L0 file (they overlap), one level iterator per sorted
@@ -138,6 +143,10 @@ fn input_iterator(ctx: &JobContext<'_>, task: &CompactionTask) -> Result<Merging
         if files.is_empty() {
             continue;
         }
+        let opts = ReadOpts {
+            last_level: level + 1 == num_levels,
+            ..opts
+        };
         if level == 0 {
             for f in files {
                 let t = ctx.table_cache.get(f.number)?;
@@ -370,7 +379,7 @@ fn run_range(
     let mut early = 0u64;
     let mut last_obsolete: Option<Vec<u8>> = None;
     let merged = (|| -> Result<()> {
-        let mut input = input_iterator(ctx, task)?;
+        let mut input = input_iterator(ctx, task, version.num_levels())?;
         match lo {
             Some(l) => input.seek(&make_internal_key(
                 l,

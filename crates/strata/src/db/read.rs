@@ -75,6 +75,7 @@ impl DbInner {
             verify_checksums: opts.verify_checksums,
             fill_cache: opts.fill_cache,
             for_compaction: false,
+            last_level: false,
         };
         let v = &sv.version;
         for level in 0..v.num_levels() {
@@ -91,6 +92,10 @@ impl DbInner {
                     .filter(|f| user_key(&f.smallest) <= key)
                     .into_iter()
                     .collect()
+            };
+            let ro = ReadOpts {
+                last_level: level + 1 == v.num_levels(),
+                ..ro
             };
             for f in candidates {
                 let table = self.table_cache.get(f.number)?;
@@ -157,6 +162,7 @@ impl DbInner {
             verify_checksums: opts.verify_checksums,
             fill_cache: opts.fill_cache,
             for_compaction: false,
+            last_level: false,
         };
         let mut children: Vec<Box<dyn InternalIterator>> = Vec::new();
         children.push(Box::new(MemTableIterator::new(sv.mem.clone())));
@@ -165,6 +171,10 @@ impl DbInner {
         }
         let v = &sv.version;
         for f in v.files(0) {
+            let ro = ReadOpts {
+                last_level: v.num_levels() == 1,
+                ..ro
+            };
             children.push(Box::new(LevelIterator::new(
                 vec![f.clone()],
                 self.table_cache.clone(),
@@ -173,6 +183,10 @@ impl DbInner {
         }
         for level in 1..v.num_levels() {
             if !v.files(level).is_empty() {
+                let ro = ReadOpts {
+                    last_level: level + 1 == v.num_levels(),
+                    ..ro
+                };
                 children.push(Box::new(LevelIterator::new(
                     v.files(level).to_vec(),
                     self.table_cache.clone(),

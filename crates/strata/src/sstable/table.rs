@@ -31,6 +31,10 @@ pub struct ReadOpts {
     /// `rocksdb.read.block.compaction.micros` instead of
     /// `rocksdb.read.block.get.micros`.
     pub for_compaction: bool,
+    /// The table is on the last level (`num_levels - 1`): its data-block
+    /// reads from the file count in `rocksdb.last.level.read.*`, else in
+    /// `rocksdb.non.last.level.read.*`.
+    pub last_level: bool,
 }
 
 impl Default for ReadOpts {
@@ -40,6 +44,7 @@ impl Default for ReadOpts {
             verify_checksums: true,
             fill_cache: true,
             for_compaction: false,
+            last_level: false,
         }
     }
 }
@@ -210,11 +215,9 @@ impl Table {
     fn read_data_block(&self, handle: BlockHandle, opts: &ReadOpts) -> Result<Arc<Block>> {
         let stats = self.stats.as_deref();
         let Some(cache) = &self.block_cache else {
-            return Ok(Arc::new(self.load_block(
-                handle,
-                opts.verify_checksums,
-                opts.for_compaction,
-            )?));
+            let b = self.load_block(handle, opts.verify_checksums, opts.for_compaction)?;
+            self.count_file_read(handle, opts);
+            return Ok(Arc::new(b));
         };
         if let Some(b) = cache.lookup(self.file_number, handle.offset) {
             if let Some(s) = stats {
@@ -229,6 +232,7 @@ impl Table {
             s.record_tick(Ticker::BlockCacheDataMiss, 1);
         }
         let b = Arc::new(self.load_block(handle, opts.verify_checksums, opts.for_compaction)?);
+        self.count_file_read(handle, opts);
         if opts.fill_cache && cache.capacity() > 0 {
             let charge = b.size() as u64;
             let redundant = cache.insert(self.file_number, handle.offset, b.clone());
@@ -244,6 +248,24 @@ impl Table {
             }
         }
         Ok(b)
+    }
+
+    /// Counts one data-block read from the file by the level it was read
+    /// on (`rocksdb.last.level.read.*` / `rocksdb.non.last.level.read.*`):
+    /// the block and its trailer.
+    fn count_file_read(&self, handle: BlockHandle, opts: &ReadOpts) {
+        if let Some(s) = &self.stats {
+            let (bytes, count) = if opts.last_level {
+                (Ticker::LastLevelReadBytes, Ticker::LastLevelReadCount)
+            } else {
+                (Ticker::NonLastLevelReadBytes, Ticker::NonLastLevelReadCount)
+            };
+            s.record_tick(
+                bytes,
+                handle.size + super::format::BLOCK_TRAILER_SIZE as u64,
+            );
+            s.record_tick(count, 1);
+        }
     }
 
     /// Reads and decodes one data block from the file (no cache), timing

@@ -8,7 +8,7 @@ use parking_lot::Mutex;
 use crate::error::Result;
 use crate::filename::table_file_name;
 use crate::fs::FileSystem;
-use crate::stats::{Statistics, Ticker};
+use crate::stats::{Histogram, Statistics, Ticker};
 
 use super::block_cache::BlockCache;
 use super::lru::Lru;
@@ -69,9 +69,15 @@ impl TableCache {
         if let Some(t) = self.tables.lock().get(&file_number) {
             return Ok(t);
         }
+        let start = self.stats.as_ref().map(|_| std::time::Instant::now());
         let table = self.open_table(file_number);
-        if let (Err(_), Some(s)) = (&table, &self.stats) {
-            s.record_tick(Ticker::NoFileErrors, 1);
+        if let (Some(s), Some(t)) = (&self.stats, start) {
+            match &table {
+                Err(_) => s.record_tick(Ticker::NoFileErrors, 1),
+                Ok(_) => {
+                    s.record_histogram(Histogram::TableOpenIoMicros, t.elapsed().as_micros() as u64)
+                }
+            }
         }
         let table = table?;
         let mut tables = self.tables.lock();

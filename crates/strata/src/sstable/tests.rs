@@ -185,6 +185,7 @@ fn block_cache_counts_hits_and_misses() {
         verify_checksums: true,
         fill_cache: false,
         for_compaction: false,
+        last_level: false,
     });
     assert_eq!(collect_forward(&mut it).len(), entries.len());
     assert_eq!(stats.ticker(Ticker::BlockCacheMiss), blocks);
@@ -270,6 +271,7 @@ fn block_reads_count_checksums_and_decompressions() {
             verify_checksums: false,
             fill_cache: true,
             for_compaction: false,
+            last_level: false,
         };
         collect_forward(&mut t.iter(unchecked));
         assert_eq!(
@@ -469,6 +471,7 @@ fn checksum_error_names_file_and_block_offset() {
         verify_checksums: false,
         fill_cache: false,
         for_compaction: false,
+        last_level: false,
     });
     let _ = collect_forward(&mut it);
     assert!(info.file_size > 0);

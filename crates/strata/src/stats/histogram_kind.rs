@@ -28,7 +28,7 @@ stat_names! {
         WalFileSyncMicros = "rocksdb.wal.file.sync.micros" [Micros],
         /// Time of one MANIFEST sync.
         ManifestFileSyncMicros = "rocksdb.manifest.file.sync.micros" [Micros],
-        /// I/O time to open one table file (read footer, index and filter).
+        /// Time to open one table file on a table-cache miss (open the file, read and check its footer, properties, filter and index).
         TableOpenIoMicros = "rocksdb.table.open.io.micros" [Micros],
         /// Latency of one MultiGet call. Stays empty: Strata has no MultiGet.
         DbMultiget = "rocksdb.db.multiget.micros" [Micros],

@@ -422,13 +422,13 @@ stat_names! {
         WarmFileReadCount = "rocksdb.warm.file.read.count" [Count],
         /// Reads from cold-temperature files. Stays 0: no file temperatures.
         ColdFileReadCount = "rocksdb.cold.file.read.count" [Count],
-        /// Bytes read from table files on the last (bottommost) level.
+        /// Bytes of data blocks (with trailers) read from table files on the last level (`num_levels - 1`), by Gets, iterators and compactions; cache hits read nothing.
         LastLevelReadBytes = "rocksdb.last.level.read.bytes" [Bytes],
-        /// Reads from table files on the last level.
+        /// Data-block reads from table files on the last level (`num_levels - 1`).
         LastLevelReadCount = "rocksdb.last.level.read.count" [Count],
-        /// Bytes read from table files above the last level.
+        /// Bytes of data blocks (with trailers) read from table files above the last level.
         NonLastLevelReadBytes = "rocksdb.non.last.level.read.bytes" [Bytes],
-        /// Reads from table files above the last level.
+        /// Data-block reads from table files above the last level.
         NonLastLevelReadCount = "rocksdb.non.last.level.read.count" [Count],
         /// Block checksums verified on reads from table files (`verify_checksums`), including the metaindex, properties, filter and index blocks read when a table is opened; as in RocksDB, writes do not count.
         BlockChecksumComputeCount = "rocksdb.block.checksum.compute.count" [Count],
