@@ -24,6 +24,32 @@ fn key(i: u32) -> Vec<u8> {
     format!("key{:08}", (i * 7919) % 4000).into_bytes()
 }
 
+/// RocksDB records `rocksdb.num.subcompactions.scheduled` only where it
+/// forms subcompactions; with `max_subcompactions = 1` the histogram stays
+/// empty however many compactions run (Strata recorded 1 per job).
+#[test]
+fn one_subcompaction_allowed_records_no_subcompaction_histograms() {
+    let dir = common::tempdir();
+    let o = Options {
+        max_subcompactions: 1,
+        ..opts()
+    };
+    let db = Db::open(dir.path(), o).unwrap();
+    let value = vec![b'v'; 200];
+    for i in 0..4000 {
+        db.put(&key(i), &value).unwrap();
+    }
+    db.flush().unwrap();
+    db.wait_for_compaction().unwrap();
+    let s = db.statistics().unwrap();
+    assert!(s.histogram(Histogram::CompactionTime).count() > 0);
+    assert_eq!(
+        s.histogram(Histogram::NumSubcompactionsScheduled).count(),
+        0
+    );
+    assert_eq!(s.histogram(Histogram::SubcompactionSetupTime).count(), 0);
+}
+
 #[test]
 fn universal_compaction_output_on_the_last_level_counts_last_level_reads() {
     let dir = common::tempdir();
@@ -89,6 +115,7 @@ fn a_fill_compaction_and_reads_fill_the_io_histograms() {
     assert!(s.histogram(Histogram::NumFilesInSingleCompaction).sum() >= 2 * compactions);
     // L0 -> L1 with max_subcompactions = 2 computes boundaries.
     assert!(count(Histogram::SubcompactionSetupTime) > 0);
+    assert!(count(Histogram::NumSubcompactionsScheduled) > 0);
 
     // Block reads: compaction reads and Get reads are timed apart; every
     // file read is timed; every compressed block counted both ways.

@@ -242,6 +242,12 @@ impl DbInner {
                         s.record_histogram(Histogram::CompactionTime, js.micros);
                         s.record_histogram(Histogram::CompactionCpuTime, js.cpu_micros);
                         s.record_tick(Ticker::CompactionCpuTotalTime, js.cpu_micros);
+                    }
+                    // Only jobs that may split record how many ranges they
+                    // ran (RocksDB records it where it forms subcompactions,
+                    // so `max_subcompactions=1` leaves it empty).
+                    let n = self.opts.max_subcompactions as usize;
+                    if should_form_subcompactions(task, n, self.opts.num_levels) {
                         s.record_histogram(
                             Histogram::NumSubcompactionsScheduled,
                             js.subcompactions,

@@ -56,7 +56,7 @@ stat_names! {
         WriteStall = "rocksdb.db.write.stall" [Micros],
         /// Time of one read from a table file (a block and its trailer).
         SstReadMicros = "rocksdb.sst.read.micros" [Micros],
-        /// Number of subcompactions one compaction job ran.
+        /// Number of subcompactions (key ranges) one compaction job that may split ran: one sample per job where subcompactions are formed (`max_subcompactions` > 1, an L0 -> base, universal or manual compaction), none for other jobs, as in RocksDB.
         NumSubcompactionsScheduled = "rocksdb.num.subcompactions.scheduled" [Count],
         /// Value bytes returned by one successful Get.
         BytesPerRead = "rocksdb.bytes.per.read" [Bytes],
