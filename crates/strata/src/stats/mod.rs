@@ -119,7 +119,7 @@ mod tests {
 
     /// Every statistic documented as recorded is recorded somewhere: its
     /// variant appears in the engine's source outside the name lists. (The
-    /// bug this guards: 150 tickers and histograms were documented as
+    /// bug this guards: 110 tickers and histograms were documented as
     /// recorded, and printed 0 in every dump, because nothing recorded them.)
     #[test]
     fn every_statistic_documented_as_recorded_is_recorded_somewhere() {
