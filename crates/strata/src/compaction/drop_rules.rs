@@ -10,11 +10,12 @@ use crate::types::{parse_internal_key, SequenceNumber, ValueType};
 pub enum Decision {
     /// Write it to the output.
     Keep,
-    /// Shadowed by a newer version no snapshot separates it from
-    /// (`rocksdb.compaction.key.drop.new`).
+    /// Shadowed by a newer version no snapshot separates it from, a
+    /// dropped tombstone included (`rocksdb.compaction.key.drop.new`, as
+    /// RocksDB counts the versions under a tombstone it drops).
     DropShadowed,
-    /// A tombstone (or data under one) nothing can see any more
-    /// (`rocksdb.compaction.key.drop.obsolete`).
+    /// A tombstone nothing can see any more, at a level below which no file
+    /// holds its key (`rocksdb.compaction.key.drop.obsolete`).
     DropObsolete,
 }
 
@@ -25,7 +26,6 @@ pub struct DropRules {
     current_key: Vec<u8>,
     has_current: bool,
     last_stripe: Option<usize>,
-    drop_rest_of_key: bool,
 }
 
 impl DropRules {
@@ -38,7 +38,6 @@ impl DropRules {
             current_key: Vec::new(),
             has_current: false,
             last_stripe: None,
-            drop_rest_of_key: false,
         }
     }
 
@@ -60,18 +59,15 @@ impl DropRules {
             self.current_key.extend_from_slice(p.user_key);
             self.has_current = true;
             self.last_stripe = None;
-            self.drop_rest_of_key = false;
         }
-        if self.drop_rest_of_key {
-            return Decision::DropObsolete;
-        }
+        // The versions under a dropped tombstone are in its stripe (the
+        // oldest: below every snapshot), so they fall to the rule below.
         let stripe = self.stripe(p.seq);
         if self.last_stripe == Some(stripe) {
             return Decision::DropShadowed;
         }
         self.last_stripe = Some(stripe);
         if p.value_type == ValueType::Deletion && stripe == 0 && bottommost(p.user_key) {
-            self.drop_rest_of_key = true;
             return Decision::DropObsolete;
         }
         Decision::Keep
@@ -123,8 +119,8 @@ mod tests {
     #[test]
     fn tombstones_drop_only_at_the_bottom_and_below_all_snapshots() {
         assert_eq!(
-            run(&[("a", 9, D), ("a", 5, V)], vec![], true),
-            [DropObsolete, DropObsolete]
+            run(&[("a", 9, D), ("a", 5, V), ("a", 3, V)], vec![], true),
+            [DropObsolete, DropShadowed, DropShadowed]
         );
         assert_eq!(
             run(&[("a", 9, D), ("a", 5, V)], vec![], false),

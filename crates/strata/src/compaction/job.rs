@@ -372,12 +372,10 @@ fn run_range(
     .with_cutter(grandparent_cutter(ctx, task, version));
     let mut rules = DropRules::new(snapshots.to_vec());
     let mut counts = (0u64, 0u64, 0u64);
-    // Tombstones dropped although the job is not bottommost: the first
-    // obsolete drop of a user key is its tombstone (the rest of the key's
-    // entries follow it).
+    // Tombstones dropped although the job is not bottommost (every
+    // obsolete drop is a tombstone; the versions under it are shadowed).
     let bottommost = task_is_bottommost(version, task);
     let mut early = 0u64;
-    let mut last_obsolete: Option<Vec<u8>> = None;
     let merged = (|| -> Result<()> {
         let mut input = input_iterator(ctx, task, version.num_levels())?;
         match lo {
@@ -408,10 +406,8 @@ fn run_range(
                 Decision::DropShadowed => counts.1 += 1,
                 Decision::DropObsolete => {
                     counts.2 += 1;
-                    let uk = user_key(key);
-                    if !bottommost && last_obsolete.as_deref() != Some(uk) {
+                    if !bottommost {
                         early += 1;
-                        last_obsolete = Some(uk.to_vec());
                     }
                 }
             }

@@ -78,9 +78,9 @@ stat_names! {
         GetHitL1 = "rocksdb.l1.hit" [Count],
         /// Point lookups answered by a table at level 2 or deeper.
         GetHitL2AndUp = "rocksdb.l2andup.hit" [Count],
-        /// Compaction dropped a key because a newer version of it was in the same compaction.
+        /// Compaction dropped a key because a newer version of it (a tombstone included) was in the same compaction and no snapshot separates them.
         CompactionKeyDropNewerEntry = "rocksdb.compaction.key.drop.new" [Count],
-        /// Compaction dropped a deletion marker (or deleted value) with nothing older left to hide.
+        /// Compaction dropped a deletion marker below every snapshot with no deeper file holding its key (the values under it count as `rocksdb.compaction.key.drop.new`, as in RocksDB).
         CompactionKeyDropObsolete = "rocksdb.compaction.key.drop.obsolete" [Count],
         /// Compaction dropped a key covered by a range deletion. Stays 0: Strata has no range
         /// deletions (DeleteRange).
