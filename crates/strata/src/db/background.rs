@@ -321,9 +321,9 @@ impl DbInner {
     pub(crate) fn subcompaction_boundaries(&self, task: &CompactionTask) -> Vec<Vec<u8>> {
         let n = self.opts.max_subcompactions as usize;
         if should_form_subcompactions(task, n, self.opts.num_levels) {
-            let t = std::time::Instant::now();
+            let t = self.stats.as_ref().map(|_| std::time::Instant::now());
             let b = subcompaction_boundaries(task, n);
-            if let Some(s) = &self.stats {
+            if let (Some(s), Some(t)) = (&self.stats, t) {
                 s.record_histogram(
                     Histogram::SubcompactionSetupTime,
                     t.elapsed().as_micros() as u64,

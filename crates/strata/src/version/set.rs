@@ -242,9 +242,9 @@ impl VersionSet {
             .as_mut()
             .ok_or_else(|| Error::InvalidArgument("MANIFEST is not open".into()))?;
         w.add_record(&record)?;
-        let t = std::time::Instant::now();
+        let t = self.stats.as_ref().map(|_| std::time::Instant::now());
         w.sync()?;
-        if let Some(s) = &self.stats {
+        if let (Some(s), Some(t)) = (&self.stats, t) {
             s.record_histogram(
                 Histogram::ManifestFileSyncMicros,
                 t.elapsed().as_micros() as u64,
