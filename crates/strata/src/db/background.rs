@@ -169,7 +169,10 @@ impl DbInner {
         let started = parking_lot::Mutex::new(Vec::new());
         let blob_cfg = self.blob_job_config(&version, task.output_level);
         let boundaries = self.subcompaction_boundaries(task);
-        if let (Some(s), false) = (&self.stats, task.trivial_move) {
+        // RocksDB records it where it picks an automatic compaction, trivial
+        // moves included, and never for manual ones.
+        let manual = task.reason == crate::compaction::CompactionReason::ManualCompaction;
+        if let (Some(s), false) = (&self.stats, manual) {
             s.record_histogram(
                 Histogram::NumFilesInSingleCompaction,
                 task.all_inputs().count() as u64,

@@ -109,13 +109,17 @@ impl DbInner {
     /// Runs as the front writer: makes room, writes the group, wakes it.
     fn lead_group(&self, st: &mut MutexGuard<'_, State>, leader: &Arc<WriterSlot>) -> Result<()> {
         let first_bytes = leader.batch.lock().as_ref().map_or(0, |b| b.data_size()) as u64;
-        let stalled_before = st.istats.stall_micros;
+        let (micros_before, groups_before) =
+            (st.istats.stall_micros, st.istats.stalled_write_groups);
         let mut result = self.make_room_for_write(st, leader.force_switch, first_bytes);
-        // One sample per delayed write group, its whole delay (RocksDB's
-        // `rocksdb.db.write.stall`, recorded once per DelayWrite).
-        let stalled = st.istats.stall_micros - stalled_before;
-        if let (Some(s), true) = (&self.stats, stalled > 0) {
-            s.record_histogram(Histogram::WriteStall, stalled);
+        // One sample per write group the controller delayed or stopped, its
+        // whole delay, 0 included (RocksDB's `rocksdb.db.write.stall`: a
+        // StopWatch around each DelayWrite call).
+        if let (Some(s), true) = (&self.stats, st.istats.stalled_write_groups > groups_before) {
+            s.record_histogram(
+                Histogram::WriteStall,
+                st.istats.stall_micros - micros_before,
+            );
         }
         let mut group_len = 1;
         if result.is_ok() && !leader.force_switch {
@@ -315,6 +319,7 @@ impl DbInner {
     ) -> Result<()> {
         let mut delayed = false;
         let mut stop_counted = false;
+        let mut stalled = false;
         loop {
             if let Some(e) = &st.bg_error {
                 return Err(Error::Background(e.clone()));
@@ -326,6 +331,10 @@ impl DbInner {
             let shape = self.lsm_shape(st, force_switch);
             match stall_state(&shape, &self.opts) {
                 StallState::Stopped(cause) => {
+                    if !stalled {
+                        stalled = true;
+                        st.istats.stalled_write_groups += 1;
+                    }
                     if !stop_counted {
                         st.istats.count_stall(cause, true);
                         stop_counted = true;
@@ -349,6 +358,10 @@ impl DbInner {
                 }
                 StallState::Delayed(cause) if !delayed => {
                     delayed = true;
+                    if !stalled {
+                        stalled = true;
+                        st.istats.stalled_write_groups += 1;
+                    }
                     if st.last_logged_stall != Some(cause) {
                         st.last_logged_stall = Some(cause);
                         self.log.log(&format!(

@@ -76,6 +76,9 @@ pub struct TableInfo {
     /// because compressing did not pay (`rocksdb.number.block.not_compressed`;
     /// 0 with compression off, as in RocksDB).
     pub blocks_not_compressed: u64,
+    /// Time the final sync of the file took, in microseconds (0 unless the
+    /// builder has statistics).
+    pub sync_micros: u64,
 }
 
 /// Shortens `start` to a key `s` with `start <= s < limit` (user-key order)
@@ -242,13 +245,14 @@ impl TableBuilder {
             self.stats.as_deref(),
         )?;
         if self.opts.compression != CompressionType::None {
-            if let Some(s) = &self.stats {
-                s.record_histogram(Histogram::BytesCompressed, raw_len as u64);
-            }
             if used == CompressionType::None {
                 self.blocks_not_compressed += 1;
             } else {
                 self.blocks_compressed += 1;
+                // RocksDB 7.8 samples only blocks it stored compressed.
+                if let Some(s) = &self.stats {
+                    s.record_histogram(Histogram::BytesCompressed, raw_len as u64);
+                }
             }
         }
         self.data_block.reset();
@@ -346,7 +350,9 @@ impl TableBuilder {
         .encode();
         self.file.append(&footer)?;
         self.offset += footer.len() as u64;
+        let sync_start = self.stats.as_ref().map(|_| std::time::Instant::now());
         self.file.sync()?;
+        let sync_micros = sync_start.map_or(0, |t| t.elapsed().as_micros() as u64);
         Ok(TableInfo {
             file_size: self.offset,
             smallest_key: self.smallest_key,
@@ -362,6 +368,7 @@ impl TableBuilder {
             properties: self.props,
             blocks_compressed: self.blocks_compressed,
             blocks_not_compressed: self.blocks_not_compressed,
+            sync_micros,
         })
     }
 

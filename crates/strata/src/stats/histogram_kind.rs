@@ -48,7 +48,7 @@ stat_names! {
         HardRateLimitDelayCount = "rocksdb.hard.rate.limit.delay.count" [Count],
         /// Deprecated in RocksDB (stays empty there too).
         SoftRateLimitDelayCount = "rocksdb.soft.rate.limit.delay.count" [Count],
-        /// Number of input files of one compaction (trivial moves excluded).
+        /// Number of input files of one automatically picked compaction, trivial moves included; manual compactions (`compact_range`) record nothing, as in RocksDB.
         NumFilesInSingleCompaction = "rocksdb.numfiles.in.singlecompaction" [Count],
         /// Latency of one iterator Seek.
         DbSeek = "rocksdb.db.seek.micros" [Micros],
@@ -64,7 +64,7 @@ stat_names! {
         BytesPerWrite = "rocksdb.bytes.per.write" [Bytes],
         /// Value bytes returned by one MultiGet call. Stays empty: Strata has no MultiGet.
         BytesPerMultiget = "rocksdb.bytes.per.multiget" [Bytes],
-        /// Uncompressed size of one data block handed to the compressor by a flush or compaction.
+        /// Uncompressed size of one data block a flush or compaction stored compressed (blocks the codec did not shrink enough are not sampled, as in RocksDB 7.8).
         BytesCompressed = "rocksdb.bytes.compressed" [Bytes],
         /// Uncompressed size of one block decompressed after a table-file read.
         BytesDecompressed = "rocksdb.bytes.decompressed" [Bytes],

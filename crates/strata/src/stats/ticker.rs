@@ -93,7 +93,8 @@ stat_names! {
         CompactionRangeDelDropObsolete = "rocksdb.compaction.range_del.drop.obsolete" [Count],
         /// Deletion markers a compaction dropped although its key range reaches files deeper down
         /// (no deeper file holds the marker's key). A subset of
-        /// `rocksdb.compaction.key.drop.obsolete` (which also counts the values under each marker).
+        /// `rocksdb.compaction.key.drop.obsolete` (the values under each marker count as
+        /// `rocksdb.compaction.key.drop.new`).
         /// RocksDB drops these early in leveled compactions only; Strata also in universal ones.
         CompactionOptimizedDelDropObsolete = "rocksdb.compaction.optimized.del.drop.obsolete" [Count],
         /// Compactions cancelled before they started. Stays 0: Strata has no space check that
