@@ -186,7 +186,9 @@ stat_names! {
         BlockCacheCompressedAddFailures = "rocksdb.block.cachecompressed.add.failures" [Count],
         /// WAL syncs (fsync/fdatasync of the log file).
         WalFileSynced = "rocksdb.wal.synced" [Count],
-        /// Bytes appended to WAL files.
+        /// Write-batch bytes logged to WAL files: the batch contents, as RocksDB counts
+        /// them (its log_size), without the log's 7-byte record headers and block padding
+        /// (about 0.4% more on disk at 1 KB values).
         WalFileBytes = "rocksdb.wal.bytes" [Bytes],
         /// Write requests a thread committed itself (as a write-group leader).
         WriteDoneBySelf = "rocksdb.write.self" [Count],

@@ -37,8 +37,7 @@ impl Writer {
     }
 
     /// Appends one logical record; returns the bytes it took on disk
-    /// (headers, payload, and any block-trailer padding written before it),
-    /// for the `rocksdb.wal.bytes` ticker.
+    /// (headers, payload, and any block-trailer padding written before it).
     pub fn add_record(&mut self, payload: &[u8]) -> Result<u64> {
         if self.failed {
             return Err(failed_error());
