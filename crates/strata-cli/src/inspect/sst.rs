@@ -66,18 +66,23 @@ pub fn dump(path: &Path, args: &SstArgs, out: &mut dyn Write) -> anyhow::Result<
     writeln!(out, "  bloom filter present: {}", table.has_filter())?;
     let limit = args.limit.unwrap_or(usize::MAX);
     let index = table.index_entries()?;
+    let user_keys = table.properties().index_key_is_user_key;
     writeln!(
         out,
-        "Index ({} data blocks; separator key -> block offset, size):",
-        index.len()
+        "Index ({} data blocks; separator {} -> block offset, size):",
+        index.len(),
+        if user_keys { "user key" } else { "key" }
     )?;
     for (key, handle) in index.iter().take(limit) {
+        let sep = if user_keys {
+            args.fmt.user_key(key)
+        } else {
+            args.fmt.internal_key(key)
+        };
         writeln!(
             out,
-            "  {} -> offset {} size {}",
-            args.fmt.internal_key(key),
-            handle.offset,
-            handle.size
+            "  {sep} -> offset {} size {}",
+            handle.offset, handle.size
         )?;
     }
     if index.len() > limit {

@@ -74,15 +74,14 @@ pub fn dump_table(table: &Arc<Table>, dump: &DumpOptions, out: &mut dyn Write) -
     if dump.index {
         let entries = table.index_entries()?;
         writeln!(out, "Index ({} data blocks):", entries.len()).map_err(io)?;
+        let user_keys = table.properties().index_key_is_user_key;
         for (k, h) in entries {
-            writeln!(
-                out,
-                "  {} -> offset {} size {}",
-                format_internal_key(&k),
-                h.offset,
-                h.size
-            )
-            .map_err(io)?;
+            let sep = if user_keys {
+                escape_bytes(crate::types::user_key(&k))
+            } else {
+                format_internal_key(&k)
+            };
+            writeln!(out, "  {sep} -> offset {} size {}", h.offset, h.size).map_err(io)?;
         }
     }
     if dump.entries {

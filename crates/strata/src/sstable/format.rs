@@ -21,8 +21,14 @@ pub const BLOCK_TRAILER_SIZE: usize = 5;
 /// The magic number ending every table file ("STRATSST" read as big-endian ASCII).
 pub const TABLE_MAGIC: u64 = 0x5354_5241_5453_5354;
 
-/// The table format version this code writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The newest table format version this code writes and reads: 2, tables
+/// whose index separators are user keys (`rocksdb.index.key.is.user.key`),
+/// which a version-1 reader would misread. Tables with internal-key
+/// separators are still written as version 1 (docs/formats/sstable.md).
+pub const FORMAT_VERSION: u32 = 2;
+
+/// The oldest table format version this code reads.
+pub const MIN_FORMAT_VERSION: u32 = 1;
 
 /// Size of the fixed footer at the end of every table file.
 pub const FOOTER_SIZE: usize = 16 + 16 + 4 + 4 + 8;
@@ -137,9 +143,9 @@ impl Footer {
             size: next()?,
         };
         let format_version = decode_fixed32(&src[32..]).ok_or_else(|| bad("short footer"))?;
-        if format_version != FORMAT_VERSION {
+        if !(MIN_FORMAT_VERSION..=FORMAT_VERSION).contains(&format_version) {
             return Err(Error::NotSupported(format!(
-                "{file}: table format version {format_version} (this build reads {FORMAT_VERSION})"
+                "{file}: table format version {format_version} (this build reads {MIN_FORMAT_VERSION} to {FORMAT_VERSION})"
             )));
         }
         Ok(Footer {

@@ -26,6 +26,7 @@ const CREATION_TIME: &str = "rocksdb.creation.time";
 const SMALLEST_SEQNO: &str = "strata.smallest.seqno";
 const LARGEST_SEQNO: &str = "strata.largest.seqno";
 const BLOOM_BITS: &str = "strata.bloom.bits.per.key";
+const INDEX_KEY_IS_USER_KEY: &str = "rocksdb.index.key.is.user.key";
 
 /// Table-wide facts recorded when the table was written.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -56,6 +57,11 @@ pub struct TableProperties {
     pub creation_time: u64,
     /// The filter's bits per key (0 = no filter).
     pub bloom_bits_per_key: f64,
+    /// The index block's separators are user keys, not internal keys
+    /// (`rocksdb.index.key.is.user.key`; absent means false). Set when no
+    /// user key spans two data blocks, which saves each separator its
+    /// 8-byte sequence trailer.
+    pub index_key_is_user_key: bool,
 }
 
 impl TableProperties {
@@ -83,6 +89,11 @@ impl TableProperties {
             (LARGEST_SEQNO, v(self.largest_seqno)),
             (BLOOM_BITS, bits),
         ];
+        // Written only when set, so tables with internal-key separators
+        // keep the bytes they had before the property existed.
+        if self.index_key_is_user_key {
+            pairs.push((INDEX_KEY_IS_USER_KEY, v(1)));
+        }
         pairs.sort_by(|a, b| a.0.cmp(b.0));
         let mut b = BlockBuilder::new(1);
         for (k, val) in &pairs {
@@ -127,6 +138,7 @@ impl TableProperties {
                 CREATION_TIME => p.creation_time = num()?,
                 SMALLEST_SEQNO => p.smallest_seqno = num()?,
                 LARGEST_SEQNO => p.largest_seqno = num()?,
+                INDEX_KEY_IS_USER_KEY => p.index_key_is_user_key = num()? != 0,
                 COMPRESSION => {
                     p.compression_name =
                         std::str::from_utf8(val).map_err(|_| bad(name))?.to_string()
@@ -165,6 +177,10 @@ impl TableProperties {
             format!("{SMALLEST_SEQNO}: {}", self.smallest_seqno),
             format!("{LARGEST_SEQNO}: {}", self.largest_seqno),
             format!("{BLOOM_BITS}: {}", self.bloom_bits_per_key),
+            format!(
+                "{INDEX_KEY_IS_USER_KEY}: {}",
+                u64::from(self.index_key_is_user_key)
+            ),
         ]
     }
 }
@@ -189,9 +205,21 @@ mod tests {
             largest_seqno: 99,
             creation_time: 1_700_000_000,
             bloom_bits_per_key: 9.5,
+            index_key_is_user_key: true,
         };
         let block = Arc::new(Block::new(p.encode(), Arc::from("t"), 0).unwrap());
         assert_eq!(TableProperties::decode(&block).unwrap(), p);
+        // Absent (tables written before the property existed): false.
+        let q = TableProperties {
+            index_key_is_user_key: false,
+            ..p
+        };
+        let block = Arc::new(Block::new(q.encode(), Arc::from("t"), 0).unwrap());
+        assert!(
+            !TableProperties::decode(&block)
+                .unwrap()
+                .index_key_is_user_key
+        );
     }
 
     #[test]

@@ -197,6 +197,26 @@ impl Table {
         self.filter.is_some()
     }
 
+    /// An iterator over the index block, ordered as its separators are:
+    /// bytewise for user-key separators, internal-key order otherwise.
+    fn index_iter(&self) -> BlockIter {
+        if self.properties.index_key_is_user_key {
+            self.index.iter(bytewise_cmp)
+        } else {
+            self.index.internal_iter()
+        }
+    }
+
+    /// What to seek the index with for an internal key: its user key when
+    /// the separators are user keys.
+    fn index_target<'a>(&self, ikey: &'a [u8]) -> &'a [u8] {
+        if self.properties.index_key_is_user_key {
+            user_key(ikey)
+        } else {
+            ikey
+        }
+    }
+
     fn corrupt_index(&self) -> Error {
         Error::corruption(
             &*self.file_name,
@@ -304,8 +324,8 @@ impl Table {
             }
             self.tick(Ticker::BloomFilterFullPositive);
         }
-        let mut idx = self.index.internal_iter();
-        idx.seek(lookup_ikey);
+        let mut idx = self.index_iter();
+        idx.seek(self.index_target(lookup_ikey));
         if !idx.valid() {
             idx.status()?;
             return Ok(None);
@@ -332,7 +352,7 @@ impl Table {
         TableIterator {
             table: self.clone(),
             opts,
-            index_iter: self.index.internal_iter(),
+            index_iter: self.index_iter(),
             data_iter: None,
             status: None,
         }
@@ -341,8 +361,8 @@ impl Table {
     /// Approximate file offset where `ikey` would be (the start of its data
     /// block; the end of the data for keys past the last block).
     pub fn approximate_offset_of(&self, ikey: &[u8]) -> u64 {
-        let mut idx = self.index.internal_iter();
-        idx.seek(ikey);
+        let mut idx = self.index_iter();
+        idx.seek(self.index_target(ikey));
         if idx.valid() {
             if let Some(h) = BlockHandle::decode(idx.value()) {
                 return h.offset;
@@ -351,14 +371,24 @@ impl Table {
         self.footer.metaindex.offset
     }
 
-    /// The index entries: (separator key, data block handle).
+    /// The index entries: (separator, data block handle). Separators are
+    /// internal keys whatever the index stores: a user-key separator `s`
+    /// comes back as `(s, seq 0, type 0)`, the largest internal key of `s`,
+    /// so every key of the block still sorts at or below it.
     pub fn index_entries(&self) -> Result<Vec<(Vec<u8>, BlockHandle)>> {
         let mut out = Vec::new();
-        let mut idx = self.index.internal_iter();
+        let mut idx = self.index_iter();
         idx.seek_to_first();
         while idx.valid() {
             let h = BlockHandle::decode(idx.value()).ok_or_else(|| self.corrupt_index())?;
-            out.push((idx.key().to_vec(), h));
+            let sep = if self.properties.index_key_is_user_key {
+                let mut k = idx.key().to_vec();
+                k.extend_from_slice(&0u64.to_le_bytes());
+                k
+            } else {
+                idx.key().to_vec()
+            };
+            out.push((sep, h));
             idx.next();
         }
         idx.status()?;
@@ -520,7 +550,7 @@ impl InternalIterator for TableIterator {
     }
 
     fn seek(&mut self, target: &[u8]) {
-        self.index_iter.seek(target);
+        self.index_iter.seek(self.table.index_target(target));
         if self.init_data_block() {
             if let Some(d) = &mut self.data_iter {
                 d.seek(target);
@@ -530,7 +560,7 @@ impl InternalIterator for TableIterator {
     }
 
     fn seek_for_prev(&mut self, target: &[u8]) {
-        self.index_iter.seek(target);
+        self.index_iter.seek(self.table.index_target(target));
         if !self.index_iter.valid() {
             if let Err(e) = self.index_iter.status() {
                 self.set_error(e);

@@ -247,6 +247,87 @@ fn block_cache_counts_hits_and_misses() {
     assert!(small.usage() <= 4096 + 16 * 4096);
 }
 
+/// Distinct user keys in every block: the index stores user-key
+/// separators (RocksDB's `index_key_is_user_key`), 8 bytes shorter each,
+/// and lookups, scans and seeks in both directions still find every entry.
+#[test]
+fn user_key_index_when_no_user_key_spans_blocks() {
+    // One version per user key, as a flush or compaction writes most keys.
+    let mut entries = model(2000);
+    entries.dedup_by(|b, a| user_key(&a.0) == user_key(&b.0));
+    let (data, info, _) = build_table(&TableOptions::default(), &entries);
+    assert!(info.properties.index_key_is_user_key);
+    let blocks = info.properties.num_data_blocks;
+    assert!(blocks > 10);
+    let (t, _) = open_table(data, None, None).unwrap();
+    for (k, v) in entries.iter().step_by(7) {
+        let (got_k, got_v) = t.get(k, &ReadOpts::default()).unwrap().unwrap();
+        assert_eq!((&got_k, &got_v), (k, v));
+    }
+    assert!(t
+        .get(&lookup(b"zzzz"), &ReadOpts::default())
+        .unwrap()
+        .is_none());
+    let mut it = t.iter(ReadOpts::default());
+    assert_eq!(collect_forward(&mut it).len(), entries.len());
+    for (k, _) in entries.iter().step_by(13) {
+        it.seek(k);
+        assert!(it.valid());
+        assert_eq!(it.key(), &k[..]);
+        it.seek_for_prev(k);
+        assert!(it.valid());
+        assert_eq!(it.key(), &k[..]);
+    }
+    // Index entries come back as internal keys at or above each block's keys.
+    let idx = t.index_entries().unwrap();
+    assert_eq!(idx.len() as u64, blocks);
+    t.verify_checksums().unwrap();
+    // The same table with internal-key separators would need 8 more
+    // bytes per entry.
+    assert!(
+        info.properties.index_size < blocks * 30,
+        "{}",
+        info.properties.index_size
+    );
+}
+
+/// One user key's versions spanning a block boundary: no user-key
+/// separator can split them, so the table keeps internal-key separators,
+/// and every version stays reachable by its sequence number.
+#[test]
+fn internal_key_index_when_a_user_key_spans_blocks() {
+    let big = vec![b'x'; 1500];
+    let mut entries = Vec::new();
+    entries.push((make_internal_key(b"a", 1, ValueType::Value), b"a".to_vec()));
+    for seq in (10..20u64).rev() {
+        entries.push((make_internal_key(b"k", seq, ValueType::Value), big.clone()));
+    }
+    entries.push((make_internal_key(b"z", 1, ValueType::Value), b"z".to_vec()));
+    let none = TableOptions {
+        compression: CompressionType::None,
+        ..TableOptions::default()
+    };
+    let (data, info, _) = build_table(&none, &entries);
+    assert!(info.properties.num_data_blocks > 2);
+    assert!(!info.properties.index_key_is_user_key);
+    let (t, _) = open_table(data, None, None).unwrap();
+    for seq in 10..20u64 {
+        let (k, _) = t
+            .get(
+                &make_internal_key(b"k", seq, VALUE_TYPE_FOR_SEEK),
+                &ReadOpts::default(),
+            )
+            .unwrap()
+            .unwrap();
+        assert_eq!(k, make_internal_key(b"k", seq, ValueType::Value));
+    }
+    assert_eq!(
+        collect_forward(&mut t.iter(ReadOpts::default())).len(),
+        entries.len()
+    );
+    t.verify_checksums().unwrap();
+}
+
 #[test]
 fn block_reads_count_checksums_and_decompressions() {
     let entries = model(2000);
