@@ -27,6 +27,15 @@ fn key(i: u32) -> Vec<u8> {
 /// RocksDB records `rocksdb.num.subcompactions.scheduled` only where it
 /// forms subcompactions; with `max_subcompactions = 1` the histogram stays
 /// empty however many compactions run (Strata recorded 1 per job).
+/// Writes keys 0..4000 with 200-byte values; returns the value.
+fn put_all(db: &Db) -> Vec<u8> {
+    let value = vec![b'v'; 200];
+    for i in 0..4000 {
+        db.put(&key(i), &value).unwrap();
+    }
+    value
+}
+
 #[test]
 fn one_subcompaction_allowed_records_no_subcompaction_histograms() {
     let dir = common::tempdir();
@@ -35,10 +44,7 @@ fn one_subcompaction_allowed_records_no_subcompaction_histograms() {
         ..opts()
     };
     let db = Db::open(dir.path(), o).unwrap();
-    let value = vec![b'v'; 200];
-    for i in 0..4000 {
-        db.put(&key(i), &value).unwrap();
-    }
+    put_all(&db);
     db.flush().unwrap();
     db.wait_for_compaction().unwrap();
     let s = db.statistics().unwrap();
@@ -83,10 +89,7 @@ fn universal_compaction_output_on_the_last_level_counts_last_level_reads() {
         ..opts()
     };
     let db = Db::open(dir.path(), o).unwrap();
-    let value = vec![b'v'; 200];
-    for i in 0..4000 {
-        db.put(&key(i), &value).unwrap();
-    }
+    let value = put_all(&db);
     db.flush().unwrap();
     db.compact_range(None, None).unwrap();
     let s = db.statistics().unwrap();
@@ -103,10 +106,7 @@ fn universal_compaction_output_on_the_last_level_counts_last_level_reads() {
 fn a_fill_compaction_and_reads_fill_the_io_histograms() {
     let dir = common::tempdir();
     let db = Db::open(dir.path(), opts()).unwrap();
-    let value = vec![b'v'; 200];
-    for i in 0..4000 {
-        db.put(&key(i), &value).unwrap();
-    }
+    let value = put_all(&db);
     db.flush().unwrap();
     db.wait_for_compaction().unwrap();
     for i in 0..4000 {

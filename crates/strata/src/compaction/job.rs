@@ -143,10 +143,7 @@ fn input_iterator(
         if files.is_empty() {
             continue;
         }
-        let opts = ReadOpts {
-            last_level: level + 1 == num_levels,
-            ..opts
-        };
+        let opts = opts.at_level(level, num_levels);
         if level == 0 {
             for f in files {
                 let t = ctx.table_cache.get(f.number)?;

@@ -507,18 +507,7 @@ pub fn task_is_bottommost(v: &Version, task: &CompactionTask) -> bool {
     if deeper {
         return false;
     }
-    if task.output_level != 0 {
-        return true;
-    }
-    let oldest_input = task.all_inputs().map(|f| f.smallest_seq).min();
-    !v.files(0).iter().any(|f| {
-        let outside = !task.all_inputs().any(|i| i.number == f.number);
-        let older = oldest_input.is_none_or(|s| f.largest_seq < s);
-        outside
-            && older
-            && user_key(&f.smallest) <= hi.as_slice()
-            && lo.as_slice() <= user_key(&f.largest)
-    })
+    !older_l0_outside_task_overlaps(v, task, &lo, &hi)
 }
 
 /// True if no file older than `task`'s outputs may hold `ukey`, so that a
@@ -530,15 +519,28 @@ pub fn task_is_bottommost_for_key(v: &Version, task: &CompactionTask, ukey: &[u8
     if !v.is_bottommost_for_key(task.output_level, ukey) {
         return false;
     }
+    !older_l0_outside_task_overlaps(v, task, ukey, ukey)
+}
+
+/// For an intra-L0 task (output level 0): true if an L0 file left out of
+/// the task, older than all its inputs, overlaps user keys `[lo, hi]`; such
+/// a file may hold versions a tombstone in the output hides. Always false
+/// for tasks that write below L0.
+fn older_l0_outside_task_overlaps(
+    v: &Version,
+    task: &CompactionTask,
+    lo: &[u8],
+    hi: &[u8],
+) -> bool {
     if task.output_level != 0 {
-        return true;
+        return false;
     }
     let oldest_input = task.all_inputs().map(|f| f.smallest_seq).min();
-    !v.files(0).iter().any(|f| {
+    v.files(0).iter().any(|f| {
         let outside = !task.all_inputs().any(|i| i.number == f.number);
         // Only files older than the inputs can hold data a tombstone hides.
         let older = oldest_input.is_none_or(|s| f.largest_seq < s);
-        outside && older && user_key(&f.smallest) <= ukey && ukey <= user_key(&f.largest)
+        outside && older && user_key(&f.smallest) <= hi && lo <= user_key(&f.largest)
     })
 }
 

@@ -74,9 +74,6 @@ pub struct InternalStats {
     pub wal_bytes: u64,
     /// Microseconds writers spent stalled.
     pub stall_micros: u64,
-    /// Write groups the write controller delayed or stopped (each one
-    /// sample of `rocksdb.db.write.stall`, even when its wait rounded to 0).
-    pub stalled_write_groups: u64,
     /// Stall events by (cause, stopped?).
     pub stall_counts: BTreeMap<(StallCause, bool), u64>,
     /// When the DB was opened.
@@ -97,7 +94,6 @@ impl InternalStats {
             wal_syncs: 0,
             wal_bytes: 0,
             stall_micros: 0,
-            stalled_write_groups: 0,
             stall_counts: BTreeMap::new(),
             start: Instant::now(),
         }

@@ -93,10 +93,7 @@ impl DbInner {
                     .into_iter()
                     .collect()
             };
-            let ro = ReadOpts {
-                last_level: level + 1 == v.num_levels(),
-                ..ro
-            };
+            let ro = ro.at_level(level, v.num_levels());
             for f in candidates {
                 let table = self.table_cache.get(f.number)?;
                 if let Some((ikey, value)) = table.get(&lookup, &ro)? {
@@ -171,10 +168,7 @@ impl DbInner {
         }
         let v = &sv.version;
         for f in v.files(0) {
-            let ro = ReadOpts {
-                last_level: v.num_levels() == 1,
-                ..ro
-            };
+            let ro = ro.at_level(0, v.num_levels());
             children.push(Box::new(LevelIterator::new(
                 vec![f.clone()],
                 self.table_cache.clone(),
@@ -183,10 +177,7 @@ impl DbInner {
         }
         for level in 1..v.num_levels() {
             if !v.files(level).is_empty() {
-                let ro = ReadOpts {
-                    last_level: level + 1 == v.num_levels(),
-                    ..ro
-                };
+                let ro = ro.at_level(level, v.num_levels());
                 children.push(Box::new(LevelIterator::new(
                     v.files(level).to_vec(),
                     self.table_cache.clone(),

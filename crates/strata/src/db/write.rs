@@ -109,13 +109,14 @@ impl DbInner {
     /// Runs as the front writer: makes room, writes the group, wakes it.
     fn lead_group(&self, st: &mut MutexGuard<'_, State>, leader: &Arc<WriterSlot>) -> Result<()> {
         let first_bytes = leader.batch.lock().as_ref().map_or(0, |b| b.data_size()) as u64;
-        let (micros_before, groups_before) =
-            (st.istats.stall_micros, st.istats.stalled_write_groups);
-        let mut result = self.make_room_for_write(st, leader.force_switch, first_bytes);
+        let micros_before = st.istats.stall_micros;
+        let mut stalled = false;
+        let mut result =
+            self.make_room_for_write(st, leader.force_switch, first_bytes, &mut stalled);
         // One sample per write group the controller delayed or stopped, its
         // whole delay, 0 included (RocksDB's `rocksdb.db.write.stall`: a
         // StopWatch around each DelayWrite call).
-        if let (Some(s), true) = (&self.stats, st.istats.stalled_write_groups > groups_before) {
+        if let (Some(s), true) = (&self.stats, stalled) {
             s.record_histogram(
                 Histogram::WriteStall,
                 st.istats.stall_micros - micros_before,
@@ -313,16 +314,17 @@ impl DbInner {
 
     /// Ensures the active memtable has room, switching it when full and
     /// delaying or stopping the writer as the write controller decides.
-    /// `force` switches a non-empty memtable regardless of its size.
+    /// `force` switches a non-empty memtable regardless of its size. Sets
+    /// `stalled` if the write controller delayed or stopped the writer.
     pub(crate) fn make_room_for_write(
         &self,
         st: &mut MutexGuard<'_, State>,
         mut force: bool,
         bytes: u64,
+        stalled: &mut bool,
     ) -> Result<()> {
         let mut delayed = false;
         let mut stop_counted = false;
-        let mut stalled = false;
         loop {
             if let Some(e) = &st.bg_error {
                 return Err(Error::Background(e.clone()));
@@ -334,10 +336,7 @@ impl DbInner {
             let shape = self.lsm_shape(st, force_switch);
             match stall_state(&shape, &self.opts) {
                 StallState::Stopped(cause) => {
-                    if !stalled {
-                        stalled = true;
-                        st.istats.stalled_write_groups += 1;
-                    }
+                    *stalled = true;
                     if !stop_counted {
                         st.istats.count_stall(cause, true);
                         stop_counted = true;
@@ -361,10 +360,7 @@ impl DbInner {
                 }
                 StallState::Delayed(cause) if !delayed => {
                     delayed = true;
-                    if !stalled {
-                        stalled = true;
-                        st.istats.stalled_write_groups += 1;
-                    }
+                    *stalled = true;
                     if st.last_logged_stall != Some(cause) {
                         st.last_logged_stall = Some(cause);
                         self.log.log(&format!(

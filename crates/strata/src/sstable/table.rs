@@ -37,6 +37,17 @@ pub struct ReadOpts {
     pub last_level: bool,
 }
 
+impl ReadOpts {
+    /// These options for a table on `level` of `num_levels` levels
+    /// (`last_level` set for the last one).
+    pub fn at_level(self, level: usize, num_levels: usize) -> Self {
+        ReadOpts {
+            last_level: level + 1 == num_levels,
+            ..self
+        }
+    }
+}
+
 impl Default for ReadOpts {
     /// RocksDB's defaults: verify and fill the cache.
     fn default() -> Self {

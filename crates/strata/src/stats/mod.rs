@@ -63,27 +63,34 @@ mod tests {
     /// The `### Tickers` and `### Histograms` tables of `docs/stats.md`,
     /// generated from the names, units and doc comments in the code.
     fn names_tables() -> String {
-        let mut out = String::from("### Tickers\n\n| # | name | unit | what records it | status |\n|---|---|---|---|---|\n");
-        for (i, t) in Ticker::ALL.iter().enumerate() {
-            out += &format!(
-                "| {i} | `{}` | {} | {} | {} |\n",
-                t.name(),
-                unit_label(t.unit()),
-                one_line(t.description()),
-                status(t.is_recorded())
+        type Row = (&'static str, Unit, &'static str, bool);
+        let table = |title: &str, rows: Vec<Row>| {
+            let mut out = format!(
+                "### {title}\n\n| # | name | unit | what records it | status |\n|---|---|---|---|---|\n"
             );
-        }
-        out += "\n### Histograms\n\n| # | name | unit | what records it | status |\n|---|---|---|---|---|\n";
-        for (i, h) in Histogram::ALL.iter().enumerate() {
-            out += &format!(
-                "| {i} | `{}` | {} | {} | {} |\n",
-                h.name(),
-                unit_label(h.unit()),
-                one_line(h.description()),
-                status(h.is_recorded())
-            );
-        }
-        out
+            for (i, (name, unit, description, recorded)) in rows.into_iter().enumerate() {
+                out += &format!(
+                    "| {i} | `{name}` | {} | {} | {} |\n",
+                    unit_label(unit),
+                    one_line(description),
+                    status(recorded)
+                );
+            }
+            out
+        };
+        let tickers = Ticker::ALL
+            .iter()
+            .map(|t| (t.name(), t.unit(), t.description(), t.is_recorded()))
+            .collect();
+        let histograms = Histogram::ALL
+            .iter()
+            .map(|h| (h.name(), h.unit(), h.description(), h.is_recorded()))
+            .collect();
+        format!(
+            "{}\n{}",
+            table("Tickers", tickers),
+            table("Histograms", histograms)
+        )
     }
 
     /// `docs/stats.md` lists every ticker and histogram with what records
