@@ -60,6 +60,7 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
         "hard_pending_compaction_bytes_limit",
         "delayed_write_rate",
         "block_size",
+        "enable_index_compression",
     ];
     for name in same {
         set(name, name, v.raw(name).to_string());
@@ -215,6 +216,7 @@ mod tests {
         assert_eq!(get(&o, "compaction_style"), Some("kCompactionStyleLevel"));
         assert_eq!(get(&o, "bloom_bits_per_key"), Some("0"));
         assert_eq!(get(&o, "block_cache_size"), Some("8388608"));
+        assert_eq!(get(&o, "enable_index_compression"), Some("true"));
         assert_eq!(get(&o, "enable_blob_files"), None);
         assert_eq!(get(&o, "compaction_options_universal.size_ratio"), None);
     }
@@ -229,7 +231,9 @@ mod tests {
             "--min_blob_size=0",
             "--bloom_bits=10",
             "--compression_type=none",
+            "--enable_index_compression=0",
         ]);
+        assert_eq!(get(&o, "enable_index_compression"), Some("false"));
         assert_eq!(
             get(&o, "compaction_style"),
             Some("kCompactionStyleUniversal")

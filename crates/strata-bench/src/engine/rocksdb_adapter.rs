@@ -93,6 +93,13 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
             ),
             "max_open_files" => o.set_max_open_files(int(s)?),
             "block_size" => table.set_block_size(int(s)?),
+            // RocksDB's default is true; the C API has no setter, so only
+            // the default can be honoured.
+            "enable_index_compression" if s.value == "true" => {}
+            "enable_index_compression" => anyhow::bail!(
+                "Not supported: --enable_index_compression={} with --engine=rocksdb (the rocksdb crate's C API cannot set it; RocksDB's default is true)",
+                s.value
+            ),
             "compression" => o.set_compression_type(compression(&s.value)?),
             "max_subcompactions" => o.set_max_subcompactions(int(s)?),
             "compaction_style" => o.set_compaction_style(match s.value.as_str() {

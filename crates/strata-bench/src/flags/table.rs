@@ -178,6 +178,12 @@ pub static FLAGS: &[FlagSpec] = &[
     ),
     f("block_size", I32, "4096", "Number of bytes in a block"),
     f(
+        "enable_index_compression",
+        Bool,
+        "true",
+        "Compress the index block",
+    ),
+    f(
         "open_files",
         I32,
         "-1",

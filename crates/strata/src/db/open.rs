@@ -127,6 +127,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         block_size: options.block_size,
         block_restart_interval: options.block_restart_interval,
         compression: options.compression,
+        enable_index_compression: options.enable_index_compression,
         bloom_bits_per_key: options.bloom_bits_per_key,
     };
     let last_seq = versions.last_sequence();

@@ -36,6 +36,9 @@ pub struct TableOptions {
     pub block_restart_interval: usize,
     /// Codec for data blocks (RocksDB's default: Snappy).
     pub compression: CompressionType,
+    /// Compress the index block with `compression` too
+    /// (`enable_index_compression`, true).
+    pub enable_index_compression: bool,
     /// Bloom filter bits per key; 0 (the default) builds no filter.
     pub bloom_bits_per_key: f64,
 }
@@ -46,6 +49,7 @@ impl Default for TableOptions {
             block_size: 4096,
             block_restart_interval: 16,
             compression: CompressionType::default(),
+            enable_index_compression: true,
             bloom_bits_per_key: 0.0,
         }
     }
@@ -70,10 +74,11 @@ pub struct TableInfo {
     pub largest_seq: u64,
     /// The properties block as written.
     pub properties: TableProperties,
-    /// Data blocks stored compressed (`rocksdb.number.block.compressed`).
+    /// Data and index blocks stored compressed
+    /// (`rocksdb.number.block.compressed`).
     pub blocks_compressed: u64,
-    /// Data blocks stored uncompressed although a codec was configured,
-    /// because compressing did not pay (`rocksdb.number.block.not_compressed`;
+    /// Data and index blocks stored uncompressed although a codec was
+    /// configured, because compressing did not pay (`rocksdb.number.block.not_compressed`;
     /// 0 with compression off, as in RocksDB).
     pub blocks_not_compressed: u64,
     /// Time the final sync of the file took, in microseconds (0 unless the
@@ -82,20 +87,36 @@ pub struct TableInfo {
 }
 
 /// Shortens `start` to a key `s` with `start <= s < limit` (user-key order)
-/// when that is possible by bumping one byte; `None` otherwise.
+/// by bumping one byte and cutting after it, as RocksDB's bytewise
+/// `FindShortestSeparator` does; `None` when no shorter key exists.
+///
+/// At the first differing byte `d`: if bumping `start[d]` keeps it below
+/// `limit[d]`, or `limit` goes on past `d` (so `start[..d] + (start[d]+1)` is
+/// a proper prefix of `limit`), the result is `start[..=d]` with that byte
+/// bumped. Otherwise (`limit` ends at `d` and `start[d] + 1 == limit[d]`)
+/// the first non-0xff byte of `start` after `d` is bumped instead. The
+/// prefix case matters: sorted dense keys (db_bench's big-endian numbers)
+/// usually differ by one in their first differing byte, and without it
+/// those separators stayed full length (8 more bytes per index entry).
 pub fn shortest_separator(start: &[u8], limit: &[u8]) -> Option<Vec<u8>> {
     let min = start.len().min(limit.len());
     let diff = start.iter().zip(limit).take_while(|(a, b)| a == b).count();
     if diff >= min {
         return None; // one is a prefix of the other
     }
-    let b = start[diff];
-    if b < 0xff && b + 1 < limit[diff] {
-        let mut s = start[..=diff].to_vec();
-        s[diff] += 1;
-        return Some(s);
+    let (b, l) = (start[diff], limit[diff]);
+    if b >= l {
+        return None; // limit sorts before start: nothing to shorten
     }
-    None
+    let bump_at = if diff + 1 < limit.len() || b + 1 < l {
+        diff
+    } else {
+        // start[..=diff] + 1 == limit: bump a later byte of start.
+        diff + 1 + start[diff + 1..].iter().position(|&x| x < 0xff)?
+    };
+    let mut s = start[..=bump_at].to_vec();
+    s[bump_at] += 1;
+    Some(s)
 }
 
 /// The shortest key `>= key` obtainable by bumping one byte; `None` if `key`
@@ -264,22 +285,30 @@ impl TableBuilder {
             self.opts.compression,
             self.stats.as_deref(),
         )?;
-        if self.opts.compression != CompressionType::None {
-            if used == CompressionType::None {
-                self.blocks_not_compressed += 1;
-            } else {
-                self.blocks_compressed += 1;
-                // RocksDB 7.8 samples only blocks it stored compressed.
-                if let Some(s) = &self.stats {
-                    s.record_histogram(Histogram::BytesCompressed, raw_len as u64);
-                }
-            }
-        }
+        self.count_compression(self.opts.compression, used, raw_len);
         self.data_block.reset();
         self.props.num_data_blocks += 1;
         self.props.data_size += handle.end() - handle.offset;
         self.pending_handle = Some(handle);
         Ok(())
+    }
+
+    /// Counts a block written with codec `asked` and stored as `used`, as
+    /// RocksDB counts every block it hands to the compressor (data and
+    /// index alike).
+    fn count_compression(&mut self, asked: CompressionType, used: CompressionType, raw_len: usize) {
+        if asked == CompressionType::None {
+            return;
+        }
+        if used == CompressionType::None {
+            self.blocks_not_compressed += 1;
+        } else {
+            self.blocks_compressed += 1;
+            // RocksDB 7.8 samples only blocks it stored compressed.
+            if let Some(s) = &self.stats {
+                s.record_histogram(Histogram::BytesCompressed, raw_len as u64);
+            }
+        }
     }
 
     /// Adds the index entry of the block just finished (ending at
@@ -375,14 +404,23 @@ impl TableBuilder {
             none,
             self.stats.as_deref(),
         )?;
-        let (index, _) = write_block(
+        // The index takes the data codec unless told not to, as RocksDB's
+        // `enable_index_compression`; `rocksdb.index.size` above stays the
+        // uncompressed size, as RocksDB reports it.
+        let index_codec = if self.opts.enable_index_compression {
+            self.opts.compression
+        } else {
+            none
+        };
+        let (index, used) = write_block(
             &mut *self.file,
             &mut self.offset,
             &mut self.scratch,
             &index_contents,
-            none,
+            index_codec,
             self.stats.as_deref(),
         )?;
+        self.count_compression(index_codec, used, index_contents.len());
         let footer = Footer {
             metaindex,
             index,
@@ -466,6 +504,61 @@ mod tests {
     use super::*;
     use crate::types::make_internal_key;
 
+    /// Regression: db_bench keys (8-byte big-endian number, then padding)
+    /// in sorted order usually differ by one in their first differing
+    /// byte; the separator must still be cut after that byte, as RocksDB
+    /// cuts it, or the index carries 8 more bytes per data block.
+    #[test]
+    fn separator_of_keys_differing_by_one_is_cut_after_that_byte() {
+        let last = b"\x00\x00\x00\x00\x00\x00\x00\x0300000000";
+        let next = b"\x00\x00\x00\x00\x00\x00\x00\x0400000000";
+        let s = shortest_separator(last, next).unwrap();
+        assert_eq!(s, b"\x00\x00\x00\x00\x00\x00\x00\x04");
+        assert!(last.as_slice() < s.as_slice() && s.as_slice() < next.as_slice());
+        // limit ends at the differing byte: bump a later byte of start.
+        assert_eq!(shortest_separator(b"ab1xyz", b"ab2").unwrap(), b"ab1y");
+        assert_eq!(
+            shortest_separator(b"ab1\xff\xffz", b"ab2").unwrap(),
+            b"ab1\xff\xff{"
+        );
+        assert_eq!(shortest_separator(b"ab1\xff", b"ab2"), None);
+        // limit before start, or a prefix: nothing.
+        assert_eq!(shortest_separator(b"b", b"a"), None);
+        assert_eq!(shortest_separator(b"ab", b"abc"), None);
+    }
+
+    /// Every separator sorts in `[start, limit)` and is no longer than
+    /// `start`, over many random key pairs.
+    #[test]
+    fn shortest_separator_stays_between_its_keys() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..20_000 {
+            let mk = |r: u64| -> Vec<u8> {
+                let len = (r % 5) as usize;
+                (0..len)
+                    .map(|i| [0u8, 1, 0x30, 0xfe, 0xff][((r >> (8 + 3 * i)) % 5) as usize])
+                    .collect()
+            };
+            let (mut a, mut b) = (mk(next()), mk(next()));
+            if a > b {
+                std::mem::swap(&mut a, &mut b);
+            }
+            if a == b {
+                continue;
+            }
+            if let Some(s) = shortest_separator(&a, &b) {
+                assert!(a <= s && s < b, "{a:?} <= {s:?} < {b:?}");
+                assert!(s.len() <= a.len(), "{a:?} -> {s:?}");
+            }
+        }
+    }
+
     #[test]
     fn separators_sort_between_and_are_short() {
         let a = make_internal_key(b"apple123", 5, ValueType::Value);
@@ -474,7 +567,7 @@ mod tests {
         assert_eq!(user_key(&s), b"b");
         assert_eq!(compare_internal_keys(&a, &s), Ordering::Less);
         assert_eq!(compare_internal_keys(&s, &b), Ordering::Less);
-        // Adjacent bytes: cannot shorten.
+        // Adjacent last bytes: cannot shorten.
         let c = make_internal_key(b"abc1", 5, ValueType::Value);
         let d = make_internal_key(b"abc2", 5, ValueType::Value);
         assert_eq!(index_separator(&c, Some(&d)), c);

@@ -14,6 +14,7 @@ use crate::types::{
     VALUE_TYPE_FOR_SEEK,
 };
 
+use super::format::{Footer, BLOCK_TRAILER_SIZE, FOOTER_SIZE};
 use super::testutil::{build_table, open_table};
 use super::*;
 
@@ -360,7 +361,8 @@ fn block_reads_count_checksums_and_decompressions() {
             at_open + blocks,
             "verify_checksums=false computes no checksum"
         );
-        let want = if compressed { 2 * blocks } else { 0 };
+        // Two full scans of the data blocks, plus the index at open.
+        let want = if compressed { 2 * blocks + 1 } else { 0 };
         assert_eq!(
             stats.ticker(Ticker::NumberBlockDecompressed),
             want,
@@ -378,6 +380,16 @@ fn builder_counts_compressed_and_rejected_blocks() {
     };
     let (_, info, _) = build_table(&lz4, &entries);
     assert!(info.blocks_compressed > 0);
+    // Every data block and the index block went through the codec.
+    assert_eq!(
+        info.blocks_compressed + info.blocks_not_compressed,
+        info.properties.num_data_blocks + 1
+    );
+    let lz4_data_only = TableOptions {
+        enable_index_compression: false,
+        ..lz4.clone()
+    };
+    let (_, info, _) = build_table(&lz4_data_only, &entries);
     assert_eq!(
         info.blocks_compressed + info.blocks_not_compressed,
         info.properties.num_data_blocks
@@ -407,8 +419,62 @@ fn builder_counts_compressed_and_rejected_blocks() {
         })
         .collect();
     let (_, info, _) = build_table(&lz4, &random);
-    assert_eq!(info.blocks_compressed, 0);
+    // The data blocks do not compress; the index (short keys) does.
+    assert_eq!(info.blocks_compressed, 1);
     assert_eq!(info.blocks_not_compressed, info.properties.num_data_blocks);
+}
+
+/// `enable_index_compression` stores the index block with the data codec
+/// (RocksDB's default), and `false` keeps it raw; both read back alike, and
+/// `rocksdb.index.size` is the uncompressed size either way, as RocksDB
+/// reports it.
+#[test]
+fn index_block_takes_the_data_codec_unless_disabled() {
+    let entries = model(3000);
+    let mut sizes = Vec::new();
+    for (ctype, on) in [
+        (CompressionType::Snappy, true),
+        (CompressionType::Snappy, false),
+        (CompressionType::Lz4, true),
+        (CompressionType::Zstd, true),
+        (CompressionType::None, true),
+    ] {
+        let opts = TableOptions {
+            compression: ctype,
+            enable_index_compression: on,
+            ..TableOptions::default()
+        };
+        let (data, info, _) = build_table(&opts, &entries);
+        let footer = Footer::decode(
+            &data[data.len() - FOOTER_SIZE..],
+            "t",
+            (data.len() - FOOTER_SIZE) as u64,
+        )
+        .unwrap();
+        let h = footer.index;
+        let type_byte = data[(h.offset + h.size) as usize];
+        let want = if on { ctype.to_byte() } else { 0 };
+        assert_eq!(type_byte, want, "{ctype:?} index compression {on}");
+        // index.size is the uncompressed block with its trailer.
+        let stored = h.size + BLOCK_TRAILER_SIZE as u64;
+        if on && ctype != CompressionType::None {
+            assert!(stored < info.properties.index_size, "{ctype:?}");
+        } else {
+            assert_eq!(stored, info.properties.index_size, "{ctype:?} {on}");
+        }
+        let (t, _) = open_table(data.clone(), None, None).unwrap();
+        assert_eq!(
+            collect_forward(&mut t.iter(ReadOpts::default())),
+            entries,
+            "{ctype:?} {on}"
+        );
+        t.verify_checksums().unwrap();
+        sizes.push((ctype, on, data.len()));
+    }
+    assert!(
+        sizes[0].2 < sizes[1].2,
+        "a compressed index is smaller: {sizes:?}"
+    );
 }
 
 #[test]
@@ -661,13 +727,14 @@ proptest! {
         restart in 1usize..6,
         codec in prop::sample::select(CompressionType::ALL.to_vec()),
         bloom_bits in prop::sample::select(vec![0.0, 1.0, 10.0]),
+        index_compression in any::<bool>(),
         lookups in prop::collection::vec(arb_ikey(), 0..40),
     ) {
         let mut keys = keys;
         keys.sort_by(|a, b| compare_internal_keys(a, b));
         keys.dedup_by(|a, b| compare_internal_keys(a, b) == Ordering::Equal);
         let entries: Entries = keys.iter().enumerate().map(|(i, k)| (k.clone(), format!("v{i}").into_bytes())).collect();
-        let opts = TableOptions { block_size, block_restart_interval: restart, compression: codec, bloom_bits_per_key: bloom_bits };
+        let opts = TableOptions { block_size, block_restart_interval: restart, compression: codec, enable_index_compression: index_compression, bloom_bits_per_key: bloom_bits };
         let (data, _, _) = build_table(&opts, &entries);
         let (t, _) = open_table(data, None, None).unwrap();
         let mut it = t.iter(ReadOpts::default());
