@@ -64,7 +64,7 @@ stat_names! {
         BytesPerWrite = "rocksdb.bytes.per.write" [Bytes],
         /// Value bytes returned by one MultiGet call. Stays empty: Strata has no MultiGet.
         BytesPerMultiget = "rocksdb.bytes.per.multiget" [Bytes],
-        /// Uncompressed size of one data block a flush or compaction stored compressed (blocks the codec did not shrink enough are not sampled, as in RocksDB 7.8).
+        /// Uncompressed size of one data or index block a flush or compaction stored compressed (blocks the codec did not shrink enough are not sampled, as in RocksDB 7.8).
         BytesCompressed = "rocksdb.bytes.compressed" [Bytes],
         /// Uncompressed size of one block decompressed after a table-file read.
         BytesDecompressed = "rocksdb.bytes.decompressed" [Bytes],

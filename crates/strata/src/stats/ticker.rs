@@ -237,11 +237,11 @@ stat_names! {
         /// while the read held it). Ones freed when a new one is installed and no read holds them
         /// are not counted, as in RocksDB.
         NumberSuperversionCleanups = "rocksdb.number.superversion_cleanups" [Count],
-        /// Data blocks written compressed by flushes and compactions.
+        /// Data and index blocks written compressed by flushes and compactions, as RocksDB counts every block it hands to the codec.
         NumberBlockCompressed = "rocksdb.number.block.compressed" [Count],
         /// Blocks read from a table file that had to be decompressed (cache hits decompress nothing).
         NumberBlockDecompressed = "rocksdb.number.block.decompressed" [Count],
-        /// Data blocks written uncompressed although a codec was set, because compressing did not pay (RocksDB 7.8's meaning; 0 with compression off).
+        /// Data and index blocks written uncompressed although a codec was set, because compressing did not pay (RocksDB 7.8's meaning; 0 with compression off).
         NumberBlockNotCompressed = "rocksdb.number.block.not_compressed" [Count],
         /// Time spent in merge operators. Stays 0: Strata has no merge operator.
         MergeOperationTotalTime = "rocksdb.merge.operation.time.nanos" [Nanos],
