@@ -228,7 +228,7 @@ impl DbInner {
         st.compactions_running -= 1;
         let ret = match outcome {
             Ok(js) => {
-                st.istats.levels[task.output_level].add_job(&js);
+                st.istats.levels[task.output_level].add_job(&js, task.trivial_move);
                 if let Some(s) = &self.stats {
                     s.record_tick(
                         Ticker::CompactReadBytes,

@@ -35,8 +35,14 @@ pub struct LevelCompStats {
 }
 
 impl LevelCompStats {
-    /// Adds a compaction job's figures.
-    pub fn add_job(&mut self, j: &JobStats) {
+    /// Adds a compaction job's figures. A trivial move adds only its moved
+    /// bytes: RocksDB counts it in `Moved(GB)` but not in `Comp(cnt)` or
+    /// `Comp(sec)`, since nothing was read or written.
+    pub fn add_job(&mut self, j: &JobStats, trivial_move: bool) {
+        if trivial_move {
+            self.moved += j.moved_bytes;
+            return;
+        }
         self.read_n += j.read_bytes_level;
         self.read_np1 += j.read_bytes_next;
         self.write += j.write_bytes;
@@ -102,5 +108,36 @@ impl InternalStats {
     /// Counts one stall event.
     pub fn count_stall(&mut self, cause: StallCause, stopped: bool) {
         *self.stall_counts.entry((cause, stopped)).or_insert(0) += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression: a trivial move was counted in `Comp(cnt)` (and its
+    /// microseconds in `Comp(sec)`); RocksDB counts only its bytes, in
+    /// `Moved(GB)`, so Strata's Sum row showed one job more per move.
+    #[test]
+    fn trivial_move_counts_only_moved_bytes() {
+        let mut row = LevelCompStats::default();
+        let moved = JobStats {
+            moved_bytes: 1000,
+            micros: 7,
+            ..JobStats::default()
+        };
+        row.add_job(&moved, true);
+        assert_eq!((row.moved, row.count, row.micros), (1000, 0, 0));
+        let merged = JobStats {
+            read_bytes_level: 10,
+            write_bytes: 9,
+            micros: 5,
+            ..JobStats::default()
+        };
+        row.add_job(&merged, false);
+        assert_eq!(
+            (row.moved, row.count, row.micros, row.write),
+            (1000, 1, 5, 9)
+        );
     }
 }
