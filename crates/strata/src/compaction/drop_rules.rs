@@ -2,8 +2,40 @@
 //! version in each snapshot stripe survives; older versions in the same
 //! stripe are dropped; a tombstone older than every snapshot is dropped
 //! (with everything under it) when no deeper level can hold the key.
+//! At the bottom, the versions kept that every snapshot sees also lose
+//! their sequence numbers ([`settled_key`]).
 
-use crate::types::{parse_internal_key, SequenceNumber, ValueType};
+use crate::types::{pack_seq_and_type, parse_internal_key, SequenceNumber, ValueType};
+
+/// The key to write for an entry a *bottommost* compaction keeps: with
+/// sequence number 0 if every snapshot sees it (`seq <= earliest_snapshot`)
+/// and it is a value or blob index, else `ikey` unchanged. This is RocksDB's
+/// bottommost sequence-number zeroing (`CompactionIterator::PrepareOutput`):
+/// 0 tells readers nothing they need (no older version exists anywhere and
+/// every reader sees this one), and eight zero bytes per entry compress
+/// better (about 0.5% of a Snappy table of 1 KB values). The caller must
+/// only use it where no file outside the compaction can hold an older
+/// version of the key, and never for outputs in L0 (ordered by sequence
+/// number); `buf` holds the rewritten key.
+pub fn settled_key<'a>(
+    ikey: &'a [u8],
+    earliest_snapshot: SequenceNumber,
+    buf: &'a mut Vec<u8>,
+) -> &'a [u8] {
+    let Some(p) = parse_internal_key(ikey) else {
+        return ikey;
+    };
+    let settles = matches!(p.value_type, ValueType::Value | ValueType::BlobIndex)
+        && p.seq != 0
+        && p.seq <= earliest_snapshot;
+    if !settles {
+        return ikey;
+    }
+    buf.clear();
+    buf.extend_from_slice(p.user_key);
+    buf.extend_from_slice(&pack_seq_and_type(0, p.value_type).to_le_bytes());
+    buf
+}
 
 /// The decision for one entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,6 +122,30 @@ mod tests {
     use Decision::*;
     const V: ValueType = ValueType::Value;
     const D: ValueType = ValueType::Deletion;
+
+    #[test]
+    fn settled_key_zeroes_what_every_snapshot_sees() {
+        use crate::types::MAX_SEQUENCE_NUMBER;
+        let mut buf = Vec::new();
+        let k = make_internal_key(b"a", 7, V);
+        let zero = make_internal_key(b"a", 0, V);
+        assert_eq!(
+            settled_key(&k, MAX_SEQUENCE_NUMBER, &mut buf),
+            zero.as_slice()
+        );
+        assert_eq!(settled_key(&k, 7, &mut buf), zero.as_slice());
+        // A snapshot older than the entry does not see it: keep the number.
+        assert_eq!(settled_key(&k, 6, &mut buf), k.as_slice());
+        let b = make_internal_key(b"a", 7, ValueType::BlobIndex);
+        assert_eq!(
+            settled_key(&b, MAX_SEQUENCE_NUMBER, &mut buf),
+            make_internal_key(b"a", 0, ValueType::BlobIndex).as_slice()
+        );
+        // Tombstones keep theirs (one kept at the bottom is seen by a snapshot).
+        let d = make_internal_key(b"a", 7, D);
+        assert_eq!(settled_key(&d, MAX_SEQUENCE_NUMBER, &mut buf), d.as_slice());
+        assert_eq!(settled_key(b"short", 9, &mut buf), b"short");
+    }
 
     #[test]
     fn newest_version_wins_without_snapshots() {

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::drop_rules::{Decision, DropRules};
+use super::drop_rules::{settled_key, Decision, DropRules};
 use super::file_cut::{Grandparent, GrandparentCutter};
 use super::output::OutputWriter;
 use super::picker::CompactionTask;
@@ -373,6 +373,15 @@ fn run_range(
     // obsolete drop is a tombstone; the versions under it are shadowed).
     let bottommost = task_is_bottommost(version, task);
     let mut early = 0u64;
+    // At the bottom, what every snapshot sees loses its sequence number, as
+    // in RocksDB (never in L0, whose files are ordered by sequence number).
+    let settle = bottommost && task.output_level > 0;
+    let earliest_snapshot = snapshots
+        .iter()
+        .copied()
+        .min()
+        .unwrap_or(MAX_SEQUENCE_NUMBER);
+    let mut settled = Vec::new();
     let merged = (|| -> Result<()> {
         let mut input = input_iterator(ctx, task, version.num_levels())?;
         match lo {
@@ -396,10 +405,17 @@ fn run_range(
             counts.0 += 1;
             blobs.input(key, input.value())?;
             match rules.decide(key, |uk| task_is_bottommost_for_key(version, task, uk)) {
-                Decision::Keep => match blobs.output(key, input.value(), &mut alloc)? {
-                    Some((k, v)) => out.add(&k, &v, &mut alloc)?,
-                    None => out.add(key, input.value(), &mut alloc)?,
-                },
+                Decision::Keep => {
+                    let key = if settle {
+                        settled_key(key, earliest_snapshot, &mut settled)
+                    } else {
+                        key
+                    };
+                    match blobs.output(key, input.value(), &mut alloc)? {
+                        Some((k, v)) => out.add(&k, &v, &mut alloc)?,
+                        None => out.add(key, input.value(), &mut alloc)?,
+                    }
+                }
                 Decision::DropShadowed => counts.1 += 1,
                 Decision::DropObsolete => {
                     counts.2 += 1;
