@@ -206,7 +206,10 @@ impl DbInner {
                     s.record_tick(Ticker::MemtableGarbageBytesAtFlush, payload.dropped);
                     s.record_histogram(Histogram::FlushTime, micros);
                 }
-                if st.imm.is_empty() {
+                // Only when nothing unflushed is left: WAL-less writes made
+                // into the active memtable while this flush ran are still
+                // unpersisted, and the flush at close must see them.
+                if st.imm.is_empty() && st.mem.num_entries() == 0 {
                     st.unpersisted_writes = false;
                 }
                 self.install_super_version(st);
