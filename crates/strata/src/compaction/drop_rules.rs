@@ -73,6 +73,16 @@ impl DropRules {
         }
     }
 
+    /// The oldest live snapshot's sequence number (`MAX_SEQUENCE_NUMBER`
+    /// without snapshots): entries at or below it are seen by every reader,
+    /// the bound [`settled_key`] takes.
+    pub fn earliest_snapshot(&self) -> SequenceNumber {
+        self.snapshots
+            .first()
+            .copied()
+            .unwrap_or(crate::types::MAX_SEQUENCE_NUMBER)
+    }
+
     /// Index of the smallest snapshot `>= seq` (= number of snapshots when
     /// the entry is newer than all of them).
     fn stripe(&self, seq: SequenceNumber) -> usize {

@@ -376,11 +376,7 @@ fn run_range(
     // At the bottom, what every snapshot sees loses its sequence number, as
     // in RocksDB (never in L0, whose files are ordered by sequence number).
     let settle = bottommost && task.output_level > 0;
-    let earliest_snapshot = snapshots
-        .iter()
-        .copied()
-        .min()
-        .unwrap_or(MAX_SEQUENCE_NUMBER);
+    let earliest_snapshot = rules.earliest_snapshot();
     let mut settled = Vec::new();
     let merged = (|| -> Result<()> {
         let mut input = input_iterator(ctx, task, version.num_levels())?;
