@@ -44,6 +44,7 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
     };
     let same = [
         "write_buffer_size",
+        "arena_block_size",
         "max_write_buffer_number",
         "min_write_buffer_number_to_merge",
         "max_background_jobs",

@@ -202,6 +202,12 @@ pub static FLAGS: &[FlagSpec] = &[
         "Number of bytes to buffer in memtable before compacting",
     ),
     f(
+        "arena_block_size",
+        I64,
+        "0",
+        "The size, in bytes, of one block in arena memory allocation.",
+    ),
+    f(
         "max_write_buffer_number",
         I32,
         "2",

@@ -131,7 +131,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         bloom_bits_per_key: options.bloom_bits_per_key,
     };
     let last_seq = versions.last_sequence();
-    let mem = Arc::new(MemTable::new(0, 0));
+    let mem = Arc::new(MemTable::new(0, 0, options.effective_arena_block_size()));
     let version = versions.current();
     let state = State {
         mem: mem.clone(),
@@ -221,7 +221,8 @@ impl DbInner {
         }
         let mut edit = VersionEdit::default();
         let mut max_seq = st.versions.last_sequence();
-        let mut mem = Arc::new(MemTable::new(0, 0));
+        let arena_block = self.opts.effective_arena_block_size();
+        let mut mem = Arc::new(MemTable::new(0, 0, arena_block));
         let mut stopped = false;
         let mut outputs = Vec::new();
         // WAL number -> highest sequence replayed from it.
@@ -276,8 +277,9 @@ impl DbInner {
                     wal_last_seq = wal_last_seq.max(seq - 1);
                 }
                 records += 1;
-                if mem.approximate_memory_usage() >= self.opts.write_buffer_size {
-                    let full = std::mem::replace(&mut mem, Arc::new(MemTable::new(0, 0)));
+                if mem.is_full(self.opts.write_buffer_size) {
+                    let full =
+                        std::mem::replace(&mut mem, Arc::new(MemTable::new(0, 0, arena_block)));
                     if let Some(f) = self.recovery_table(&mut st, &full, &mut edit)? {
                         outputs.push(f.number);
                         edit.new_files.push((0, f));
@@ -314,7 +316,11 @@ impl DbInner {
             st.pending_outputs.remove(&n);
         }
         self.last_sequence.store(max_seq, Ordering::Release);
-        st.mem = Arc::new(MemTable::new(0, number));
+        st.mem = Arc::new(MemTable::new(
+            0,
+            number,
+            self.opts.effective_arena_block_size(),
+        ));
         self.install_super_version(&st);
         Ok(())
     }

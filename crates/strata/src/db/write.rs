@@ -305,8 +305,7 @@ impl DbInner {
         };
         LsmShape {
             immutable_memtables: st.imm.len(),
-            active_memtable_full: force_switch
-                || st.mem.approximate_memory_usage() >= self.opts.write_buffer_size,
+            active_memtable_full: force_switch || st.mem.is_full(self.opts.write_buffer_size),
             l0_files: v.files(0).len(),
             pending_compaction_bytes: pending,
         }
@@ -430,7 +429,14 @@ impl DbInner {
         self.wal.lock().start(number, file)?;
         let id = st.next_mem_id;
         st.next_mem_id += 1;
-        let old = std::mem::replace(&mut st.mem, Arc::new(MemTable::new(id, number)));
+        let old = std::mem::replace(
+            &mut st.mem,
+            Arc::new(MemTable::new(
+                id,
+                number,
+                self.opts.effective_arena_block_size(),
+            )),
+        );
         st.imm.push_back(old);
         self.install_super_version(st);
         self.work_cv.notify_all();

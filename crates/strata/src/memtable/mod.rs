@@ -1,6 +1,7 @@
 //! The memtable: a concurrent skiplist of internal keys holding the newest
 //! writes until they are flushed to an L0 table.
 
+pub mod arena;
 mod iter;
 pub mod skiplist;
 
@@ -40,10 +41,11 @@ pub struct MemTable {
 }
 
 impl MemTable {
-    /// An empty memtable whose writes are logged in WAL `wal_number`.
-    pub fn new(id: u64, wal_number: FileNumber) -> Self {
+    /// An empty memtable whose writes are logged in WAL `wal_number`, with
+    /// arena blocks of `arena_block` bytes ([`arena::block_size`]).
+    pub fn new(id: u64, wal_number: FileNumber, arena_block: usize) -> Self {
         MemTable {
-            list: SkipList::new(),
+            list: SkipList::new(arena_block),
             entries: AtomicU64::new(0),
             deletions: AtomicU64::new(0),
             first_seq: AtomicU64::new(u64::MAX),
@@ -78,9 +80,24 @@ impl MemTable {
         }
     }
 
-    /// Bytes charged to this memtable so far.
+    /// Bytes charged to this memtable so far: its arena's blocks less what
+    /// is left of the current one.
     pub fn approximate_memory_usage(&self) -> usize {
         self.list.memory_usage()
+    }
+
+    /// True when the memtable should be switched and flushed: it holds
+    /// entries and its arena is full for `write_buffer_size`
+    /// ([`arena::memtable_full`], RocksDB's rule).
+    pub fn is_full(&self, write_buffer_size: usize) -> bool {
+        let (allocated, unused) = self.list.arena_usage();
+        !self.is_empty()
+            && arena::memtable_full(
+                allocated,
+                unused,
+                self.list.arena_block(),
+                write_buffer_size,
+            )
     }
 
     /// Number of entries (puts and deletes).
@@ -135,7 +152,7 @@ mod tests {
 
     #[test]
     fn get_sees_newest_visible_version() {
-        let m = MemTable::new(1, 1);
+        let m = MemTable::new(1, 1, 4096);
         m.add(1, ValueType::Value, b"a", b"v1");
         m.add(2, ValueType::Value, b"a", b"v2");
         m.add(3, ValueType::Deletion, b"a", b"");
@@ -159,7 +176,7 @@ mod tests {
 
     #[test]
     fn iterator_walks_both_ways() {
-        let m = Arc::new(MemTable::new(1, 1));
+        let m = Arc::new(MemTable::new(1, 1, 4096));
         for (i, k) in [b"d", b"b", b"a", b"c"].iter().enumerate() {
             m.add(i as u64 + 1, ValueType::Value, *k, *k);
         }
@@ -190,9 +207,50 @@ mod tests {
         assert_eq!(it.value(), b"b");
     }
 
+    /// Entries a 64 MiB memtable takes before it is full, with 16-byte keys
+    /// and `value_len`-byte values, inserted in random order.
+    fn entries_until_full(value_len: usize) -> u64 {
+        let wbs = 64 << 20;
+        let m = MemTable::new(1, 1, arena::block_size(0, wbs));
+        let value = vec![b'v'; value_len];
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut seq = 1;
+        while !m.is_full(wbs) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            m.add(
+                seq,
+                ValueType::Value,
+                format!("{:016}", x % 10_000_000).as_bytes(),
+                &value,
+            );
+            seq += 1;
+        }
+        m.num_entries()
+    }
+
+    /// RocksDB 10.4.2's memtables took 62,280 1 KB entries, 16,066-16,069 of
+    /// 4 KB and 460,759-460,780 of 100 bytes before a flush at the default
+    /// 64 MiB write buffer (`total_num_input_entries` of `flush_started` in
+    /// its LOG, `strata bench --engine=rocksdb --benchmarks=fillrandom
+    /// --disable_wal=1`); the skiplist's random heights move the count by a
+    /// few dozen at most. Strata's memtables held 62,448, 16,184 and 433,906
+    /// (0.3% and 0.7% more, 5.8% fewer) before they charged memory as
+    /// RocksDB's arena does.
+    #[test]
+    fn memtable_holds_as_many_entries_as_rocksdbs() {
+        let n = entries_until_full(1024);
+        assert!((62_230..=62_330).contains(&n), "1 KB: {n}");
+        let n = entries_until_full(4096);
+        assert!((16_040..=16_095).contains(&n), "4 KB: {n}");
+        let n = entries_until_full(100);
+        assert!((460_600..=460_950).contains(&n), "100 B: {n}");
+    }
+
     #[test]
     fn concurrent_inserts_are_all_visible() {
-        let m = Arc::new(MemTable::new(1, 1));
+        let m = Arc::new(MemTable::new(1, 1, 4096));
         let threads: Vec<_> = (0..4u64)
             .map(|t| {
                 let m = m.clone();

@@ -4,6 +4,13 @@
 //! contiguous arena allocation, so a search touches one cache line per
 //! node instead of chasing a pointer to a separately allocated key).
 //!
+//! A node of height `h` is one allocation of `8 * h` bytes of links, then
+//! the key and the value, each behind its varint32 length, as RocksDB lays
+//! out a memtable entry. A node pointer points at the lowest link; link `i`
+//! lies `8 * i` bytes below it and the key region right after it, so a
+//! reader finds the key without knowing the height. With the arena's rules
+//! (`arena.rs`) an entry costs the same memory as in RocksDB.
+//!
 //! Concurrency contract: [`SkipList::insert`] must not run concurrently
 //! with itself (the memtable serialises inserts with a mutex; the write
 //! path's group-commit leader is the only inserter anyway). Readers may run
@@ -14,29 +21,18 @@ use std::cmp::Ordering as CmpOrdering;
 use std::ptr;
 use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
+use super::arena::Arena;
+use crate::coding::varint_length;
 use crate::types::compare_internal_keys;
 
 /// Tallest tower.
 pub const MAX_HEIGHT: usize = 12;
-/// Size of an arena chunk; larger entries get a chunk of their own.
-const CHUNK: usize = 1 << 20;
 
-#[repr(C)]
-struct Header {
-    key_len: u32,
-    value_len: u32,
-    height: u32,
-    _pad: u32,
-}
-
-const HEADER: usize = std::mem::size_of::<Header>();
 const LINK: usize = std::mem::size_of::<AtomicPtr<u8>>();
 
 /// Writer-side state: the arena and the height generator.
 struct WriterState {
-    chunks: Vec<Box<[u64]>>,
-    cursor: *mut u8,
-    remaining: usize,
+    arena: Arena,
     rng: u32,
 }
 
@@ -44,7 +40,11 @@ struct WriterState {
 pub struct SkipList {
     head: *mut u8,
     max_height: AtomicUsize,
+    /// The arena's block bytes and what is left of its current block,
+    /// mirrored for readers that must not take the writer lock.
     allocated: AtomicUsize,
+    unused: AtomicUsize,
+    block: usize,
     writer: parking_lot::Mutex<WriterState>,
 }
 
@@ -65,31 +65,6 @@ unsafe impl Send for NodeRef {}
 unsafe impl Sync for NodeRef {}
 
 impl WriterState {
-    fn alloc(&mut self, size: usize) -> *mut u8 {
-        let size = (size + 7) & !7;
-        if size > self.remaining {
-            let words = if size > CHUNK / 4 {
-                size / 8
-            } else {
-                CHUNK / 8
-            };
-            let mut chunk = vec![0u64; words].into_boxed_slice();
-            let p = chunk.as_mut_ptr() as *mut u8;
-            self.chunks.push(chunk);
-            if size > CHUNK / 4 {
-                // A big entry gets its own chunk; keep the current one.
-                return p;
-            }
-            self.cursor = p;
-            self.remaining = words * 8;
-        }
-        let p = self.cursor;
-        // SAFETY: `size <= remaining`, so the result stays in the chunk.
-        self.cursor = unsafe { self.cursor.add(size) };
-        self.remaining -= size;
-        p
-    }
-
     fn random_height(&mut self) -> usize {
         let mut h = 1;
         while h < MAX_HEIGHT {
@@ -106,43 +81,65 @@ impl WriterState {
     }
 }
 
+/// Bytes of one node: its tower, then the key and the value, each behind
+/// its varint32 length (RocksDB's memtable entry encoding).
 fn node_size(height: usize, key_len: usize, value_len: usize) -> usize {
-    HEADER + height * LINK + key_len + value_len
+    height * LINK
+        + varint_length(key_len as u64)
+        + key_len
+        + varint_length(value_len as u64)
+        + value_len
 }
 
 /// # Safety
-/// `node` must point at a published node (or the head) of a live list.
+/// `node` must point at a published node (or the head) of a live list, and
+/// `level` must be below its height.
 unsafe fn link<'a>(node: *const u8, level: usize) -> &'a AtomicPtr<u8> {
-    &*(node.add(HEADER + level * LINK) as *const AtomicPtr<u8>)
+    &*(node.sub(level * LINK) as *const AtomicPtr<u8>)
 }
 
+/// Reads a varint32 at `p`, returning it and the pointer past it.
+///
 /// # Safety
-/// As [`link`].
-unsafe fn header<'a>(node: *const u8) -> &'a Header {
-    &*(node as *const Header)
+/// `p` must point at a complete varint32 in live memory.
+unsafe fn read_varint32(mut p: *const u8) -> (usize, *const u8) {
+    let mut v = 0usize;
+    let mut shift = 0;
+    loop {
+        let b = *p;
+        p = p.add(1);
+        v |= ((b & 0x7f) as usize) << shift;
+        if b < 0x80 {
+            return (v, p);
+        }
+        shift += 7;
+    }
 }
 
 impl NodeRef {
+    /// The node's key region: its key-length varint.
+    fn entry(self) -> *const u8 {
+        // SAFETY: the key region follows the node's level-0 link.
+        unsafe { self.0.add(LINK) }
+    }
+
     /// The node's internal key.
     pub fn key<'a>(self) -> &'a [u8] {
         // SAFETY: a NodeRef points at a published node of a live list; its
         // key bytes were written before publication and never change.
         unsafe {
-            let h = header(self.0);
-            let p = self.0.add(HEADER + h.height as usize * LINK);
-            std::slice::from_raw_parts(p, h.key_len as usize)
+            let (len, p) = read_varint32(self.entry());
+            std::slice::from_raw_parts(p, len)
         }
     }
 
     /// The node's value.
     pub fn value<'a>(self) -> &'a [u8] {
-        // SAFETY: as in `key`.
+        // SAFETY: as in `key`; the value follows the key and its length.
         unsafe {
-            let h = header(self.0);
-            let p = self
-                .0
-                .add(HEADER + h.height as usize * LINK + h.key_len as usize);
-            std::slice::from_raw_parts(p, h.value_len as usize)
+            let (klen, p) = read_varint32(self.entry());
+            let (vlen, p) = read_varint32(p.add(klen));
+            std::slice::from_raw_parts(p, vlen)
         }
     }
 
@@ -160,41 +157,26 @@ impl std::fmt::Debug for SkipList {
     }
 }
 
-impl Default for SkipList {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl SkipList {
-    /// An empty list.
-    pub fn new() -> Self {
-        let mut w = WriterState {
-            chunks: Vec::new(),
-            cursor: ptr::null_mut(),
-            remaining: 0,
-            rng: 0x2545_F491,
-        };
-        let size = node_size(MAX_HEIGHT, 0, 0);
-        let head = w.alloc(size);
-        // SAFETY: `head` is a fresh, zeroed allocation of `size` bytes;
-        // zeroed links are null pointers.
-        unsafe {
-            ptr::write(
-                head as *mut Header,
-                Header {
-                    key_len: 0,
-                    value_len: 0,
-                    height: MAX_HEIGHT as u32,
-                    _pad: 0,
-                },
-            );
-        }
+    /// An empty list whose arena uses `block`-byte blocks
+    /// ([`super::arena::block_size`]).
+    pub fn new(block: usize) -> Self {
+        let mut arena = Arena::new(block);
+        // The head is a tower alone: its key is never read.
+        let start = arena.allocate(MAX_HEIGHT * LINK);
+        // SAFETY: the node pointer is the tower's lowest link, inside the
+        // allocation; the arena's memory is zeroed, so the links are null.
+        let head = unsafe { start.add((MAX_HEIGHT - 1) * LINK) };
         SkipList {
             head,
             max_height: AtomicUsize::new(1),
-            allocated: AtomicUsize::new(size),
-            writer: parking_lot::Mutex::new(w),
+            allocated: AtomicUsize::new(arena.allocated()),
+            unused: AtomicUsize::new(arena.unused()),
+            block: arena.block(),
+            writer: parking_lot::Mutex::new(WriterState {
+                arena,
+                rng: 0x2545_F491,
+            }),
         }
     }
 
@@ -202,9 +184,26 @@ impl SkipList {
         NodeRef(self.head)
     }
 
-    /// Bytes allocated for nodes.
+    /// Bytes in use: the arena's blocks less what is left of the current one.
     pub fn memory_usage(&self) -> usize {
-        self.allocated.load(Ordering::Relaxed)
+        // The two are stored one after the other; a reader between the stores
+        // may pair a new block's free bytes with the old total.
+        self.allocated
+            .load(Ordering::Relaxed)
+            .saturating_sub(self.unused.load(Ordering::Relaxed))
+    }
+
+    /// The arena's bytes in blocks and the bytes left in its current block.
+    pub fn arena_usage(&self) -> (usize, usize) {
+        (
+            self.allocated.load(Ordering::Relaxed),
+            self.unused.load(Ordering::Relaxed),
+        )
+    }
+
+    /// The arena's block size.
+    pub fn arena_block(&self) -> usize {
+        self.block
     }
 
     /// Inserts (key, value); `key` must not already be present.
@@ -227,25 +226,29 @@ impl SkipList {
             // prev[top..height] are already the head.
             self.max_height.store(height, Ordering::Relaxed);
         }
-        let size = node_size(height, key.len(), value.len());
-        let node = w.alloc(size);
-        self.allocated.fetch_add((size + 7) & !7, Ordering::Relaxed);
-        // SAFETY: `node` is a fresh allocation of `size` bytes, 8-aligned;
-        // we write the header, key and value, then the links, and only then
-        // publish the node with release stores at each level.
+        let start = w.arena.allocate(node_size(height, key.len(), value.len()));
+        self.allocated.store(w.arena.allocated(), Ordering::Relaxed);
+        self.unused.store(w.arena.unused(), Ordering::Relaxed);
+        // SAFETY: `start` is a fresh, 16-aligned allocation of the node's
+        // size: the tower's `height` links (the node pointer is the lowest),
+        // then the key and value behind their lengths. We write the entry
+        // and the links, and only then publish the node with release stores
+        // at each level.
         unsafe {
-            ptr::write(
-                node as *mut Header,
-                Header {
-                    key_len: key.len() as u32,
-                    value_len: value.len() as u32,
-                    height: height as u32,
-                    _pad: 0,
-                },
-            );
-            let kp = node.add(HEADER + height * LINK);
-            ptr::copy_nonoverlapping(key.as_ptr(), kp, key.len());
-            ptr::copy_nonoverlapping(value.as_ptr(), kp.add(key.len()), value.len());
+            let node = start.add((height - 1) * LINK);
+            let mut p = node.add(LINK);
+            for (len, bytes) in [(key.len(), key), (value.len(), value)] {
+                let mut v = len;
+                while v >= 0x80 {
+                    *p = (v as u8) | 0x80;
+                    p = p.add(1);
+                    v >>= 7;
+                }
+                *p = v as u8;
+                p = p.add(1);
+                ptr::copy_nonoverlapping(bytes.as_ptr(), p, len);
+                p = p.add(len);
+            }
             for (level, p) in prev.iter().enumerate().take(height) {
                 let next = link(*p, level).load(Ordering::Relaxed);
                 link(node, level).store(next, Ordering::Relaxed);
@@ -348,7 +351,7 @@ mod tests {
 
     #[test]
     fn ordered_insert_and_navigation() {
-        let l = SkipList::new();
+        let l = SkipList::new(4096);
         assert!(l.is_empty() && l.last().is_none());
         let mut keys: Vec<u64> = (0..5000).map(|i| (i * 7919) % 5000).collect();
         for &i in &keys {
@@ -377,7 +380,7 @@ mod tests {
 
     #[test]
     fn readers_run_during_inserts() {
-        let l = Arc::new(SkipList::new());
+        let l = Arc::new(SkipList::new(4096));
         let w = {
             let l = l.clone();
             std::thread::spawn(move || {
