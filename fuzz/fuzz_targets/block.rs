@@ -1,4 +1,6 @@
-//! Block::new and its iterator over arbitrary bytes, with both orderings.
+//! Block::new and its iterator over arbitrary bytes, with both orderings,
+//! as a data block and (odd first byte) as an index block of format
+//! version 3, whose values have no length.
 #![no_main]
 use std::sync::Arc;
 
@@ -7,9 +9,12 @@ use strata::sstable::block::{bytewise_cmp, Block};
 use strata_fuzz::drive_iter;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(block) = Block::new(data.to_vec(), Arc::from("fuzz.sst"), 0) else {
+    let Ok(mut block) = Block::new(data.to_vec(), Arc::from("fuzz.sst"), 0) else {
         return;
     };
+    if data.first().is_some_and(|b| b & 1 == 1) {
+        block = block.with_handle_values();
+    }
     let block = Arc::new(block);
     let probe: &[u8] = data.get(..data.len().min(12)).unwrap_or(&[]);
     let targets: [&[u8]; 3] = [b"", probe, b"\xff\xff\xff\xff\xff\xff\xff\xff\xff"];

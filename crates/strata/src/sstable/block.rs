@@ -7,7 +7,7 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-use crate::coding::{decode_fixed32, decode_varint32};
+use crate::coding::{decode_fixed32, decode_varint32, decode_varint64};
 use crate::error::{Error, Result};
 use crate::iter::InternalIterator;
 use crate::types::compare_internal_keys;
@@ -30,6 +30,9 @@ pub struct Block {
     num_restarts: usize,
     file: Arc<str>,
     offset: u64,
+    /// True for an index block of format version 3: entry values are block
+    /// handles (two varint64s) stored without a length.
+    handle_values: bool,
 }
 
 impl Block {
@@ -70,7 +73,15 @@ impl Block {
             num_restarts,
             file,
             offset,
+            handle_values: false,
         })
+    }
+
+    /// Marks this block as an index block of format version 3, whose
+    /// values are block handles stored without a length.
+    pub fn with_handle_values(mut self) -> Block {
+        self.handle_values = true;
+        self
     }
 
     /// Size of the uncompressed contents (the block cache's charge).
@@ -107,14 +118,25 @@ impl Block {
     }
 }
 
-/// Decodes an entry header at `p`: (shared, non_shared, value_len, header size).
+/// Decodes an entry header at `p`: (shared, non_shared, value_len, header
+/// size). With `handle_values` the header has no value length: the value is
+/// the block handle after the key, two varint64s, and its length is theirs.
 #[inline]
 fn decode_entry_header(
     data: &[u8],
     p: usize,
     limit: usize,
+    handle_values: bool,
 ) -> Option<(usize, usize, usize, usize)> {
     let hdr = data.get(p..limit)?;
+    if handle_values {
+        let (shared, a) = decode_varint32(hdr)?;
+        let (non_shared, b) = decode_varint32(hdr.get(a..)?)?;
+        let value = hdr.get(a + b + non_shared as usize..)?;
+        let (_, c) = decode_varint64(value)?;
+        let (_, d) = decode_varint64(value.get(c..)?)?;
+        return Some((shared as usize, non_shared as usize, c + d, a + b));
+    }
     if hdr.len() >= 3 && (hdr[0] | hdr[1] | hdr[2]) < 128 {
         return Some((hdr[0] as usize, hdr[1] as usize, hdr[2] as usize, 3));
     }
@@ -212,7 +234,9 @@ impl BlockIter {
             return false;
         }
         let data = &self.block.data;
-        let Some((shared, non_shared, vlen, hlen)) = decode_entry_header(data, p, limit) else {
+        let Some((shared, non_shared, vlen, hlen)) =
+            decode_entry_header(data, p, limit, self.block.handle_values)
+        else {
             self.corrupt("bad entry header");
             return false;
         };
@@ -241,7 +265,8 @@ impl BlockIter {
     fn restart_key(&self, i: usize) -> Option<&[u8]> {
         let p = self.block.restart_point(i);
         let limit = self.block.restart_offset;
-        let (shared, non_shared, _, hlen) = decode_entry_header(&self.block.data, p, limit)?;
+        let (shared, non_shared, _, hlen) =
+            decode_entry_header(&self.block.data, p, limit, self.block.handle_values)?;
         if shared != 0 {
             return None;
         }
@@ -436,6 +461,62 @@ mod tests {
         let mut data = vec![0u8; 8];
         data[4..].copy_from_slice(&100u32.to_le_bytes());
         assert!(Block::new(data, Arc::from("f"), 0).is_err());
+    }
+
+    /// An index block of format version 3: values are block handles with no
+    /// length before them; iteration and seeks find every handle.
+    #[test]
+    fn handle_values_without_lengths() {
+        use crate::sstable::format::BlockHandle;
+        let ks = keys(60);
+        let handles: Vec<Vec<u8>> = (0..60u64)
+            .map(|i| {
+                let mut enc = Vec::new();
+                BlockHandle {
+                    offset: i * 300_000,
+                    size: 100 + i * 997,
+                }
+                .encode_to(&mut enc);
+                enc
+            })
+            .collect();
+        let mut with_len = BlockBuilder::new(1);
+        let mut b = BlockBuilder::new_index(1);
+        for (k, h) in ks.iter().zip(&handles) {
+            with_len.add(k, h);
+            b.add(k, h);
+        }
+        let data = b.finish().to_vec();
+        assert_eq!(with_len.finish().len() - data.len(), 60);
+        let block = Arc::new(
+            Block::new(data, Arc::from("t.sst"), 0)
+                .unwrap()
+                .with_handle_values(),
+        );
+        let mut it = block.internal_iter();
+        it.seek_to_first();
+        for (k, h) in ks.iter().zip(&handles) {
+            assert_eq!((it.key(), it.value()), (&k[..], &h[..]));
+            it.next();
+        }
+        assert!(!it.valid() && it.status().is_ok());
+        it.seek_to_last();
+        assert_eq!(it.value(), &handles[59][..]);
+        it.prev();
+        assert_eq!(it.value(), &handles[58][..]);
+        it.seek(&ks[31]);
+        assert_eq!(it.value(), &handles[31][..]);
+        // A handle cut short is a bad entry, not a panic or a short value.
+        let mut cut = BlockBuilder::new_index(1);
+        cut.add(&ks[0], &[0x80]);
+        let block = Arc::new(
+            Block::new(cut.finish().to_vec(), Arc::from("t.sst"), 0)
+                .unwrap()
+                .with_handle_values(),
+        );
+        let mut it = block.internal_iter();
+        it.seek_to_first();
+        assert!(!it.valid() && it.status().unwrap_err().is_corruption());
     }
 
     #[test]

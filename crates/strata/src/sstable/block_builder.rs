@@ -13,6 +13,9 @@ pub struct BlockBuilder {
     counter: usize,
     num_entries: usize,
     last_key: Vec<u8>,
+    /// False for index blocks of format version 3, whose values (block
+    /// handles) are self-delimiting and stored without a length.
+    value_lengths: bool,
 }
 
 impl BlockBuilder {
@@ -26,6 +29,16 @@ impl BlockBuilder {
             counter: 0,
             num_entries: 0,
             last_key: Vec::new(),
+            value_lengths: true,
+        }
+    }
+
+    /// A builder for an index block of format version 3: every value must
+    /// be an encoded block handle, stored without its length.
+    pub fn new_index(restart_interval: usize) -> Self {
+        BlockBuilder {
+            value_lengths: false,
+            ..Self::new(restart_interval)
         }
     }
 
@@ -44,7 +57,9 @@ impl BlockBuilder {
         let non_shared = key.len() - shared;
         put_varint32(&mut self.buf, shared as u32);
         put_varint32(&mut self.buf, non_shared as u32);
-        put_varint32(&mut self.buf, value.len() as u32);
+        if self.value_lengths {
+            put_varint32(&mut self.buf, value.len() as u32);
+        }
         self.buf.extend_from_slice(&key[shared..]);
         self.buf.extend_from_slice(value);
         self.last_key.truncate(shared);

@@ -179,6 +179,9 @@ pub struct TableBuilder {
     /// some user key spans two data blocks.
     user_index_block: BlockBuilder,
     user_index_ok: bool,
+    /// The footer's format version: [`FORMAT_VERSION`], or (tests only)
+    /// an older one, to check that this build still reads it.
+    format_version: u32,
     last_key: Vec<u8>,
     smallest_key: Vec<u8>,
     pending_handle: Option<BlockHandle>,
@@ -202,9 +205,10 @@ impl TableBuilder {
             file_name,
             offset: 0,
             data_block: BlockBuilder::new(opts.block_restart_interval),
-            index_block: BlockBuilder::new(1),
-            user_index_block: BlockBuilder::new(1),
+            index_block: BlockBuilder::new_index(1),
+            user_index_block: BlockBuilder::new_index(1),
             user_index_ok: true,
+            format_version: FORMAT_VERSION,
             last_key: Vec::new(),
             smallest_key: Vec::new(),
             pending_handle: None,
@@ -424,11 +428,12 @@ impl TableBuilder {
         let footer = Footer {
             metaindex,
             index,
-            // Version 2 only where old readers would misread the index.
-            format_version: if self.user_index_ok {
-                FORMAT_VERSION
-            } else {
-                MIN_FORMAT_VERSION
+            // Versions 1 and 2 (tests only) told the index's key form apart;
+            // version 3 leaves that to the property.
+            format_version: match self.format_version {
+                FORMAT_VERSION => FORMAT_VERSION,
+                _ if self.user_index_ok => 2,
+                _ => MIN_FORMAT_VERSION,
             },
         }
         .encode();
@@ -497,6 +502,19 @@ fn write_block(
     };
     *offset = handle.end();
     Ok((handle, used))
+}
+
+#[cfg(test)]
+impl TableBuilder {
+    /// Writes the index as builds before format version 3 did, with value
+    /// lengths, and the footer version they wrote (2, or 1 where a user key
+    /// spans two blocks): for tests that this build still reads them.
+    pub(crate) fn with_legacy_index(mut self) -> Self {
+        self.index_block = BlockBuilder::new(1);
+        self.user_index_block = BlockBuilder::new(1);
+        self.format_version = 2;
+        self
+    }
 }
 
 #[cfg(test)]

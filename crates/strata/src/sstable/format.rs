@@ -21,11 +21,15 @@ pub const BLOCK_TRAILER_SIZE: usize = 5;
 /// The magic number ending every table file ("STRATSST" read as big-endian ASCII).
 pub const TABLE_MAGIC: u64 = 0x5354_5241_5453_5354;
 
-/// The newest table format version this code writes and reads: 2, tables
-/// whose index separators are user keys (`rocksdb.index.key.is.user.key`),
-/// which a version-1 reader would misread. Tables with internal-key
-/// separators are still written as version 1 (docs/formats/sstable.md).
-pub const FORMAT_VERSION: u32 = 2;
+/// The table format version this code writes, and the newest it reads: 3,
+/// index entries without a value length (their values are block handles,
+/// which delimit themselves), as RocksDB's format_version 4 and later.
+/// Versions 1 (internal-key index separators) and 2 (user-key separators)
+/// store the length (docs/formats/sstable.md, "Versions").
+pub const FORMAT_VERSION: u32 = 3;
+
+/// The first format version whose index entries have no value length.
+pub const INDEX_WITHOUT_VALUE_LENGTH: u32 = 3;
 
 /// The oldest table format version this code reads.
 pub const MIN_FORMAT_VERSION: u32 = 1;

@@ -17,7 +17,9 @@ use super::block_cache::BlockCache;
 use super::bloom::BloomFilter;
 use super::builder::{META_FILTER, META_PROPERTIES};
 use super::compression::CompressionType;
-use super::format::{read_block, read_raw_block, BlockHandle, Footer, FOOTER_SIZE};
+use super::format::{
+    read_block, read_raw_block, BlockHandle, Footer, FOOTER_SIZE, INDEX_WITHOUT_VALUE_LENGTH,
+};
 use super::properties::TableProperties;
 
 /// Per-read options (RocksDB's `ReadOptions` subset relevant to tables).
@@ -156,7 +158,11 @@ impl Table {
                 )
             }
         };
-        let index = Arc::new(read_block(f, &name, footer.index, data_end, true, st)?);
+        let mut index = read_block(f, &name, footer.index, data_end, true, st)?;
+        if footer.format_version >= INDEX_WITHOUT_VALUE_LENGTH {
+            index = index.with_handle_values();
+        }
+        let index = Arc::new(index);
         Ok(Table {
             file,
             file_number,

@@ -15,7 +15,7 @@ use crate::types::{
 };
 
 use super::format::{Footer, BLOCK_TRAILER_SIZE, FOOTER_SIZE};
-use super::testutil::{build_table, open_table};
+use super::testutil::{build_table, build_table_as, open_table};
 use super::*;
 
 type Entries = Vec<(Vec<u8>, Vec<u8>)>;
@@ -327,6 +327,65 @@ fn internal_key_index_when_a_user_key_spans_blocks() {
         entries.len()
     );
     t.verify_checksums().unwrap();
+}
+
+fn footer_version(data: &[u8]) -> u32 {
+    let at = data.len() - FOOTER_SIZE;
+    Footer::decode(&data[at..], "t", at as u64)
+        .unwrap()
+        .format_version
+}
+
+/// Format version 3 drops the index entries' value length (RocksDB's
+/// format_version 4 and later do too): one byte less per data block, for
+/// both key forms of the index. Tables of versions 1 and 2, with the
+/// length, still read the same.
+#[test]
+fn index_without_value_lengths_and_old_versions_still_read() {
+    let mut distinct = model(2000);
+    distinct.dedup_by(|b, a| user_key(&a.0) == user_key(&b.0));
+    let big = vec![b'x'; 1500];
+    let mut spanning = vec![(make_internal_key(b"a", 1, ValueType::Value), b"a".to_vec())];
+    for seq in (10..20u64).rev() {
+        spanning.push((make_internal_key(b"k", seq, ValueType::Value), big.clone()));
+    }
+    spanning.push((make_internal_key(b"z", 1, ValueType::Value), b"z".to_vec()));
+    let none = TableOptions {
+        compression: CompressionType::None,
+        ..TableOptions::default()
+    };
+    for (entries, opts, user_keys, old_version) in [
+        (&distinct, TableOptions::default(), true, 2),
+        (&spanning, none, false, 1),
+    ] {
+        let (new, new_info, _) = build_table_as(&opts, entries, false);
+        let (old, old_info, _) = build_table_as(&opts, entries, true);
+        assert_eq!(footer_version(&new), format::FORMAT_VERSION);
+        assert_eq!(footer_version(&old), old_version);
+        assert_eq!(new_info.properties.index_key_is_user_key, user_keys);
+        assert_eq!(old_info.properties.index_key_is_user_key, user_keys);
+        let blocks = new_info.properties.num_data_blocks;
+        assert_eq!(
+            old_info.properties.index_size - new_info.properties.index_size,
+            blocks,
+            "one length byte per index entry"
+        );
+        for data in [new, old] {
+            let (t, _) = open_table(data, None, None).unwrap();
+            assert_eq!(&collect_forward(&mut t.iter(ReadOpts::default())), entries);
+            for (k, v) in entries.iter().step_by(5) {
+                let (got_k, got_v) = t.get(k, &ReadOpts::default()).unwrap().unwrap();
+                assert_eq!((&got_k, &got_v), (k, v));
+            }
+            let mut it = t.iter(ReadOpts::default());
+            for (k, _) in entries.iter().step_by(11) {
+                it.seek_for_prev(k);
+                assert_eq!(it.key(), &k[..]);
+            }
+            assert_eq!(t.index_entries().unwrap().len() as u64, blocks);
+            t.verify_checksums().unwrap();
+        }
+    }
 }
 
 #[test]
@@ -824,7 +883,7 @@ fn verify_detects_keys_out_of_order() {
     ph.encode_to(&mut enc);
     meta.add(b"properties", &enc);
     let mh = add_block(&mut file, meta.finish());
-    let mut index = block_builder::BlockBuilder::new(1);
+    let mut index = block_builder::BlockBuilder::new_index(1);
     let mut enc = Vec::new();
     data_handle.encode_to(&mut enc);
     index.add(&lookup(b"zzzz"), &enc);

@@ -72,6 +72,16 @@ pub fn build_table(
     opts: &TableOptions,
     entries: &[(Vec<u8>, Vec<u8>)],
 ) -> (Vec<u8>, TableInfo, u64) {
+    build_table_as(opts, entries, false)
+}
+
+/// As [`build_table`], with the index and footer version that builds before
+/// format version 3 wrote (`legacy`), or this build's.
+pub fn build_table_as(
+    opts: &TableOptions,
+    entries: &[(Vec<u8>, Vec<u8>)],
+    legacy: bool,
+) -> (Vec<u8>, TableInfo, u64) {
     let buf = Arc::new(Mutex::new(Vec::new()));
     let syncs = Arc::new(AtomicU64::new(0));
     let mut b = TableBuilder::new(
@@ -79,6 +89,9 @@ pub fn build_table(
         Box::new(MemWritable(buf.clone(), syncs.clone())),
         "test.sst".to_string(),
     );
+    if legacy {
+        b = b.with_legacy_index();
+    }
     for (k, v) in entries {
         b.add(k, v).unwrap();
     }
