@@ -31,6 +31,7 @@ fuzz_target!(|data: &[u8]| {
         block_restart_interval: 1 + usize::from(b.u8() % 16),
         compression: compression_of(b.u8()),
         bloom_bits_per_key: f64::from(b.u8() % 16),
+        enable_index_compression: b.u8() & 1 == 0,
     };
     let n = usize::from(b.u8() % 64);
     let mut model: BTreeMap<Vec<u8>, (ValueType, Vec<u8>)> = BTreeMap::new();
