@@ -292,14 +292,11 @@ fn user_key_index_when_no_user_key_spans_blocks() {
     );
 }
 
-/// One user key's versions spanning a block boundary: no user-key
-/// separator can split them, so the table keeps internal-key separators,
-/// and every version stays reachable by its sequence number.
-#[test]
-fn internal_key_index_when_a_user_key_spans_blocks() {
+/// Ten 1,500-byte versions of user key `k` between `a` and `z`, and
+/// uncompressed table options, so that `k` spans several data blocks.
+fn spanning_versions() -> (Entries, TableOptions) {
     let big = vec![b'x'; 1500];
-    let mut entries = Vec::new();
-    entries.push((make_internal_key(b"a", 1, ValueType::Value), b"a".to_vec()));
+    let mut entries = vec![(make_internal_key(b"a", 1, ValueType::Value), b"a".to_vec())];
     for seq in (10..20u64).rev() {
         entries.push((make_internal_key(b"k", seq, ValueType::Value), big.clone()));
     }
@@ -308,6 +305,15 @@ fn internal_key_index_when_a_user_key_spans_blocks() {
         compression: CompressionType::None,
         ..TableOptions::default()
     };
+    (entries, none)
+}
+
+/// One user key's versions spanning a block boundary: no user-key
+/// separator can split them, so the table keeps internal-key separators,
+/// and every version stays reachable by its sequence number.
+#[test]
+fn internal_key_index_when_a_user_key_spans_blocks() {
+    let (entries, none) = spanning_versions();
     let (data, info, _) = build_table(&none, &entries);
     assert!(info.properties.num_data_blocks > 2);
     assert!(!info.properties.index_key_is_user_key);
@@ -344,16 +350,7 @@ fn footer_version(data: &[u8]) -> u32 {
 fn index_without_value_lengths_and_old_versions_still_read() {
     let mut distinct = model(2000);
     distinct.dedup_by(|b, a| user_key(&a.0) == user_key(&b.0));
-    let big = vec![b'x'; 1500];
-    let mut spanning = vec![(make_internal_key(b"a", 1, ValueType::Value), b"a".to_vec())];
-    for seq in (10..20u64).rev() {
-        spanning.push((make_internal_key(b"k", seq, ValueType::Value), big.clone()));
-    }
-    spanning.push((make_internal_key(b"z", 1, ValueType::Value), b"z".to_vec()));
-    let none = TableOptions {
-        compression: CompressionType::None,
-        ..TableOptions::default()
-    };
+    let (spanning, none) = spanning_versions();
     for (entries, opts, user_keys, old_version) in [
         (&distinct, TableOptions::default(), true, 2),
         (&spanning, none, false, 1),
