@@ -179,9 +179,9 @@ pub struct TableBuilder {
     /// some user key spans two data blocks.
     user_index_block: BlockBuilder,
     user_index_ok: bool,
-    /// The footer's format version: [`FORMAT_VERSION`], or (tests only)
-    /// an older one, to check that this build still reads it.
-    format_version: u32,
+    /// Tests only: write the index and footer version of builds before
+    /// format version 3, to check that this build still reads them.
+    legacy_index: bool,
     last_key: Vec<u8>,
     smallest_key: Vec<u8>,
     pending_handle: Option<BlockHandle>,
@@ -208,7 +208,7 @@ impl TableBuilder {
             index_block: BlockBuilder::new_index(1),
             user_index_block: BlockBuilder::new_index(1),
             user_index_ok: true,
-            format_version: FORMAT_VERSION,
+            legacy_index: false,
             last_key: Vec::new(),
             smallest_key: Vec::new(),
             pending_handle: None,
@@ -430,10 +430,12 @@ impl TableBuilder {
             index,
             // Versions 1 and 2 (tests only) told the index's key form apart;
             // version 3 leaves that to the property.
-            format_version: match self.format_version {
-                FORMAT_VERSION => FORMAT_VERSION,
-                _ if self.user_index_ok => 2,
-                _ => MIN_FORMAT_VERSION,
+            format_version: if !self.legacy_index {
+                FORMAT_VERSION
+            } else if self.user_index_ok {
+                2
+            } else {
+                MIN_FORMAT_VERSION
             },
         }
         .encode();
@@ -512,7 +514,7 @@ impl TableBuilder {
     pub(crate) fn with_legacy_index(mut self) -> Self {
         self.index_block = BlockBuilder::new(1);
         self.user_index_block = BlockBuilder::new(1);
-        self.format_version = 2;
+        self.legacy_index = true;
         self
     }
 }
