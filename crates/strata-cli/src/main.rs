@@ -4,8 +4,26 @@ mod inspect;
 mod stress;
 
 /// Dispatches `strata <subcommand> ...`; the process exits with the code
-/// the subcommand returns.
-fn main() -> anyhow::Result<()> {
+/// the subcommand returns, or 1 after printing `error: ...` (with its causes,
+/// without a backtrace even under `RUST_BACKTRACE=1`).
+fn main() {
+    // A closed pipe (`strata lab plan ... | head`) ends the process as it
+    // ends other Unix tools, instead of a panic in `println!`.
+    // SAFETY: restoring the default disposition of SIGPIPE before any thread
+    // starts; no handler runs Rust code.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    match run() {
+        Ok(code) => std::process::exit(code),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::exit(1)
+        }
+    }
+}
+
+fn run() -> anyhow::Result<i32> {
     let args: Vec<String> = std::env::args().collect();
     let rest = args.get(2..).map(<[String]>::to_vec).unwrap_or_default();
     let code = match args.get(1).map(String::as_str) {
@@ -24,5 +42,5 @@ fn main() -> anyhow::Result<()> {
             "usage: strata <subcommand> ... (subcommands: bench, lab, inspect, stress)"
         ),
     };
-    std::process::exit(code)
+    Ok(code)
 }
