@@ -106,3 +106,38 @@ fn tiny_study_runs_on_strata_and_reports() {
         );
     }
 }
+
+#[test]
+fn only_runs_and_reports_the_selected_cells() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("tiny.toml");
+    std::fs::write(&spec, SPEC).unwrap();
+    let out = dir.path().join("out");
+    let o = Command::new(STRATA)
+        .args(["lab", "run"])
+        .arg(&spec)
+        .args(["--scale", "quick", "--engines", "strata", "--repeats", "1"])
+        .args(["--only", "value_size=256,layout=blob", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "lab run failed:\n{stderr}");
+    let study = out.join("tiny-quick");
+    let rows = read(&study.join("results.jsonl"));
+    assert_eq!(rows.lines().count(), 2, "one cell x two steps:\n{rows}");
+    for line in rows.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["cell_id"], "value_size=256,layout=blob", "{line}");
+    }
+    // `lab report` re-reads the filter from meta.json: one cell, not four.
+    let o = Command::new(STRATA)
+        .args(["lab", "report"])
+        .arg(&study)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = read(&study.join("report.md"));
+    assert!(md.contains("1 cells"), "{md}");
+    assert!(!md.contains("| inline"), "{md}");
+}

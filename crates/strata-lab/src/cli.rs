@@ -44,6 +44,10 @@ pub struct Common {
     /// Override a fixed flag of the study: `--set value_size=4096` (repeatable).
     #[arg(long = "set", value_name = "FLAG=VALUE", allow_hyphen_values = true)]
     pub set: Vec<String>,
+    /// Run only the cells matching `AXIS=LABEL[,AXIS=LABEL...]` (repeatable:
+    /// a cell matching any filter runs), e.g. `--only compaction=universal,wal=perf`.
+    #[arg(long, value_name = "AXIS=LABEL,...")]
+    pub only: Vec<String>,
     /// Kill a benchmark step after this many seconds (recorded as a failed run).
     #[arg(long)]
     pub timeout: Option<u64>,
@@ -174,6 +178,7 @@ fn plan_of(c: &Common) -> anyhow::Result<(crate::model::Plan, PathBuf)> {
     }
     let mut plan = crate::model::expand_with(&spec, &c.scale, c.repeats, c.engines.clone(), &set)?;
     plan.timeout = c.timeout.map(std::time::Duration::from_secs);
+    plan.select_cells(&c.only)?;
     Ok((plan, path))
 }
 
@@ -373,6 +378,16 @@ mod tests {
             assert!(fields.contains(&f), "{f} missing from {fields:?}");
         }
         assert!(j["metrics"]["waf"].as_f64().unwrap() > 0.0);
+        // W-Amp at full precision: (flush + compaction) / flush bytes, from the tickers.
+        let o = crate::parse::parse_output(
+            &std::fs::read_to_string(&out).unwrap(),
+            &std::fs::read_to_string(&err).unwrap(),
+        );
+        let flush = o.tickers["rocksdb.flush.write.bytes"] as f64;
+        let comp = o.tickers["rocksdb.compact.write.bytes"] as f64;
+        let exact = j["metrics"]["wamp_exact"].as_f64().unwrap();
+        assert!(flush > 0.0 && comp > 0.0);
+        assert!((exact - (flush + comp) / flush).abs() < 1e-12, "{exact}");
         assert!(j["metrics"].get("wall_sec").is_none());
         assert!(parse_json(std::path::Path::new("/nonexistent/x"), None).is_err());
         let cli = Cli::try_parse_from(["strata lab", "parse", "x.out", "--stderr", "x.err"]);

@@ -167,6 +167,10 @@ pub fn metrics(o: &BenchOutput, acc: &Accounting) -> BTreeMap<String, f64> {
     if let Some(w) = waf_tickers(&o.tickers) {
         m.insert("waf_tickers".into(), w);
     }
+    if let Some(f) = t("rocksdb.flush.write.bytes").filter(|f| *f > 0.0) {
+        let c = t("rocksdb.compact.write.bytes").unwrap_or(0.0);
+        m.insert("wamp_exact".into(), (f + c) / f);
+    }
     if let Some(v) = t("rocksdb.compact.read.bytes") {
         m.insert("compact_read_gb".into(), v / 1e9);
     }

@@ -46,6 +46,9 @@ pub fn plan_lines(
             for (k, v) in &plan.set {
                 a.extend(["--set".into(), format!("{k}={v}")]);
             }
+            for f in &plan.only {
+                a.extend(["--only".into(), f.clone()]);
+            }
             if let Some(s) = &opts.strata_bench {
                 a.extend(["--strata-bench".into(), s.clone()]);
             }
@@ -74,6 +77,7 @@ pub fn run_one(plan: &Plan, index: usize, opts: &RunOptions) -> anyhow::Result<P
             engines_run: engines.clone(),
             notes: notes.clone(),
             set: plan.set.clone(),
+            only: plan.only.clone(),
         };
         let tmp = sdir.join(format!(".meta-{index}"));
         std::fs::create_dir_all(&tmp)?;

@@ -20,10 +20,12 @@ pub mod process;
 pub mod report;
 pub mod results;
 pub mod runner;
+pub mod select;
 pub mod spec;
 pub mod statements;
 pub mod stats;
 pub mod validate;
+pub mod versus;
 
 use std::path::PathBuf;
 

@@ -136,6 +136,8 @@ pub struct Plan {
     pub set: Vec<(String, String)>,
     /// Per-step time limit (`--timeout`); a step over it is killed and recorded as failed.
     pub timeout: Option<std::time::Duration>,
+    /// `--only` cell filters applied (see [`Plan::select_cells`]); empty: every cell.
+    pub only: Vec<String>,
 }
 
 fn strings(m: &FlagMap) -> BTreeMap<String, String> {
@@ -271,6 +273,7 @@ pub fn expand_with(
         jobs,
         set: set.to_vec(),
         timeout: None,
+        only: Vec::new(),
     })
 }
 

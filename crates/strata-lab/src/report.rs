@@ -19,13 +19,14 @@ use crate::stats::summarize;
 pub fn load_study(sdir: &Path) -> anyhow::Result<(Plan, Vec<ResultRow>, crate::runner::Meta)> {
     let meta = read_meta(sdir)?;
     let spec = crate::spec::load(&sdir.join("study.toml"))?;
-    let plan = expand_with(
+    let mut plan = expand_with(
         &spec,
         &meta.scale,
         Some(meta.repeats),
         Some(meta.engines_requested.clone()),
         &meta.set,
     )?;
+    plan.select_cells(&meta.only)?;
     let mut rows = crate::results::load_dir(sdir)?;
     add_scores(&plan, &mut rows);
     Ok((plan, rows, meta))
@@ -355,6 +356,7 @@ pub fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
         .to_vec(),
         tab,
     ));
+    b.extend(crate::versus::section(&plan, &rows));
     b.push(Block::H(2, "Results".into()));
     for st in plan.steps() {
         b.push(Block::H(3, format!("Step `{}`", st.label())));

@@ -41,6 +41,9 @@ pub struct Meta {
     /// `--set` flag overrides.
     #[serde(default)]
     pub set: Vec<(String, String)>,
+    /// `--only` cell filters (empty: every cell ran).
+    #[serde(default)]
+    pub only: Vec<String>,
 }
 
 /// Options of `lab run`.
@@ -352,6 +355,7 @@ pub fn run_study(plan: &Plan, opts: &RunOptions) -> anyhow::Result<PathBuf> {
         engines_run: engines.clone(),
         notes,
         set: plan.set.clone(),
+        only: plan.only.clone(),
     };
     write_meta(&sdir, plan, &meta)?;
     let host = host_info(&sdir);

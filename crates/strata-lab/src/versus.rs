@@ -1,0 +1,273 @@
+//! The report's "Strata against RocksDB" section: per step and cell, the
+//! ratio of the two engines' medians and whether the repeats support a
+//! difference (two-sided Mann-Whitney U test).
+//!
+//! On a noisy machine a ratio of medians of three repeats says little: a
+//! compaction that ends just before or just after a flush moves one run's WAF
+//! by 30%. The test asks whether the two engines' repeats are drawn from the
+//! same distribution; below 4 repeats per engine it cannot reach p < 0.05 at
+//! all, so the table then shows ratios only and says so.
+
+use std::collections::BTreeMap;
+
+use crate::aggregate::values;
+use crate::doc::Block;
+use crate::model::Plan;
+use crate::results::ResultRow;
+use crate::stats::mann_whitney_p;
+
+/// Metrics compared, with their column titles.
+pub const METRICS: &[(&str, &str)] = &[
+    ("ops_sec", "ops/sec"),
+    ("waf", "WAF"),
+    ("wamp_exact", "W-Amp"),
+    ("p99", "p99"),
+];
+
+/// Repeats each engine needs before the test is run.
+pub const MIN_REPEATS: usize = 4;
+
+/// Significance level.
+pub const ALPHA: f64 = 0.05;
+
+/// The outcome for one (step, cell, metric).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Versus {
+    /// Strata's median / RocksDB's median.
+    pub ratio: f64,
+    /// Two-sided p-value, when both engines have [`MIN_REPEATS`] repeats.
+    pub p: Option<f64>,
+    /// Repeats (Strata, RocksDB).
+    pub n: (usize, usize),
+}
+
+impl Versus {
+    /// `Some(true)`: Strata significantly higher; `Some(false)`: lower;
+    /// `None`: no difference shown (or not tested).
+    pub fn direction(&self) -> Option<bool> {
+        match self.p {
+            Some(p) if p < ALPHA && self.ratio != 1.0 => Some(self.ratio > 1.0),
+            _ => None,
+        }
+    }
+
+    fn cell_text(&self) -> String {
+        let r = format!("{:.3}", self.ratio);
+        match (self.p, self.direction()) {
+            (None, _) => r,
+            (Some(p), Some(true)) => format!("{r} higher (p {p:.3})"),
+            (Some(p), Some(false)) => format!("{r} lower (p {p:.3})"),
+            (Some(p), None) => format!("{r} (p {p:.2})"),
+        }
+    }
+}
+
+fn median(xs: &[f64]) -> Option<f64> {
+    let mut v: Vec<f64> = xs.iter().copied().filter(|x| x.is_finite()).collect();
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    Some(if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    })
+}
+
+/// Compares Strata's and RocksDB's repeats of one step-cell on `metric`;
+/// `None` when either engine has no value or RocksDB's median is 0.
+pub fn versus(
+    rows: &[ResultRow],
+    step: &str,
+    labels: &BTreeMap<String, String>,
+    metric: &str,
+) -> Option<Versus> {
+    let s = values(rows, "strata", step, labels, metric);
+    let r = values(rows, "rocksdb", step, labels, metric);
+    let (ms, mr) = (median(&s)?, median(&r)?);
+    if mr == 0.0 {
+        return None;
+    }
+    let tested = s.len() >= MIN_REPEATS && r.len() >= MIN_REPEATS;
+    Some(Versus {
+        ratio: ms / mr,
+        p: tested.then(|| mann_whitney_p(&s, &r)),
+        n: (s.len(), r.len()),
+    })
+}
+
+/// The section's blocks; empty when the run lacks either engine.
+pub fn section(plan: &Plan, rows: &[ResultRow]) -> Vec<Block> {
+    let has = |e: &str| rows.iter().any(|r| r.ok && r.engine == e);
+    if !has("strata") || !has("rocksdb") {
+        return Vec::new();
+    }
+    let mut b = vec![
+        Block::H(2, "Strata against RocksDB".into()),
+        Block::P(format!(
+            "Each entry is Strata's median over its repeats divided by RocksDB's, for the same flags. \
+             With at least {MIN_REPEATS} repeats per engine it is followed by the two-sided Mann-Whitney U \
+             p-value, and marked higher or lower when p < {ALPHA}: the repeats then support a difference, \
+             where an unmarked ratio is within what the two engines' own run-to-run spread explains."
+        )),
+    ];
+    let mut tally: BTreeMap<(&str, String), [usize; 4]> = BTreeMap::new();
+    for st in plan.steps() {
+        let step = st.label();
+        let metrics: Vec<&(&str, &str)> = METRICS
+            .iter()
+            .filter(|(m, _)| {
+                rows.iter()
+                    .any(|r| r.ok && r.step == step && r.metrics.contains_key(*m))
+            })
+            .collect();
+        let mut header: Vec<String> = plan.axes.iter().map(|a| a.name.clone()).collect();
+        header.push("repeats S/R".into());
+        header.extend(metrics.iter().map(|(_, t)| format!("{t} S/R")));
+        let mut table = Vec::new();
+        for c in &plan.cells {
+            let vs: Vec<Option<Versus>> = metrics
+                .iter()
+                .map(|(m, _)| versus(rows, &step, &c.labels, m))
+                .collect();
+            let Some(n) = vs.iter().flatten().map(|v| v.n).next() else {
+                continue;
+            };
+            let mut row: Vec<String> = plan
+                .axes
+                .iter()
+                .map(|a| a.display(c.labels.get(&a.name).map(String::as_str).unwrap_or("")))
+                .collect();
+            row.push(format!("{}/{}", n.0, n.1));
+            for ((m, _), v) in metrics.iter().zip(&vs) {
+                row.push(
+                    v.as_ref()
+                        .map(Versus::cell_text)
+                        .unwrap_or_else(|| "-".into()),
+                );
+                if let Some(v) = v {
+                    let t = tally.entry((m, step.clone())).or_default();
+                    match (v.p, v.direction()) {
+                        (None, _) => t[3] += 1,
+                        (_, Some(true)) => t[0] += 1,
+                        (_, Some(false)) => t[1] += 1,
+                        (_, None) => t[2] += 1,
+                    }
+                }
+            }
+            table.push(row);
+        }
+        if table.is_empty() {
+            continue;
+        }
+        b.push(Block::H(3, format!("Step `{step}`")));
+        b.push(Block::Table(header, table));
+    }
+    let lines: Vec<String> = METRICS
+        .iter()
+        .flat_map(|(m, title)| {
+            plan.steps()
+                .into_iter()
+                .filter_map(|st| {
+                    let step = st.label();
+                    let t = tally.get(&(*m, step.clone()))?;
+                    Some(if t[3] > 0 && t[..3].iter().sum::<usize>() == 0 {
+                        format!(
+                            "{title}, step `{step}`: {} cells, too few repeats to test (needs {MIN_REPEATS} per engine); ratios only.",
+                            t[3]
+                        )
+                    } else {
+                        format!(
+                            "{title}, step `{step}`: Strata higher in {}, lower in {}, no difference shown in {}{}.",
+                            t[0],
+                            t[1],
+                            t[2],
+                            if t[3] > 0 {
+                                format!(", not tested in {}", t[3])
+                            } else {
+                                String::new()
+                            }
+                        )
+                    })
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    if tally.values().all(|t| t[..3].iter().sum::<usize>() == 0) {
+        b.insert(
+            2,
+            Block::P(format!(
+                "Too few repeats to test (the test needs {MIN_REPEATS} per engine): ratios only."
+            )),
+        );
+    } else if !lines.is_empty() {
+        b.insert(2, Block::List(lines));
+    }
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::sample_row;
+
+    fn rows(engine: &str, waf: &[f64]) -> Vec<ResultRow> {
+        waf.iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let mut r = sample_row();
+                r.engine = engine.into();
+                r.repeat = i as u32;
+                r.metrics.insert("waf".into(), *v);
+                r
+            })
+            .collect()
+    }
+
+    fn labels() -> BTreeMap<String, String> {
+        sample_row().cell
+    }
+
+    #[test]
+    fn separated_repeats_are_a_difference_and_overlapping_ones_are_not() {
+        let mut r = rows("strata", &[1.40, 1.41, 1.39, 1.42, 1.40]);
+        r.extend(rows("rocksdb", &[1.04, 1.03, 1.05, 1.04, 1.06]));
+        let v = versus(&r, "fillrandom", &labels(), "waf").unwrap();
+        assert_eq!(v.n, (5, 5));
+        assert!((v.ratio - 1.40 / 1.04).abs() < 1e-12);
+        assert_eq!(v.direction(), Some(true));
+        assert!(v.cell_text().contains("higher"), "{}", v.cell_text());
+        // Two-valued on both engines: a ratio of medians of 1.3, no difference shown.
+        let mut r = rows("strata", &[1.70, 1.38, 1.70, 1.39, 1.71]);
+        r.extend(rows("rocksdb", &[1.38, 1.70, 1.37, 1.69, 1.38]));
+        let v = versus(&r, "fillrandom", &labels(), "waf").unwrap();
+        assert!(v.ratio > 1.2);
+        assert_eq!(v.direction(), None);
+        // Strata lower.
+        let mut r = rows("strata", &[0.9, 0.91, 0.92, 0.9]);
+        r.extend(rows("rocksdb", &[1.0, 1.01, 1.02, 1.0]));
+        let v = versus(&r, "fillrandom", &labels(), "waf").unwrap();
+        assert_eq!(v.direction(), Some(false));
+    }
+
+    #[test]
+    fn three_repeats_give_a_ratio_without_a_test() {
+        let mut r = rows("strata", &[2.0, 2.1, 2.2]);
+        r.extend(rows("rocksdb", &[1.0, 1.1, 1.2]));
+        let v = versus(&r, "fillrandom", &labels(), "waf").unwrap();
+        assert_eq!(v.p, None);
+        assert_eq!(v.direction(), None);
+        assert_eq!(v.cell_text(), format!("{:.3}", 2.1 / 1.1));
+        assert!(versus(&r, "fillrandom", &labels(), "ops_sec_missing").is_none());
+        assert!(versus(&rows("strata", &[1.0]), "fillrandom", &labels(), "waf").is_none());
+    }
+
+    #[test]
+    fn median_of_odd_and_even_samples() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), Some(2.5));
+        assert_eq!(median(&[]), None);
+    }
+}
