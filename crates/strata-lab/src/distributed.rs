@@ -130,6 +130,16 @@ pub fn collect(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Vec<PathBuf>> {
                     m.notes.push(n);
                 }
             }
+            // Cells: the union of what the parts ran (no filter = every cell).
+            if meta.only.is_empty() {
+                m.only.clear();
+            } else if !m.only.is_empty() {
+                for f in meta.only {
+                    if !m.only.contains(&f) {
+                        m.only.push(f);
+                    }
+                }
+            }
             std::fs::write(target.join("meta.json"), serde_json::to_string_pretty(&m)?)?;
             std::fs::copy(sd.join("study.toml"), target.join("study.toml"))?;
             if sd.join("runs").exists()

@@ -24,6 +24,12 @@ pub const METRICS: &[(&str, &str)] = &[
     ("p99", "p99"),
 ];
 
+/// Whether a higher value of `metric` is better (throughput) or worse
+/// (amplification, latency).
+pub fn higher_is_better(metric: &str) -> bool {
+    matches!(metric, "ops_sec" | "mb_sec")
+}
+
 /// Repeats each engine needs before the test is run.
 pub const MIN_REPEATS: usize = 4;
 
@@ -51,13 +57,31 @@ impl Versus {
         }
     }
 
-    fn cell_text(&self) -> String {
-        let r = format!("{:.3}", self.ratio);
-        match (self.p, self.direction()) {
+    /// `Some(true)` when Strata is significantly better on `metric`,
+    /// `Some(false)` when significantly worse.
+    pub fn better(&self, metric: &str) -> Option<bool> {
+        self.direction().map(|up| up == higher_is_better(metric))
+    }
+
+    fn cell_text(&self, metric: &str) -> String {
+        // Four decimals where three would print a shifted distribution as 1.000.
+        let r = if (self.ratio - 1.0).abs() < 0.0005 {
+            format!("{:.4}", self.ratio)
+        } else {
+            format!("{:.3}", self.ratio)
+        };
+        let p = |p: f64| {
+            if p < 0.001 {
+                "p < 0.001".to_string()
+            } else {
+                format!("p {p:.3}")
+            }
+        };
+        match (self.p, self.better(metric)) {
             (None, _) => r,
-            (Some(p), Some(true)) => format!("{r} higher (p {p:.3})"),
-            (Some(p), Some(false)) => format!("{r} lower (p {p:.3})"),
-            (Some(p), None) => format!("{r} (p {p:.2})"),
+            (Some(x), Some(true)) => format!("{r} better ({})", p(x)),
+            (Some(x), Some(false)) => format!("{r} worse ({})", p(x)),
+            (Some(x), None) => format!("{r} ({})", p(x)),
         }
     }
 }
@@ -109,8 +133,9 @@ pub fn section(plan: &Plan, rows: &[ResultRow]) -> Vec<Block> {
         Block::P(format!(
             "Each entry is Strata's median over its repeats divided by RocksDB's, for the same flags. \
              With at least {MIN_REPEATS} repeats per engine it is followed by the two-sided Mann-Whitney U \
-             p-value, and marked higher or lower when p < {ALPHA}: the repeats then support a difference, \
-             where an unmarked ratio is within what the two engines' own run-to-run spread explains."
+             p-value, and marked better or worse (for Strata: higher throughput, lower WAF, W-Amp and latency \
+             are better) when p < {ALPHA}: the repeats then support a difference, where an unmarked ratio \
+             is within what the two engines' own run-to-run spread explains."
         )),
     ];
     let mut tally: BTreeMap<(&str, String), [usize; 4]> = BTreeMap::new();
@@ -144,12 +169,12 @@ pub fn section(plan: &Plan, rows: &[ResultRow]) -> Vec<Block> {
             for ((m, _), v) in metrics.iter().zip(&vs) {
                 row.push(
                     v.as_ref()
-                        .map(Versus::cell_text)
+                        .map(|v| v.cell_text(m))
                         .unwrap_or_else(|| "-".into()),
                 );
                 if let Some(v) = v {
                     let t = tally.entry((m, step.clone())).or_default();
-                    match (v.p, v.direction()) {
+                    match (v.p, v.better(m)) {
                         (None, _) => t[3] += 1,
                         (_, Some(true)) => t[0] += 1,
                         (_, Some(false)) => t[1] += 1,
@@ -180,7 +205,7 @@ pub fn section(plan: &Plan, rows: &[ResultRow]) -> Vec<Block> {
                         )
                     } else {
                         format!(
-                            "{title}, step `{step}`: Strata higher in {}, lower in {}, no difference shown in {}{}.",
+                            "{title}, step `{step}`: Strata better in {}, worse in {}, no difference shown in {}{}.",
                             t[0],
                             t[1],
                             t[2],
@@ -238,7 +263,11 @@ mod tests {
         assert_eq!(v.n, (5, 5));
         assert!((v.ratio - 1.40 / 1.04).abs() < 1e-12);
         assert_eq!(v.direction(), Some(true));
-        assert!(v.cell_text().contains("higher"), "{}", v.cell_text());
+        assert_eq!(v.better("waf"), Some(false));
+        assert_eq!(v.better("ops_sec"), Some(true));
+        let text = v.cell_text("waf");
+        assert!(text.starts_with("1.346 worse (p "), "{text}");
+        assert!(v.cell_text("ops_sec").contains("better"));
         // Two-valued on both engines: a ratio of medians of 1.3, no difference shown.
         let mut r = rows("strata", &[1.70, 1.38, 1.70, 1.39, 1.71]);
         r.extend(rows("rocksdb", &[1.38, 1.70, 1.37, 1.69, 1.38]));
@@ -259,7 +288,7 @@ mod tests {
         let v = versus(&r, "fillrandom", &labels(), "waf").unwrap();
         assert_eq!(v.p, None);
         assert_eq!(v.direction(), None);
-        assert_eq!(v.cell_text(), format!("{:.3}", 2.1 / 1.1));
+        assert_eq!(v.cell_text("waf"), format!("{:.3}", 2.1 / 1.1));
         assert!(versus(&r, "fillrandom", &labels(), "ops_sec_missing").is_none());
         assert!(versus(&rows("strata", &[1.0]), "fillrandom", &labels(), "waf").is_none());
     }

@@ -407,3 +407,51 @@ fn tiny_study_with_fake_bench_always_runs() {
         "crossover marker missing"
     );
 }
+
+/// `--only` reaches the plan's lines, and `collect` of two parts that ran
+/// different cells reports the union of their cells.
+#[test]
+fn only_survives_plan_run_one_and_collect() {
+    let fake = format!("sh {}/tests/fake_db_bench.sh", env!("CARGO_MANIFEST_DIR"));
+    let (d, spec) = setup();
+    let mut outs = Vec::new();
+    for (part, size) in [("a", "256"), ("b", "2048")] {
+        let out = d.path().join(part);
+        let filter = format!("value_size={size}");
+        let o = lab(&[
+            "plan",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--strata-bench",
+            &fake,
+            "--engines",
+            "strata",
+            "--repeats",
+            "1",
+            "--only",
+            &filter,
+            "--lab-cmd",
+            LAB,
+        ]);
+        let jobs = String::from_utf8_lossy(&o.stdout).to_string();
+        assert_eq!(jobs.lines().count(), 2, "{jobs}");
+        for line in jobs.lines() {
+            assert!(line.contains(&format!("--only {filter}")), "{line}");
+            let st = Command::new("sh").args(["-c", line]).status().unwrap();
+            assert!(st.success(), "{line}");
+        }
+        outs.push(out);
+    }
+    let merged = d.path().join("merged");
+    lab(&[
+        "collect",
+        outs[0].to_str().unwrap(),
+        outs[1].to_str().unwrap(),
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
+    assert_eq!(rows(&merged.join("tiny-quick/results.jsonl")).len(), 8);
+    let md = std::fs::read_to_string(merged.join("tiny-quick/report.md")).unwrap();
+    assert!(md.contains("4 cells"), "{md}");
+}
