@@ -157,6 +157,15 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
             );
         }
     }
+    // db_bench makes a rate limiter only for a non-zero rate.
+    if v.raw("rate_limiter_bytes_per_sec") != "0" {
+        for name in [
+            "rate_limiter_bytes_per_sec",
+            "rate_limiter_refill_period_us",
+        ] {
+            set(name, name, v.raw(name).into());
+        }
+    }
     // db_bench: negative bloom_bits = table default (no filter), 0 = none.
     let bloom: i64 = v.raw("bloom_bits").parse().unwrap_or(-1);
     set("bloom_bits", "bloom_bits_per_key", bloom.max(0).to_string());
@@ -220,6 +229,18 @@ mod tests {
         assert_eq!(get(&o, "enable_index_compression"), Some("true"));
         assert_eq!(get(&o, "enable_blob_files"), None);
         assert_eq!(get(&o, "compaction_options_universal.size_ratio"), None);
+    }
+
+    #[test]
+    fn rate_limiter_only_with_a_rate() {
+        let o = opts(&[]);
+        assert_eq!(get(&o, "rate_limiter_bytes_per_sec"), None);
+        let o = opts(&["--rate_limiter_bytes_per_sec=1000000"]);
+        assert_eq!(get(&o, "rate_limiter_bytes_per_sec"), Some("1000000"));
+        assert_eq!(get(&o, "rate_limiter_refill_period_us"), Some("100000"));
+        let so = crate::engine::strata_adapter::build_options(&o).unwrap();
+        assert_eq!(so.rate_limiter_bytes_per_sec, 1_000_000);
+        assert_eq!(so.rate_limiter_refill_period_us, 100_000);
     }
 
     #[test]

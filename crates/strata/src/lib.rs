@@ -25,6 +25,7 @@ pub mod info_log;
 pub mod memtable;
 pub mod options;
 pub mod options_file;
+pub mod rate_limiter;
 pub mod snapshot;
 pub mod write_controller;
 

@@ -248,6 +248,18 @@ pub struct Options {
     pub blob_cache_size: usize,
     /// Put values written by flushes into the blob cache. Default: kDisable.
     pub prepopulate_blob_cache: PrepopulateBlobCache,
+    /// Limit on the bytes per second that flushes and compactions write
+    /// (table and blob files; not the WAL), shared by all background jobs:
+    /// RocksDB's `rate_limiter` made with `NewGenericRateLimiter`. 0 = no
+    /// limit. Default: 0. A limit smooths background I/O for foreground
+    /// latency, but compaction falls behind sooner and writes stall sooner.
+    /// Flushes go before compactions except one refill in ten.
+    pub rate_limiter_bytes_per_sec: u64,
+    /// How often the rate limiter's budget is refilled, in microseconds;
+    /// each refill allows `rate x period` bytes, the largest single grant.
+    /// Default: 100,000 (100 ms). Shorter periods pace more smoothly for
+    /// more wake-ups.
+    pub rate_limiter_refill_period_us: u64,
     /// File system used for every file operation. Default: the OS's.
     /// Not part of the option string.
     pub fs: Arc<dyn FileSystem>,
@@ -304,6 +316,8 @@ impl Default for Options {
             blob_file_starting_level: 0,
             blob_cache_size: 0,
             prepopulate_blob_cache: PrepopulateBlobCache::Disable,
+            rate_limiter_bytes_per_sec: 0,
+            rate_limiter_refill_period_us: 100_000,
             fs: default_fs(),
         }
     }
@@ -408,6 +422,10 @@ impl Options {
             "statistics" => self.statistics = parse_bool(name, v)?,
             "stats_dump_period_sec" => self.stats_dump_period_sec = parse_num(name, v)?,
             "max_subcompactions" => self.max_subcompactions = parse_num(name, v)?,
+            "rate_limiter_bytes_per_sec" => self.rate_limiter_bytes_per_sec = parse_num(name, v)?,
+            "rate_limiter_refill_period_us" => {
+                self.rate_limiter_refill_period_us = parse_num(name, v)?
+            }
             "use_direct_reads" => self.use_direct_reads = parse_bool(name, v)?,
             "use_direct_io_for_flush_and_compaction" => {
                 self.use_direct_io_for_flush_and_compaction = parse_bool(name, v)?
@@ -588,6 +606,9 @@ impl Options {
         if self.max_subcompactions == 0 {
             return bad("max_subcompactions must be at least 1".into());
         }
+        if self.rate_limiter_refill_period_us == 0 {
+            return bad("rate_limiter_refill_period_us must be positive".into());
+        }
         Ok(())
     }
 }
@@ -757,6 +778,14 @@ impl Options {
                 self.stats_dump_period_sec.to_string(),
             ),
             ("max_subcompactions", self.max_subcompactions.to_string()),
+            (
+                "rate_limiter_bytes_per_sec",
+                self.rate_limiter_bytes_per_sec.to_string(),
+            ),
+            (
+                "rate_limiter_refill_period_us",
+                self.rate_limiter_refill_period_us.to_string(),
+            ),
             ("use_direct_reads", self.use_direct_reads.to_string()),
             (
                 "use_direct_io_for_flush_and_compaction",

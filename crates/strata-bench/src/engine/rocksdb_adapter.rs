@@ -59,8 +59,12 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
     let mut table = BlockBasedOptions::default();
     let mut universal: Option<UniversalCompactOptions> = None;
     let after_open: Vec<(String, String)> = Vec::new();
+    // db_bench: NewGenericRateLimiter(rate, refill period, fairness 10).
+    let mut rate_limit: (i64, i64) = (0, 100_000);
     for s in settings {
         match s.option {
+            "rate_limiter_bytes_per_sec" => rate_limit.0 = int(s)?,
+            "rate_limiter_refill_period_us" => rate_limit.1 = int(s)?,
             "write_buffer_size" => o.set_write_buffer_size(int(s)?),
             "arena_block_size" => o.set_arena_block_size(int(s)?),
             "max_write_buffer_number" => o.set_max_write_buffer_number(int(s)?),
@@ -157,6 +161,9 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
     }
     if let Some(u) = universal {
         o.set_universal_compaction_options(&u);
+    }
+    if rate_limit.0 > 0 {
+        o.set_ratelimiter(rate_limit.0, rate_limit.1, 10);
     }
     o.set_block_based_table_factory(&table);
     Ok((o, after_open))

@@ -329,6 +329,18 @@ pub static FLAGS: &[FlagSpec] = &[
         "Bytes/s allowed into the DB while writes are slowed down",
     ),
     f(
+        "rate_limiter_bytes_per_sec",
+        U64,
+        "0",
+        "Set options.rate_limiter value.",
+    ),
+    f(
+        "rate_limiter_refill_period_us",
+        I64,
+        "100000",
+        "Set refill period on rate limiter.",
+    ),
+    f(
         "disable_wal",
         Bool,
         "false",

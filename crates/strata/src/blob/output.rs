@@ -2,6 +2,7 @@
 //! values leave the table, writes them to a rolling series of blob files,
 //! and finishes (or cleans up) those files.
 
+use crate::rate_limiter::{limit_writes, IoPriority, RateLimiter};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -61,6 +62,8 @@ pub struct BlobOutput<'a> {
     current: Option<BlobFileBuilder>,
     finished: Vec<BlobFileInfo>,
     created: Vec<u64>,
+    /// The I/O rate limiter and the priority of these writes.
+    limit: Option<(Arc<RateLimiter>, IoPriority)>,
 }
 
 impl std::fmt::Debug for BlobOutput<'_> {
@@ -92,7 +95,19 @@ impl<'a> BlobOutput<'a> {
             current: None,
             finished: Vec::new(),
             created: Vec::new(),
+            limit: None,
         }
+    }
+
+    /// Takes the bytes of every blob file written from `limiter` at `pri`
+    /// (high for flushes, low for compactions), when there is one.
+    pub fn with_rate_limiter(
+        mut self,
+        limiter: Option<&Arc<RateLimiter>>,
+        pri: IoPriority,
+    ) -> Self {
+        self.limit = limiter.map(|l| (l.clone(), pri));
+        self
     }
 
     /// True if a value of `len` bytes is separated.
@@ -117,7 +132,11 @@ impl<'a> BlobOutput<'a> {
             None => {
                 let n = new_file_number();
                 let path = blob_file_name(&self.db_dir, n);
-                let file = self.fs.create(&path)?;
+                let file = limit_writes(
+                    self.fs.create(&path)?,
+                    self.limit.as_ref(),
+                    self.stats.as_ref(),
+                );
                 self.created.push(n);
                 self.current.insert(BlobFileBuilder::new(
                     file,

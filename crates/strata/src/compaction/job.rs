@@ -44,6 +44,8 @@ pub struct JobContext<'a> {
     pub shutting_down: &'a AtomicBool,
     /// Write outputs with O_DIRECT.
     pub direct_writes: bool,
+    /// The I/O rate limiter outputs take their bytes from (low priority).
+    pub rate_limiter: Option<&'a Arc<crate::rate_limiter::RateLimiter>>,
     /// Blob files: where relocated and separated values go, and how blobs
     /// are read.
     pub blobs: BlobJobConfig<'a>,
@@ -347,6 +349,7 @@ fn run_range(
             ctx.stats.cloned(),
             Some(ctx.blobs.source),
         )
+        .with_rate_limiter(ctx.rate_limiter, crate::rate_limiter::IoPriority::Low)
     });
     let mut blobs = CompactionBlobs::new(
         name,
@@ -365,6 +368,7 @@ fn run_range(
         ctx.stats,
     )
     .for_compaction()
+    .with_rate_limiter(ctx.rate_limiter)
     .with_direct_writes(ctx.direct_writes)
     .with_cutter(grandparent_cutter(ctx, task, version));
     let mut rules = DropRules::new(snapshots.to_vec());

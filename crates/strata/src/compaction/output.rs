@@ -11,6 +11,7 @@ use crate::error::Result;
 use crate::filename::{table_file_name, FileNumber};
 use crate::fs::timed::TimedWritable;
 use crate::fs::FileSystem;
+use crate::rate_limiter::{limit_writes, IoPriority, RateLimiter};
 use crate::sstable::{TableBuilder, TableOptions};
 use crate::stats::{Histogram, Statistics, Ticker};
 use crate::types::{parse_internal_key, user_key, ValueType};
@@ -39,6 +40,8 @@ pub struct OutputWriter<'a> {
     /// A compaction's outputs (not a flush's): file syncs are timed into
     /// `rocksdb.compaction.outfile.sync.micros`, not `rocksdb.table.sync.micros`.
     for_compaction: bool,
+    /// The I/O rate limiter and the priority of these writes.
+    limit: Option<(Arc<RateLimiter>, IoPriority)>,
 }
 
 impl<'a> OutputWriter<'a> {
@@ -66,6 +69,7 @@ impl<'a> OutputWriter<'a> {
             oldest_blob: 0,
             cutter: None,
             for_compaction: false,
+            limit: None,
         }
     }
 
@@ -83,6 +87,18 @@ impl<'a> OutputWriter<'a> {
     /// decides the histogram their file syncs are timed into.
     pub fn for_compaction(mut self) -> Self {
         self.for_compaction = true;
+        self
+    }
+
+    /// Takes the bytes of every table written from `limiter` (flushes at
+    /// high priority, compactions at low), when there is one.
+    pub fn with_rate_limiter(mut self, limiter: Option<&Arc<RateLimiter>>) -> Self {
+        let pri = if self.for_compaction {
+            IoPriority::Low
+        } else {
+            IoPriority::High
+        };
+        self.limit = limiter.map(|l| (l.clone(), pri));
         self
     }
 
@@ -122,7 +138,11 @@ impl<'a> OutputWriter<'a> {
         if self.builder.is_none() {
             let number = new_file_number();
             let path = table_file_name(self.dir, number);
-            let mut file = self.fs.create_opt(&path, self.direct_writes)?;
+            let mut file = limit_writes(
+                self.fs.create_opt(&path, self.direct_writes)?,
+                self.limit.as_ref(),
+                self.stats,
+            );
             if let Some(s) = self.stats {
                 let activity = if self.for_compaction {
                     Histogram::FileWriteCompactionMicros

@@ -188,6 +188,7 @@ impl DbInner {
                 verify_checksums: self.opts.paranoid_checks,
                 shutting_down: &self.shutting_down,
                 direct_writes: self.opts.use_direct_io_for_flush_and_compaction,
+                rate_limiter: self.io_limiter.as_ref(),
                 blobs: blob_cfg,
                 file_cut: self.file_cut_config(),
             };

@@ -71,6 +71,14 @@ impl DbInner {
             self.stats.clone(),
             Some(&self.blob_source),
         )
+        .with_rate_limiter(
+            self.io_limiter.as_ref(),
+            if flush {
+                crate::rate_limiter::IoPriority::High
+            } else {
+                crate::rate_limiter::IoPriority::Low
+            },
+        )
     }
 
     fn write_level0_inner(
@@ -94,7 +102,8 @@ impl DbInner {
             u64::MAX,
             self.stats.as_ref(),
         )
-        .with_direct_writes(self.opts.use_direct_io_for_flush_and_compaction);
+        .with_direct_writes(self.opts.use_direct_io_for_flush_and_compaction)
+        .with_rate_limiter(self.io_limiter.as_ref());
         it.seek_to_first();
         while it.valid() {
             let bytes = (it.key().len() + it.value().len()) as u64;

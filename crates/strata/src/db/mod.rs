@@ -122,6 +122,8 @@ pub(crate) struct DbInner {
     pub block_cache: Option<Arc<BlockCache>>,
     pub blob_source: Arc<crate::blob::BlobSource>,
     pub table_opts: TableOptions,
+    /// `rate_limiter_bytes_per_sec`'s limiter, shared by flushes and compactions.
+    pub io_limiter: Option<Arc<crate::rate_limiter::RateLimiter>>,
     pub state: Mutex<State>,
     /// Signalled when background work finishes (stalled writers, flush and
     /// compaction waiters).

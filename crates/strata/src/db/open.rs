@@ -163,6 +163,13 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         block_cache,
         blob_source,
         table_opts,
+        io_limiter: (options.rate_limiter_bytes_per_sec > 0).then(|| {
+            Arc::new(crate::rate_limiter::RateLimiter::new(
+                options.rate_limiter_bytes_per_sec,
+                options.rate_limiter_refill_period_us,
+                10,
+            ))
+        }),
         state: Mutex::new(state),
         bg_cv: Condvar::new(),
         work_cv: Condvar::new(),

@@ -255,9 +255,9 @@ stat_names! {
         ReadAmpEstimateUsefulBytes = "rocksdb.read.amp.estimate.useful.bytes" [Bytes],
         /// Read-amplification estimate: bytes of blocks loaded. Stays 0.
         ReadAmpTotalReadBytes = "rocksdb.read.amp.total.read.bytes" [Bytes],
-        /// Times the rate limiter drained its budget. Stays 0: Strata has no I/O rate limiter
-        /// (`rate_limiter`); the pacing of delayed writes is the write controller's, which RocksDB
-        /// does not count here either.
+        /// Times a flush or compaction write found the I/O rate limiter's budget empty
+        /// (`rate_limiter_bytes_per_sec`) and waited for its next refill; the pacing of delayed
+        /// writes is the write controller's, which RocksDB does not count here either.
         NumberRateLimiterDrains = "rocksdb.number.rate_limiter.drains" [Count],
         /// Internal entries iterator steps read and passed over without stopping on them: older
         /// versions, deletion markers and the versions they hide, entries newer than the iterator's
