@@ -59,8 +59,9 @@ fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
-#[test]
-fn tiny_study_runs_on_strata_and_reports() {
+/// Runs the tiny study on Strata with `extra` arguments; returns the temp
+/// dir (kept alive), the study's output directory and the process output.
+fn run_tiny(extra: &[&str]) -> (tempfile::TempDir, std::path::PathBuf, std::process::Output) {
     let dir = tempfile::tempdir().unwrap();
     let spec = dir.path().join("tiny.toml");
     std::fs::write(&spec, SPEC).unwrap();
@@ -68,14 +69,21 @@ fn tiny_study_runs_on_strata_and_reports() {
     let o = Command::new(STRATA)
         .args(["lab", "run"])
         .arg(&spec)
-        .args(["--scale", "quick", "--engines", "strata", "--out"])
+        .args(["--scale", "quick", "--engines", "strata"])
+        .args(extra)
+        .arg("--out")
         .arg(&out)
         .output()
         .unwrap();
+    (dir, out.join("tiny-quick"), o)
+}
+
+#[test]
+fn tiny_study_runs_on_strata_and_reports() {
+    let (_dir, study, o) = run_tiny(&[]);
     let stderr = String::from_utf8_lossy(&o.stderr);
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "lab run failed:\n{stdout}\n{stderr}");
-    let study = out.join("tiny-quick");
     let md = read(&study.join("report.md"));
     assert!(md.contains("Strata"), "{md}");
     assert!(read(&study.join("report.html")).contains("<html"));
@@ -109,21 +117,9 @@ fn tiny_study_runs_on_strata_and_reports() {
 
 #[test]
 fn only_runs_and_reports_the_selected_cells() {
-    let dir = tempfile::tempdir().unwrap();
-    let spec = dir.path().join("tiny.toml");
-    std::fs::write(&spec, SPEC).unwrap();
-    let out = dir.path().join("out");
-    let o = Command::new(STRATA)
-        .args(["lab", "run"])
-        .arg(&spec)
-        .args(["--scale", "quick", "--engines", "strata", "--repeats", "1"])
-        .args(["--only", "value_size=256,layout=blob", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let (_dir, study, o) = run_tiny(&["--repeats", "1", "--only", "value_size=256,layout=blob"]);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "lab run failed:\n{stderr}");
-    let study = out.join("tiny-quick");
     let rows = read(&study.join("results.jsonl"));
     assert_eq!(rows.lines().count(), 2, "one cell x two steps:\n{rows}");
     for line in rows.lines() {
