@@ -32,7 +32,7 @@ pub mod write_controller;
 pub use batch::WriteBatch;
 pub use db::Db;
 pub use iter::DbIterator;
-pub use options::{CompactionStyle, Options, ReadOptions, WriteOptions};
+pub use options::{CompactionPri, CompactionStyle, Options, ReadOptions, WriteOptions};
 pub use snapshot::Snapshot;
 pub use sstable::CompressionType;
 pub use wal::WalRecoveryMode;

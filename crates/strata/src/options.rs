@@ -53,6 +53,57 @@ impl FromStr for CompactionStyle {
     }
 }
 
+/// Which file of an over-full level a leveled compaction takes first
+/// (RocksDB's `CompactionPri`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompactionPri {
+    /// The largest file first, deletions weighted up (`kByCompensatedSize`,
+    /// 0): frees the most space per compaction.
+    ByCompensatedSize,
+    /// The file whose newest entry is oldest first
+    /// (`kOldestLargestSeqFirst`, 1): cold ranges go down first; suits
+    /// updates concentrated on hot keys.
+    OldestLargestSeqFirst,
+    /// The file whose oldest entry is oldest first
+    /// (`kOldestSmallestSeqFirst`, 2): the longest-waiting data goes down
+    /// first; suits uniform updates.
+    OldestSmallestSeqFirst,
+    /// The file that overlaps the fewest bytes in the next level per byte of
+    /// its own first (`kMinOverlappingRatio`, 3, the default): the least
+    /// write amplification per compaction.
+    MinOverlappingRatio,
+}
+
+impl CompactionPri {
+    /// RocksDB's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            CompactionPri::ByCompensatedSize => "kByCompensatedSize",
+            CompactionPri::OldestLargestSeqFirst => "kOldestLargestSeqFirst",
+            CompactionPri::OldestSmallestSeqFirst => "kOldestSmallestSeqFirst",
+            CompactionPri::MinOverlappingRatio => "kMinOverlappingRatio",
+        }
+    }
+}
+
+impl FromStr for CompactionPri {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "kByCompensatedSize" | "0" => Ok(CompactionPri::ByCompensatedSize),
+            "kOldestLargestSeqFirst" | "1" => Ok(CompactionPri::OldestLargestSeqFirst),
+            "kOldestSmallestSeqFirst" | "2" => Ok(CompactionPri::OldestSmallestSeqFirst),
+            "kMinOverlappingRatio" | "3" => Ok(CompactionPri::MinOverlappingRatio),
+            "kRoundRobin" | "4" => Err(Error::NotSupported(
+                "compaction_pri=kRoundRobin: round-robin compaction (per-level cursors kept in the MANIFEST) is not implemented".into(),
+            )),
+            other => Err(Error::InvalidArgument(format!(
+                "compaction_pri: unknown value '{other}' (kByCompensatedSize, kOldestLargestSeqFirst, kOldestSmallestSeqFirst or kMinOverlappingRatio)"
+            ))),
+        }
+    }
+}
+
 /// When separated values are put into the blob cache as they are written
 /// (RocksDB's `PrepopulateBlobCache`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,9 +169,29 @@ pub struct Options {
     /// Least number of immutable memtables merged into one flush. Default: 1.
     /// Larger merges more overwrites away before L0, at the cost of memory.
     pub min_write_buffer_number_to_merge: usize,
-    /// Background threads for flushes and compactions. Default: 2. One is
-    /// reserved for flushes when there are two or more.
+    /// Background jobs (flushes and compactions) that may run at once.
+    /// Default: 2. As in RocksDB (`GetBGJobLimits`), a quarter of them (at
+    /// least one) are for flushes and the rest (at least one) for
+    /// compactions, unless `max_background_flushes` or
+    /// `max_background_compactions` is set; and only one compaction runs at
+    /// a time until compaction falls behind (see
+    /// [`crate::write_controller::needs_compaction_speedup`]). Strata runs
+    /// one flush at a time, which writes every sealed memtable into one L0
+    /// table, so the flush share only matters through what is left for
+    /// compactions. More: compaction catches up sooner under pressure, at
+    /// the cost of cores taken from foreground work.
     pub max_background_jobs: usize,
+    /// Legacy limit on concurrent compactions; -1 (the default) derives it
+    /// from `max_background_jobs`. Any other value (with or without
+    /// `max_background_flushes`) is used instead, at least 1, as RocksDB
+    /// does. The single-compaction rule while compaction keeps up still
+    /// applies.
+    pub max_background_compactions: i32,
+    /// Legacy limit on concurrent flushes; -1 (the default) derives it from
+    /// `max_background_jobs`. Strata runs one flush at a time (it writes
+    /// every sealed memtable into one table), so only -1, 0 and 1 are
+    /// accepted; a larger value is refused at open.
+    pub max_background_flushes: i32,
     /// Number of LSM levels. Default: 7.
     pub num_levels: usize,
     /// Number of L0 files that triggers an L0->L1 compaction. Default: 4.
@@ -163,6 +234,10 @@ pub struct Options {
     pub delayed_write_rate: u64,
     /// Compaction style. Default: leveled.
     pub compaction_style: CompactionStyle,
+    /// Which file of an over-full level (L1 and deeper) leveled compaction
+    /// takes first. Default: `kMinOverlappingRatio` (RocksDB's default);
+    /// see [`CompactionPri`] for the trade-offs.
+    pub compaction_pri: CompactionPri,
     /// Universal compaction's knobs (`compaction_options_universal`):
     /// `size_ratio` (1, percent), `min_merge_width` (2), `max_merge_width`
     /// (unlimited), `max_size_amplification_percent` (200), `stop_style`
@@ -276,6 +351,8 @@ impl Default for Options {
             max_write_buffer_number: 2,
             min_write_buffer_number_to_merge: 1,
             max_background_jobs: 2,
+            max_background_compactions: -1,
+            max_background_flushes: -1,
             num_levels: 7,
             level0_file_num_compaction_trigger: 4,
             level0_slowdown_writes_trigger: 20,
@@ -290,6 +367,7 @@ impl Default for Options {
             hard_pending_compaction_bytes_limit: 256 << 30,
             delayed_write_rate: 16 << 20,
             compaction_style: CompactionStyle::Level,
+            compaction_pri: CompactionPri::MinOverlappingRatio,
             compaction_options_universal: UniversalOptions::default(),
             level_compaction_dynamic_level_bytes: false,
             compression: CompressionType::Snappy,
@@ -373,6 +451,8 @@ impl Options {
                 self.min_write_buffer_number_to_merge = parse_num(name, v)?
             }
             "max_background_jobs" => self.max_background_jobs = parse_num(name, v)?,
+            "max_background_compactions" => self.max_background_compactions = parse_num(name, v)?,
+            "max_background_flushes" => self.max_background_flushes = parse_num(name, v)?,
             "num_levels" => self.num_levels = parse_num(name, v)?,
             "level0_file_num_compaction_trigger" => {
                 self.level0_file_num_compaction_trigger = parse_num(name, v)?
@@ -399,6 +479,7 @@ impl Options {
             }
             "delayed_write_rate" => self.delayed_write_rate = parse_num(name, v)?,
             "compaction_style" => self.compaction_style = v.parse()?,
+            "compaction_pri" => self.compaction_pri = v.parse()?,
             "level_compaction_dynamic_level_bytes" => {
                 self.level_compaction_dynamic_level_bytes = parse_bool(name, v)?
             }
@@ -547,6 +628,18 @@ impl Options {
                 self.min_write_buffer_number_to_merge, self.max_write_buffer_number
             ));
         }
+        if self.max_background_flushes > 1 {
+            return Err(Error::NotSupported(format!(
+                "max_background_flushes={}: Strata runs one flush at a time (it writes every sealed memtable into one L0 table); use -1, 0 or 1",
+                self.max_background_flushes
+            )));
+        }
+        if self.max_background_flushes < -1 || self.max_background_compactions < -1 {
+            return bad(format!(
+                "max_background_flushes={} and max_background_compactions={} must be -1 (derive from max_background_jobs) or at least 0",
+                self.max_background_flushes, self.max_background_compactions
+            ));
+        }
         if self.num_levels < 2 || self.num_levels > 64 {
             return bad(format!("num_levels={} must be in 2..=64", self.num_levels));
         }
@@ -692,6 +785,14 @@ impl Options {
                 self.min_write_buffer_number_to_merge.to_string(),
             ),
             ("max_background_jobs", self.max_background_jobs.to_string()),
+            (
+                "max_background_compactions",
+                self.max_background_compactions.to_string(),
+            ),
+            (
+                "max_background_flushes",
+                self.max_background_flushes.to_string(),
+            ),
             ("num_levels", self.num_levels.to_string()),
             (
                 "level0_file_num_compaction_trigger",
@@ -739,6 +840,7 @@ impl Options {
             ),
             ("delayed_write_rate", self.delayed_write_rate.to_string()),
             ("compaction_style", self.compaction_style.name().to_string()),
+            ("compaction_pri", self.compaction_pri.name().to_string()),
             ("compaction_options_universal", {
                 let u = &self.compaction_options_universal;
                 format!(

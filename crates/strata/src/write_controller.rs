@@ -5,7 +5,8 @@
 //! The mechanism (sleeping, waiting on the condition variable, counting
 //! `rocksdb.stall.micros`) lives in the write path.
 
-use crate::options::Options;
+use crate::options::{CompactionStyle, Options};
+use crate::version::Version;
 
 /// Why writers are stalled; names follow RocksDB's `Write Stall (count)`
 /// keys in `rocksdb.cfstats`.
@@ -49,11 +50,33 @@ pub struct LsmShape {
     pub immutable_memtables: usize,
     /// Whether the active memtable is full (a switch is needed to write).
     pub active_memtable_full: bool,
-    /// Files in L0.
+    /// Files in L0; under universal compaction, sorted runs (each L0 file
+    /// and each non-empty level), as RocksDB's `l0_delay_trigger_count`
+    /// counts them.
     pub l0_files: usize,
     /// Estimated bytes compaction must rewrite to bring every level under
     /// its target.
     pub pending_compaction_bytes: u64,
+    /// Bytes of the files that no older data overlaps (RocksDB's
+    /// `BottommostFiles`): the settled part of the DB, against which
+    /// compaction debt is judged.
+    pub bottommost_bytes: u64,
+}
+
+/// The L0 count the stall and speed-up triggers compare: L0 files under
+/// leveled compaction; under universal compaction every sorted run (each
+/// L0 file and each non-empty level), as RocksDB's
+/// `l0_delay_trigger_count` counts them.
+pub fn l0_trigger_count(v: &Version, style: CompactionStyle) -> usize {
+    match style {
+        CompactionStyle::Level => v.files(0).len(),
+        CompactionStyle::Universal => {
+            v.files(0).len()
+                + (1..v.num_levels())
+                    .filter(|&l| !v.files(l).is_empty())
+                    .count()
+        }
+    }
 }
 
 /// Decides the stall state (stops before delays, as RocksDB does).
@@ -82,6 +105,104 @@ pub fn stall_state(shape: &LsmShape, o: &Options) -> StallState {
         return StallState::Delayed(StallCause::PendingCompactionBytes);
     }
     StallState::Normal
+}
+
+/// Why compactions may run in parallel (RocksDB's compaction pressure
+/// token, or a stall).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpeedupCause {
+    /// Writers are delayed or stopped.
+    Stall(StallCause),
+    /// L0 holds [`l0_files_for_compaction_speedup`] files (sorted runs under
+    /// universal compaction) or more.
+    L0Files,
+    /// `soft_pending_compaction_bytes_limit` is 0, which RocksDB takes as
+    /// "always speed up".
+    NoSoftLimit,
+    /// Pending compaction bytes reached
+    /// [`pending_bytes_for_compaction_speedup`].
+    PendingCompactionBytes,
+}
+
+/// L0 files at which compactions may run in parallel: a quarter of the way
+/// from the compaction trigger to the slowdown trigger, or twice the
+/// compaction trigger if that is fewer (RocksDB's
+/// `GetL0FileCountForCompactionSpeedup`).
+pub fn l0_files_for_compaction_speedup(o: &Options) -> usize {
+    let trigger = o.level0_file_num_compaction_trigger;
+    let quarter = trigger + o.level0_slowdown_writes_trigger.saturating_sub(trigger) / 4;
+    (2 * trigger).min(quarter)
+}
+
+/// Pending compaction bytes at which compactions may run in parallel: an
+/// eighth of the settled data (at least two L0 -> base compactions' worth,
+/// `2 x max_bytes_for_level_base`), but never above a quarter of
+/// `soft_pending_compaction_bytes_limit`; with no settled data yet, that
+/// quarter (RocksDB's `GetPendingCompactionBytesForCompactionSpeedup`).
+pub fn pending_bytes_for_compaction_speedup(bottommost_bytes: u64, o: &Options) -> u64 {
+    let slowdown = o.soft_pending_compaction_bytes_limit / 4;
+    if bottommost_bytes == 0 {
+        return slowdown;
+    }
+    let size = (bottommost_bytes / 8).max(o.max_bytes_for_level_base.saturating_mul(2));
+    size.min(slowdown)
+}
+
+/// Whether compaction has fallen behind enough that more than one
+/// compaction may run at once, and why (RocksDB's
+/// `WriteController::NeedSpeedupCompaction`: a stall, or the compaction
+/// pressure token of `RecalculateWriteStallConditions`). RocksDB's fourth
+/// pressure cause, two or more files marked for compaction by a table
+/// property collector, cannot arise: Strata has no such collectors.
+pub fn needs_compaction_speedup(shape: &LsmShape, o: &Options) -> Option<SpeedupCause> {
+    match stall_state(shape, o) {
+        StallState::Delayed(c) | StallState::Stopped(c) => return Some(SpeedupCause::Stall(c)),
+        StallState::Normal => {}
+    }
+    if shape.l0_files >= l0_files_for_compaction_speedup(o) {
+        Some(SpeedupCause::L0Files)
+    } else if o.soft_pending_compaction_bytes_limit == 0 {
+        Some(SpeedupCause::NoSoftLimit)
+    } else if shape.pending_compaction_bytes
+        >= pending_bytes_for_compaction_speedup(shape.bottommost_bytes, o)
+    {
+        Some(SpeedupCause::PendingCompactionBytes)
+    } else {
+        None
+    }
+}
+
+/// How many flushes and compactions may run at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BgJobLimits {
+    /// Concurrent flushes.
+    pub max_flushes: usize,
+    /// Concurrent compactions.
+    pub max_compactions: usize,
+}
+
+/// RocksDB's `DBImpl::GetBGJobLimits`: with both legacy limits at -1, a
+/// quarter of `max_background_jobs` (at least one) for flushes and the rest
+/// (at least one) for compactions; otherwise each legacy limit, at least
+/// one. Unless `parallelize` (compaction needs a speed-up), one compaction.
+pub fn bg_job_limits(o: &Options, parallelize: bool) -> BgJobLimits {
+    let (max_flushes, max_compactions) =
+        if o.max_background_flushes == -1 && o.max_background_compactions == -1 {
+            let flushes = (o.max_background_jobs / 4).max(1);
+            (
+                flushes,
+                o.max_background_jobs.saturating_sub(flushes).max(1),
+            )
+        } else {
+            (
+                o.max_background_flushes.max(1) as usize,
+                o.max_background_compactions.max(1) as usize,
+            )
+        };
+    BgJobLimits {
+        max_flushes,
+        max_compactions: if parallelize { max_compactions } else { 1 },
+    }
 }
 
 /// Microseconds a write of `bytes` must wait while delayed at `rate`
@@ -152,6 +273,109 @@ mod tests {
             ..LsmShape::default()
         };
         assert_eq!(stall_state(&s, &o), StallState::Normal);
+    }
+
+    #[test]
+    fn job_limits_split_a_quarter_to_flushes_and_hold_compactions_to_one_until_pressure() {
+        let mut o = Options::default();
+        for (jobs, flushes, compactions) in
+            [(1, 1, 1), (2, 1, 1), (4, 1, 3), (8, 2, 6), (16, 4, 12)]
+        {
+            o.max_background_jobs = jobs;
+            let l = bg_job_limits(&o, true);
+            assert_eq!(
+                (l.max_flushes, l.max_compactions),
+                (flushes, compactions),
+                "{jobs}"
+            );
+            assert_eq!(bg_job_limits(&o, false).max_compactions, 1, "{jobs}");
+        }
+        // Either legacy limit replaces the split; 0 counts as 1.
+        o.max_background_jobs = 8;
+        o.max_background_compactions = 3;
+        let l = bg_job_limits(&o, true);
+        assert_eq!((l.max_flushes, l.max_compactions), (1, 3));
+        o.max_background_compactions = -1;
+        o.max_background_flushes = 0;
+        let l = bg_job_limits(&o, true);
+        assert_eq!((l.max_flushes, l.max_compactions), (1, 1));
+    }
+
+    #[test]
+    fn speedup_thresholds_follow_rocksdb() {
+        let mut o = Options::default(); // triggers 4 / 20
+        assert_eq!(l0_files_for_compaction_speedup(&o), 8); // min(8, 4 + 16/4)
+        o.level0_slowdown_writes_trigger = 8;
+        assert_eq!(l0_files_for_compaction_speedup(&o), 5); // min(8, 4 + 4/4)
+        let o = Options::default(); // soft 64 GiB, base 256 MiB
+        assert_eq!(pending_bytes_for_compaction_speedup(0, &o), 16 << 30);
+        assert_eq!(pending_bytes_for_compaction_speedup(1 << 30, &o), 512 << 20);
+        assert_eq!(pending_bytes_for_compaction_speedup(64 << 30, &o), 8 << 30);
+        assert_eq!(pending_bytes_for_compaction_speedup(1 << 40, &o), 16 << 30);
+    }
+
+    #[test]
+    fn speedup_causes_in_rocksdb_order() {
+        let o = Options::default();
+        let mut s = LsmShape {
+            bottommost_bytes: 1 << 30,
+            ..LsmShape::default()
+        };
+        assert_eq!(needs_compaction_speedup(&s, &o), None);
+        s.pending_compaction_bytes = 512 << 20;
+        assert_eq!(
+            needs_compaction_speedup(&s, &o),
+            Some(SpeedupCause::PendingCompactionBytes)
+        );
+        s.l0_files = 8;
+        assert_eq!(
+            needs_compaction_speedup(&s, &o),
+            Some(SpeedupCause::L0Files)
+        );
+        s.l0_files = 20;
+        assert_eq!(
+            needs_compaction_speedup(&s, &o),
+            Some(SpeedupCause::Stall(StallCause::L0FileCountLimit))
+        );
+        let mut o = o;
+        o.soft_pending_compaction_bytes_limit = 0;
+        assert_eq!(
+            needs_compaction_speedup(&LsmShape::default(), &o),
+            Some(SpeedupCause::NoSoftLimit)
+        );
+    }
+
+    #[test]
+    fn universal_counts_sorted_runs_toward_the_l0_triggers() {
+        use crate::version::edit::VersionEdit;
+        use crate::version::VersionBuilder;
+        let f = |n: u64, level: usize| {
+            let mut m = crate::version::edit::FileMetaData {
+                number: n,
+                file_size: 100,
+                smallest: crate::types::make_internal_key(b"a", n, crate::types::ValueType::Value),
+                largest: crate::types::make_internal_key(b"z", n, crate::types::ValueType::Value),
+                smallest_seq: n,
+                largest_seq: n,
+                num_entries: 1,
+                num_deletions: 0,
+                oldest_blob_file: 0,
+            };
+            if level > 0 {
+                m.smallest_seq = 0;
+                m.largest_seq = 0;
+            }
+            (level, m)
+        };
+        let e = VersionEdit {
+            new_files: vec![f(1, 0), f(2, 0), f(3, 4), f(4, 6)],
+            ..VersionEdit::default()
+        };
+        let mut b = VersionBuilder::new(&Version::new(7));
+        b.apply(&e).unwrap();
+        let v = b.build();
+        assert_eq!(l0_trigger_count(&v, CompactionStyle::Level), 2);
+        assert_eq!(l0_trigger_count(&v, CompactionStyle::Universal), 4);
     }
 
     #[test]

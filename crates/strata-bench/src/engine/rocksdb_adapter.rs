@@ -7,8 +7,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use rocksdb::{
-    BlockBasedOptions, Cache, DBCompactionStyle, DBCompressionType, Options, ReadOptions,
-    UniversalCompactOptions, WaitForCompactOptions, WriteBatch, WriteOptions, DB,
+    BlockBasedOptions, Cache, CompactionPri, DBCompactionStyle, DBCompressionType, Options,
+    ReadOptions, UniversalCompactOptions, WaitForCompactOptions, WriteBatch, WriteOptions, DB,
 };
 
 use super::{BatchOp, BenchEngine, BenchIter, EngineFactory};
@@ -70,6 +70,8 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
             "max_write_buffer_number" => o.set_max_write_buffer_number(int(s)?),
             "min_write_buffer_number_to_merge" => o.set_min_write_buffer_number_to_merge(int(s)?),
             "max_background_jobs" => o.set_max_background_jobs(int(s)?),
+            "max_background_compactions" => o.set_max_background_compactions(int(s)?),
+            "max_background_flushes" => o.set_max_background_flushes(int(s)?),
             "num_levels" => o.set_num_levels(int(s)?),
             "max_bytes_for_level_base" => o.set_max_bytes_for_level_base(int(s)?),
             "max_bytes_for_level_multiplier" => o.set_max_bytes_for_level_multiplier(int(s)?),
@@ -113,6 +115,19 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
                 "kCompactionStyleFIFO" => DBCompactionStyle::Fifo,
                 other => anyhow::bail!("Not supported: compaction_style {other}"),
             }),
+            "compaction_pri" => o.set_compaction_pri(match s.value.as_str() {
+                "kByCompensatedSize" => CompactionPri::ByCompensatedSize,
+                "kOldestLargestSeqFirst" => CompactionPri::OldestLargestSeqFirst,
+                "kOldestSmallestSeqFirst" => CompactionPri::OldestSmallestSeqFirst,
+                "kMinOverlappingRatio" => CompactionPri::MinOverlappingRatio,
+                "kRoundRobin" => CompactionPri::RoundRobin,
+                other => anyhow::bail!("Invalid argument: compaction_pri {other}"),
+            }),
+            // The C API has no setter for it.
+            "compaction_options_universal.allow_trivial_move" => anyhow::bail!(
+                "Not supported: --universal_allow_trivial_move={} with --engine=rocksdb (the rocksdb crate's C API cannot set it; RocksDB's default is false)",
+                s.value
+            ),
             "compaction_options_universal.size_ratio" => universal
                 .get_or_insert_with(UniversalCompactOptions::default)
                 .set_size_ratio(int(s)?),

@@ -226,6 +226,18 @@ pub static FLAGS: &[FlagSpec] = &[
         "The maximum number of concurrent background jobs",
     ),
     f(
+        "max_background_compactions",
+        I32,
+        "-1",
+        "The maximum number of concurrent background compactions that can occur in parallel",
+    ),
+    f(
+        "max_background_flushes",
+        I32,
+        "-1",
+        "The maximum number of concurrent background flushes that can occur in parallel",
+    ),
+    f(
         "subcompactions",
         U64,
         "1",
@@ -236,6 +248,18 @@ pub static FLAGS: &[FlagSpec] = &[
         I32,
         "0",
         "Style of compaction: 0 level-based, 1 universal, 2 FIFO, 3 none",
+    ),
+    f(
+        "compaction_pri",
+        I32,
+        "3",
+        "priority of files to compaction: by size or by data age",
+    ),
+    f(
+        "universal_allow_trivial_move",
+        Bool,
+        "false",
+        "Allow trivial move in universal compaction.",
     ),
     f(
         "universal_size_ratio",

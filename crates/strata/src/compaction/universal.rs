@@ -186,10 +186,15 @@ fn output_level_before(runs: &[RunInfo], first_after: usize, max_out: usize) -> 
 /// Size amplification: the longest span of free runs ending at the oldest
 /// run, merged whole when the newer runs hold at least
 /// `max_size_amplification_percent` of the oldest run's bytes.
+///
+/// As RocksDB 10 does, the newest L0 files of the span may be left out
+/// ([`exclude_new_l0s`]), so that L0 keeps fewer runs toward
+/// `level0_stop_writes_trigger` while the long merge runs.
 fn choose_size_amp(
     runs: &[RunInfo],
     o: &UniversalOptions,
     max_out: usize,
+    stop_trigger: usize,
     accept: &dyn Fn(&Choice) -> bool,
 ) -> Option<Choice> {
     let end = runs.len().checked_sub(1)?;
@@ -206,6 +211,7 @@ fn choose_size_amp(
     if start == end {
         return None;
     }
+    let (start, newer) = exclude_new_l0s(runs, start, end, newer, o, stop_trigger);
     // RocksDB: "size amp not needed" iff newer * 100 < percent * oldest.
     if (newer as u128) * 100 < o.max_size_amplification_percent as u128 * oldest.size as u128 {
         return None;
@@ -217,6 +223,50 @@ fn choose_size_amp(
         reason: CompactionReason::UniversalSizeAmplification,
     };
     accept(&c).then_some(c)
+}
+
+/// RocksDB 10's `MightExcludeNewL0sToReduceWriteStop`: drops the newest L0
+/// runs from the start of a size-amplification span `start..=end` (whose
+/// runs but the last hold `newer` bytes) while what is left still calls for
+/// the merge and keeps at least 90% of `newer`. At least one L0 run and two
+/// runs stay; how many may go is bounded by the merge widths against the
+/// runs still free under `stop_trigger` (the sorted runs of the span count
+/// toward it). Returns the new start and its `newer` bytes.
+fn exclude_new_l0s(
+    runs: &[RunInfo],
+    start: usize,
+    end: usize,
+    newer: u64,
+    o: &UniversalOptions,
+    stop_trigger: usize,
+) -> (usize, u64) {
+    let l0s = runs[start..end].iter().filter(|r| r.level == 0).count();
+    if l0s == 0 {
+        return (start, newer);
+    }
+    let most = (l0s - 1).min(end - start - 1);
+    let spare = stop_trigger - stop_trigger.min(end - start + 1);
+    let (max_w, min_w) = (o.max_merge_width as usize, o.min_merge_width as usize);
+    let upper = (max_w - max_w.min(spare)).min(most);
+    let lower = (min_w - min_w.min(spare)).min(most);
+    let base = runs[end].size as u128;
+    let percent = o.max_size_amplification_percent as u128;
+    let (mut excluded, mut kept) = (0, newer);
+    for n in lower..=upper {
+        let candidate = kept
+            - runs[start + excluded..start + n]
+                .iter()
+                .map(|r| r.size)
+                .sum::<u64>();
+        if (candidate as u128) * 100 < percent * base
+            || (candidate as u128) < newer as u128 * 9 / 10
+        {
+            break;
+        }
+        excluded = n;
+        kept = candidate;
+    }
+    (start + excluded, kept)
 }
 
 /// The size-ratio pass (and, with `ratio = u32::MAX`, the run-count pass):
@@ -285,13 +335,13 @@ fn choose(
     runs: &[RunInfo],
     o: &UniversalOptions,
     max_out: usize,
-    l0_trigger: usize,
+    (l0_trigger, stop_trigger): (usize, usize),
     accept: &dyn Fn(&Choice) -> bool,
 ) -> Option<Choice> {
     if runs.is_empty() || runs.len() < l0_trigger.max(1) {
         return None;
     }
-    if let Some(c) = choose_size_amp(runs, o, max_out, accept) {
+    if let Some(c) = choose_size_amp(runs, o, max_out, stop_trigger, accept) {
         return Some(c);
     }
     if let Some(c) = choose_by_ratio(
@@ -393,7 +443,7 @@ fn pick_with_target(
     busy: &Busy,
     o: &UniversalOptions,
     num_levels: usize,
-    l0_trigger: usize,
+    (l0_trigger, stop_trigger): (usize, usize),
     target: &dyn Fn(usize) -> u64,
 ) -> Option<CompactionTask> {
     let runs = sorted_runs(v, busy, num_levels);
@@ -408,7 +458,7 @@ fn pick_with_target(
         let (lo, hi) = key_range(runs[c.start..=c.end].iter().flat_map(|r| r.files.iter()));
         !busy.conflicts(&[], c.output_level, &lo, &hi)
     };
-    let choice = choose(&infos, o, max_out, l0_trigger, &accept)?;
+    let choice = choose(&infos, o, max_out, (l0_trigger, stop_trigger), &accept)?;
     let score = infos.iter().filter(|r| !r.busy).count() as f64 / l0_trigger.max(1) as f64;
     Some(task_from_runs(&runs, &choice, score, o, target))
 }
@@ -420,7 +470,10 @@ fn pick_with_target(
 ///
 /// `num_levels` should be the version's level count; the oldest run may
 /// live in `num_levels - 1`. The task's `target_file_size` is `u64::MAX`
-/// (no cut); [`pick_universal_for`] sets RocksDB's per-level target.
+/// (no cut); [`pick_universal_for`] sets RocksDB's per-level target. No
+/// `level0_stop_writes_trigger` applies, so a size-amplification merge
+/// keeps every newer run ([`pick_universal_for`] may leave the newest L0
+/// files out).
 pub fn pick_universal(
     v: &Version,
     busy: &Busy,
@@ -428,7 +481,9 @@ pub fn pick_universal(
     num_levels: usize,
     l0_trigger: usize,
 ) -> Option<CompactionTask> {
-    pick_with_target(v, busy, o, num_levels, l0_trigger, &|_| u64::MAX)
+    pick_with_target(v, busy, o, num_levels, (l0_trigger, usize::MAX), &|_| {
+        u64::MAX
+    })
 }
 
 /// RocksDB's output file size limit under universal compaction: no limit
@@ -455,7 +510,10 @@ pub fn pick_universal_for(
         busy,
         u,
         o.num_levels,
-        o.level0_file_num_compaction_trigger,
+        (
+            o.level0_file_num_compaction_trigger,
+            o.level0_stop_writes_trigger,
+        ),
         &|level| universal_target_file_size(o, level),
     )
 }
@@ -480,7 +538,7 @@ pub fn estimated_pending_compaction_bytes_universal(
     let mut runs = run_infos(&sorted_runs(v, &Busy::default(), num_levels));
     let mut total: u64 = 0;
     // Every merge replaces at least two runs by one, so this ends.
-    while let Some(c) = choose(&runs, o, max_out, l0_trigger, &|_| true) {
+    while let Some(c) = choose(&runs, o, max_out, (l0_trigger, usize::MAX), &|_| true) {
         let merged: u64 = runs[c.start..=c.end].iter().map(|r| r.size).sum();
         total = total.saturating_add(merged);
         runs.splice(
@@ -698,6 +756,39 @@ mod tests {
         assert_eq!(
             pick(&version(&files), &Busy::default(), &UniversalOptions::default()),
             "L0->L3 score=1.00 reason=UniversalSizeRatio inputs=[100, 99, 98] extra=[] next=[] trivial=false"
+        );
+    }
+
+    /// RocksDB 10 leaves the newest L0 files out of a size-amplification
+    /// merge while 90% of the newer bytes remain and the merge still
+    /// qualifies.
+    #[test]
+    fn golden_size_amp_leaves_out_the_newest_l0_files() {
+        let o = Options {
+            num_levels: 5,
+            ..Options::default()
+        };
+        let u = UniversalOptions::default();
+        // 60 newer bytes over a 20-byte oldest run: size amp. Without the
+        // newest 5, 55 >= 54 remain; without two, 50 < 54.
+        let mut files = l0(&[5, 5, 5, 5, 40]);
+        files.push((4, meta(1, "a", "z", 20)));
+        let v = version(&files);
+        assert_eq!(
+            describe(&pick_universal_for(&v, &Busy::default(), &o, &u)),
+            "L0->L4 score=1.50 reason=UniversalSizeAmplification inputs=[99, 98, 97, 96] extra=[] next=[1] trivial=false"
+        );
+        // With no stop trigger in play (pick_universal) every newer run goes.
+        assert_eq!(
+            pick(&v, &Busy::default(), &u),
+            "L0->L4 score=1.50 reason=UniversalSizeAmplification inputs=[100, 99, 98, 97, 96] extra=[] next=[1] trivial=false"
+        );
+        // Equal L0 files (a fill's first merge): leaving one out would drop
+        // below 90%, so all stay.
+        let v = version(&l0(&[37, 37, 37, 37]));
+        assert_eq!(
+            describe(&pick_universal_for(&v, &Busy::default(), &o, &u)),
+            "L0->L4 score=1.00 reason=UniversalSizeAmplification inputs=[100, 99, 98, 97] extra=[] next=[] trivial=false"
         );
     }
 

@@ -21,10 +21,20 @@ use crate::error::{Error, Result};
 use crate::filename::{parse_file_name, FileType};
 use crate::options::CompactionStyle;
 use crate::stats::{Histogram, Ticker};
+use crate::write_controller::{bg_job_limits, needs_compaction_speedup, SpeedupCause};
+
+fn speedup_name(c: SpeedupCause) -> String {
+    match c {
+        SpeedupCause::Stall(cause) => format!("a write stall ({})", cause.name()),
+        SpeedupCause::L0Files => "level-0 files".into(),
+        SpeedupCause::NoSoftLimit => "soft_pending_compaction_bytes_limit=0".into(),
+        SpeedupCause::PendingCompactionBytes => "estimated pending compaction bytes".into(),
+    }
+}
 
 impl DbInner {
-    /// Starts the flush thread and `max(1, max_background_jobs - 1)`
-    /// compaction threads.
+    /// Starts the flush thread and one thread for each compaction that may
+    /// ever run at once ([`bg_job_limits`] under pressure).
     pub(crate) fn start_threads(self: &Arc<Self>) -> Vec<JoinHandle<()>> {
         let mut threads = Vec::new();
         let me = self.clone();
@@ -34,7 +44,7 @@ impl DbInner {
                 .spawn(move || me.flush_loop())
                 .expect("spawn flush thread"),
         );
-        let n = self.opts.max_background_jobs.saturating_sub(1).max(1);
+        let n = bg_job_limits(&self.opts, true).max_compactions;
         for i in 0..n {
             let me = self.clone();
             threads.push(
@@ -95,7 +105,10 @@ impl DbInner {
                 return;
             }
             self.maybe_dump_stats(&mut st);
-            let task = if st.bg_error.is_none() && st.manual_compactions == 0 {
+            let task = if st.bg_error.is_none()
+                && st.manual_compactions == 0
+                && st.compactions_running < self.compaction_limit(&mut st)
+            {
                 self.sync_flushing(&mut st);
                 let v = st.versions.current();
                 pick_automatic(&v, &st.busy, &self.opts)
@@ -112,6 +125,30 @@ impl DbInner {
                 }
             }
         }
+    }
+
+    /// How many compactions may run now: one, or more while compaction has
+    /// fallen behind (RocksDB's `GetBGJobLimits` with
+    /// `NeedSpeedupCompaction`). Logs each change.
+    fn compaction_limit(&self, st: &mut MutexGuard<'_, State>) -> usize {
+        let shape = self.lsm_shape(st, false);
+        let cause = needs_compaction_speedup(&shape, &self.opts);
+        let limits = bg_job_limits(&self.opts, cause.is_some());
+        if cause.is_some() != st.last_speedup && bg_job_limits(&self.opts, true).max_compactions > 1
+        {
+            st.last_speedup = cause.is_some();
+            self.log.log(&match cause {
+                Some(c) => format!(
+                    "Increasing compaction threads to {} because of {} (L0 files {}, pending compaction bytes {})",
+                    limits.max_compactions,
+                    speedup_name(c),
+                    shape.l0_files,
+                    shape.pending_compaction_bytes
+                ),
+                None => "Compaction caught up: one compaction at a time".to_string(),
+            });
+        }
+        limits.max_compactions
     }
 
     fn maybe_dump_stats(&self, st: &mut MutexGuard<'_, State>) {

@@ -105,12 +105,16 @@ pub(crate) struct State {
     pub write_stopped: bool,
     /// Counters at the previous `rocksdb.stats` dump (for Int rows).
     pub stats_baseline: Option<(InternalStats, Instant)>,
-    /// Pending compaction bytes of a version (the write controller's input),
-    /// cached per version. Weak: a strong reference would keep the version,
-    /// and so every table it names, alive after it stopped being current.
-    pub pending_bytes_cache: Option<(std::sync::Weak<Version>, u64)>,
+    /// Pending compaction bytes and bottommost bytes of a version (the
+    /// write controller's inputs), cached per version. Weak: a strong
+    /// reference would keep the version, and so every table it names, alive
+    /// after it stopped being current.
+    pub pending_bytes_cache: Option<(std::sync::Weak<Version>, u64, u64)>,
     /// The stall cause last written to the LOG (to log transitions only).
     pub last_logged_stall: Option<crate::write_controller::StallCause>,
+    /// Whether compactions were last allowed to run in parallel (to log
+    /// transitions only).
+    pub last_speedup: bool,
 }
 
 pub(crate) struct DbInner {

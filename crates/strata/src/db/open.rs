@@ -154,6 +154,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         stats_baseline: None,
         last_logged_stall: None,
         pending_bytes_cache: None,
+        last_speedup: false,
     };
     let inner = Arc::new(DbInner {
         dir: path.to_path_buf(),

@@ -14,9 +14,9 @@ use crate::compaction::picker::estimated_pending_compaction_bytes;
 use crate::error::{Error, Result};
 use crate::filename::wal_file_name;
 use crate::memtable::MemTable;
-use crate::options::WriteOptions;
+use crate::options::{CompactionStyle, WriteOptions};
 use crate::stats::{Histogram, Ticker};
-use crate::write_controller::{stall_state, LsmShape, StallState};
+use crate::write_controller::{l0_trigger_count, stall_state, LsmShape, StallState};
 
 /// Largest combined batch a group commit builds.
 const MAX_GROUP_BYTES: usize = 1 << 20;
@@ -287,27 +287,32 @@ impl DbInner {
     /// once per installed version, not on every write group.
     pub(crate) fn lsm_shape(&self, st: &mut State, force_switch: bool) -> LsmShape {
         let v = st.versions.current();
-        let pending = match &st.pending_bytes_cache {
+        let (pending, bottommost) = match &st.pending_bytes_cache {
             // The Weak keeps the allocation, so its address cannot be
             // reused by a later version while the cache holds it.
-            Some((cached, bytes)) if std::ptr::eq(cached.as_ptr(), Arc::as_ptr(&v)) => *bytes,
+            Some((cached, pending, bottommost))
+                if std::ptr::eq(cached.as_ptr(), Arc::as_ptr(&v)) =>
+            {
+                (*pending, *bottommost)
+            }
             _ => {
                 // RocksDB reports no pending compaction bytes for universal.
-                let bytes = match self.opts.compaction_style {
-                    crate::options::CompactionStyle::Level => {
-                        estimated_pending_compaction_bytes(&v, &self.opts)
-                    }
-                    crate::options::CompactionStyle::Universal => 0,
+                let pending = match self.opts.compaction_style {
+                    CompactionStyle::Level => estimated_pending_compaction_bytes(&v, &self.opts),
+                    CompactionStyle::Universal => 0,
                 };
-                st.pending_bytes_cache = Some((Arc::downgrade(&v), bytes));
-                bytes
+                let bottommost = v.bottommost_bytes();
+                st.pending_bytes_cache = Some((Arc::downgrade(&v), pending, bottommost));
+                (pending, bottommost)
             }
         };
+        let l0_files = l0_trigger_count(&v, self.opts.compaction_style);
         LsmShape {
             immutable_memtables: st.imm.len(),
             active_memtable_full: force_switch || st.mem.is_full(self.opts.write_buffer_size),
-            l0_files: v.files(0).len(),
+            l0_files,
             pending_compaction_bytes: pending,
+            bottommost_bytes: bottommost,
         }
     }
 

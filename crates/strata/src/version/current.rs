@@ -132,6 +132,33 @@ impl Version {
         true
     }
 
+    /// Bytes of the files no older data overlaps (RocksDB's
+    /// `BottommostFiles`): a file counts when no file of a deeper level,
+    /// nor (for an L0 file) an older L0 file, meets its key range.
+    pub fn bottommost_bytes(&self) -> u64 {
+        let meets = |f: &FileMetaData, g: &FileMetaData| {
+            user_key(&f.smallest) <= user_key(&g.largest)
+                && user_key(&g.smallest) <= user_key(&f.largest)
+        };
+        let mut total = 0;
+        for level in 0..self.num_levels() {
+            let files = self.files(level);
+            for (i, f) in files.iter().enumerate() {
+                // L0 is newest first: the files after `i` are older.
+                let older_l0 = level == 0 && files[i + 1..].iter().any(|g| meets(f, g));
+                let deeper = (level + 1..self.num_levels()).any(|l| {
+                    let below = self.files(l);
+                    let j = below.partition_point(|g| user_key(&g.largest) < user_key(&f.smallest));
+                    below.get(j).is_some_and(|g| meets(f, g))
+                });
+                if !older_l0 && !deeper {
+                    total += f.file_size;
+                }
+            }
+        }
+        total
+    }
+
     /// Checks the level invariants (sorted, non-overlapping above L0).
     pub fn check_invariants(&self) -> Result<()> {
         for (level, files) in self.levels.iter().enumerate().skip(1) {
@@ -322,5 +349,23 @@ mod tests {
         let mut e = VersionEdit::default();
         e.deleted_files.push((1, 99));
         assert!(b.apply(&e).is_err());
+    }
+
+    #[test]
+    fn bottommost_bytes_counts_files_nothing_older_overlaps() {
+        let mut b = VersionBuilder::new(&Version::new(3));
+        let mut e = VersionEdit::default();
+        e.new_files.push((0, meta(1, "a", "c", 9))); // newest L0: over file 2
+        e.new_files.push((0, meta(2, "b", "d", 5))); // older L0: over L2's "d"
+        e.new_files.push((0, meta(3, "x", "y", 1))); // nothing older there
+        e.new_files.push((1, meta(4, "e", "f", 0))); // over L2's "f"
+        e.new_files.push((1, meta(5, "m", "n", 0))); // nothing below
+        e.new_files.push((2, meta(6, "d", "f", 0)));
+        e.new_files.push((2, meta(7, "g", "h", 0)));
+        b.apply(&e).unwrap();
+        let v = b.build();
+        // Files 3, 5, 6 and 7, 100 bytes each.
+        assert_eq!(v.bottommost_bytes(), 400);
+        assert_eq!(Version::new(3).bottommost_bytes(), 0);
     }
 }
