@@ -70,6 +70,7 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
             "max_write_buffer_number" => o.set_max_write_buffer_number(int(s)?),
             "min_write_buffer_number_to_merge" => o.set_min_write_buffer_number_to_merge(int(s)?),
             "max_background_jobs" => o.set_max_background_jobs(int(s)?),
+            "compaction_readahead_size" => o.set_compaction_readahead_size(int(s)?),
             "max_background_compactions" => o.set_max_background_compactions(int(s)?),
             "max_background_flushes" => o.set_max_background_flushes(int(s)?),
             "num_levels" => o.set_num_levels(int(s)?),

@@ -250,6 +250,12 @@ pub static FLAGS: &[FlagSpec] = &[
         "Style of compaction: 0 level-based, 1 universal, 2 FIFO, 3 none",
     ),
     f(
+        "compaction_readahead_size",
+        I32,
+        "0",
+        "Compaction readahead size",
+    ),
+    f(
         "compaction_pri",
         I32,
         "3",

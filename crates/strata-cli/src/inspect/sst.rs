@@ -107,6 +107,7 @@ fn dump_entries(
         fill_cache: false,
         for_compaction: false,
         last_level: false,
+        readahead: 0,
     });
     it.seek_to_first();
     let mut shown = 0usize;

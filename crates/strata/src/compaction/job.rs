@@ -51,6 +51,9 @@ pub struct JobContext<'a> {
     pub blobs: BlobJobConfig<'a>,
     /// Output file cuts at next-level boundaries (leveled style only).
     pub file_cut: Option<FileCutConfig>,
+    /// Bytes of read-ahead for each input table (0 = none):
+    /// `Options::effective_compaction_readahead_size`.
+    pub readahead: usize,
 }
 
 /// `max_compaction_bytes` and `level_compaction_dynamic_file_size` as a
@@ -137,6 +140,7 @@ fn input_iterator(
         fill_cache: false,
         for_compaction: true,
         last_level: false,
+        readahead: ctx.readahead,
     };
     let mut children: Vec<Box<dyn InternalIterator>> = Vec::new();
     // One child per L0 file (they overlap), one level iterator per sorted

@@ -228,6 +228,7 @@ impl DbInner {
                 rate_limiter: self.io_limiter.as_ref(),
                 blobs: blob_cfg,
                 file_cut: self.file_cut_config(),
+                readahead: self.opts.effective_compaction_readahead_size(),
             };
             let r = run_compaction(&ctx, task, &version, snapshots, &boundaries, &|| {
                 let n = self.allocate_output();

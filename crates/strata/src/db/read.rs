@@ -76,6 +76,7 @@ impl DbInner {
             fill_cache: opts.fill_cache,
             for_compaction: false,
             last_level: false,
+            readahead: 0,
         };
         let v = &sv.version;
         for level in 0..v.num_levels() {
@@ -160,6 +161,7 @@ impl DbInner {
             fill_cache: opts.fill_cache,
             for_compaction: false,
             last_level: false,
+            readahead: 0,
         };
         let mut children: Vec<Box<dyn InternalIterator>> = Vec::new();
         children.push(Box::new(MemTableIterator::new(sv.mem.clone())));

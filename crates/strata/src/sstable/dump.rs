@@ -91,6 +91,7 @@ pub fn dump_table(table: &Arc<Table>, dump: &DumpOptions, out: &mut dyn Write) -
             fill_cache: false,
             for_compaction: false,
             last_level: false,
+            readahead: 0,
         });
         it.seek_to_first();
         while it.valid() {

@@ -13,6 +13,7 @@ pub mod dump;
 pub mod format;
 pub(crate) mod lru;
 pub mod properties;
+pub mod readahead;
 pub mod table;
 pub mod table_cache;
 

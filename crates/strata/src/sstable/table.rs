@@ -21,6 +21,7 @@ use super::format::{
     read_block, read_raw_block, BlockHandle, Footer, FOOTER_SIZE, INDEX_WITHOUT_VALUE_LENGTH,
 };
 use super::properties::TableProperties;
+use super::readahead::ReadaheadFile;
 
 /// Per-read options (RocksDB's `ReadOptions` subset relevant to tables).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,6 +38,10 @@ pub struct ReadOpts {
     /// reads from the file count in `rocksdb.last.level.read.*`, else in
     /// `rocksdb.non.last.level.read.*`.
     pub last_level: bool,
+    /// Read the table's data blocks through a window of this many bytes
+    /// (compaction read-ahead, see `sstable/readahead.rs`); 0 reads each
+    /// block on its own. Only iterators use it.
+    pub readahead: usize,
 }
 
 impl ReadOpts {
@@ -58,6 +63,7 @@ impl Default for ReadOpts {
             fill_cache: true,
             for_compaction: false,
             last_level: false,
+            readahead: 0,
         }
     }
 }
@@ -250,9 +256,20 @@ impl Table {
     /// `.add.redundant`/`.data.add.redundant` if another reader had just
     /// cached the same block).
     fn read_data_block(&self, handle: BlockHandle, opts: &ReadOpts) -> Result<Arc<Block>> {
+        self.read_data_block_from(&*self.file, handle, opts)
+    }
+
+    /// [`Self::read_data_block`], reading from `file` (the table's file, or
+    /// a read-ahead window over it) on a cache miss.
+    fn read_data_block_from(
+        &self,
+        file: &dyn RandomAccessFile,
+        handle: BlockHandle,
+        opts: &ReadOpts,
+    ) -> Result<Arc<Block>> {
         let stats = self.stats.as_deref();
         let Some(cache) = &self.block_cache else {
-            let b = self.load_block(handle, opts.verify_checksums, opts.for_compaction)?;
+            let b = self.load_block(file, handle, opts.verify_checksums, opts.for_compaction)?;
             self.count_file_read(handle, opts);
             return Ok(Arc::new(b));
         };
@@ -268,7 +285,8 @@ impl Table {
             s.record_tick(Ticker::BlockCacheMiss, 1);
             s.record_tick(Ticker::BlockCacheDataMiss, 1);
         }
-        let b = Arc::new(self.load_block(handle, opts.verify_checksums, opts.for_compaction)?);
+        let b =
+            Arc::new(self.load_block(file, handle, opts.verify_checksums, opts.for_compaction)?);
         self.count_file_read(handle, opts);
         if opts.fill_cache && cache.capacity() > 0 {
             let charge = b.size() as u64;
@@ -308,17 +326,16 @@ impl Table {
     /// Reads and decodes one data block from the file (no cache), timing
     /// it into `rocksdb.read.block.get.micros` (any read but a compaction's,
     /// as in RocksDB) or `rocksdb.read.block.compaction.micros`.
-    fn load_block(&self, handle: BlockHandle, verify: bool, for_compaction: bool) -> Result<Block> {
+    fn load_block(
+        &self,
+        file: &dyn RandomAccessFile,
+        handle: BlockHandle,
+        verify: bool,
+        for_compaction: bool,
+    ) -> Result<Block> {
         let stats = self.stats.as_deref();
         let start = stats.map(|_| std::time::Instant::now());
-        let block = read_block(
-            &*self.file,
-            &self.file_name,
-            handle,
-            self.data_end,
-            verify,
-            stats,
-        )?;
+        let block = read_block(file, &self.file_name, handle, self.data_end, verify, stats)?;
         if let (Some(s), Some(t)) = (stats, start) {
             let h = if for_compaction {
                 Histogram::ReadBlockCompactionMicros
@@ -366,8 +383,13 @@ impl Table {
 
     /// An iterator over every entry.
     pub fn iter(self: &Arc<Self>, opts: ReadOpts) -> TableIterator {
+        let readahead = (opts.readahead > 0).then(|| {
+            Box::new(ReadaheadFile::new(self.file.clone(), opts.readahead))
+                as Box<dyn RandomAccessFile>
+        });
         TableIterator {
             table: self.clone(),
+            readahead,
             opts,
             index_iter: self.index_iter(),
             data_iter: None,
@@ -420,7 +442,7 @@ impl Table {
         let mut prev: Vec<u8> = Vec::new();
         let mut first = true;
         for (sep, h) in self.index_entries()? {
-            let block = Arc::new(self.load_block(h, true, false)?);
+            let block = Arc::new(self.load_block(&*self.file, h, true, false)?);
             let mut it = block.internal_iter();
             it.seek_to_first();
             while it.valid() {
@@ -449,6 +471,8 @@ impl Table {
 /// (it becomes invalid and `status()` reports the error).
 pub struct TableIterator {
     table: Arc<Table>,
+    /// The read-ahead window data blocks are read through, if any.
+    readahead: Option<Box<dyn RandomAccessFile>>,
     opts: ReadOpts,
     index_iter: BlockIter,
     data_iter: Option<BlockIter>,
@@ -486,7 +510,8 @@ impl TableIterator {
                 return true;
             }
         }
-        match self.table.read_data_block(h, &self.opts) {
+        let file = self.readahead.as_deref().unwrap_or(&*self.table.file);
+        match self.table.read_data_block_from(file, h, &self.opts) {
             Ok(b) => {
                 match &mut self.data_iter {
                     Some(d) => d.set_block(b),

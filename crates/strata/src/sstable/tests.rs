@@ -187,6 +187,7 @@ fn block_cache_counts_hits_and_misses() {
         fill_cache: false,
         for_compaction: false,
         last_level: false,
+        readahead: 0,
     });
     assert_eq!(collect_forward(&mut it).len(), entries.len());
     assert_eq!(stats.ticker(Ticker::BlockCacheMiss), blocks);
@@ -251,6 +252,32 @@ fn block_cache_counts_hits_and_misses() {
 /// Distinct user keys in every block: the index stores user-key
 /// separators (RocksDB's `index_key_is_user_key`), 8 bytes shorter each,
 /// and lookups, scans and seeks in both directions still find every entry.
+#[test]
+fn readahead_iteration_reads_the_same_entries_in_fewer_reads() {
+    let entries = model(2000);
+    let (data, info, _) = build_table(&TableOptions::default(), &entries);
+    let blocks = info.properties.num_data_blocks;
+    let (t, file) = open_table(data, None, None).unwrap();
+    let before = file.reads.load(AtomicOrdering::Relaxed);
+    let plain = collect_forward(&mut t.iter(ReadOpts::default()));
+    let per_block = file.reads.load(AtomicOrdering::Relaxed) - before;
+    assert_eq!(per_block, blocks);
+    // A window that is not a multiple of the block size.
+    let opts = ReadOpts {
+        readahead: 20_000,
+        ..ReadOpts::default()
+    };
+    let before = file.reads.load(AtomicOrdering::Relaxed);
+    assert_eq!(collect_forward(&mut t.iter(opts)), plain);
+    let windowed = file.reads.load(AtomicOrdering::Relaxed) - before;
+    println!("{blocks} blocks: {windowed} reads through a 20 KB window");
+    assert!(
+        windowed * 3 < blocks,
+        "{windowed} reads for {blocks} blocks"
+    );
+    assert_eq!(plain, entries);
+}
+
 #[test]
 fn user_key_index_when_no_user_key_spans_blocks() {
     // One version per user key, as a flush or compaction writes most keys.
@@ -410,6 +437,7 @@ fn block_reads_count_checksums_and_decompressions() {
             fill_cache: true,
             for_compaction: false,
             last_level: false,
+            readahead: 0,
         };
         collect_forward(&mut t.iter(unchecked));
         assert_eq!(
@@ -675,6 +703,7 @@ fn checksum_error_names_file_and_block_offset() {
         fill_cache: false,
         for_compaction: false,
         last_level: false,
+        readahead: 0,
     });
     let _ = collect_forward(&mut it);
     assert!(info.file_size > 0);
