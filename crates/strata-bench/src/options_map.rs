@@ -55,6 +55,8 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
         "max_bytes_for_level_multiplier",
         "level_compaction_dynamic_level_bytes",
         "target_file_size_base",
+        "target_file_size_multiplier",
+        "disable_auto_compactions",
         "max_compaction_bytes",
         "level0_file_num_compaction_trigger",
         "level0_slowdown_writes_trigger",
@@ -268,6 +270,15 @@ mod tests {
     fn compaction_pri_and_background_limits_reach_strata() {
         let o = opts(&[]);
         assert_eq!(get(&o, "compaction_pri"), Some("kMinOverlappingRatio"));
+        assert_eq!(get(&o, "target_file_size_multiplier"), Some("1"));
+        assert_eq!(get(&o, "disable_auto_compactions"), Some("false"));
+        let so = crate::engine::strata_adapter::build_options(&opts(&[
+            "--target_file_size_multiplier=2",
+            "--disable_auto_compactions=1",
+        ]))
+        .unwrap();
+        assert_eq!(so.target_file_size_multiplier, 2);
+        assert!(so.disable_auto_compactions);
         assert_eq!(get(&o, "max_background_compactions"), Some("-1"));
         let o = opts(&[
             "--compaction_pri=1",

@@ -234,6 +234,12 @@ pub struct Options {
     pub delayed_write_rate: u64,
     /// Compaction style. Default: leveled.
     pub compaction_style: CompactionStyle,
+    /// Run no automatic compactions: flushes still add L0 files (or sorted
+    /// runs), but only `compact_range` merges them. Writers are then never
+    /// slowed or stopped for L0 files or pending compaction bytes, only for
+    /// memtables, as in RocksDB. Default: false. For bulk loads followed by
+    /// one manual compaction; left on, reads slow down as L0 grows.
+    pub disable_auto_compactions: bool,
     /// Which file of an over-full level (L1 and deeper) leveled compaction
     /// takes first. Default: `kMinOverlappingRatio` (RocksDB's default);
     /// see [`CompactionPri`] for the trade-offs.
@@ -377,6 +383,7 @@ impl Default for Options {
             delayed_write_rate: 16 << 20,
             compaction_style: CompactionStyle::Level,
             compaction_pri: CompactionPri::MinOverlappingRatio,
+            disable_auto_compactions: false,
             compaction_options_universal: UniversalOptions::default(),
             level_compaction_dynamic_level_bytes: false,
             compression: CompressionType::Snappy,
@@ -500,6 +507,7 @@ impl Options {
             "delayed_write_rate" => self.delayed_write_rate = parse_num(name, v)?,
             "compaction_style" => self.compaction_style = v.parse()?,
             "compaction_pri" => self.compaction_pri = v.parse()?,
+            "disable_auto_compactions" => self.disable_auto_compactions = parse_bool(name, v)?,
             "level_compaction_dynamic_level_bytes" => {
                 self.level_compaction_dynamic_level_bytes = parse_bool(name, v)?
             }
@@ -862,6 +870,10 @@ impl Options {
             ("delayed_write_rate", self.delayed_write_rate.to_string()),
             ("compaction_style", self.compaction_style.name().to_string()),
             ("compaction_pri", self.compaction_pri.name().to_string()),
+            (
+                "disable_auto_compactions",
+                self.disable_auto_compactions.to_string(),
+            ),
             ("compaction_options_universal", {
                 let u = &self.compaction_options_universal;
                 format!(

@@ -85,10 +85,14 @@ pub fn stall_state(shape: &LsmShape, o: &Options) -> StallState {
     if shape.active_memtable_full && shape.immutable_memtables >= max_imm {
         return StallState::Stopped(StallCause::MemtableLimit);
     }
-    if shape.l0_files >= o.level0_stop_writes_trigger {
+    // With automatic compactions off nothing would lower these counts:
+    // RocksDB ignores the L0 and pending-bytes triggers then.
+    let compactions = !o.disable_auto_compactions;
+    if compactions && shape.l0_files >= o.level0_stop_writes_trigger {
         return StallState::Stopped(StallCause::L0FileCountLimit);
     }
-    if o.hard_pending_compaction_bytes_limit > 0
+    if compactions
+        && o.hard_pending_compaction_bytes_limit > 0
         && shape.pending_compaction_bytes >= o.hard_pending_compaction_bytes_limit
     {
         return StallState::Stopped(StallCause::PendingCompactionBytes);
@@ -96,10 +100,11 @@ pub fn stall_state(shape: &LsmShape, o: &Options) -> StallState {
     if o.max_write_buffer_number > 3 && shape.immutable_memtables >= max_imm && max_imm > 0 {
         return StallState::Delayed(StallCause::MemtableLimit);
     }
-    if shape.l0_files >= o.level0_slowdown_writes_trigger {
+    if compactions && shape.l0_files >= o.level0_slowdown_writes_trigger {
         return StallState::Delayed(StallCause::L0FileCountLimit);
     }
-    if o.soft_pending_compaction_bytes_limit > 0
+    if compactions
+        && o.soft_pending_compaction_bytes_limit > 0
         && shape.pending_compaction_bytes >= o.soft_pending_compaction_bytes_limit
     {
         return StallState::Delayed(StallCause::PendingCompactionBytes);
@@ -376,6 +381,26 @@ mod tests {
         let v = b.build();
         assert_eq!(l0_trigger_count(&v, CompactionStyle::Level), 2);
         assert_eq!(l0_trigger_count(&v, CompactionStyle::Universal), 4);
+    }
+
+    #[test]
+    fn without_auto_compactions_only_memtables_stall_writers() {
+        let o = Options {
+            disable_auto_compactions: true,
+            ..o()
+        };
+        let mut s = LsmShape {
+            l0_files: 100,
+            pending_compaction_bytes: u64::MAX,
+            ..LsmShape::default()
+        };
+        assert_eq!(stall_state(&s, &o), StallState::Normal);
+        s.immutable_memtables = 1;
+        s.active_memtable_full = true;
+        assert_eq!(
+            stall_state(&s, &o),
+            StallState::Stopped(StallCause::MemtableLimit)
+        );
     }
 
     #[test]

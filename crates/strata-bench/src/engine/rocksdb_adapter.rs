@@ -80,6 +80,8 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
                 o.set_level_compaction_dynamic_level_bytes(s.value == "true")
             }
             "target_file_size_base" => o.set_target_file_size_base(int(s)?),
+            "target_file_size_multiplier" => o.set_target_file_size_multiplier(int(s)?),
+            "disable_auto_compactions" => o.set_disable_auto_compactions(s.value == "true"),
             "max_compaction_bytes" => o.set_max_compaction_bytes(int(s)?),
             "level0_file_num_compaction_trigger" => {
                 o.set_level_zero_file_num_compaction_trigger(int(s)?)

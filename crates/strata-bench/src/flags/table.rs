@@ -317,6 +317,18 @@ pub static FLAGS: &[FlagSpec] = &[
         "Target file size at level-1",
     ),
     f(
+        "target_file_size_multiplier",
+        I32,
+        "1",
+        "A multiplier to compute target level-N file size (N >= 2)",
+    ),
+    f(
+        "disable_auto_compactions",
+        Bool,
+        "false",
+        "Do not auto trigger compactions",
+    ),
+    f(
         "max_compaction_bytes",
         U64,
         "0",

@@ -14,7 +14,7 @@ use super::picker::{pick_manual, Busy, CompactionTask};
 /// level), as a manual compaction over its key range would be; with blob
 /// GC on, its blobs in files below the age cutoff are relocated.
 pub fn pick_forced_blob_gc(v: &Version, busy: &Busy, o: &Options) -> Option<CompactionTask> {
-    if !o.enable_blob_garbage_collection || v.blob_files.is_empty() {
+    if o.disable_auto_compactions || !o.enable_blob_garbage_collection || v.blob_files.is_empty() {
         return None;
     }
     let forced = forced_blob_gc(

@@ -22,6 +22,9 @@ use picker::Busy;
 
 /// The automatic pick for the configured compaction style.
 pub fn pick_automatic(v: &Version, busy: &Busy, o: &Options) -> Option<CompactionTask> {
+    if o.disable_auto_compactions {
+        return None;
+    }
     match o.compaction_style {
         CompactionStyle::Level => picker::pick_compaction(v, busy, o),
         CompactionStyle::Universal => {

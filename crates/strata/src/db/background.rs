@@ -107,6 +107,7 @@ impl DbInner {
             self.maybe_dump_stats(&mut st);
             let task = if st.bg_error.is_none()
                 && st.manual_compactions == 0
+                && !self.opts.disable_auto_compactions
                 && st.compactions_running < self.compaction_limit(&mut st)
             {
                 self.sync_flushing(&mut st);
