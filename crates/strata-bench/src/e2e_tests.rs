@@ -458,6 +458,7 @@ fn strata_rejects_unbuilt_feature_flag() {
         "--num=10",
         "--seed=1",
         "--compaction_style=2",
+        "--fifo_compaction_ttl=60",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -466,7 +467,7 @@ fn strata_rejects_unbuilt_feature_flag() {
     assert_eq!(run_with(&args, &f, &mut out, &mut err).unwrap(), 1);
     let err = String::from_utf8(err).unwrap();
     assert!(
-        err.contains("flag '--compaction_style'") && err.contains("Not supported"),
+        err.contains("flag '--fifo_compaction_ttl'") && err.contains("Not supported"),
         "{err}"
     );
 }

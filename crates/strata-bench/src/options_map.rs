@@ -89,6 +89,29 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
         other => other.to_string(), // rejected by the engine, naming the flag
     };
     set("compaction_style", "compaction_style", style);
+    // db_bench sets the FIFO options whatever the style (they matter only
+    // under FIFO), and `ttl` from --fifo_compaction_ttl.
+    let fifo_mb: u64 = v
+        .raw("fifo_compaction_max_table_files_size_mb")
+        .parse()
+        .unwrap_or(0);
+    set(
+        "fifo_compaction_max_table_files_size_mb",
+        "compaction_options_fifo.max_table_files_size",
+        fifo_mb.saturating_mul(1 << 20).to_string(),
+    );
+    set(
+        "fifo_compaction_allow_compaction",
+        "compaction_options_fifo.allow_compaction",
+        v.raw("fifo_compaction_allow_compaction").into(),
+    );
+    if v.raw("fifo_compaction_ttl") != "0" {
+        set(
+            "fifo_compaction_ttl",
+            "ttl",
+            v.raw("fifo_compaction_ttl").into(),
+        );
+    }
     let pri = match v.raw("compaction_pri") {
         "0" => "kByCompensatedSize".to_string(),
         "1" => "kOldestLargestSeqFirst".to_string(),
@@ -312,6 +335,22 @@ mod tests {
             "--compaction_readahead_size=65536",
         ]);
         assert_eq!(get(&set, "compaction_readahead_size"), Some("65536"));
+    }
+
+    #[test]
+    fn fifo_flags_reach_strata_and_ttl_is_refused() {
+        let o = opts(&[
+            "--compaction_style=2",
+            "--fifo_compaction_max_table_files_size_mb=64",
+        ]);
+        let so = crate::engine::strata_adapter::build_options(&o).unwrap();
+        assert_eq!(so.compaction_style, strata::CompactionStyle::Fifo);
+        assert_eq!(so.compaction_options_fifo.max_table_files_size, 64 << 20);
+        assert!(so.compaction_options_fifo.allow_compaction);
+        let e = crate::engine::strata_adapter::build_options(&opts(&["--fifo_compaction_ttl=60"]))
+            .err()
+            .unwrap();
+        assert!(format!("{e:#}").contains("ttl"), "{e:#}");
     }
 
     #[test]

@@ -10,6 +10,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
+use crate::compaction::fifo::FifoOptions;
 use crate::compaction::universal::UniversalOptions;
 use crate::error::{Error, Result};
 use crate::fs::{default_fs, FileSystem};
@@ -25,6 +26,11 @@ pub enum CompactionStyle {
     /// `1`): sorted runs merged by size ratio and size amplification; less
     /// write amplification, more space and read amplification.
     Universal,
+    /// FIFO compaction (`kCompactionStyleFIFO`, db_bench `2`): every table
+    /// stays in L0 and the oldest are deleted once all exceed
+    /// `compaction_options_fifo.max_table_files_size`; for data that
+    /// expires by age (logs, time series). Old data is dropped, not merged.
+    Fifo,
 }
 
 impl CompactionStyle {
@@ -33,6 +39,7 @@ impl CompactionStyle {
         match self {
             CompactionStyle::Level => "kCompactionStyleLevel",
             CompactionStyle::Universal => "kCompactionStyleUniversal",
+            CompactionStyle::Fifo => "kCompactionStyleFIFO",
         }
     }
 }
@@ -43,9 +50,7 @@ impl FromStr for CompactionStyle {
         match s {
             "kCompactionStyleLevel" | "0" | "level" => Ok(CompactionStyle::Level),
             "kCompactionStyleUniversal" | "1" | "universal" => Ok(CompactionStyle::Universal),
-            "kCompactionStyleFIFO" | "2" | "fifo" => Err(Error::NotSupported(
-                "compaction_style=kCompactionStyleFIFO: FIFO compaction is not implemented".into(),
-            )),
+            "kCompactionStyleFIFO" | "2" | "fifo" => Ok(CompactionStyle::Fifo),
             other => Err(Error::InvalidArgument(format!(
                 "compaction_style: unknown value '{other}'"
             ))),
@@ -249,6 +254,10 @@ pub struct Options {
     /// (unlimited), `max_size_amplification_percent` (200), `stop_style`
     /// (kCompactionStopStyleTotalSize), `allow_trivial_move` (false).
     pub compaction_options_universal: UniversalOptions,
+    /// FIFO compaction's knobs (`compaction_options_fifo`):
+    /// `max_table_files_size` (1 GiB), `allow_compaction` (false); see
+    /// [`FifoOptions`].
+    pub compaction_options_fifo: FifoOptions,
     /// Size level targets from the last level's actual size upwards, so that
     /// the LSM keeps a fixed shape as data grows (RocksDB's
     /// `level_compaction_dynamic_level_bytes`); L0 then compacts straight
@@ -385,6 +394,7 @@ impl Default for Options {
             compaction_pri: CompactionPri::MinOverlappingRatio,
             disable_auto_compactions: false,
             compaction_options_universal: UniversalOptions::default(),
+            compaction_options_fifo: FifoOptions::default(),
             level_compaction_dynamic_level_bytes: false,
             compression: CompressionType::Snappy,
             block_size: 4096,
@@ -441,7 +451,7 @@ fn parse_num<T: FromStr>(name: &str, v: &str) -> Result<T> {
 }
 
 /// Option names of RocksDB features this build does not implement.
-const NOT_IMPLEMENTED: &[&str] = &[];
+const NOT_IMPLEMENTED: &[&str] = &["ttl", "periodic_compaction_seconds"];
 
 impl Options {
     /// The memtable arena's block size these options give (see
@@ -520,6 +530,15 @@ impl Options {
             n if n.starts_with("compaction_options_universal.") => {
                 self.set_universal(&n["compaction_options_universal.".len()..], v)?
             }
+            "compaction_options_fifo" => {
+                let inner = v.trim().trim_start_matches('{').trim_end_matches('}');
+                for (k, val) in split_options(inner)? {
+                    self.set_fifo(&k, &val)?;
+                }
+            }
+            n if n.starts_with("compaction_options_fifo.") => {
+                self.set_fifo(&n["compaction_options_fifo.".len()..], v)?
+            }
             "compression" => self.compression = v.parse()?,
             "block_size" => self.block_size = parse_num(name, v)?,
             "block_restart_interval" => self.block_restart_interval = parse_num(name, v)?,
@@ -566,6 +585,22 @@ impl Options {
                 )))
             }
             n => return Err(Error::InvalidArgument(format!("unknown option '{n}'"))),
+        }
+        Ok(())
+    }
+
+    /// Sets one field of `compaction_options_fifo`.
+    fn set_fifo(&mut self, k: &str, v: &str) -> Result<()> {
+        let full = format!("compaction_options_fifo.{k}");
+        let f = &mut self.compaction_options_fifo;
+        match k.trim() {
+            "max_table_files_size" => f.max_table_files_size = parse_num(&full, v)?,
+            "allow_compaction" => f.allow_compaction = parse_bool(&full, v)?,
+            other => {
+                return Err(Error::NotSupported(format!(
+                    "compaction_options_fifo.{other} is not implemented (only max_table_files_size and allow_compaction)"
+                )))
+            }
         }
         Ok(())
     }
@@ -655,6 +690,11 @@ impl Options {
             return bad(format!(
                 "min_write_buffer_number_to_merge={} must be at least 1 and below max_write_buffer_number={}",
                 self.min_write_buffer_number_to_merge, self.max_write_buffer_number
+            ));
+        }
+        if self.compaction_style == CompactionStyle::Fifo && self.enable_blob_files {
+            return Err(Error::NotSupported(
+                "compaction_style=kCompactionStyleFIFO with enable_blob_files: FIFO deletes tables whole, and Strata does not track the blob files they leave unreferenced".into(),
             ));
         }
         if self.max_background_flushes > 1 {
@@ -887,6 +927,10 @@ impl Options {
                     )
             }),
             (
+                "compaction_options_fifo",
+                self.compaction_options_fifo.to_string(),
+            ),
+            (
                 "level_compaction_dynamic_level_bytes",
                 self.level_compaction_dynamic_level_bytes.to_string(),
             ),
@@ -1041,10 +1085,21 @@ mod tests {
             .parse::<Options>()
             .unwrap_err();
         assert!(e.to_string().contains("blob_garbage_collection_age_cutoff"));
-        let e = "compaction_style=kCompactionStyleFIFO"
+        let e = "compaction_pri=kRoundRobin".parse::<Options>().unwrap_err();
+        assert!(matches!(e, Error::NotSupported(_)));
+        let e = "compaction_options_fifo={age_for_warm=1}"
             .parse::<Options>()
             .unwrap_err();
-        assert!(matches!(e, Error::NotSupported(_)));
+        assert!(matches!(e, Error::NotSupported(_)), "{e}");
+        let o: Options = "compaction_style=kCompactionStyleFIFO;compaction_options_fifo={max_table_files_size=1000;allow_compaction=true}"
+            .parse()
+            .unwrap();
+        assert_eq!(o.compaction_style, CompactionStyle::Fifo);
+        assert_eq!(o.compaction_options_fifo.max_table_files_size, 1000);
+        assert!(o.compaction_options_fifo.allow_compaction);
+        // And back through the OPTIONS-file text.
+        let again: Options = o.to_string().parse().unwrap();
+        assert_eq!(again.compaction_options_fifo, o.compaction_options_fifo);
         let e = "write_buffer_size=abc".parse::<Options>().unwrap_err();
         assert!(e.to_string().contains("write_buffer_size"));
         let o: Options = "compaction_style=kCompactionStyleUniversal;compaction_options_universal={size_ratio=5;max_size_amplification_percent=150};compaction_options_universal.min_merge_width=3"

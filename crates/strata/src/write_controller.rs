@@ -64,12 +64,12 @@ pub struct LsmShape {
 }
 
 /// The L0 count the stall and speed-up triggers compare: L0 files under
-/// leveled compaction; under universal compaction every sorted run (each
+/// leveled and FIFO compaction; under universal compaction every sorted run (each
 /// L0 file and each non-empty level), as RocksDB's
 /// `l0_delay_trigger_count` counts them.
 pub fn l0_trigger_count(v: &Version, style: CompactionStyle) -> usize {
     match style {
-        CompactionStyle::Level => v.files(0).len(),
+        CompactionStyle::Level | CompactionStyle::Fifo => v.files(0).len(),
         CompactionStyle::Universal => {
             v.files(0).len()
                 + (1..v.num_levels())

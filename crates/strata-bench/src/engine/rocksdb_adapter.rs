@@ -58,7 +58,10 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
     o.set_enable_pipelined_write(true); // db_bench's default
     let mut table = BlockBasedOptions::default();
     let mut universal: Option<UniversalCompactOptions> = None;
-    let after_open: Vec<(String, String)> = Vec::new();
+    let mut after_open: Vec<(String, String)> = Vec::new();
+    // The C API sets only FIFO's size limit; SetOptions takes the struct.
+    let mut fifo: (String, String) = ("1073741824".into(), "false".into());
+    let mut is_fifo = false;
     // db_bench: NewGenericRateLimiter(rate, refill period, fairness 10).
     let mut rate_limit: (i64, i64) = (0, 100_000);
     for s in settings {
@@ -71,7 +74,11 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
             "min_write_buffer_number_to_merge" => o.set_min_write_buffer_number_to_merge(int(s)?),
             "max_background_jobs" => o.set_max_background_jobs(int(s)?),
             "compaction_readahead_size" => o.set_compaction_readahead_size(int(s)?),
+            // Deprecated in the crate, but RocksDB's GetBGJobLimits still
+            // honours them when set (db_bench passes them, -1 by default).
+            #[allow(deprecated)]
             "max_background_compactions" => o.set_max_background_compactions(int(s)?),
+            #[allow(deprecated)]
             "max_background_flushes" => o.set_max_background_flushes(int(s)?),
             "num_levels" => o.set_num_levels(int(s)?),
             "max_bytes_for_level_base" => o.set_max_bytes_for_level_base(int(s)?),
@@ -113,11 +120,18 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
             "compression" => o.set_compression_type(compression(&s.value)?),
             "max_subcompactions" => o.set_max_subcompactions(int(s)?),
             "compaction_style" => o.set_compaction_style(match s.value.as_str() {
+                "kCompactionStyleFIFO" => {
+                    is_fifo = true;
+                    DBCompactionStyle::Fifo
+                }
                 "kCompactionStyleLevel" => DBCompactionStyle::Level,
                 "kCompactionStyleUniversal" => DBCompactionStyle::Universal,
-                "kCompactionStyleFIFO" => DBCompactionStyle::Fifo,
                 other => anyhow::bail!("Not supported: compaction_style {other}"),
             }),
+            "compaction_options_fifo.max_table_files_size" => fifo.0 = s.value.clone(),
+            "compaction_options_fifo.allow_compaction" => fifo.1 = s.value.clone(),
+            // No C API setter; a mutable option, set after open.
+            "ttl" => after_open.push(("ttl".into(), s.value.clone())),
             "compaction_pri" => o.set_compaction_pri(match s.value.as_str() {
                 "kByCompensatedSize" => CompactionPri::ByCompensatedSize,
                 "kOldestLargestSeqFirst" => CompactionPri::OldestLargestSeqFirst,
@@ -179,6 +193,15 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
     }
     if let Some(u) = universal {
         o.set_universal_compaction_options(&u);
+    }
+    if is_fifo {
+        after_open.push((
+            "compaction_options_fifo".into(),
+            format!(
+                "{{max_table_files_size={};allow_compaction={}}}",
+                fifo.0, fifo.1
+            ),
+        ));
     }
     if rate_limit.0 > 0 {
         o.set_ratelimiter(rate_limit.0, rate_limit.1, 10);

@@ -262,6 +262,24 @@ pub static FLAGS: &[FlagSpec] = &[
         "priority of files to compaction: by size or by data age",
     ),
     f(
+        "fifo_compaction_max_table_files_size_mb",
+        U64,
+        "0",
+        "The limit of total table file sizes to trigger FIFO compaction",
+    ),
+    f(
+        "fifo_compaction_allow_compaction",
+        Bool,
+        "true",
+        "Allow compaction in FIFO compaction.",
+    ),
+    f(
+        "fifo_compaction_ttl",
+        U64,
+        "0",
+        "TTL for the SST Files in seconds.",
+    ),
+    f(
         "universal_allow_trivial_move",
         Bool,
         "false",

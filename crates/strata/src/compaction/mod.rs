@@ -4,6 +4,7 @@
 //! [`Version`]: crate::version::Version
 
 pub mod drop_rules;
+pub mod fifo;
 pub mod file_cut;
 pub mod forced;
 pub mod job;
@@ -30,6 +31,7 @@ pub fn pick_automatic(v: &Version, busy: &Busy, o: &Options) -> Option<Compactio
         CompactionStyle::Universal => {
             universal::pick_universal_for(v, busy, o, &o.compaction_options_universal)
         }
+        CompactionStyle::Fifo => fifo::pick_fifo(v, busy, o),
     }
 }
 

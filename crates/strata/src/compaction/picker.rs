@@ -29,6 +29,11 @@ pub enum CompactionReason {
     UniversalSizeRatio,
     /// Universal: more sorted runs than `level0_file_num_compaction_trigger`.
     UniversalSortedRunNum,
+    /// FIFO: the tables exceed `max_table_files_size`; the oldest files are
+    /// deleted (nothing is written).
+    FifoMaxSize,
+    /// FIFO with `allow_compaction`: small newest L0 files merged into one.
+    FifoReduceNumFiles,
 }
 
 impl CompactionReason {
@@ -42,7 +47,14 @@ impl CompactionReason {
             CompactionReason::UniversalSizeAmplification => "UniversalSizeAmplification",
             CompactionReason::UniversalSizeRatio => "UniversalSizeRatio",
             CompactionReason::UniversalSortedRunNum => "UniversalSortedRunNum",
+            CompactionReason::FifoMaxSize => "FIFOMaxSize",
+            CompactionReason::FifoReduceNumFiles => "FIFOReduceNumFiles",
         }
+    }
+
+    /// True for a compaction that deletes its inputs and writes nothing.
+    pub fn is_deletion(self) -> bool {
+        self == CompactionReason::FifoMaxSize
     }
 
     /// True for the reasons the universal picker gives.

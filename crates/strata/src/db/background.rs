@@ -11,6 +11,7 @@ use parking_lot::MutexGuard;
 use super::{DbInner, State};
 use crate::blob::gc_policy::{gc_cutoff_file_number, obsolete_blob_files};
 use crate::blob::BlobOutputOptions;
+use crate::compaction::fifo::pick_fifo;
 use crate::compaction::forced::pick_forced_blob_gc;
 use crate::compaction::job::{run_compaction, BlobJobConfig, FileCutConfig, JobContext};
 use crate::compaction::picker::pick_manual;
@@ -500,6 +501,14 @@ impl DbInner {
     ) -> Result<()> {
         // No version is held across `run_task`: the job deletes the files
         // it merged away only if no version still names them.
+        if self.opts.compaction_style == CompactionStyle::Fifo {
+            // RocksDB's FIFO `CompactRange` is one FIFO pick.
+            let task = pick_fifo(&st.versions.current(), &st.busy, &self.opts);
+            if let Some(task) = task {
+                self.run_task(st, &task)?;
+            }
+            return Ok(());
+        }
         if self.opts.compaction_style == CompactionStyle::Universal {
             let task = pick_universal_full(&st.versions.current(), &st.busy, &self.opts);
             if let Some(task) = task {

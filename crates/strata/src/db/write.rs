@@ -299,7 +299,7 @@ impl DbInner {
                 // RocksDB reports no pending compaction bytes for universal.
                 let pending = match self.opts.compaction_style {
                     CompactionStyle::Level => estimated_pending_compaction_bytes(&v, &self.opts),
-                    CompactionStyle::Universal => 0,
+                    CompactionStyle::Universal | CompactionStyle::Fifo => 0,
                 };
                 let bottommost = v.bottommost_bytes();
                 st.pending_bytes_cache = Some((Arc::downgrade(&v), pending, bottommost));

@@ -1,0 +1,129 @@
+//! FIFO compaction: the tables never exceed `max_table_files_size` by more
+//! than a flush, the oldest data is what goes, nothing is rewritten unless
+//! `allow_compaction` merges small newest files, and the DB reopens with
+//! what was kept.
+
+mod common;
+
+use strata::compaction::fifo::FifoOptions;
+use strata::stats::Ticker;
+use strata::{CompactionStyle, Db, Options};
+
+fn fifo_opts(max: u64, allow: bool) -> Options {
+    Options {
+        compaction_style: CompactionStyle::Fifo,
+        compaction_options_fifo: FifoOptions {
+            max_table_files_size: max,
+            allow_compaction: allow,
+        },
+        write_buffer_size: 32 << 10,
+        level0_file_num_compaction_trigger: 4,
+        compression: strata::CompressionType::None,
+        statistics: true,
+        ..Options::default()
+    }
+}
+
+fn key(i: u32) -> Vec<u8> {
+    format!("k{i:08}").into_bytes()
+}
+
+fn live_bytes(db: &Db) -> u64 {
+    db.property("rocksdb.total-sst-files-size")
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn oldest_tables_are_deleted_to_stay_under_the_limit() {
+    let dir = common::tempdir();
+    let max = 256 << 10;
+    let db = Db::open(dir.path(), fifo_opts(max, false)).unwrap();
+    let value = vec![b'v'; 300];
+    let n = 10_000u32; // about 3 MB: a dozen times the limit
+    for i in 0..n {
+        db.put(&key(i), &value).unwrap();
+    }
+    db.flush().unwrap();
+    db.wait_for_compaction().unwrap();
+    let live = live_bytes(&db);
+    assert!(live <= max, "{live} bytes of tables over a {max} limit");
+    assert!(live > max / 2, "only {live} bytes kept");
+    // Keys were written in order, so FIFO keeps a suffix of them.
+    assert_eq!(db.get(&key(n - 1)).unwrap().as_deref(), Some(&value[..]));
+    assert_eq!(db.get(&key(0)).unwrap(), None);
+    let kept: Vec<_> = db.iter().map(|r| r.unwrap().0).collect();
+    let first = n - kept.len() as u32;
+    assert_eq!(kept, (first..n).map(key).collect::<Vec<_>>());
+    let stats = db.statistics().unwrap();
+    assert_eq!(
+        stats.ticker(Ticker::CompactWriteBytes),
+        0,
+        "FIFO rewrote data"
+    );
+    assert_eq!(db.property("rocksdb.num-files-at-level1").unwrap(), "0");
+    drop(db);
+
+    // The style and its options survive a reopen, and so does the window.
+    let db = Db::open(dir.path(), fifo_opts(max, false)).unwrap();
+    assert_eq!(db.iter().count(), kept.len());
+    assert!(db.options().compaction_style == CompactionStyle::Fifo);
+    db.compact_range(None, None).unwrap();
+    assert_eq!(db.iter().count(), kept.len());
+}
+
+#[test]
+fn allow_compaction_merges_small_newest_files_within_the_limit() {
+    let count_l0 = |allow: bool| {
+        let dir = common::tempdir();
+        let o = Options {
+            // Small flushes: the merge bound is 1.1 x this per file.
+            write_buffer_size: 64 << 10,
+            ..fifo_opts(64 << 20, allow)
+        };
+        let db = Db::open(dir.path(), o).unwrap();
+        for i in 0..400u32 {
+            db.put(&key(i), &[b'v'; 100]).unwrap();
+            if i % 20 == 19 {
+                db.flush().unwrap(); // 20 small L0 files
+            }
+        }
+        db.wait_for_compaction().unwrap();
+        assert_eq!(db.iter().count(), 400, "allow_compaction={allow} lost data");
+        let l0: usize = db
+            .property("rocksdb.num-files-at-level0")
+            .unwrap()
+            .parse()
+            .unwrap();
+        let written = db.statistics().unwrap().ticker(Ticker::CompactWriteBytes);
+        (l0, written)
+    };
+    let (plain, plain_written) = count_l0(false);
+    let (merged, merged_written) = count_l0(true);
+    println!("L0 files: {plain} without, {merged} with allow_compaction");
+    assert_eq!(plain, 20);
+    assert_eq!(plain_written, 0);
+    assert!(
+        merged < plain / 2,
+        "{merged} L0 files with allow_compaction"
+    );
+    assert!(merged_written > 0);
+}
+
+#[test]
+fn fifo_with_blob_files_is_refused_naming_both() {
+    let dir = common::tempdir();
+    let o = Options {
+        enable_blob_files: true,
+        ..fifo_opts(1 << 20, false)
+    };
+    let Err(e) = Db::open(dir.path(), o) else {
+        panic!("open must fail")
+    };
+    let m = e.to_string();
+    assert!(
+        m.contains("kCompactionStyleFIFO") && m.contains("enable_blob_files"),
+        "{m}"
+    );
+}
