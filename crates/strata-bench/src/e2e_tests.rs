@@ -457,8 +457,7 @@ fn strata_rejects_unbuilt_feature_flag() {
         "--benchmarks=fillseq",
         "--num=10",
         "--seed=1",
-        "--compaction_style=2",
-        "--fifo_compaction_ttl=60",
+        "--compaction_pri=4",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -467,7 +466,7 @@ fn strata_rejects_unbuilt_feature_flag() {
     assert_eq!(run_with(&args, &f, &mut out, &mut err).unwrap(), 1);
     let err = String::from_utf8(err).unwrap();
     assert!(
-        err.contains("flag '--fifo_compaction_ttl'") && err.contains("Not supported"),
+        err.contains("flag '--compaction_pri'") && err.contains("Not supported"),
         "{err}"
     );
 }

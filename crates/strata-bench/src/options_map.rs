@@ -338,7 +338,7 @@ mod tests {
     }
 
     #[test]
-    fn fifo_flags_reach_strata_and_ttl_is_refused() {
+    fn fifo_flags_reach_strata() {
         let o = opts(&[
             "--compaction_style=2",
             "--fifo_compaction_max_table_files_size_mb=64",
@@ -347,10 +347,10 @@ mod tests {
         assert_eq!(so.compaction_style, strata::CompactionStyle::Fifo);
         assert_eq!(so.compaction_options_fifo.max_table_files_size, 64 << 20);
         assert!(so.compaction_options_fifo.allow_compaction);
-        let e = crate::engine::strata_adapter::build_options(&opts(&["--fifo_compaction_ttl=60"]))
-            .err()
-            .unwrap();
-        assert!(format!("{e:#}").contains("ttl"), "{e:#}");
+        let o = opts(&["--compaction_style=2", "--fifo_compaction_ttl=60"]);
+        let so = crate::engine::strata_adapter::build_options(&o).unwrap();
+        assert_eq!(so.ttl, 60);
+        assert_eq!(get(&opts(&[]), "ttl"), None);
     }
 
     #[test]

@@ -111,6 +111,50 @@ fn allow_compaction_merges_small_newest_files_within_the_limit() {
     assert!(merged_written > 0);
 }
 
+/// TTL: a table whose newest entry is older than `ttl` is deleted; the
+/// time is kept in the MANIFEST, so it also expires after a reopen.
+#[test]
+fn tables_older_than_ttl_expire_even_across_a_reopen() {
+    let dir = common::tempdir();
+    let db = Db::open(dir.path(), fifo_opts(64 << 20, false)).unwrap();
+    for i in 0..100 {
+        db.put(&key(i), b"old").unwrap();
+    }
+    db.flush().unwrap();
+    drop(db);
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    let o = Options {
+        ttl: 1,
+        ..fifo_opts(64 << 20, false)
+    };
+    let db = Db::open(dir.path(), o).unwrap();
+    for i in 100..200 {
+        db.put(&key(i), b"new").unwrap();
+    }
+    db.flush().unwrap();
+    db.wait_for_compaction().unwrap();
+    assert_eq!(
+        db.get(&key(0)).unwrap(),
+        None,
+        "the expired table is still there"
+    );
+    assert_eq!(db.get(&key(150)).unwrap().as_deref(), Some(&b"new"[..]));
+    assert_eq!(db.iter().count(), 100);
+}
+
+#[test]
+fn ttl_outside_fifo_is_refused_naming_it() {
+    let dir = common::tempdir();
+    let o = Options {
+        ttl: 60,
+        ..Options::default()
+    };
+    let Err(e) = Db::open(dir.path(), o) else {
+        panic!("open must fail")
+    };
+    assert!(e.to_string().contains("ttl=60"), "{e}");
+}
+
 #[test]
 fn fifo_with_blob_files_is_refused_naming_both() {
     let dir = common::tempdir();

@@ -49,6 +49,13 @@ impl fmt::Display for FifoOptions {
     }
 }
 
+/// Seconds since the Unix epoch now (0 if the clock is before it).
+pub fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
 /// Output files of a FIFO intra-L0 merge are cut at this size (RocksDB's).
 const INTRA_L0_OUTPUT_FILE_SIZE: u64 = 16 << 20;
 
@@ -60,10 +67,15 @@ const INTRA_L0_OUTPUT_FILE_SIZE: u64 = 16 << 20;
 /// A version with files below L0 (a DB opened with FIFO after another
 /// style) is purged from its last non-empty level first, smallest keys
 /// first, as RocksDB does.
-pub fn pick_fifo(v: &Version, busy: &Busy, o: &Options) -> Option<CompactionTask> {
+pub fn pick_fifo(v: &Version, busy: &Busy, o: &Options, now: u64) -> Option<CompactionTask> {
     let f = &o.compaction_options_fifo;
     if !busy.files.is_empty() {
         return None;
+    }
+    if o.ttl > 0 {
+        if let Some(task) = pick_ttl(v, o, now) {
+            return Some(task);
+        }
     }
     let total = v.total_bytes();
     let last = (0..v.num_levels())
@@ -101,6 +113,39 @@ pub fn pick_fifo(v: &Version, busy: &Busy, o: &Options) -> Option<CompactionTask
         output_level_inputs: Vec::new(),
         score: total as f64 / f.max_table_files_size.max(1) as f64,
         reason: CompactionReason::FifoMaxSize,
+        target_file_size: 0,
+        trivial_move: false,
+    })
+}
+
+/// RocksDB's `PickTTLCompaction`: the oldest L0 files whose newest entry
+/// was written more than `ttl` seconds before `now`, deleted when that
+/// brings the tables within `max_table_files_size` (otherwise the size pick
+/// deletes at least as much). The walk stops at the first file that is
+/// young enough or whose time is unknown.
+fn pick_ttl(v: &Version, o: &Options, now: u64) -> Option<CompactionTask> {
+    let cutoff = now.checked_sub(o.ttl)?;
+    let l0 = v.files(0);
+    let mut left = v.total_bytes();
+    let mut inputs = Vec::new();
+    for f in l0.iter().rev() {
+        if f.newest_key_time == 0 || f.newest_key_time >= cutoff {
+            break;
+        }
+        left -= f.file_size;
+        inputs.push(f.clone());
+    }
+    if inputs.is_empty() || left > o.compaction_options_fifo.max_table_files_size {
+        return None;
+    }
+    Some(CompactionTask {
+        level: 0,
+        output_level: 0,
+        inputs,
+        extra_inputs: Vec::new(),
+        output_level_inputs: Vec::new(),
+        score: 1.0,
+        reason: CompactionReason::FifoTtl,
         target_file_size: 0,
         trivial_move: false,
     })
@@ -155,6 +200,8 @@ mod tests {
     use crate::options::CompactionStyle;
     use crate::version::edit::FileMetaData;
 
+    const NOW: u64 = 1_800_000_000;
+
     fn opts(max: u64, allow: bool) -> Options {
         Options {
             compaction_style: CompactionStyle::Fifo,
@@ -196,11 +243,11 @@ mod tests {
         let v = version_with(7, &l0(&[50, 50, 50, 50, 50]));
         // 250 bytes over a 160 limit: drop the oldest two (96, 97) -> 150.
         assert_eq!(
-            describe(&pick_fifo(&v, &Busy::default(), &opts(160, false))),
+            describe(&pick_fifo(&v, &Busy::default(), &opts(160, false), NOW)),
             "L0->L0 reason=FIFOMaxSize inputs=[96, 97] target=0"
         );
         assert_eq!(
-            describe(&pick_fifo(&v, &Busy::default(), &opts(250, false))),
+            describe(&pick_fifo(&v, &Busy::default(), &opts(250, false), NOW)),
             "none"
         );
         // One FIFO job at a time.
@@ -208,7 +255,55 @@ mod tests {
             files: [100].into_iter().collect(),
             ..Busy::default()
         };
-        assert_eq!(describe(&pick_fifo(&v, &busy, &opts(160, false))), "none");
+        assert_eq!(
+            describe(&pick_fifo(&v, &busy, &opts(160, false), NOW)),
+            "none"
+        );
+    }
+
+    #[test]
+    fn golden_ttl_deletes_expired_oldest_files_when_that_is_enough() {
+        // Newest first: 100 written at NOW-10, 99 at NOW-500, 98 at NOW-900,
+        // 97 with no time (a table from before times were recorded).
+        let aged = |n: u64, age: Option<u64>| {
+            let mut m = meta(n, "a", "z", 50);
+            m.newest_key_time = age.map_or(0, |a| NOW - a);
+            (0, m)
+        };
+        let v = version_with(
+            7,
+            &[
+                aged(100, Some(10)),
+                aged(99, Some(500)),
+                aged(98, Some(900)),
+            ],
+        );
+        let ttl = |t: u64, max: u64| Options {
+            ttl: t,
+            ..opts(max, false)
+        };
+        // TTL 400: 98 and 99 expired (oldest first), 50 bytes left.
+        assert_eq!(
+            describe(&pick_fifo(&v, &Busy::default(), &ttl(400, 1000), NOW)),
+            "L0->L0 reason=FIFOTtl inputs=[98, 99] target=0"
+        );
+        // TTL 600: only 98.
+        assert_eq!(
+            describe(&pick_fifo(&v, &Busy::default(), &ttl(600, 1000), NOW)),
+            "L0->L0 reason=FIFOTtl inputs=[98] target=0"
+        );
+        // Deleting the expired files would still leave too much: the size
+        // pick takes over.
+        assert_eq!(
+            describe(&pick_fifo(&v, &Busy::default(), &ttl(600, 60), NOW)),
+            "L0->L0 reason=FIFOMaxSize inputs=[98, 99] target=0"
+        );
+        // An unknown time stops the walk: nothing older is judged.
+        let v = version_with(7, &[aged(100, Some(900)), aged(97, None)]);
+        assert_eq!(
+            describe(&pick_fifo(&v, &Busy::default(), &ttl(400, 1000), NOW)),
+            "none"
+        );
     }
 
     #[test]
@@ -218,7 +313,7 @@ mod tests {
         files.push((3, meta(2, "d", "f", 100)));
         let v = version_with(7, &files);
         assert_eq!(
-            describe(&pick_fifo(&v, &Busy::default(), &opts(200, false))),
+            describe(&pick_fifo(&v, &Busy::default(), &opts(200, false), NOW)),
             "L3->L3 reason=FIFOMaxSize inputs=[1] target=0"
         );
     }
@@ -229,23 +324,23 @@ mod tests {
         // fall, then 280/4 grows: stop at four files (100, 99, 98, 97).
         let v = version_with(7, &l0(&[20, 20, 20, 20, 200]));
         assert_eq!(
-            describe(&pick_fifo(&v, &Busy::default(), &opts(1000, true))),
+            describe(&pick_fifo(&v, &Busy::default(), &opts(1000, true), NOW)),
             "L0->L0 reason=FIFOReduceNumFiles inputs=[100, 99, 98, 97] target=16777216"
         );
         // Not allowed, or fewer files than the trigger: nothing.
         assert_eq!(
-            describe(&pick_fifo(&v, &Busy::default(), &opts(1000, false))),
+            describe(&pick_fifo(&v, &Busy::default(), &opts(1000, false), NOW)),
             "none"
         );
         let two = version_with(7, &l0(&[20, 20]));
         assert_eq!(
-            describe(&pick_fifo(&two, &Busy::default(), &opts(1000, true))),
+            describe(&pick_fifo(&two, &Busy::default(), &opts(1000, true), NOW)),
             "none"
         );
         // Files already near a memtable's size are not merged again.
         let big = version_with(7, &l0(&[120, 120, 120, 120]));
         assert_eq!(
-            describe(&pick_fifo(&big, &Busy::default(), &opts(1000, true))),
+            describe(&pick_fifo(&big, &Busy::default(), &opts(1000, true), NOW)),
             "none"
         );
     }

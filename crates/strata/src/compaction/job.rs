@@ -166,6 +166,19 @@ fn input_iterator(
     Ok(MergingIterator::new(children))
 }
 
+/// The newest key time of a task's outputs: the newest of its inputs',
+/// or 0 (unknown) if any input's is unknown.
+fn newest_key_time(task: &CompactionTask) -> u64 {
+    let mut newest = 0;
+    for f in task.all_inputs() {
+        if f.newest_key_time == 0 {
+            return 0;
+        }
+        newest = newest.max(f.newest_key_time);
+    }
+    newest
+}
+
 /// A subcompaction's user-key range `[lo, hi)`; `None` is unbounded.
 type KeyRange<'a> = (Option<&'a [u8]>, Option<&'a [u8]>);
 
@@ -384,7 +397,8 @@ fn run_range(
     .for_compaction()
     .with_rate_limiter(ctx.rate_limiter)
     .with_direct_writes(ctx.direct_writes)
-    .with_cutter(grandparent_cutter(ctx, task, version));
+    .with_cutter(grandparent_cutter(ctx, task, version))
+    .with_newest_key_time(newest_key_time(task));
     let mut rules = DropRules::new(snapshots.to_vec());
     let mut counts = (0u64, 0u64, 0u64);
     // Tombstones dropped although the job is not bottommost (every

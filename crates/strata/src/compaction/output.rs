@@ -42,6 +42,8 @@ pub struct OutputWriter<'a> {
     for_compaction: bool,
     /// The I/O rate limiter and the priority of these writes.
     limit: Option<(Arc<RateLimiter>, IoPriority)>,
+    /// Stamped on every output (`FileMetaData::newest_key_time`).
+    newest_key_time: u64,
 }
 
 impl<'a> OutputWriter<'a> {
@@ -70,7 +72,15 @@ impl<'a> OutputWriter<'a> {
             cutter: None,
             for_compaction: false,
             limit: None,
+            newest_key_time: 0,
         }
+    }
+
+    /// Records `time` (Unix seconds; 0 = unknown) as every output's newest
+    /// key time.
+    pub fn with_newest_key_time(mut self, time: u64) -> Self {
+        self.newest_key_time = time;
+        self
     }
 
     /// Also cuts files where `cutter` says, and takes its size limit
@@ -207,6 +217,7 @@ impl<'a> OutputWriter<'a> {
             num_entries: info.num_entries,
             num_deletions: info.num_deletions,
             oldest_blob_file: self.oldest_blob,
+            newest_key_time: self.newest_key_time,
         });
         Ok(())
     }

@@ -34,6 +34,9 @@ pub enum CompactionReason {
     FifoMaxSize,
     /// FIFO with `allow_compaction`: small newest L0 files merged into one.
     FifoReduceNumFiles,
+    /// FIFO with `ttl`: files whose newest entry is older than `ttl` are
+    /// deleted (nothing is written).
+    FifoTtl,
 }
 
 impl CompactionReason {
@@ -49,12 +52,16 @@ impl CompactionReason {
             CompactionReason::UniversalSortedRunNum => "UniversalSortedRunNum",
             CompactionReason::FifoMaxSize => "FIFOMaxSize",
             CompactionReason::FifoReduceNumFiles => "FIFOReduceNumFiles",
+            CompactionReason::FifoTtl => "FIFOTtl",
         }
     }
 
     /// True for a compaction that deletes its inputs and writes nothing.
     pub fn is_deletion(self) -> bool {
-        self == CompactionReason::FifoMaxSize
+        matches!(
+            self,
+            CompactionReason::FifoMaxSize | CompactionReason::FifoTtl
+        )
     }
 
     /// True for the reasons the universal picker gives.

@@ -309,6 +309,7 @@ mod tests {
             num_entries: keys.len() as u64,
             num_deletions: 0,
             oldest_blob_file: 0,
+            newest_key_time: 0,
         })
     }
 

@@ -17,6 +17,7 @@ pub fn meta(number: u64, small: &str, large: &str, size: u64) -> FileMetaData {
         num_entries: 1,
         num_deletions: 0,
         oldest_blob_file: 0,
+        newest_key_time: 0,
     }
 }
 

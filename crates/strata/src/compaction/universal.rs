@@ -1249,6 +1249,7 @@ mod tests {
                 num_entries: 1,
                 num_deletions: 0,
                 oldest_blob_file: 0,
+                newest_key_time: 0,
             }
         }
 

@@ -503,7 +503,12 @@ impl DbInner {
         // it merged away only if no version still names them.
         if self.opts.compaction_style == CompactionStyle::Fifo {
             // RocksDB's FIFO `CompactRange` is one FIFO pick.
-            let task = pick_fifo(&st.versions.current(), &st.busy, &self.opts);
+            let task = pick_fifo(
+                &st.versions.current(),
+                &st.busy,
+                &self.opts,
+                crate::compaction::fifo::unix_now(),
+            );
             if let Some(task) = task {
                 self.run_task(st, &task)?;
             }

@@ -103,7 +103,9 @@ impl DbInner {
             self.stats.as_ref(),
         )
         .with_direct_writes(self.opts.use_direct_io_for_flush_and_compaction)
-        .with_rate_limiter(self.io_limiter.as_ref());
+        .with_rate_limiter(self.io_limiter.as_ref())
+        // Every entry of a sealed memtable was written before its flush.
+        .with_newest_key_time(crate::compaction::fifo::unix_now());
         it.seek_to_first();
         while it.valid() {
             let bytes = (it.key().len() + it.value().len()) as u64;

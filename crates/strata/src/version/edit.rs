@@ -32,6 +32,9 @@ mod tag {
     pub const BLOB_FILE_ADDITION: u32 = 8;
     pub const BLOB_FILE_GARBAGE: u32 = 9;
     pub const DELETED_BLOB_FILE: u32 = 10;
+    /// Skippable: `lp` of varint64 file number, varint64 newest key time,
+    /// for a file added by the same edit.
+    pub const NEWEST_KEY_TIME: u32 = 64;
 }
 
 /// What the MANIFEST records about one table file.
@@ -55,6 +58,12 @@ pub struct FileMetaData {
     pub num_deletions: u64,
     /// Lowest-numbered blob file referenced by the table; 0 = none.
     pub oldest_blob_file: u64,
+    /// Unix time (seconds) by which every entry of the table had been
+    /// written: a flush's time for a flushed table, the newest of the
+    /// inputs' for a compaction output; 0 = unknown (tables from before
+    /// this field, or a merge with such an input). FIFO's TTL deletes a
+    /// table once this is older than `ttl`. Skippable tag 64 in the MANIFEST.
+    pub newest_key_time: u64,
 }
 
 /// A blob file that becomes live.
@@ -168,6 +177,15 @@ impl VersionEdit {
                 put_varint64(&mut out, v);
             }
         }
+        for (_, f) in &self.new_files {
+            if f.newest_key_time != 0 {
+                let mut body = Vec::new();
+                put_varint64(&mut body, f.number);
+                put_varint64(&mut body, f.newest_key_time);
+                put_varint32(&mut out, tag::NEWEST_KEY_TIME);
+                put_length_prefixed(&mut out, &body);
+            }
+        }
         for b in &self.blob_file_additions {
             put_varint32(&mut out, tag::BLOB_FILE_ADDITION);
             put_varint64(&mut out, b.number);
@@ -195,6 +213,7 @@ impl VersionEdit {
     /// ignored.
     pub fn decode(data: &[u8], file_name: &str, offset: u64) -> Result<VersionEdit> {
         let mut edit = VersionEdit::default();
+        let mut times = Vec::new();
         let mut d = Decoder::new(data);
         while !d.is_empty() {
             let at = d.position();
@@ -206,8 +225,20 @@ impl VersionEdit {
                 )
             };
             let t = d.varint32().ok_or_else(|| fail("bad tag"))?;
-            if decode_field(&mut edit, t, &mut d).is_none() {
+            let ok = if t == tag::NEWEST_KEY_TIME {
+                decode_time(&mut d).map(|nt| times.push(nt))
+            } else {
+                decode_field(&mut edit, t, &mut d)
+            };
+            if ok.is_none() {
                 return Err(fail(&format!("bad or truncated field with tag {t}")));
+            }
+        }
+        // Times name files added by this edit, in any field order; one for
+        // a file the edit does not add is ignored.
+        for (number, time) in times {
+            if let Some((_, f)) = edit.new_files.iter_mut().find(|(_, f)| f.number == number) {
+                f.newest_key_time = time;
             }
         }
         Ok(edit)
@@ -275,6 +306,7 @@ fn decode_field(edit: &mut VersionEdit, t: u32, d: &mut Decoder<'_>) -> Option<(
                 num_entries: d.varint64()?,
                 num_deletions: d.varint64()?,
                 oldest_blob_file: d.varint64()?,
+                newest_key_time: 0,
             };
             edit.new_files.push((level, f));
         }
@@ -296,6 +328,13 @@ fn decode_field(edit: &mut VersionEdit, t: u32, d: &mut Decoder<'_>) -> Option<(
         _ => return None,
     }
     Some(())
+}
+
+/// The body of a [`tag::NEWEST_KEY_TIME`] field: (file number, time).
+fn decode_time(d: &mut Decoder<'_>) -> Option<(u64, u64)> {
+    let mut body = Decoder::new(d.length_prefixed()?);
+    let pair = (body.varint64()?, body.varint64()?);
+    body.is_empty().then_some(pair)
 }
 
 fn level(d: &mut Decoder<'_>) -> Option<usize> {
@@ -357,11 +396,15 @@ impl fmt::Display for VersionEdit {
             fmt_ikey(f, &m.smallest)?;
             write!(f, " .. ")?;
             fmt_ikey(f, &m.largest)?;
-            writeln!(
+            write!(
                 f,
                 "] seqs {}..{} entries {} deletions {} oldest_blob_file {}",
                 m.smallest_seq, m.largest_seq, m.num_entries, m.num_deletions, m.oldest_blob_file
             )?;
+            if m.newest_key_time != 0 {
+                write!(f, " newest_key_time {}", m.newest_key_time)?;
+            }
+            writeln!(f)?;
         }
         for b in &self.blob_file_additions {
             writeln!(
@@ -411,6 +454,7 @@ mod tests {
                 num_entries: 100,
                 num_deletions: 3,
                 oldest_blob_file: 30,
+                newest_key_time: 1_700_000_000,
             },
         );
         e.blob_file_additions.push(BlobFileAddition {
@@ -565,7 +609,7 @@ mod tests {
     }
 
     fn meta() -> impl Strategy<Value = FileMetaData> {
-        (any::<[u64; 7]>(), ikey(), ikey()).prop_map(|(n, smallest, largest)| FileMetaData {
+        (any::<[u64; 8]>(), ikey(), ikey()).prop_map(|(n, smallest, largest)| FileMetaData {
             number: n[0],
             file_size: n[1],
             smallest,
@@ -575,6 +619,7 @@ mod tests {
             num_entries: n[4],
             num_deletions: n[5],
             oldest_blob_file: n[6],
+            newest_key_time: n[7],
         })
     }
 
