@@ -88,7 +88,10 @@ pub fn stall_state(shape: &LsmShape, o: &Options) -> StallState {
     // With automatic compactions off nothing would lower these counts:
     // RocksDB ignores the L0 and pending-bytes triggers then.
     let compactions = !o.disable_auto_compactions;
-    if compactions && shape.l0_files >= o.level0_stop_writes_trigger {
+    // FIFO lowers the L0 count only once the size limit is reached, so
+    // RocksDB's SanitizeOptions sets both L0 triggers to INT_MAX there.
+    let l0_triggers = compactions && o.compaction_style != CompactionStyle::Fifo;
+    if l0_triggers && shape.l0_files >= o.level0_stop_writes_trigger {
         return StallState::Stopped(StallCause::L0FileCountLimit);
     }
     if compactions
@@ -100,7 +103,7 @@ pub fn stall_state(shape: &LsmShape, o: &Options) -> StallState {
     if o.max_write_buffer_number > 3 && shape.immutable_memtables >= max_imm && max_imm > 0 {
         return StallState::Delayed(StallCause::MemtableLimit);
     }
-    if compactions && shape.l0_files >= o.level0_slowdown_writes_trigger {
+    if l0_triggers && shape.l0_files >= o.level0_slowdown_writes_trigger {
         return StallState::Delayed(StallCause::L0FileCountLimit);
     }
     if compactions
@@ -133,10 +136,16 @@ pub enum SpeedupCause {
 /// from the compaction trigger to the slowdown trigger, or twice the
 /// compaction trigger if that is fewer (RocksDB's
 /// `GetL0FileCountForCompactionSpeedup`).
+/// Under FIFO the slowdown trigger counts as unbounded (see
+/// [`stall_state`]), which leaves twice the compaction trigger.
 pub fn l0_files_for_compaction_speedup(o: &Options) -> usize {
     let trigger = o.level0_file_num_compaction_trigger;
-    let quarter = trigger + o.level0_slowdown_writes_trigger.saturating_sub(trigger) / 4;
-    (2 * trigger).min(quarter)
+    let slowdown = match o.compaction_style {
+        CompactionStyle::Fifo => usize::MAX,
+        _ => o.level0_slowdown_writes_trigger,
+    };
+    let quarter = trigger.saturating_add(slowdown.saturating_sub(trigger) / 4);
+    trigger.saturating_mul(2).min(quarter)
 }
 
 /// Pending compaction bytes at which compactions may run in parallel: an
@@ -401,6 +410,25 @@ mod tests {
         assert_eq!(
             stall_state(&s, &o),
             StallState::Stopped(StallCause::MemtableLimit)
+        );
+    }
+
+    /// Regression: FIFO writers stopped for good at 36 L0 files, since
+    /// FIFO deletes files only past its size limit.
+    #[test]
+    fn fifo_ignores_the_l0_triggers() {
+        let o = Options {
+            compaction_style: CompactionStyle::Fifo,
+            ..o()
+        };
+        let s = LsmShape {
+            l0_files: 1000,
+            ..LsmShape::default()
+        };
+        assert_eq!(stall_state(&s, &o), StallState::Normal);
+        assert_eq!(
+            l0_files_for_compaction_speedup(&o),
+            2 * o.level0_file_num_compaction_trigger
         );
     }
 

@@ -73,6 +73,43 @@ fn oldest_tables_are_deleted_to_stay_under_the_limit() {
     assert_eq!(db.iter().count(), kept.len());
 }
 
+/// Regression: writers stopped for good at 36 L0 files (the default stop
+/// trigger), since FIFO deletes files only past its size limit; RocksDB
+/// disables the L0 triggers under FIFO.
+#[test]
+fn writes_go_on_past_the_l0_stop_trigger() {
+    let dir = common::tempdir();
+    let db = std::sync::Arc::new(Db::open(dir.path(), fifo_opts(64 << 20, false)).unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let writer = db.clone();
+    std::thread::spawn(move || {
+        for i in 0..50u32 {
+            for j in 0..20u32 {
+                writer.put(&key(i * 20 + j), &[b'v'; 100]).unwrap();
+            }
+            writer.flush().unwrap();
+        }
+        tx.send(()).unwrap();
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(60))
+        .expect("writes stopped on the L0 trigger under FIFO");
+    let l0: usize = db
+        .property("rocksdb.num-files-at-level0")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(l0, 50);
+    let text = db.property("rocksdb.stats").unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("Stalls(count)"))
+        .unwrap();
+    assert!(
+        line.starts_with("Stalls(count): 0 level0_slowdown, 0 level0_slowdown_with_compaction, 0 level0_numfiles"),
+        "{line}"
+    );
+}
+
 #[test]
 fn allow_compaction_merges_small_newest_files_within_the_limit() {
     let count_l0 = |allow: bool| {

@@ -512,7 +512,8 @@ fn average_value_size(v: &Version) -> u64 {
             values += f.num_entries.saturating_sub(f.num_deletions);
         }
     }
-    bytes / values.max(1)
+    // RocksDB's GetAverageValueSize: 0 without non-deletion entries.
+    bytes.checked_div(values).unwrap_or(0)
 }
 
 /// A file's size with deletions weighted up, as RocksDB's

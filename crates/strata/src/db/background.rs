@@ -268,6 +268,17 @@ impl DbInner {
         }
         st.compactions_running -= 1;
         let ret = match outcome {
+            // A FIFO deletion is not a compaction in RocksDB's statistics:
+            // no Compaction Stats row, no compaction histograms.
+            Ok(_) if task.reason.is_deletion() => {
+                let bytes: u64 = task.all_inputs().map(|f| f.file_size).sum();
+                self.log.log(&format!(
+                    "[JOB compaction] FIFO deleted {} files ({bytes} bytes)",
+                    task.all_inputs().count()
+                ));
+                self.install_super_version(st);
+                Ok(())
+            }
             Ok(js) => {
                 st.istats.levels[task.output_level].add_job(&js, task.trivial_move);
                 if let Some(s) = &self.stats {

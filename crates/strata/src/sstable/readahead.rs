@@ -1,7 +1,10 @@
 //! Compaction read-ahead: a table file read through a window of
 //! `compaction_readahead_size` bytes, so that a compaction scanning a table
 //! block by block issues one large read per window instead of one small
-//! read per block (RocksDB's `FilePrefetchBuffer` for compaction inputs).
+//! read per block. RocksDB does this with its `FilePrefetchBuffer` under
+//! direct I/O; under buffered I/O it first asks the OS to read ahead
+//! (`readahead(2)`) and reads blocks from the page cache. Strata uses its
+//! own window in both cases (one more copy per block when buffered).
 //!
 //! Without it, a compaction over direct I/O (`use_direct_reads`) pays one
 //! device round trip per 4 KB block, since no page cache reads ahead for it.

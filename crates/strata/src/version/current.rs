@@ -132,26 +132,29 @@ impl Version {
         true
     }
 
-    /// Bytes of the files no older data overlaps (RocksDB's
-    /// `BottommostFiles`): a file counts when no file of a deeper level,
-    /// nor (for an L0 file) an older L0 file, meets its key range.
+    /// Bytes of the files no older data may overlap (RocksDB's
+    /// `BottommostFiles`, by its `RangeMightExistAfterSortedRun`): a file of
+    /// L1 or deeper counts when no file of a deeper level meets its key
+    /// range; an L0 file only when it is the oldest L0 file and every
+    /// deeper level is empty.
     pub fn bottommost_bytes(&self) -> u64 {
-        let meets = |f: &FileMetaData, g: &FileMetaData| {
-            user_key(&f.smallest) <= user_key(&g.largest)
-                && user_key(&g.smallest) <= user_key(&f.largest)
-        };
+        let deeper_empty =
+            |level: usize| (level + 1..self.num_levels()).all(|l| self.files(l).is_empty());
         let mut total = 0;
-        for level in 0..self.num_levels() {
-            let files = self.files(level);
-            for (i, f) in files.iter().enumerate() {
-                // L0 is newest first: the files after `i` are older.
-                let older_l0 = level == 0 && files[i + 1..].iter().any(|g| meets(f, g));
+        if let Some(oldest) = self.files(0).last() {
+            if deeper_empty(0) {
+                total += oldest.file_size;
+            }
+        }
+        for level in 1..self.num_levels() {
+            for f in self.files(level) {
+                let (lo, hi) = (user_key(&f.smallest), user_key(&f.largest));
                 let deeper = (level + 1..self.num_levels()).any(|l| {
                     let below = self.files(l);
-                    let j = below.partition_point(|g| user_key(&g.largest) < user_key(&f.smallest));
-                    below.get(j).is_some_and(|g| meets(f, g))
+                    let j = below.partition_point(|g| user_key(&g.largest) < lo);
+                    below.get(j).is_some_and(|g| user_key(&g.smallest) <= hi)
                 });
-                if !older_l0 && !deeper {
+                if !deeper {
                     total += f.file_size;
                 }
             }
@@ -353,7 +356,7 @@ mod tests {
     }
 
     #[test]
-    fn bottommost_bytes_counts_files_nothing_older_overlaps() {
+    fn bottommost_bytes_follows_rocksdb() {
         let mut b = VersionBuilder::new(&Version::new(3));
         let mut e = VersionEdit::default();
         e.new_files.push((0, meta(1, "a", "c", 9))); // newest L0: over file 2
@@ -365,8 +368,17 @@ mod tests {
         e.new_files.push((2, meta(7, "g", "h", 0)));
         b.apply(&e).unwrap();
         let v = b.build();
-        // Files 3, 5, 6 and 7, 100 bytes each.
-        assert_eq!(v.bottommost_bytes(), 400);
+        // Files 5, 6 and 7, 100 bytes each: no L0 file counts while deeper
+        // levels hold files, even one nothing overlaps (RocksDB's rule).
+        assert_eq!(v.bottommost_bytes(), 300);
         assert_eq!(Version::new(3).bottommost_bytes(), 0);
+        // L0 alone: only its oldest file.
+        let mut b = VersionBuilder::new(&Version::new(3));
+        let e = VersionEdit {
+            new_files: vec![(0, meta(1, "a", "c", 9)), (0, meta(2, "x", "y", 5))],
+            ..VersionEdit::default()
+        };
+        b.apply(&e).unwrap();
+        assert_eq!(b.build().bottommost_bytes(), 100);
     }
 }
