@@ -48,17 +48,7 @@ fn l0_grows_past_the_stop_trigger_without_stalls_and_compact_range_merges() {
     );
     let stats = db.statistics().unwrap();
     // Only the memtable limit may have stopped writers (a flush behind).
-    let text = db.property("rocksdb.stats").unwrap();
-    let line = text
-        .lines()
-        .find(|l| l.starts_with("Stalls(count)"))
-        .unwrap();
-    assert!(
-        line.starts_with(
-            "Stalls(count): 0 level0_slowdown, 0 level0_slowdown_with_compaction, 0 level0_numfiles, 0 level0_numfiles_with_compaction, 0 stop for pending_compaction_bytes, 0 slowdown for pending_compaction_bytes"
-        ),
-        "{line}"
-    );
+    common::no_l0_or_pending_bytes_stall(&db).unwrap();
     assert_eq!(
         stats.ticker(Ticker::CompactWriteBytes),
         0,

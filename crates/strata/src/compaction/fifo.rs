@@ -196,9 +196,8 @@ fn pick_intra_l0(v: &Version, o: &Options) -> Option<CompactionTask> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compaction::testutil::{meta, version_with};
+    use crate::compaction::testutil::{l0, meta, version_with};
     use crate::options::CompactionStyle;
-    use crate::version::edit::FileMetaData;
 
     const NOW: u64 = 1_800_000_000;
 
@@ -213,15 +212,6 @@ mod tests {
             level0_file_num_compaction_trigger: 3,
             ..Options::default()
         }
-    }
-
-    /// L0 files of the given sizes, newest first (numbers 100, 99, ...).
-    fn l0(sizes: &[u64]) -> Vec<(usize, FileMetaData)> {
-        sizes
-            .iter()
-            .enumerate()
-            .map(|(i, &s)| (0, meta(100 - i as u64, "a", "z", s)))
-            .collect()
     }
 
     fn describe(t: &Option<CompactionTask>) -> String {

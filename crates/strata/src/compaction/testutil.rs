@@ -31,3 +31,13 @@ pub fn version_with(num_levels: usize, files: &[(usize, FileMetaData)]) -> Versi
     b.apply(&e).expect("test files fit the levels");
     b.build()
 }
+
+/// L0 files of the given sizes spanning "a".."z", newest first (numbers
+/// 100, 99, ...).
+pub fn l0(sizes: &[u64]) -> Vec<(usize, FileMetaData)> {
+    sizes
+        .iter()
+        .enumerate()
+        .map(|(i, &s)| (0, meta(100 - i as u64, "a", "z", s)))
+        .collect()
+}

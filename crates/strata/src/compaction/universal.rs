@@ -606,22 +606,13 @@ fn older_l0_outside_task_overlaps(
 mod tests {
     use super::*;
     use crate::compaction::picker::pick_compaction;
-    use crate::compaction::testutil::{meta, version_with};
+    use crate::compaction::testutil::{l0, meta, version_with};
     use crate::types::{make_internal_key, ValueType};
     use crate::version::edit::VersionEdit;
     use crate::version::VersionBuilder;
 
     fn version(files: &[(usize, FileMetaData)]) -> Version {
         version_with(5, files)
-    }
-
-    /// L0 files of the given sizes, newest first (numbers 100, 99, ...).
-    fn l0(sizes: &[u64]) -> Vec<(usize, FileMetaData)> {
-        sizes
-            .iter()
-            .enumerate()
-            .map(|(i, &s)| (0, meta(100 - i as u64, "a", "z", s)))
-            .collect()
     }
 
     /// Golden: the task a version yields, printed in a fixed form.

@@ -218,3 +218,20 @@ fn matching_prefix_finds_the_prefix_and_rejects_holes() {
     hole.insert(k("c"), k("3"));
     assert_eq!(matching_prefix(&hole, &durable, &pending), None);
 }
+
+/// Whether `rocksdb.stats` counts no stall for L0 files or pending
+/// compaction bytes (the memtable limit may have stalled writers); the
+/// `Stalls(count)` line otherwise, for the failure message.
+pub fn no_l0_or_pending_bytes_stall(db: &Db) -> Result<(), String> {
+    let text = db.property("rocksdb.stats").unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("Stalls(count)"))
+        .unwrap_or("no Stalls(count) line");
+    let quiet = "Stalls(count): 0 level0_slowdown, 0 level0_slowdown_with_compaction, 0 level0_numfiles, 0 level0_numfiles_with_compaction, 0 stop for pending_compaction_bytes, 0 slowdown for pending_compaction_bytes";
+    if line.starts_with(quiet) {
+        Ok(())
+    } else {
+        Err(line.to_string())
+    }
+}
