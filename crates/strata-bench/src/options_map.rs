@@ -121,6 +121,13 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
         other => other.to_string(), // rejected by the engine, naming the flag
     };
     set("compaction_pri", "compaction_pri", pri);
+    if v.raw("universal_compression_size_percent") != "-1" {
+        set(
+            "universal_compression_size_percent",
+            "compaction_options_universal.compression_size_percent",
+            v.raw("universal_compression_size_percent").into(),
+        );
+    }
     if v.raw("universal_allow_trivial_move") == "true" {
         set(
             "universal_allow_trivial_move",
@@ -318,6 +325,13 @@ mod tests {
         assert_eq!(so.max_background_compactions, 3);
         assert_eq!(so.max_background_flushes, 1);
         assert!(so.compaction_options_universal.allow_trivial_move);
+        assert_eq!(so.compaction_options_universal.compression_size_percent, -1);
+        let o = opts(&[
+            "--compaction_style=1",
+            "--universal_compression_size_percent=40",
+        ]);
+        let so = crate::engine::strata_adapter::build_options(&o).unwrap();
+        assert_eq!(so.compaction_options_universal.compression_size_percent, 40);
         // Round robin is refused naming the option (the harness adds the flag).
         let e = crate::engine::strata_adapter::build_options(&opts(&["--compaction_pri=4"]))
             .err()

@@ -628,6 +628,7 @@ impl Options {
             }
             "stop_style" => u.stop_style = v.trim().parse()?,
             "allow_trivial_move" => u.allow_trivial_move = parse_bool(&full, v)?,
+            "compression_size_percent" => u.compression_size_percent = parse_num(&full, v)?,
             other => {
                 return Err(Error::InvalidArgument(format!(
                     "unknown compaction_options_universal option '{other}'"
@@ -934,13 +935,14 @@ impl Options {
             ("compaction_options_universal", {
                 let u = &self.compaction_options_universal;
                 format!(
-                        "{{size_ratio={};min_merge_width={};max_merge_width={};max_size_amplification_percent={};stop_style={};allow_trivial_move={}}}",
+                        "{{size_ratio={};min_merge_width={};max_merge_width={};max_size_amplification_percent={};stop_style={};allow_trivial_move={};compression_size_percent={}}}",
                         u.size_ratio,
                         u.min_merge_width,
                         u.max_merge_width,
                         u.max_size_amplification_percent,
                         u.stop_style.name(),
-                        u.allow_trivial_move
+                        u.allow_trivial_move,
+                        u.compression_size_percent
                     )
             }),
             (

@@ -154,6 +154,9 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
             "compaction_options_universal.max_merge_width" => universal
                 .get_or_insert_with(UniversalCompactOptions::default)
                 .set_max_merge_width(int(s)?),
+            "compaction_options_universal.compression_size_percent" => universal
+                .get_or_insert_with(UniversalCompactOptions::default)
+                .set_compression_size_percent(int(s)?),
             "compaction_options_universal.max_size_amplification_percent" => universal
                 .get_or_insert_with(UniversalCompactOptions::default)
                 .set_max_size_amplification_percent(int(s)?),

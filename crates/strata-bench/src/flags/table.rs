@@ -280,6 +280,12 @@ pub static FLAGS: &[FlagSpec] = &[
         "TTL for the SST Files in seconds.",
     ),
     f(
+        "universal_compression_size_percent",
+        I32,
+        "-1",
+        "The percentage of the database to compress for universal compaction. -1 means compress everything.",
+    ),
+    f(
         "universal_allow_trivial_move",
         Bool,
         "false",

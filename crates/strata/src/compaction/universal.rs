@@ -84,6 +84,14 @@ pub struct UniversalOptions {
     /// Move input files down without rewriting them when no two inputs
     /// overlap. Default: false.
     pub allow_trivial_move: bool,
+    /// Keep roughly this percentage of the data (the oldest runs)
+    /// compressed and the rest not: -1 (the default) compresses
+    /// everything. When set (0-100), flushes write uncompressed tables, a
+    /// size-ratio or run-count merge compresses its output only while the
+    /// runs older than it hold less than this percentage of all bytes, and
+    /// full (size-amplification) merges always compress. Trades space for
+    /// the CPU of compressing short-lived young data.
+    pub compression_size_percent: i32,
 }
 
 impl Default for UniversalOptions {
@@ -95,6 +103,7 @@ impl Default for UniversalOptions {
             max_size_amplification_percent: 200,
             stop_style: StopStyle::TotalSize,
             allow_trivial_move: false,
+            compression_size_percent: -1,
         }
     }
 }
@@ -553,6 +562,39 @@ pub fn estimated_pending_compaction_bytes_universal(
     total
 }
 
+/// Whether a universal `task` picked from `v` compresses its output under
+/// `compression_size_percent` (RocksDB's `enable_compression` in
+/// `PickCompactionToReduceSortedRuns`): always for a size-amplification
+/// merge or with the option at -1; otherwise only while the runs older
+/// than the task's hold less than that percentage of all runs' bytes.
+pub fn task_compresses(
+    v: &Version,
+    task: &CompactionTask,
+    o: &UniversalOptions,
+    num_levels: usize,
+) -> bool {
+    let percent = o.compression_size_percent;
+    if percent < 0
+        || !matches!(
+            task.reason,
+            CompactionReason::UniversalSizeRatio | CompactionReason::UniversalSortedRunNum
+        )
+    {
+        return true;
+    }
+    let runs = sorted_runs(v, &Busy::default(), num_levels);
+    let inputs: std::collections::BTreeSet<u64> = task.all_inputs().map(|f| f.number).collect();
+    let Some(last) = runs
+        .iter()
+        .rposition(|r| r.files.iter().any(|f| inputs.contains(&f.number)))
+    else {
+        return true;
+    };
+    let total: u64 = runs.iter().map(|r| r.size).sum();
+    let older: u64 = runs[last + 1..].iter().map(|r| r.size).sum();
+    (older as u128) * 100 < total as u128 * percent as u128
+}
+
 /// True if no file older than `task`'s outputs overlaps the task's whole
 /// key range (RocksDB's `Compaction::IsBottommostLevel`): then every
 /// tombstone the task may drop is dropped at the bottom. When false, the
@@ -781,6 +823,36 @@ mod tests {
             describe(&pick_universal_for(&v, &Busy::default(), &o, &u)),
             "L0->L4 score=1.00 reason=UniversalSizeAmplification inputs=[100, 99, 98, 97] extra=[] next=[] trivial=false"
         );
+    }
+
+    #[test]
+    fn compression_size_percent_leaves_young_merges_uncompressed() {
+        // Runs newest first: 10, 10 (L0), then 30 (L3), 50 (L4): 100 bytes.
+        let mut files = l0(&[10, 10]);
+        files.push((3, meta(3, "a", "z", 30)));
+        files.push((4, meta(4, "a", "z", 50)));
+        let v = version(&files);
+        let o = UniversalOptions {
+            size_ratio: 1,
+            ..UniversalOptions::default()
+        };
+        let task = pick_universal(&v, &Busy::default(), &o, 5, 4).unwrap();
+        assert_eq!(task.reason, CompactionReason::UniversalSizeRatio);
+        // It merges the two L0 files (10 + 10 < 30 stops it); older: 80%.
+        assert_eq!(task.all_inputs().count(), 2);
+        let with = |p: i32| UniversalOptions {
+            compression_size_percent: p,
+            ..o.clone()
+        };
+        assert!(task_compresses(&v, &task, &with(-1), 5));
+        assert!(!task_compresses(&v, &task, &with(80), 5));
+        assert!(task_compresses(&v, &task, &with(81), 5));
+        // A full merge always compresses.
+        let full = CompactionTask {
+            reason: CompactionReason::UniversalSizeAmplification,
+            ..task.clone()
+        };
+        assert!(task_compresses(&v, &full, &with(0), 5));
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::compaction::forced::pick_forced_blob_gc;
 use crate::compaction::job::{run_compaction, BlobJobConfig, FileCutConfig, JobContext};
 use crate::compaction::picker::pick_manual;
 use crate::compaction::subcompaction::{should_form_subcompactions, subcompaction_boundaries};
+use crate::compaction::universal::task_compresses;
 use crate::compaction::CompactionTask;
 use crate::compaction::{pick_automatic, pick_universal_full};
 use crate::error::{Error, Result};
@@ -217,11 +218,29 @@ impl DbInner {
                 task.all_inputs().count() as u64,
             );
         }
+        // Universal's compression_size_percent may leave a young merge's
+        // output uncompressed.
+        let uncompressed;
+        let table_opts = if self.opts.compaction_style == CompactionStyle::Universal
+            && !task_compresses(
+                &version,
+                task,
+                &self.opts.compaction_options_universal,
+                self.opts.num_levels,
+            ) {
+            uncompressed = crate::sstable::TableOptions {
+                compression: crate::sstable::CompressionType::None,
+                ..self.table_opts.clone()
+            };
+            &uncompressed
+        } else {
+            &self.table_opts
+        };
         let result = MutexGuard::unlocked(st, || {
             let ctx = JobContext {
                 dir: &self.dir,
                 fs: &self.fs,
-                table_opts: &self.table_opts,
+                table_opts,
                 table_cache: &self.table_cache,
                 stats: self.stats.as_ref(),
                 verify_checksums: self.opts.paranoid_checks,

@@ -95,10 +95,28 @@ impl DbInner {
             .collect();
         let mut it = MergingIterator::new(children);
         let mut rules = DropRules::new(snapshots);
+        // RocksDB's GetCompressionFlush: universal compaction with a
+        // compression_size_percent leaves flushed tables uncompressed.
+        let uncompressed;
+        let table_opts = if self.opts.compaction_style == crate::options::CompactionStyle::Universal
+            && self
+                .opts
+                .compaction_options_universal
+                .compression_size_percent
+                >= 0
+        {
+            uncompressed = crate::sstable::TableOptions {
+                compression: crate::sstable::CompressionType::None,
+                ..self.table_opts.clone()
+            };
+            &uncompressed
+        } else {
+            &self.table_opts
+        };
         let mut out = OutputWriter::new(
             &self.dir,
             &self.fs,
-            &self.table_opts,
+            table_opts,
             u64::MAX,
             self.stats.as_ref(),
         )
