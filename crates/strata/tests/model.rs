@@ -100,6 +100,13 @@ enum Config {
     Blob,
     /// Leveled with dynamic level sizes.
     DynamicLevels,
+    /// Leveled with four jobs and no soft pending-bytes limit (so up to
+    /// three compactions at once), a seed-chosen `compaction_pri`, and an
+    /// odd-sized compaction read-ahead window.
+    ParallelPri,
+    /// Universal leaving young merges uncompressed
+    /// (`compression_size_percent`), with a small read-ahead window.
+    UniversalYoungUncompressed,
 }
 
 impl Config {
@@ -121,6 +128,22 @@ impl Config {
                 o.blob_cache_size = if seed.is_multiple_of(3) { 0 } else { 1 << 20 };
             }
             Config::DynamicLevels => o.level_compaction_dynamic_level_bytes = true,
+            Config::ParallelPri => {
+                o.max_background_jobs = 4;
+                o.soft_pending_compaction_bytes_limit = 0;
+                o.compaction_pri = [
+                    strata::CompactionPri::ByCompensatedSize,
+                    strata::CompactionPri::OldestLargestSeqFirst,
+                    strata::CompactionPri::OldestSmallestSeqFirst,
+                    strata::CompactionPri::MinOverlappingRatio,
+                ][(seed % 4) as usize];
+                o.compaction_readahead_size = 5_000;
+            }
+            Config::UniversalYoungUncompressed => {
+                o.compaction_style = strata::CompactionStyle::Universal;
+                o.compaction_options_universal.compression_size_percent = 50;
+                o.compaction_readahead_size = 12_000;
+            }
         }
     }
 }
@@ -606,6 +629,17 @@ fn model_dynamic_levels() {
     run_config(11, 15_000, Config::DynamicLevels);
 }
 
+#[test]
+fn model_parallel_compactions_and_priorities() {
+    run_config(12, 10_000, Config::ParallelPri);
+    run_config(13, 10_000, Config::ParallelPri);
+}
+
+#[test]
+fn model_universal_young_uncompressed() {
+    run_config(14, 10_000, Config::UniversalYoungUncompressed);
+}
+
 /// Long run: seeds from `STRATA_MODEL_SEEDS` (comma-separated), operations
 /// per seed from `STRATA_MODEL_OPS`.
 #[test]
@@ -619,6 +653,8 @@ fn model_long() {
         Config::UniversalSubcompactions,
         Config::Blob,
         Config::DynamicLevels,
+        Config::ParallelPri,
+        Config::UniversalYoungUncompressed,
     ];
     for seed in common::env_list("STRATA_MODEL_SEEDS", &[11, 12, 13, 14, 15, 16, 17, 18]) {
         for c in configs {
