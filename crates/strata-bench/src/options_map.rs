@@ -112,6 +112,18 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
             v.raw("fifo_compaction_ttl").into(),
         );
     }
+    let fanouts = v.raw("max_bytes_for_level_multiplier_additional").trim();
+    if !fanouts.is_empty() {
+        set(
+            "max_bytes_for_level_multiplier_additional",
+            "max_bytes_for_level_multiplier_additional",
+            fanouts
+                .split(',')
+                .map(str::trim)
+                .collect::<Vec<_>>()
+                .join(":"),
+        );
+    }
     let pri = match v.raw("compaction_pri") {
         "0" => "kByCompensatedSize".to_string(),
         "1" => "kOldestLargestSeqFirst".to_string(),
@@ -365,6 +377,26 @@ mod tests {
         let so = crate::engine::strata_adapter::build_options(&o).unwrap();
         assert_eq!(so.ttl, 60);
         assert_eq!(get(&opts(&[]), "ttl"), None);
+    }
+
+    #[test]
+    fn fanouts_need_one_per_level() {
+        let o = opts(&[
+            "--num_levels=3",
+            "--max_bytes_for_level_multiplier_additional=1,2,3",
+        ]);
+        let so = crate::engine::strata_adapter::build_options(&o).unwrap();
+        assert_eq!(so.max_bytes_for_level_multiplier_additional, vec![1, 2, 3]);
+        let args: Vec<String> = ["--max_bytes_for_level_multiplier_additional=1,2"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let e = Flags::from_args(&args).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("Insufficient number of fanouts specified 2"),
+            "{e}"
+        );
     }
 
     #[test]

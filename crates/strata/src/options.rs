@@ -212,6 +212,12 @@ pub struct Options {
     /// Each level below L1 targets this many times the level above.
     /// Default: 10. Smaller: less write amplification per level, more levels.
     pub max_bytes_for_level_multiplier: f64,
+    /// Extra per-level factors on the multiplier: level n's target is level
+    /// n-1's x multiplier x this list's entry n-1 (missing entries are 1).
+    /// Default: empty (all 1). Ignored with
+    /// `level_compaction_dynamic_level_bytes`, as in RocksDB. Option string:
+    /// colon-separated integers (`1:1:2:2:4:4:8`).
+    pub max_bytes_for_level_multiplier_additional: Vec<i32>,
     /// Target size of a compaction output file at L1, in bytes.
     /// Default: 64 MiB.
     pub target_file_size_base: u64,
@@ -391,6 +397,7 @@ impl Default for Options {
             level0_stop_writes_trigger: 36,
             max_bytes_for_level_base: 256 << 20,
             max_bytes_for_level_multiplier: 10.0,
+            max_bytes_for_level_multiplier_additional: Vec::new(),
             target_file_size_base: 64 << 20,
             target_file_size_multiplier: 1,
             max_compaction_bytes: 0,
@@ -510,6 +517,13 @@ impl Options {
             "max_bytes_for_level_base" => self.max_bytes_for_level_base = parse_num(name, v)?,
             "max_bytes_for_level_multiplier" => {
                 self.max_bytes_for_level_multiplier = parse_num(name, v)?
+            }
+            "max_bytes_for_level_multiplier_additional" => {
+                self.max_bytes_for_level_multiplier_additional = v
+                    .split(':')
+                    .filter(|x| !x.trim().is_empty())
+                    .map(|x| parse_num(name, x))
+                    .collect::<Result<_>>()?
             }
             "target_file_size_base" => self.target_file_size_base = parse_num(name, v)?,
             "target_file_size_multiplier" => self.target_file_size_multiplier = parse_num(name, v)?,
@@ -715,6 +729,15 @@ impl Options {
                 "compaction_style=kCompactionStyleFIFO with enable_blob_files: FIFO deletes tables whole, and Strata does not track the blob files they leave unreferenced".into(),
             ));
         }
+        if let Some(x) = self
+            .max_bytes_for_level_multiplier_additional
+            .iter()
+            .find(|&&x| x < 1)
+        {
+            return bad(format!(
+                "max_bytes_for_level_multiplier_additional: {x} is below 1"
+            ));
+        }
         if self.max_background_flushes > 1 {
             return Err(Error::NotSupported(format!(
                 "max_background_flushes={}: Strata runs one flush at a time (it writes every sealed memtable into one L0 table); use -1, 0 or 1",
@@ -900,6 +923,14 @@ impl Options {
             (
                 "max_bytes_for_level_multiplier",
                 self.max_bytes_for_level_multiplier.to_string(),
+            ),
+            (
+                "max_bytes_for_level_multiplier_additional",
+                self.max_bytes_for_level_multiplier_additional
+                    .iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(":"),
             ),
             (
                 "target_file_size_base",

@@ -82,7 +82,16 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
             "max_background_flushes" => o.set_max_background_flushes(int(s)?),
             "num_levels" => o.set_num_levels(int(s)?),
             "max_bytes_for_level_base" => o.set_max_bytes_for_level_base(int(s)?),
-            "max_bytes_for_level_multiplier" => o.set_max_bytes_for_level_multiplier(int(s)?),
+            "max_bytes_for_level_multiplier" => o.set_max_bytes_for_level_multiplier(int(s)?),            "max_bytes_for_level_multiplier_additional" => {
+                let v: Vec<i32> = s
+                    .value
+                    .split(':')
+                    .map(|x| x.parse())
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| anyhow::anyhow!("Invalid argument: {}={}", s.option, s.value))?;
+                o.set_max_bytes_for_level_multiplier_additional(&v)
+            }
+
             "level_compaction_dynamic_level_bytes" => {
                 o.set_level_compaction_dynamic_level_bytes(s.value == "true")
             }

@@ -162,6 +162,29 @@ impl Flags {
                 "Cannot parse compression type '{blob_ctype}'"
             )));
         }
+        // db_bench wants one fanout per level, integers.
+        let fanouts = values
+            .raw("max_bytes_for_level_multiplier_additional")
+            .trim();
+        if !fanouts.is_empty() {
+            let parsed: Vec<Option<i64>> = fanouts
+                .split(',')
+                .map(|x| parse::parse_i64(x.trim()))
+                .collect();
+            if parsed.iter().any(Option::is_none) {
+                return Err(bad(
+                    "max_bytes_for_level_multiplier_additional",
+                    fanouts,
+                    "must be comma-separated integers",
+                ));
+            }
+            if parsed.len() != nonneg("num_levels")? {
+                return Err(FlagError(format!(
+                    "Insufficient number of fanouts specified {}",
+                    parsed.len()
+                )));
+            }
+        }
         let threads = nonneg("threads")?.max(1);
         let key_size = nonneg("key_size")?;
         if key_size == 0 {

@@ -329,6 +329,12 @@ pub static FLAGS: &[FlagSpec] = &[
         "A multiplier to compute max bytes for level-N (N >= 2)",
     ),
     f(
+        "max_bytes_for_level_multiplier_additional",
+        Str,
+        "",
+        "A vector that specifies additional fanout per level",
+    ),
+    f(
         "level_compaction_dynamic_level_bytes",
         Bool,
         "false",

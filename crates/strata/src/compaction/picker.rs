@@ -196,13 +196,20 @@ fn key_range<'a>(files: impl Iterator<Item = &'a Arc<FileMetaData>>) -> (Vec<u8>
 }
 
 /// Target bytes of each level (index 0 unused: L0 is governed by file
-/// count). L1 = `max_bytes_for_level_base`, Ln = L(n-1) x multiplier.
+/// count). L1 = `max_bytes_for_level_base`, Ln = L(n-1) x multiplier x
+/// `max_bytes_for_level_multiplier_additional[n-1]` (1 where not given),
+/// as RocksDB's static `CalculateBaseBytes`.
 pub fn level_targets(o: &Options) -> Vec<u64> {
     let mut t = vec![0u64; o.num_levels];
     let mut cur = o.max_bytes_for_level_base as f64;
-    for slot in t.iter_mut().skip(1) {
+    for (level, slot) in t.iter_mut().enumerate().skip(1) {
         *slot = cur.min(u64::MAX as f64) as u64;
-        cur *= o.max_bytes_for_level_multiplier;
+        let extra = o
+            .max_bytes_for_level_multiplier_additional
+            .get(level)
+            .copied()
+            .unwrap_or(1);
+        cur *= o.max_bytes_for_level_multiplier * f64::from(extra);
     }
     t
 }
@@ -789,6 +796,19 @@ mod tests {
         busy.files.insert(2);
         // Without file 2 the level is under target.
         assert_eq!(describe(&pick_compaction(&v, &busy, &opts())), "none");
+    }
+
+    #[test]
+    fn additional_multipliers_scale_each_level_after_the_first() {
+        let o = Options {
+            num_levels: 5,
+            max_bytes_for_level_base: 100,
+            max_bytes_for_level_multiplier: 10.0,
+            max_bytes_for_level_multiplier_additional: vec![1, 1, 2, 3],
+            ..Options::default()
+        };
+        // L2 = 100 x 10 x add[1]; L3 = L2 x 10 x add[2]; L4 = L3 x 10 x add[3].
+        assert_eq!(level_targets(&o), vec![0, 100, 1000, 20_000, 600_000]);
     }
 
     #[test]
