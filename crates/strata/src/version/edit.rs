@@ -331,10 +331,11 @@ fn decode_field(edit: &mut VersionEdit, t: u32, d: &mut Decoder<'_>) -> Option<(
 }
 
 /// The body of a [`tag::NEWEST_KEY_TIME`] field: (file number, time).
+/// Bytes after the two varints are ignored: a later version may append
+/// fields to this body.
 fn decode_time(d: &mut Decoder<'_>) -> Option<(u64, u64)> {
     let mut body = Decoder::new(d.length_prefixed()?);
-    let pair = (body.varint64()?, body.varint64()?);
-    body.is_empty().then_some(pair)
+    Some((body.varint64()?, body.varint64()?))
 }
 
 fn level(d: &mut Decoder<'_>) -> Option<usize> {
@@ -595,6 +596,33 @@ mod tests {
             Err(Error::Corruption { offset, .. }) => assert_eq!(offset, at),
             other => panic!("{other:?}"),
         }
+    }
+
+    /// A newest-key-time field may grow: extra body bytes are skipped, and
+    /// a time for a file the edit does not add is ignored.
+    #[test]
+    fn newest_key_time_body_may_grow() {
+        let mut e = sample();
+        e.new_files[0].1.newest_key_time = 0;
+        let mut data = e.encode();
+        let number = e.new_files[0].1.number;
+        let mut body = Vec::new();
+        put_varint64(&mut body, number);
+        put_varint64(&mut body, 1234);
+        put_varint64(&mut body, 99); // a later field
+        put_varint32(&mut data, tag::NEWEST_KEY_TIME);
+        put_length_prefixed(&mut data, &body);
+        let mut other = Vec::new();
+        put_varint64(&mut other, number + 1000);
+        put_varint64(&mut other, 5);
+        put_varint32(&mut data, tag::NEWEST_KEY_TIME);
+        put_length_prefixed(&mut data, &other);
+        let d = VersionEdit::decode(&data, "MANIFEST-000001", 0).unwrap();
+        assert_eq!(d.new_files[0].1.newest_key_time, 1234);
+        // Re-encoded, it is the one field again.
+        let mut want = e.clone();
+        want.new_files[0].1.newest_key_time = 1234;
+        assert_eq!(d, want);
     }
 
     fn ikey() -> impl Strategy<Value = Vec<u8>> {
