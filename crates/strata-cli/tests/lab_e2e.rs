@@ -137,3 +137,43 @@ fn only_runs_and_reports_the_selected_cells() {
     assert!(md.contains("1 cells"), "{md}");
     assert!(!md.contains("| inline"), "{md}");
 }
+
+/// Two separate runs of one study: `lab collect` refuses to merge them
+/// silently (the second would overwrite the first's runs), and with
+/// `--pool` keeps both as repeats 0-1 and 2-3 of each cell.
+#[test]
+fn collect_pools_separate_runs_only_when_asked() {
+    let (_d1, s1, o1) = run_tiny(&[]);
+    let (_d2, s2, o2) = run_tiny(&[]);
+    assert!(o1.status.success() && o2.status.success());
+    let out = tempfile::tempdir().unwrap();
+    let collect = |extra: &[&str]| {
+        Command::new(STRATA)
+            .args(["lab", "collect"])
+            .arg(s1.parent().unwrap())
+            .arg(s2.parent().unwrap())
+            .args(extra)
+            .arg("--out")
+            .arg(out.path())
+            .output()
+            .unwrap()
+    };
+    let o = collect(&[]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && stderr.contains("--pool"), "{stderr}");
+    let _ = std::fs::remove_dir_all(out.path());
+    let o = collect(&["--pool"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rows = |p: &std::path::Path| read(&p.join("results.jsonl")).lines().count();
+    let pooled = out.path().join("tiny-quick");
+    assert_eq!(rows(&pooled), rows(&s1) + rows(&s2));
+    let repeats: std::collections::BTreeSet<u64> = read(&pooled.join("results.jsonl"))
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["repeat"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(repeats.into_iter().collect::<Vec<_>>(), vec![0, 1, 2, 3]);
+}

@@ -115,6 +115,10 @@ pub enum Cmd {
         /// Merged output directory.
         #[arg(long, default_value = "lab-results")]
         out: PathBuf,
+        /// Keep runs that collide (separate runs of the same study) as
+        /// extra repeats instead of refusing them.
+        #[arg(long)]
+        pool: bool,
     },
     /// Parse a saved db_bench / `strata bench` stdout with the lab's parser and
     /// print what it found as JSON: `fields` (the output's shape, see
@@ -285,8 +289,8 @@ pub fn execute(cli: Cli) -> anyhow::Result<i32> {
             crate::distributed::run_one(&plan, index, &o)?;
             Ok(0)
         }
-        Cmd::Collect { dirs, out } => {
-            for d in crate::distributed::collect(&dirs, &out)? {
+        Cmd::Collect { dirs, out, pool } => {
+            for d in crate::distributed::collect(&dirs, &out, pool)? {
                 println!("report: {}", d.join("report.html").display());
             }
             Ok(0)
