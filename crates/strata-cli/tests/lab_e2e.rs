@@ -146,6 +146,19 @@ fn collect_pools_separate_runs_only_when_asked() {
     let (_d1, s1, o1) = run_tiny(&[]);
     let (_d2, s2, o2) = run_tiny(&[]);
     assert!(o1.status.success() && o2.status.success());
+    // As if the second run were of another commit.
+    for run in std::fs::read_dir(s2.join("runs")).unwrap() {
+        let path = run.unwrap().path().join("result.jsonl");
+        let rows: Vec<String> = read(&path)
+            .lines()
+            .map(|l| {
+                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v["git_commit"] = serde_json::json!("0000000othercommit");
+                v.to_string()
+            })
+            .collect();
+        std::fs::write(&path, rows.join("\n") + "\n").unwrap();
+    }
     let out = tempfile::tempdir().unwrap();
     let collect = |extra: &[&str]| {
         Command::new(STRATA)
@@ -176,4 +189,10 @@ fn collect_pools_separate_runs_only_when_asked() {
         })
         .collect();
     assert_eq!(repeats.into_iter().collect::<Vec<_>>(), vec![0, 1, 2, 3]);
+    // The report says the pool mixes commits.
+    let md = read(&pooled.join("report.md"));
+    assert!(
+        md.contains("Git commits (pooled runs): ") && md.contains("0000000othercommit"),
+        "{md}"
+    );
 }

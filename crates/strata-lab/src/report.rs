@@ -178,6 +178,31 @@ pub fn draw_charts(
     Ok(out)
 }
 
+/// "Git commit: X." or, for pooled runs of several commits, each with its
+/// row count, so that a mixed report says so.
+fn git_commits_line(rows: &[ResultRow]) -> String {
+    let mut counts: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    for r in rows {
+        let c = r.git_commit.clone().unwrap_or_else(|| "unknown".into());
+        *counts.entry(c).or_default() += 1;
+    }
+    match counts.len() {
+        0 => "Git commit: unknown.".into(),
+        1 => format!(
+            "Git commit: {}.",
+            counts.keys().next().unwrap_or(&String::new())
+        ),
+        _ => format!(
+            "Git commits (pooled runs): {}.",
+            counts
+                .iter()
+                .map(|(c, n)| format!("{c} ({n} rows)"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
 fn metric_table(plan: &Plan, rows: &[ResultRow], step: &str) -> Block {
     const COLS: &[&str] = &[
         "ops_sec",
@@ -270,12 +295,7 @@ pub fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
             host.kernel,
             host.fs_type
         ),
-        format!(
-            "Git commit: {}.",
-            rows.first()
-                .and_then(|r| r.git_commit.clone())
-                .unwrap_or_else(|| "unknown".into())
-        ),
+        git_commits_line(&rows),
     ];
     for e in &meta.engines_requested {
         match vers.get(e) {
