@@ -90,7 +90,8 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
     };
     set("compaction_style", "compaction_style", style);
     // db_bench sets the FIFO options whatever the style (they matter only
-    // under FIFO), and `ttl` from --fifo_compaction_ttl.
+    // under FIFO), and always `ttl` from --fifo_compaction_ttl: its default
+    // 0 turns off the 30-day TTL both engines would otherwise pick.
     let fifo_mb: u64 = v
         .raw("fifo_compaction_max_table_files_size_mb")
         .parse()
@@ -105,13 +106,11 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
         "compaction_options_fifo.allow_compaction",
         v.raw("fifo_compaction_allow_compaction").into(),
     );
-    if v.raw("fifo_compaction_ttl") != "0" {
-        set(
-            "fifo_compaction_ttl",
-            "ttl",
-            v.raw("fifo_compaction_ttl").into(),
-        );
-    }
+    set(
+        "fifo_compaction_ttl",
+        "ttl",
+        v.raw("fifo_compaction_ttl").into(),
+    );
     let fanouts = v.raw("max_bytes_for_level_multiplier_additional").trim();
     if !fanouts.is_empty() {
         set(
@@ -376,7 +375,10 @@ mod tests {
         let o = opts(&["--compaction_style=2", "--fifo_compaction_ttl=60"]);
         let so = crate::engine::strata_adapter::build_options(&o).unwrap();
         assert_eq!(so.ttl, 60);
-        assert_eq!(get(&opts(&[]), "ttl"), None);
+        assert_eq!(get(&opts(&[]), "ttl"), Some("0"));
+        // db_bench's 0 reaches Strata under any style.
+        let so = crate::engine::strata_adapter::build_options(&opts(&[])).unwrap();
+        assert_eq!(so.effective_ttl(), 0);
     }
 
     #[test]

@@ -263,10 +263,14 @@ pub struct Options {
     /// Seconds after which data expires: under FIFO compaction, a table
     /// whose newest entry was written longer ago than this is deleted
     /// (when that brings the tables within `max_table_files_size`; else
-    /// the size rule deletes more). 0 = no expiry. Default: 0. Only FIFO
-    /// implements it; RocksDB's TTL compactions under leveled and universal
-    /// (its 30-day default there) are not built, so a non-zero `ttl` with
-    /// those styles is refused at open.
+    /// the size rule deletes more). 0 = no expiry. Default:
+    /// [`DEFAULT_TTL`], RocksDB's "pick for me" value: 30 days under FIFO,
+    /// as RocksDB's option sanitizing gives block-based tables. Only FIFO
+    /// implements `ttl`: RocksDB's TTL compactions under leveled and
+    /// universal compaction (30 days by default there too) are not built,
+    /// so the default means no TTL with those styles, and any other
+    /// non-zero value with them is refused at open. See
+    /// [`Options::effective_ttl`].
     pub ttl: u64,
     /// FIFO compaction's knobs (`compaction_options_fifo`):
     /// `max_table_files_size` (1 GiB), `allow_compaction` (false); see
@@ -410,7 +414,7 @@ impl Default for Options {
             disable_auto_compactions: false,
             compaction_options_universal: UniversalOptions::default(),
             compaction_options_fifo: FifoOptions::default(),
-            ttl: 0,
+            ttl: DEFAULT_TTL,
             level_compaction_dynamic_level_bytes: false,
             compression: CompressionType::Snappy,
             block_size: 4096,
@@ -466,6 +470,10 @@ fn parse_num<T: FromStr>(name: &str, v: &str) -> Result<T> {
         .map_err(|_| Error::InvalidArgument(format!("{name}: cannot parse '{v}' as a number")))
 }
 
+/// RocksDB's `kDefaultTtl` (0xfffffffffffffffe): `ttl` left for the
+/// engine to choose ([`Options::effective_ttl`]).
+pub const DEFAULT_TTL: u64 = 0xffff_ffff_ffff_fffe;
+
 /// Option names of RocksDB features this build does not implement.
 const NOT_IMPLEMENTED: &[&str] = &["periodic_compaction_seconds"];
 
@@ -474,6 +482,17 @@ impl Options {
     /// `arena_block_size`).
     pub fn effective_arena_block_size(&self) -> usize {
         crate::memtable::arena::block_size(self.arena_block_size, self.write_buffer_size)
+    }
+
+    /// The TTL in seconds these options give: `ttl`, with [`DEFAULT_TTL`]
+    /// resolved as RocksDB resolves it (30 days under FIFO) or, with the
+    /// styles whose TTL compactions Strata lacks, to 0.
+    pub fn effective_ttl(&self) -> u64 {
+        match (self.ttl, self.compaction_style) {
+            (DEFAULT_TTL, CompactionStyle::Fifo) => 30 * 24 * 60 * 60,
+            (DEFAULT_TTL, _) => 0,
+            (t, _) => t,
+        }
     }
 
     /// The compaction read-ahead in bytes these options give:
@@ -717,7 +736,8 @@ impl Options {
                 self.min_write_buffer_number_to_merge, self.max_write_buffer_number
             ));
         }
-        if self.ttl > 0 && self.compaction_style != CompactionStyle::Fifo {
+        if self.ttl > 0 && self.ttl != DEFAULT_TTL && self.compaction_style != CompactionStyle::Fifo
+        {
             return Err(Error::NotSupported(format!(
                 "ttl={} with compaction_style={}: TTL compactions are implemented for FIFO only",
                 self.ttl,

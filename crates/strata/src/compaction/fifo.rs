@@ -72,7 +72,7 @@ pub fn pick_fifo(v: &Version, busy: &Busy, o: &Options, now: u64) -> Option<Comp
     if !busy.files.is_empty() {
         return None;
     }
-    if o.ttl > 0 {
+    if o.effective_ttl() > 0 {
         if let Some(task) = pick_ttl(v, o, now) {
             return Some(task);
         }
@@ -124,7 +124,7 @@ pub fn pick_fifo(v: &Version, busy: &Busy, o: &Options, now: u64) -> Option<Comp
 /// deletes at least as much). The walk stops at the first file that is
 /// young enough or whose time is unknown.
 fn pick_ttl(v: &Version, o: &Options, now: u64) -> Option<CompactionTask> {
-    let cutoff = now.checked_sub(o.ttl)?;
+    let cutoff = now.checked_sub(o.effective_ttl())?;
     let l0 = v.files(0);
     let mut left = v.total_bytes();
     let mut inputs = Vec::new();
@@ -210,6 +210,7 @@ mod tests {
             },
             write_buffer_size: 100,
             level0_file_num_compaction_trigger: 3,
+            ttl: 0,
             ..Options::default()
         }
     }
@@ -293,6 +294,25 @@ mod tests {
         assert_eq!(
             describe(&pick_fifo(&v, &Busy::default(), &ttl(400, 1000), NOW)),
             "none"
+        );
+    }
+
+    #[test]
+    fn default_ttl_is_thirty_days_under_fifo_only() {
+        let mut o = Options::default();
+        assert_eq!(o.effective_ttl(), 0);
+        o.compaction_style = CompactionStyle::Fifo;
+        assert_eq!(o.effective_ttl(), 30 * 24 * 3600);
+        // A table 31 days old goes; one 29 days old stays.
+        let aged = |n: u64, days: u64| {
+            let mut m = meta(n, "a", "z", 50);
+            m.newest_key_time = NOW - days * 24 * 3600;
+            (0, m)
+        };
+        let v = version_with(7, &[aged(100, 29), aged(99, 31)]);
+        assert_eq!(
+            describe(&pick_fifo(&v, &Busy::default(), &o, NOW)),
+            "L0->L0 reason=FIFOTtl inputs=[99] target=0"
         );
     }
 
