@@ -7,6 +7,7 @@
 
 pub mod batch;
 pub mod blob;
+pub mod clock;
 pub mod coding;
 pub mod error;
 pub mod filename;

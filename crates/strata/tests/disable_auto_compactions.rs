@@ -37,11 +37,7 @@ fn l0_grows_past_the_stop_trigger_without_stalls_and_compact_range_merges() {
         .expect("writes stopped on the L0 triggers with compactions off");
     db.flush().unwrap();
     db.wait_for_compaction().unwrap();
-    let l0: usize = db
-        .property("rocksdb.num-files-at-level0")
-        .unwrap()
-        .parse()
-        .unwrap();
+    let l0: usize = common::files_at_level(&db, 0);
     assert!(
         l0 > 4,
         "only {l0} L0 files: a compaction ran, or flushes stopped"
@@ -57,7 +53,7 @@ fn l0_grows_past_the_stop_trigger_without_stalls_and_compact_range_merges() {
     assert_eq!(db.property("rocksdb.compaction-pending").unwrap(), "0");
 
     db.compact_range(None, None).unwrap();
-    assert_eq!(db.property("rocksdb.num-files-at-level0").unwrap(), "0");
+    assert_eq!(common::files_at_level(&db, 0), 0);
     assert!(stats.ticker(Ticker::CompactWriteBytes) > 0);
     assert_eq!(db.iter().count(), 3000);
 }

@@ -62,7 +62,7 @@ fn oldest_tables_are_deleted_to_stay_under_the_limit() {
         0,
         "FIFO rewrote data"
     );
-    assert_eq!(db.property("rocksdb.num-files-at-level1").unwrap(), "0");
+    assert_eq!(common::files_at_level(&db, 1), 0);
     drop(db);
 
     // The style and its options survive a reopen, and so does the window.
@@ -93,11 +93,7 @@ fn writes_go_on_past_the_l0_stop_trigger() {
     });
     rx.recv_timeout(std::time::Duration::from_secs(60))
         .expect("writes stopped on the L0 trigger under FIFO");
-    let l0: usize = db
-        .property("rocksdb.num-files-at-level0")
-        .unwrap()
-        .parse()
-        .unwrap();
+    let l0: usize = common::files_at_level(&db, 0);
     assert_eq!(l0, 50);
     common::no_l0_or_pending_bytes_stall(&db).unwrap();
 }
@@ -120,11 +116,7 @@ fn allow_compaction_merges_small_newest_files_within_the_limit() {
         }
         db.wait_for_compaction().unwrap();
         assert_eq!(db.iter().count(), 400, "allow_compaction={allow} lost data");
-        let l0: usize = db
-            .property("rocksdb.num-files-at-level0")
-            .unwrap()
-            .parse()
-            .unwrap();
+        let l0: usize = common::files_at_level(&db, 0);
         let written = db.statistics().unwrap().ticker(Ticker::CompactWriteBytes);
         (l0, written)
     };

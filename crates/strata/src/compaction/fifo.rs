@@ -49,13 +49,6 @@ impl fmt::Display for FifoOptions {
     }
 }
 
-/// Seconds since the Unix epoch now (0 if the clock is before it).
-pub fn unix_now() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
-}
-
 /// Output files of a FIFO intra-L0 merge are cut at this size (RocksDB's).
 const INTRA_L0_OUTPUT_FILE_SIZE: u64 = 16 << 20;
 

@@ -31,7 +31,7 @@ pub fn pick_automatic(v: &Version, busy: &Busy, o: &Options) -> Option<Compactio
         CompactionStyle::Universal => {
             universal::pick_universal_for(v, busy, o, &o.compaction_options_universal)
         }
-        CompactionStyle::Fifo => fifo::pick_fifo(v, busy, o, fifo::unix_now()),
+        CompactionStyle::Fifo => fifo::pick_fifo(v, busy, o, crate::clock::unix_now()),
     }
 }
 

@@ -220,27 +220,20 @@ impl DbInner {
         }
         // Universal's compression_size_percent may leave a young merge's
         // output uncompressed.
-        let uncompressed;
-        let table_opts = if self.opts.compaction_style == CompactionStyle::Universal
-            && !task_compresses(
-                &version,
-                task,
-                &self.opts.compaction_options_universal,
-                self.opts.num_levels,
-            ) {
-            uncompressed = crate::sstable::TableOptions {
-                compression: crate::sstable::CompressionType::None,
-                ..self.table_opts.clone()
-            };
-            &uncompressed
-        } else {
-            &self.table_opts
-        };
+        let table_opts = self.output_table_opts(
+            self.opts.compaction_style != CompactionStyle::Universal
+                || task_compresses(
+                    &version,
+                    task,
+                    &self.opts.compaction_options_universal,
+                    self.opts.num_levels,
+                ),
+        );
         let result = MutexGuard::unlocked(st, || {
             let ctx = JobContext {
                 dir: &self.dir,
                 fs: &self.fs,
-                table_opts,
+                table_opts: &table_opts,
                 table_cache: &self.table_cache,
                 stats: self.stats.as_ref(),
                 verify_checksums: self.opts.paranoid_checks,
@@ -537,7 +530,7 @@ impl DbInner {
                 &st.versions.current(),
                 &st.busy,
                 &self.opts,
-                crate::compaction::fifo::unix_now(),
+                crate::clock::unix_now(),
             );
             if let Some(task) = task {
                 self.run_task(st, &task)?;

@@ -97,33 +97,25 @@ impl DbInner {
         let mut rules = DropRules::new(snapshots);
         // RocksDB's GetCompressionFlush: universal compaction with a
         // compression_size_percent leaves flushed tables uncompressed.
-        let uncompressed;
-        let table_opts = if self.opts.compaction_style == crate::options::CompactionStyle::Universal
-            && self
-                .opts
-                .compaction_options_universal
-                .compression_size_percent
-                >= 0
-        {
-            uncompressed = crate::sstable::TableOptions {
-                compression: crate::sstable::CompressionType::None,
-                ..self.table_opts.clone()
-            };
-            &uncompressed
-        } else {
-            &self.table_opts
-        };
+        let table_opts = self.output_table_opts(
+            self.opts.compaction_style != crate::options::CompactionStyle::Universal
+                || self
+                    .opts
+                    .compaction_options_universal
+                    .compression_size_percent
+                    < 0,
+        );
         let mut out = OutputWriter::new(
             &self.dir,
             &self.fs,
-            table_opts,
+            &table_opts,
             u64::MAX,
             self.stats.as_ref(),
         )
         .with_direct_writes(self.opts.use_direct_io_for_flush_and_compaction)
         .with_rate_limiter(self.io_limiter.as_ref())
         // Every entry of a sealed memtable was written before its flush.
-        .with_newest_key_time(crate::compaction::fifo::unix_now());
+        .with_newest_key_time(crate::clock::unix_now());
         it.seek_to_first();
         while it.valid() {
             let bytes = (it.key().len() + it.value().len()) as u64;
@@ -148,6 +140,23 @@ impl DbInner {
             self.fs.sync_dir(&self.dir)?;
         }
         Ok(files.pop())
+    }
+
+    /// The table options for new tables: the DB's, or with `compress`
+    /// false the same without block compression (universal's
+    /// `compression_size_percent`).
+    pub(crate) fn output_table_opts(
+        &self,
+        compress: bool,
+    ) -> std::borrow::Cow<'_, crate::sstable::TableOptions> {
+        if compress || self.table_opts.compression == crate::sstable::CompressionType::None {
+            std::borrow::Cow::Borrowed(&self.table_opts)
+        } else {
+            std::borrow::Cow::Owned(crate::sstable::TableOptions {
+                compression: crate::sstable::CompressionType::None,
+                ..self.table_opts.clone()
+            })
+        }
     }
 
     /// Allocates an output file number and protects it from deletion.

@@ -5,7 +5,6 @@
 
 use std::cmp::Ordering;
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::coding::decode_fixed64;
 use crate::error::Result;
@@ -381,9 +380,7 @@ impl TableBuilder {
         } else {
             0.0
         };
-        self.props.creation_time = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
+        self.props.creation_time = crate::clock::unix_now();
         if self.props.num_entries > 0 {
             self.props.smallest_seqno = self.smallest_seq;
             self.props.largest_seqno = self.largest_seq;

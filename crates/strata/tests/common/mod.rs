@@ -235,3 +235,11 @@ pub fn no_l0_or_pending_bytes_stall(db: &Db) -> Result<(), String> {
         Err(line.to_string())
     }
 }
+
+/// Table files in `level` (`rocksdb.num-files-at-level<N>`).
+pub fn files_at_level(db: &Db, level: usize) -> usize {
+    db.property(&format!("rocksdb.num-files-at-level{level}"))
+        .unwrap()
+        .parse()
+        .unwrap()
+}
