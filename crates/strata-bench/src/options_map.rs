@@ -238,6 +238,7 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
         for name in [
             "rate_limiter_bytes_per_sec",
             "rate_limiter_refill_period_us",
+            "rate_limiter_auto_tuned",
         ] {
             set(name, name, v.raw(name).into());
         }
@@ -411,6 +412,14 @@ mod tests {
         let so = crate::engine::strata_adapter::build_options(&o).unwrap();
         assert_eq!(so.rate_limiter_bytes_per_sec, 1_000_000);
         assert_eq!(so.rate_limiter_refill_period_us, 100_000);
+        assert!(!so.rate_limiter_auto_tuned);
+        let o = opts(&[
+            "--rate_limiter_bytes_per_sec=1000000",
+            "--rate_limiter_auto_tuned=true",
+        ]);
+        assert_eq!(get(&o, "rate_limiter_auto_tuned"), Some("true"));
+        let so = crate::engine::strata_adapter::build_options(&o).unwrap();
+        assert!(so.rate_limiter_auto_tuned);
     }
 
     #[test]

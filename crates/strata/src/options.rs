@@ -377,6 +377,14 @@ pub struct Options {
     /// Default: 100,000 (100 ms). Shorter periods pace more smoothly for
     /// more wake-ups.
     pub rate_limiter_refill_period_us: u64,
+    /// Let the rate limiter find its own rate below
+    /// `rate_limiter_bytes_per_sec` (RocksDB's `auto_tuned`): it starts at
+    /// half, and every 100 refill periods goes up 5% when requests found the
+    /// bucket empty in more than 90% of them, down 5% below 50%, and to a
+    /// twentieth of the ceiling when none did. Default: false. Background
+    /// writes then take only the bandwidth the workload keeps asking for,
+    /// at the cost of a slower answer to a sudden compaction burst.
+    pub rate_limiter_auto_tuned: bool,
     /// File system used for every file operation. Default: the OS's.
     /// Not part of the option string.
     pub fs: Arc<dyn FileSystem>,
@@ -443,6 +451,7 @@ impl Default for Options {
             prepopulate_blob_cache: PrepopulateBlobCache::Disable,
             rate_limiter_bytes_per_sec: 0,
             rate_limiter_refill_period_us: 100_000,
+            rate_limiter_auto_tuned: false,
             fs: default_fs(),
         }
     }
@@ -597,6 +606,7 @@ impl Options {
             "rate_limiter_refill_period_us" => {
                 self.rate_limiter_refill_period_us = parse_num(name, v)?
             }
+            "rate_limiter_auto_tuned" => self.rate_limiter_auto_tuned = parse_bool(name, v)?,
             "use_direct_reads" => self.use_direct_reads = parse_bool(name, v)?,
             "use_direct_io_for_flush_and_compaction" => {
                 self.use_direct_io_for_flush_and_compaction = parse_bool(name, v)?
@@ -1035,6 +1045,10 @@ impl Options {
             (
                 "rate_limiter_refill_period_us",
                 self.rate_limiter_refill_period_us.to_string(),
+            ),
+            (
+                "rate_limiter_auto_tuned",
+                self.rate_limiter_auto_tuned.to_string(),
             ),
             ("use_direct_reads", self.use_direct_reads.to_string()),
             (

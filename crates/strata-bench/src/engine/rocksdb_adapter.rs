@@ -63,11 +63,13 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
     let mut fifo: (String, String) = ("1073741824".into(), "false".into());
     let mut is_fifo = false;
     // db_bench: NewGenericRateLimiter(rate, refill period, fairness 10).
-    let mut rate_limit: (i64, i64) = (0, 100_000);
+    // With --rate_limiter_auto_tuned, NewGenericRateLimiter(..., auto_tuned).
+    let mut rate_limit: (i64, i64, bool) = (0, 100_000, false);
     for s in settings {
         match s.option {
             "rate_limiter_bytes_per_sec" => rate_limit.0 = int(s)?,
             "rate_limiter_refill_period_us" => rate_limit.1 = int(s)?,
+            "rate_limiter_auto_tuned" => rate_limit.2 = s.value == "true",
             "write_buffer_size" => o.set_write_buffer_size(int(s)?),
             "arena_block_size" => o.set_arena_block_size(int(s)?),
             "max_write_buffer_number" => o.set_max_write_buffer_number(int(s)?),
@@ -215,8 +217,10 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
             ),
         ));
     }
-    if rate_limit.0 > 0 {
-        o.set_ratelimiter(rate_limit.0, rate_limit.1, 10);
+    match rate_limit {
+        (rate, period, false) if rate > 0 => o.set_ratelimiter(rate, period, 10),
+        (rate, period, true) if rate > 0 => o.set_auto_tuned_ratelimiter(rate, period, 10),
+        _ => {}
     }
     o.set_block_based_table_factory(&table);
     Ok((o, after_open))

@@ -413,6 +413,12 @@ pub static FLAGS: &[FlagSpec] = &[
         "Set refill period on rate limiter.",
     ),
     f(
+        "rate_limiter_auto_tuned",
+        Bool,
+        "false",
+        "Enable dynamic adjustment of rate limit according to demand for background I/O",
+    ),
+    f(
         "disable_wal",
         Bool,
         "false",

@@ -135,6 +135,7 @@ impl<'a> BlobOutput<'a> {
                 let file = limit_writes(
                     self.fs.create(&path)?,
                     self.limit.as_ref(),
+                    false,
                     self.stats.as_ref(),
                 );
                 self.created.push(n);

@@ -151,6 +151,7 @@ impl<'a> OutputWriter<'a> {
             let mut file = limit_writes(
                 self.fs.create_opt(&path, self.direct_writes)?,
                 self.limit.as_ref(),
+                self.direct_writes,
                 self.stats,
             );
             if let Some(s) = self.stats {

@@ -145,8 +145,14 @@ pub(crate) struct DbInner {
 }
 
 impl DbInner {
-    /// Publishes a new super version from the state.
-    pub fn install_super_version(&self, st: &State) {
+    /// Publishes a new super version from the state, and tells the I/O
+    /// rate limiter whether writers are stalled in the new shape (RocksDB
+    /// recomputes its write controller with each super version).
+    pub fn install_super_version(&self, st: &mut State) {
+        if self.io_limiter.is_some() {
+            let shape = self.lsm_shape(st, false);
+            self.note_stall_state(crate::write_controller::stall_state(&shape, &self.opts));
+        }
         let sv = SuperVersion {
             mem: st.mem.clone(),
             imm: st.imm.iter().rev().cloned().collect(),
@@ -154,6 +160,14 @@ impl DbInner {
             stats: self.stats.clone(),
         };
         *self.super_version.write() = Arc::new(sv);
+    }
+
+    /// Tells the I/O rate limiter whether writers are stopped or delayed:
+    /// files opened meanwhile ask at user priority.
+    pub fn note_stall_state(&self, state: crate::write_controller::StallState) {
+        if let Some(l) = &self.io_limiter {
+            l.set_writes_stalled(state != crate::write_controller::StallState::Normal);
+        }
     }
 
     /// A reference to the current super version for one read (a Get, an

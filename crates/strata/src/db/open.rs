@@ -165,10 +165,11 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         blob_source,
         table_opts,
         io_limiter: (options.rate_limiter_bytes_per_sec > 0).then(|| {
-            Arc::new(crate::rate_limiter::RateLimiter::new(
+            Arc::new(crate::rate_limiter::RateLimiter::with_tuning(
                 options.rate_limiter_bytes_per_sec,
                 options.rate_limiter_refill_period_us,
                 10,
+                options.rate_limiter_auto_tuned,
             ))
         }),
         state: Mutex::new(state),
@@ -329,7 +330,7 @@ impl DbInner {
             number,
             self.opts.effective_arena_block_size(),
         ));
-        self.install_super_version(&st);
+        self.install_super_version(&mut st);
         Ok(())
     }
 

@@ -338,7 +338,9 @@ impl DbInner {
             }
             let force_switch = force && !st.mem.is_empty();
             let shape = self.lsm_shape(st, force_switch);
-            match stall_state(&shape, &self.opts) {
+            let state = stall_state(&shape, &self.opts);
+            self.note_stall_state(state);
+            match state {
                 StallState::Stopped(cause) => {
                     *stalled = true;
                     if !stop_counted {
