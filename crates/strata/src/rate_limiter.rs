@@ -579,20 +579,40 @@ mod tests {
     }
 
     #[test]
-    fn a_refill_tops_up_an_unspent_bucket_once() {
-        // 100 ms refills of 10,000 bytes: after an idle refill the bucket
-        // holds the first grant's leftover plus one refill, no more.
+    fn a_request_that_does_not_fit_waits_whole_and_leaves_the_rest() {
+        // 100 ms refills of 10,000 bytes.
         let l = RateLimiter::new(100_000, 100_000, 10);
         assert_eq!(l.request(2_000, IoPriority::Low), 0); // first refill: 8,000 left
         std::thread::sleep(Duration::from_millis(120));
-        // 10,000 does not fit in 8,000: it waits for (and gets) the refill.
+        // 10,000 does not fit in 8,000: it waits for the refill, which is
+        // due, and takes its bytes from the 8,000 plus the refill.
         assert_eq!(l.request(10_000, IoPriority::Low), 0);
-        // 8,000 were carried over: they are granted without waiting.
+        assert_eq!(l.total_bytes_through(IoPriority::Low), 12_000);
+        // The 8,000 left are granted without waiting.
         let t = Instant::now();
         assert_eq!(l.request(8_000, IoPriority::Low), 0);
         assert!(t.elapsed() < Duration::from_millis(50));
         // Now the bucket is empty.
         assert_eq!(l.request(1, IoPriority::Low), 1);
+    }
+
+    #[test]
+    fn a_waiting_request_takes_no_partial_grant() {
+        // A low request larger than what is left waits whole: the 8,000
+        // left stay in the bucket for a request that fits, here a later
+        // high one, which is granted at once.
+        let l = Arc::new(RateLimiter::new(100_000, 100_000, 10));
+        assert_eq!(l.request(2_000, IoPriority::Low), 0); // 8,000 left
+        let low = {
+            let l = l.clone();
+            std::thread::spawn(move || l.request(10_000, IoPriority::Low))
+        };
+        std::thread::sleep(Duration::from_millis(10));
+        let t = Instant::now();
+        assert_eq!(l.request(8_000, IoPriority::High), 0);
+        assert!(t.elapsed() < Duration::from_millis(50), "{:?}", t.elapsed());
+        assert_eq!(low.join().unwrap(), 1);
+        assert_eq!(l.total_bytes_through(IoPriority::Low), 12_000);
     }
 
     #[test]
