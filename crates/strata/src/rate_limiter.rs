@@ -513,25 +513,48 @@ mod tests {
     }
 
     #[test]
-    fn auto_tuned_limiter_starts_at_half_and_climbs_under_demand() {
-        // 10 MB/s ceiling, 10 ms refills: a tuning step every second.
+    fn auto_tuned_limiter_starts_at_half_and_steps_by_its_drains() {
+        // 10 MB/s ceiling, 10 ms refills: a tuning step every second. The
+        // steps are driven with explicit times and drain counts, so the
+        // test does not depend on how promptly sleeping threads wake.
         let l = RateLimiter::with_tuning(10_000_000, 10_000, 10, true);
         assert_eq!(l.rate_bytes_per_sec(), 5_000_000);
         assert_eq!(l.single_burst_bytes(), 50_000);
-        // Ask for more than the rate for 1.2 s: nearly every period drains,
-        // so the step at 1 s raises the rate.
-        let t = Instant::now();
-        while t.elapsed() < Duration::from_millis(1_200) {
-            l.request(l.single_burst_bytes(), IoPriority::Low);
+        let step = Duration::from_millis(10) * REFILLS_PER_TUNE;
+        let mut st = l.state.lock();
+        let t0 = st.tuned_at;
+        // Not a whole step yet: nothing changes.
+        st.drains += 100;
+        l.maybe_tune(&mut st, t0 + step / 2);
+        assert_eq!(st.rate, 5_000_000);
+        // Every period of the step drained: 5% up, and the burst with it.
+        l.maybe_tune(&mut st, t0 + step);
+        assert_eq!(st.rate, 5_250_000);
+        assert_eq!(st.refill_bytes, 52_500);
+        // 70 of 100 periods drained: unchanged.
+        st.drains += 70;
+        l.maybe_tune(&mut st, t0 + step * 2);
+        assert_eq!(st.rate, 5_250_000);
+        // 10 of 100: 5% down.
+        st.drains += 10;
+        l.maybe_tune(&mut st, t0 + step * 3);
+        assert_eq!(st.rate, 5_000_000);
+        // A step and a half with no drain: the floor, a twentieth.
+        l.maybe_tune(&mut st, t0 + step * 9 / 2);
+        assert_eq!(st.rate, 500_000);
+        // Never above the ceiling.
+        for k in 5..200 {
+            st.drains += 1_000;
+            l.maybe_tune(&mut st, t0 + step * k);
         }
-        let rate = l.rate_bytes_per_sec();
-        assert!(rate > 5_000_000 && rate <= 10_000_000, "{rate}");
-        // The step after the demand ended still saw some drains; a whole
-        // idle step after it saw none, and tunes the rate to the floor.
-        std::thread::sleep(Duration::from_millis(1_050));
-        l.request(1, IoPriority::Low);
-        assert!(l.rate_bytes_per_sec() > 500_000);
-        std::thread::sleep(Duration::from_millis(1_050));
+        assert_eq!(st.rate, 10_000_000);
+    }
+
+    #[test]
+    fn an_idle_auto_tuned_limiter_falls_to_the_floor_at_its_next_request() {
+        // 1 ms refills: a tuning step every 100 ms.
+        let l = RateLimiter::with_tuning(10_000_000, 1_000, 10, true);
+        std::thread::sleep(Duration::from_millis(120));
         l.request(1, IoPriority::Low);
         assert_eq!(l.rate_bytes_per_sec(), 500_000);
     }
