@@ -194,6 +194,11 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
         "compaction_readahead_size",
         readahead,
     );
+    // db_bench sets both always; 0 leaves RocksDB's own rule (1 MiB for
+    // tables when a rate limiter is set).
+    for name in ["bytes_per_sync", "wal_bytes_per_sync"] {
+        set(name, name, v.raw(name).into());
+    }
     if v.raw("enable_blob_files") == "true" {
         set("enable_blob_files", "enable_blob_files", "true".into());
         set(
@@ -400,6 +405,21 @@ mod tests {
                 .contains("Insufficient number of fanouts specified 2"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn bytes_per_sync_flags_reach_the_options() {
+        let o = opts(&[]);
+        assert_eq!(get(&o, "bytes_per_sync"), Some("0"));
+        assert_eq!(get(&o, "wal_bytes_per_sync"), Some("0"));
+        let o = opts(&["--bytes_per_sync=8388608", "--wal_bytes_per_sync=524288"]);
+        let so = crate::engine::strata_adapter::build_options(&o).unwrap();
+        assert_eq!(so.bytes_per_sync, 8 << 20);
+        assert_eq!(so.wal_bytes_per_sync, 512 << 10);
+        // RocksDB's SanitizeOptions: 1 MiB under a rate limiter.
+        let o = opts(&["--rate_limiter_bytes_per_sec=1000000"]);
+        let so = crate::engine::strata_adapter::build_options(&o).unwrap();
+        assert_eq!(so.effective_bytes_per_sync(), 1 << 20);
     }
 
     #[test]

@@ -384,6 +384,10 @@ impl WritableFile for RateLimitedWritable {
     fn size(&self) -> u64 {
         self.inner.size()
     }
+
+    fn range_sync(&mut self, offset: u64, len: u64) -> Result<()> {
+        self.inner.range_sync(offset, len)
+    }
 }
 
 /// Wraps `file` in `limit` (a limiter and the job's priority) when there is

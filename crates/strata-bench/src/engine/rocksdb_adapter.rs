@@ -76,6 +76,8 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
             "min_write_buffer_number_to_merge" => o.set_min_write_buffer_number_to_merge(int(s)?),
             "max_background_jobs" => o.set_max_background_jobs(int(s)?),
             "compaction_readahead_size" => o.set_compaction_readahead_size(int(s)?),
+            "bytes_per_sync" => o.set_bytes_per_sync(int(s)?),
+            "wal_bytes_per_sync" => o.set_wal_bytes_per_sync(int(s)?),
             // Deprecated in the crate, but RocksDB's GetBGJobLimits still
             // honours them when set (db_bench passes them, -1 by default).
             #[allow(deprecated)]

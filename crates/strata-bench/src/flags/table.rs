@@ -256,6 +256,18 @@ pub static FLAGS: &[FlagSpec] = &[
         "Compaction readahead size",
     ),
     f(
+        "bytes_per_sync",
+        U64,
+        "0",
+        "Allows OS to incrementally sync SST files to disk while they are being written, in the background. Issue one request for every bytes_per_sync written. 0 turns it off.",
+    ),
+    f(
+        "wal_bytes_per_sync",
+        U64,
+        "0",
+        "Allows OS to incrementally sync WAL files to disk while they are being written, in the background. Issue one request for every wal_bytes_per_sync written. 0 turns it off.",
+    ),
+    f(
         "compaction_pri",
         I32,
         "3",

@@ -2,6 +2,7 @@
 //! values leave the table, writes them to a rolling series of blob files,
 //! and finishes (or cleans up) those files.
 
+use crate::fs::incremental_sync::sync_incrementally;
 use crate::rate_limiter::{limit_writes, IoPriority, RateLimiter};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -64,6 +65,8 @@ pub struct BlobOutput<'a> {
     created: Vec<u64>,
     /// The I/O rate limiter and the priority of these writes.
     limit: Option<(Arc<RateLimiter>, IoPriority)>,
+    /// Range-sync blob files every this many bytes (`bytes_per_sync`).
+    bytes_per_sync: u64,
 }
 
 impl std::fmt::Debug for BlobOutput<'_> {
@@ -96,6 +99,7 @@ impl<'a> BlobOutput<'a> {
             finished: Vec::new(),
             created: Vec::new(),
             limit: None,
+            bytes_per_sync: 0,
         }
     }
 
@@ -107,6 +111,13 @@ impl<'a> BlobOutput<'a> {
         pri: IoPriority,
     ) -> Self {
         self.limit = limiter.map(|l| (l.clone(), pri));
+        self
+    }
+
+    /// Asks the OS to write each blob file back every `bytes` bytes
+    /// (`bytes_per_sync`; 0 = off).
+    pub fn with_bytes_per_sync(mut self, bytes: u64) -> Self {
+        self.bytes_per_sync = bytes;
         self
     }
 
@@ -133,7 +144,7 @@ impl<'a> BlobOutput<'a> {
                 let n = new_file_number();
                 let path = blob_file_name(&self.db_dir, n);
                 let file = limit_writes(
-                    self.fs.create(&path)?,
+                    sync_incrementally(self.fs.create(&path)?, self.bytes_per_sync, false),
                     self.limit.as_ref(),
                     false,
                     self.stats.as_ref(),

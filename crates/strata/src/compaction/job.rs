@@ -46,6 +46,8 @@ pub struct JobContext<'a> {
     pub direct_writes: bool,
     /// The I/O rate limiter outputs take their bytes from (low priority).
     pub rate_limiter: Option<&'a Arc<crate::rate_limiter::RateLimiter>>,
+    /// Range-sync outputs every this many bytes (`bytes_per_sync`).
+    pub bytes_per_sync: u64,
     /// Blob files: where relocated and separated values go, and how blobs
     /// are read.
     pub blobs: BlobJobConfig<'a>,
@@ -377,6 +379,7 @@ fn run_range(
             Some(ctx.blobs.source),
         )
         .with_rate_limiter(ctx.rate_limiter, crate::rate_limiter::IoPriority::Low)
+        .with_bytes_per_sync(ctx.bytes_per_sync)
     });
     let mut blobs = CompactionBlobs::new(
         name,
@@ -397,6 +400,7 @@ fn run_range(
     .for_compaction()
     .with_rate_limiter(ctx.rate_limiter)
     .with_direct_writes(ctx.direct_writes)
+    .with_bytes_per_sync(ctx.bytes_per_sync)
     .with_cutter(grandparent_cutter(ctx, task, version))
     .with_newest_key_time(newest_key_time(task));
     let mut rules = DropRules::new(snapshots.to_vec());

@@ -9,6 +9,7 @@ use super::file_cut::GrandparentCutter;
 use crate::blob::BlobIndex;
 use crate::error::Result;
 use crate::filename::{table_file_name, FileNumber};
+use crate::fs::incremental_sync::sync_incrementally;
 use crate::fs::timed::TimedWritable;
 use crate::fs::FileSystem;
 use crate::rate_limiter::{limit_writes, IoPriority, RateLimiter};
@@ -44,6 +45,8 @@ pub struct OutputWriter<'a> {
     limit: Option<(Arc<RateLimiter>, IoPriority)>,
     /// Stamped on every output (`FileMetaData::newest_key_time`).
     newest_key_time: u64,
+    /// Range-sync outputs every this many bytes (`bytes_per_sync`).
+    bytes_per_sync: u64,
 }
 
 impl<'a> OutputWriter<'a> {
@@ -73,6 +76,7 @@ impl<'a> OutputWriter<'a> {
             for_compaction: false,
             limit: None,
             newest_key_time: 0,
+            bytes_per_sync: 0,
         }
     }
 
@@ -109,6 +113,13 @@ impl<'a> OutputWriter<'a> {
             IoPriority::High
         };
         self.limit = limiter.map(|l| (l.clone(), pri));
+        self
+    }
+
+    /// Asks the OS to write each table back every `bytes` bytes
+    /// (`bytes_per_sync`; 0 = off).
+    pub fn with_bytes_per_sync(mut self, bytes: u64) -> Self {
+        self.bytes_per_sync = bytes;
         self
     }
 
@@ -149,7 +160,11 @@ impl<'a> OutputWriter<'a> {
             let number = new_file_number();
             let path = table_file_name(self.dir, number);
             let mut file = limit_writes(
-                self.fs.create_opt(&path, self.direct_writes)?,
+                sync_incrementally(
+                    self.fs.create_opt(&path, self.direct_writes)?,
+                    self.bytes_per_sync,
+                    self.direct_writes,
+                ),
                 self.limit.as_ref(),
                 self.direct_writes,
                 self.stats,

@@ -240,6 +240,7 @@ impl DbInner {
                 shutting_down: &self.shutting_down,
                 direct_writes: self.opts.use_direct_io_for_flush_and_compaction,
                 rate_limiter: self.io_limiter.as_ref(),
+                bytes_per_sync: self.opts.effective_bytes_per_sync(),
                 blobs: blob_cfg,
                 file_cut: self.file_cut_config(),
                 readahead: self.opts.effective_compaction_readahead_size(),

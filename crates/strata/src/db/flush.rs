@@ -79,6 +79,7 @@ impl DbInner {
                 crate::rate_limiter::IoPriority::Low
             },
         )
+        .with_bytes_per_sync(self.opts.effective_bytes_per_sync())
     }
 
     fn write_level0_inner(
@@ -114,6 +115,7 @@ impl DbInner {
         )
         .with_direct_writes(self.opts.use_direct_io_for_flush_and_compaction)
         .with_rate_limiter(self.io_limiter.as_ref())
+        .with_bytes_per_sync(self.opts.effective_bytes_per_sync())
         // Every entry of a sealed memtable was written before its flush.
         .with_newest_key_time(crate::clock::unix_now());
         it.seek_to_first();

@@ -314,7 +314,11 @@ impl DbInner {
             }
         }
         let number = st.versions.new_file_number();
-        let file = self.fs.create(&wal_file_name(&self.dir, number))?;
+        let file = crate::fs::incremental_sync::sync_incrementally(
+            self.fs.create(&wal_file_name(&self.dir, number))?,
+            self.opts.wal_bytes_per_sync,
+            false,
+        );
         self.fs.sync_dir(&self.dir)?;
         self.wal.lock().start(number, file)?;
         edit.log_number = Some(number);

@@ -426,7 +426,11 @@ impl DbInner {
     pub(crate) fn switch_memtable(&self, st: &mut State) -> Result<()> {
         let number = st.versions.new_file_number();
         let path = wal_file_name(&self.dir, number);
-        let file = self.fs.create(&path)?;
+        let file = crate::fs::incremental_sync::sync_incrementally(
+            self.fs.create(&path)?,
+            self.opts.wal_bytes_per_sync,
+            false,
+        );
         // The new WAL's directory entry must be durable before any synced
         // write in it is acknowledged.
         self.fs.sync_dir(&self.dir)?;

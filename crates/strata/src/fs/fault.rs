@@ -42,16 +42,20 @@ pub enum FaultOp {
     Read,
     /// `FileSystem::sync_dir`.
     SyncDir,
+    /// `WritableFile::range_sync` (`bytes_per_sync`); it makes nothing
+    /// durable, so a crash still drops what it covered.
+    RangeSync,
 }
 
 impl FaultOp {
-    const ALL: [FaultOp; 6] = [
+    const ALL: [FaultOp; 7] = [
         FaultOp::Write,
         FaultOp::Sync,
         FaultOp::Rename,
         FaultOp::Create,
         FaultOp::Read,
         FaultOp::SyncDir,
+        FaultOp::RangeSync,
     ];
 
     fn index(self) -> usize {
@@ -94,9 +98,9 @@ struct State {
     files: HashMap<u64, FileState>,
     paths: HashMap<PathBuf, u64>,
     pending: Vec<(PathBuf, DirOp)>,
-    rules: [Option<Rule>; 6],
-    seen: [u64; 6],
-    injected: [u64; 6],
+    rules: [Option<Rule>; 7],
+    seen: [u64; 7],
+    injected: [u64; 7],
     active: bool,
     epoch: u64,
     /// xorshift64 state for torn writes; `None` = drop all unsynced data.
@@ -187,9 +191,9 @@ impl FaultInjectionFs {
                 files: HashMap::new(),
                 paths: HashMap::new(),
                 pending: Vec::new(),
-                rules: [None; 6],
-                seen: [0; 6],
-                injected: [0; 6],
+                rules: [None; 7],
+                seen: [0; 7],
+                injected: [0; 7],
                 active: true,
                 epoch: 0,
                 torn_rng: None,
@@ -219,7 +223,7 @@ impl FaultInjectionFs {
 
     /// Removes every pending fault rule.
     pub fn clear_faults(&self) {
-        self.state.lock().rules = [None; 6];
+        self.state.lock().rules = [None; 7];
     }
 
     /// Faults injected so far into operations of kind `op`.
@@ -574,6 +578,14 @@ impl WritableFile for FaultWritable {
 
     fn size(&self) -> u64 {
         self.inner.size()
+    }
+
+    fn range_sync(&mut self, offset: u64, len: u64) -> Result<()> {
+        let mut s = self.state.lock();
+        self.live(&s)?;
+        s.check_active("sync_file_range", &self.path)?;
+        s.check(FaultOp::RangeSync, &self.path)?;
+        self.inner.range_sync(offset, len)
     }
 }
 

@@ -4,6 +4,7 @@
 
 pub mod direct;
 pub mod fault;
+pub mod incremental_sync;
 mod posix;
 pub mod timed;
 
@@ -25,6 +26,14 @@ pub trait WritableFile: Send + Sync {
     fn sync(&mut self) -> Result<()>;
     /// Bytes appended so far.
     fn size(&self) -> u64;
+    /// Asks the OS to start writing `len` bytes from `offset`, already
+    /// passed to it, to the device without waiting for them
+    /// (`sync_file_range(SYNC_FILE_RANGE_WRITE)`, RocksDB's `RangeSync`):
+    /// a hint that spreads write-back, never a durability promise. The
+    /// default does nothing (direct I/O, in-memory files).
+    fn range_sync(&mut self, _offset: u64, _len: u64) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// A file read by offset, shareable between threads.

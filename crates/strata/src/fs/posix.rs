@@ -69,6 +69,28 @@ impl WritableFile for PosixWritable {
     fn size(&self) -> u64 {
         self.size
     }
+
+    fn range_sync(&mut self, offset: u64, len: u64) -> Result<()> {
+        // SAFETY: a plain system call on a file descriptor this value owns.
+        let r = unsafe {
+            libc::sync_file_range(
+                self.file.as_raw_fd(),
+                offset as libc::off64_t,
+                len as libc::off64_t,
+                libc::SYNC_FILE_RANGE_WRITE,
+            )
+        };
+        if r == 0 {
+            return Ok(());
+        }
+        let e = std::io::Error::last_os_error();
+        // Not every file system has it (RocksDB then falls back too); it
+        // is only a hint.
+        if matches!(e.raw_os_error(), Some(libc::ENOSYS) | Some(libc::EINVAL)) {
+            return Ok(());
+        }
+        Err(Error::io(format!("sync_file_range {}", self.path), e))
+    }
 }
 
 impl Drop for PosixWritable {

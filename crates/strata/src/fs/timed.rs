@@ -51,6 +51,10 @@ impl WritableFile for TimedWritable {
     fn size(&self) -> u64 {
         self.inner.size()
     }
+
+    fn range_sync(&mut self, offset: u64, len: u64) -> Result<()> {
+        self.inner.range_sync(offset, len)
+    }
 }
 
 #[cfg(test)]
