@@ -21,6 +21,16 @@ fn opts(fs: &FaultInjectionFs) -> Options {
     }
 }
 
+/// A DB on a fault-injecting file system with `opts` changed by `set`.
+fn open_with(set: impl FnOnce(&mut Options)) -> (tempfile::TempDir, FaultInjectionFs, Db) {
+    let dir = common::tempdir();
+    let fs = common::fault_fs();
+    let mut o = opts(&fs);
+    set(&mut o);
+    let db = Db::open(dir.path(), o).unwrap();
+    (dir, fs, db)
+}
+
 /// Writes 4,000 values of 1,000 bytes (3.8 MiB).
 fn fill(db: &Db) {
     let value = vec![b'v'; 1000];
@@ -31,11 +41,7 @@ fn fill(db: &Db) {
 
 #[test]
 fn the_wal_is_range_synced_as_it_grows_and_tables_when_flushed() {
-    let dir = common::tempdir();
-    let fs = common::fault_fs();
-    let mut o = opts(&fs);
-    o.wal_bytes_per_sync = 256 << 10;
-    let db = Db::open(dir.path(), o).unwrap();
+    let (_dir, fs, db) = open_with(|o| o.wal_bytes_per_sync = 256 << 10);
     fill(&db);
     // About 2.9 MiB of WAL beyond the unsynced newest 1 MiB: 11 ranges of
     // 256 KiB (give or take one, with record headers).
@@ -46,11 +52,7 @@ fn the_wal_is_range_synced_as_it_grows_and_tables_when_flushed() {
     assert_eq!(fs.operations(FaultOp::RangeSync), wal_ranges);
     drop(db);
 
-    let dir = common::tempdir();
-    let fs = common::fault_fs();
-    let mut o = opts(&fs);
-    o.bytes_per_sync = 256 << 10;
-    let db = Db::open(dir.path(), o).unwrap();
+    let (_dir, fs, db) = open_with(|o| o.bytes_per_sync = 256 << 10);
     fill(&db);
     assert_eq!(
         fs.operations(FaultOp::RangeSync),
@@ -65,15 +67,11 @@ fn the_wal_is_range_synced_as_it_grows_and_tables_when_flushed() {
 #[test]
 fn a_rate_limiter_makes_bytes_per_sync_a_mebibyte() {
     for (rate, expect_some) in [(0, false), (1 << 30, true)] {
-        let dir = common::tempdir();
-        let fs = common::fault_fs();
-        let mut o = opts(&fs);
-        o.rate_limiter_bytes_per_sec = rate;
-        assert_eq!(
-            o.effective_bytes_per_sync(),
-            if rate > 0 { 1 << 20 } else { 0 }
-        );
-        let db = Db::open(dir.path(), o).unwrap();
+        let (_dir, fs, db) = open_with(|o| {
+            o.rate_limiter_bytes_per_sec = rate;
+            let expect = if rate > 0 { 1 << 20 } else { 0 };
+            assert_eq!(o.effective_bytes_per_sync(), expect);
+        });
         fill(&db);
         db.flush().unwrap();
         // A 3.8 MiB table, less its newest 1 MiB: 2 ranges of 1 MiB with
@@ -89,11 +87,7 @@ fn a_rate_limiter_makes_bytes_per_sync_a_mebibyte() {
 
 #[test]
 fn a_failing_range_sync_fails_the_flush_and_stops_writes() {
-    let dir = common::tempdir();
-    let fs = common::fault_fs();
-    let mut o = opts(&fs);
-    o.bytes_per_sync = 256 << 10;
-    let db = Db::open(dir.path(), o).unwrap();
+    let (_dir, fs, db) = open_with(|o| o.bytes_per_sync = 256 << 10);
     fill(&db);
     fs.fail_from(FaultOp::RangeSync, 1, libc::EIO);
     assert!(db.flush().is_err(), "the flush's range sync failed");
