@@ -1,5 +1,6 @@
 //! The human-readable `LOG` file: options at open, flush and compaction
-//! events, stalls, and periodic `rocksdb.stats` dumps. The previous LOG is
+//! events (as text and as RocksDB's `EVENT_LOG_v1` JSON lines), stalls, and
+//! periodic `rocksdb.stats` dumps. The previous LOG is
 //! kept as `LOG.old.<micros>`.
 
 use std::path::Path;
@@ -37,6 +38,11 @@ impl InfoLog {
         InfoLog {
             file: Mutex::new(None),
         }
+    }
+
+    /// Writes a structured event (`EVENT_LOG_v1 {...}`, event_log.rs).
+    pub fn event(&self, e: &crate::event_log::Event) {
+        self.log(&e.to_line());
     }
 
     /// Writes one line (or several) with a timestamp.

@@ -22,6 +22,7 @@ pub mod wal;
 pub use error::{Error, Result};
 pub mod compaction;
 mod db;
+pub mod event_log;
 pub mod info_log;
 pub mod memtable;
 pub mod options;

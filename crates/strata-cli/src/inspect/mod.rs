@@ -10,6 +10,7 @@
 
 mod blob;
 mod db;
+mod events;
 mod format;
 mod manifest;
 mod shape;
@@ -33,7 +34,7 @@ const EXIT_ERROR: i32 = 2;
 #[derive(Debug, Parser)]
 #[command(
     name = "strata inspect",
-    about = "Read-only dumps of Strata DB files: SST, WAL, MANIFEST, blob, DB shape, checksum verification",
+    about = "Read-only dumps of Strata DB files: SST, WAL, MANIFEST, blob, DB shape, LOG job timeline, checksum verification",
     after_help = "Exit status: 0 OK, 1 corruption found, 2 usage or other error."
 )]
 struct Cli {
@@ -94,6 +95,16 @@ enum Cmd {
         /// Print keys as hex instead of escaped text.
         #[arg(long)]
         hex: bool,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The flush and compaction jobs of a LOG (Strata's or RocksDB's), from
+    /// its EVENT_LOG_v1 lines: one line per job, then totals, the L0 files
+    /// each L0 compaction took, and W-Amp.
+    Events {
+        /// The `LOG` file (or a `LOG.old.*`).
+        file: PathBuf,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -171,6 +182,14 @@ fn execute(cmd: Cmd, out: &mut dyn Write) -> anyhow::Result<i32> {
             max_value,
         } => blob::dump(&file, !summary, max_value, out)?,
         Cmd::Db { dir, hex, json } => db::show(&dir, BytesFmt::from_hex_flag(hex), json, out)?,
+        Cmd::Events { file, json } => {
+            let t = events::read(&file)?;
+            if json {
+                events::write_json(&t, out)?;
+            } else {
+                events::write_text(&t, out)?;
+            }
+        }
         Cmd::Verify { dir, json } => {
             let rep = verify::verify(&dir)?;
             verify::write_report(&dir, &rep, json, out)?;

@@ -56,6 +56,8 @@ pub struct JobContext<'a> {
     /// Bytes of read-ahead for each input table (0 = none):
     /// `Options::effective_compaction_readahead_size`.
     pub readahead: usize,
+    /// Told of each output table as it is finished (the LOG's events).
+    pub on_table: Option<super::output::TableListener<'a>>,
 }
 
 /// `max_compaction_bytes` and `level_compaction_dynamic_file_size` as a
@@ -402,7 +404,8 @@ fn run_range(
     .with_direct_writes(ctx.direct_writes)
     .with_bytes_per_sync(ctx.bytes_per_sync)
     .with_cutter(grandparent_cutter(ctx, task, version))
-    .with_newest_key_time(newest_key_time(task));
+    .with_newest_key_time(newest_key_time(task))
+    .with_table_listener(ctx.on_table);
     let mut rules = DropRules::new(snapshots.to_vec());
     let mut counts = (0u64, 0u64, 0u64);
     // Tombstones dropped although the job is not bottommost (every

@@ -13,7 +13,7 @@ use crate::fs::incremental_sync::sync_incrementally;
 use crate::fs::timed::TimedWritable;
 use crate::fs::FileSystem;
 use crate::rate_limiter::{limit_writes, IoPriority, RateLimiter};
-use crate::sstable::{TableBuilder, TableOptions};
+use crate::sstable::{TableBuilder, TableInfo, TableOptions};
 use crate::stats::{Histogram, Statistics, Ticker};
 use crate::types::{parse_internal_key, user_key, ValueType};
 use crate::version::edit::FileMetaData;
@@ -47,7 +47,14 @@ pub struct OutputWriter<'a> {
     newest_key_time: u64,
     /// Range-sync outputs every this many bytes (`bytes_per_sync`).
     bytes_per_sync: u64,
+    /// Told of each table as it is finished (the LOG's
+    /// `table_file_creation` event).
+    on_table: Option<TableListener<'a>>,
 }
+
+/// Called with each output table's number and what its builder reported,
+/// from the thread that finished it (subcompactions run in parallel).
+pub type TableListener<'a> = &'a (dyn Fn(FileNumber, &TableInfo) + Sync);
 
 impl<'a> OutputWriter<'a> {
     /// A writer producing files of about `target_file_size` bytes.
@@ -77,7 +84,14 @@ impl<'a> OutputWriter<'a> {
             limit: None,
             newest_key_time: 0,
             bytes_per_sync: 0,
+            on_table: None,
         }
+    }
+
+    /// Calls `listener` as each table is finished.
+    pub fn with_table_listener(mut self, listener: Option<TableListener<'a>>) -> Self {
+        self.on_table = listener;
+        self
     }
 
     /// Records `time` (Unix seconds; 0 = unknown) as every output's newest
@@ -223,6 +237,9 @@ impl<'a> OutputWriter<'a> {
             s.record_tick(Ticker::NumberBlockNotCompressed, info.blocks_not_compressed);
         }
         self.bytes_written += info.file_size;
+        if let Some(f) = self.on_table {
+            f(number, &info);
+        }
         self.outputs.push(FileMetaData {
             number,
             file_size: info.file_size,

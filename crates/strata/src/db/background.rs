@@ -20,6 +20,7 @@ use crate::compaction::universal::task_compresses;
 use crate::compaction::CompactionTask;
 use crate::compaction::{pick_automatic, pick_universal_full};
 use crate::error::{Error, Result};
+use crate::event_log::{compression_label, lsm_state, table_file_creation, Event, CF_NAME};
 use crate::filename::{parse_file_name, FileType};
 use crate::options::CompactionStyle;
 use crate::stats::{Histogram, Ticker};
@@ -182,6 +183,7 @@ impl DbInner {
         st.compactions_running += 1;
         let version = st.versions.current();
         let snapshots = self.snapshots.sequences();
+        let job = self.new_job_id();
         self.log.log(&format!(
             "[JOB compaction] {} L{} -> L{}: {} + {} + {} files, score {:.2}{}",
             task.reason.name(),
@@ -229,6 +231,13 @@ impl DbInner {
                     self.opts.num_levels,
                 ),
         );
+        if !task.trivial_move && !task.reason.is_deletion() {
+            self.log
+                .event(&compaction_started(job, task, version.num_levels()));
+        }
+        let on_table = |n: crate::filename::FileNumber, info: &crate::sstable::TableInfo| {
+            self.log.event(&table_file_creation(job, n, info));
+        };
         let result = MutexGuard::unlocked(st, || {
             let ctx = JobContext {
                 dir: &self.dir,
@@ -244,6 +253,7 @@ impl DbInner {
                 blobs: blob_cfg,
                 file_cut: self.file_cut_config(),
                 readahead: self.opts.effective_compaction_readahead_size(),
+                on_table: Some(&on_table),
             };
             let r = run_compaction(&ctx, task, &version, snapshots, &boundaries, &|| {
                 let n = self.allocate_output();
@@ -258,6 +268,7 @@ impl DbInner {
             r
         });
         let outcome = result.and_then(|(edit, js)| {
+            crate::db::flush::log_blob_file_creations(&self.log, job, &edit.blob_file_additions);
             st.versions.log_and_apply(edit)?;
             Ok(js)
         });
@@ -341,6 +352,35 @@ impl DbInner {
                 }
                 let r = self.retire_blob_files(st);
                 self.install_super_version(st);
+                let lsm = lsm_state(&st.versions.current());
+                self.log.event(&if task.trivial_move {
+                    Event::new("trivial_move", job)
+                        .with("destination_level", task.output_level)
+                        .with("files", task.all_inputs().count())
+                        .with("total_files_size", js.moved_bytes)
+                        // Not in RocksDB's event (its text line has the
+                        // level summary): the tree after the move.
+                        .with("lsm_state", lsm)
+                } else {
+                    Event::new("compaction_finished", job)
+                        .with("compaction_time_micros", js.micros)
+                        .with("compaction_time_cpu_micros", js.cpu_micros)
+                        .with("output_level", task.output_level)
+                        .with("num_output_files", js.output_files)
+                        .with("total_output_size", js.write_bytes)
+                        .with("num_input_records", js.keys_in)
+                        .with(
+                            "num_output_records",
+                            js.keys_in
+                                .saturating_sub(js.dropped_shadowed + js.dropped_obsolete),
+                        )
+                        .with("num_subcompactions", js.subcompactions)
+                        .with(
+                            "output_compression",
+                            compression_label(table_opts.compression.name()),
+                        )
+                        .with("lsm_state", lsm)
+                });
                 r
             }
             Err(Error::ShutdownInProgress) => Err(Error::ShutdownInProgress),
@@ -350,7 +390,7 @@ impl DbInner {
                 Err(d)
             }
         };
-        self.delete_obsolete_files(st);
+        self.delete_obsolete_files(st, job);
         self.bg_cv.notify_all();
         self.work_cv.notify_all();
         ret
@@ -431,7 +471,8 @@ impl DbInner {
 
     /// Deletes table files no version references, WALs older than the
     /// oldest live one, old MANIFESTs and OPTIONS files, and temp files.
-    pub(crate) fn delete_obsolete_files(&self, st: &mut State) {
+    /// Table and blob file deletions are logged as events of `job`.
+    pub(crate) fn delete_obsolete_files(&self, st: &mut State, job: u64) {
         // After a background error the MANIFEST may hold an edit whose
         // outcome is unknown (a failed sync): keep every file, so that a
         // reopen finds whatever the MANIFEST names. Orphans go at reopen.
@@ -489,6 +530,18 @@ impl DbInner {
                 match self.fs.remove(&path) {
                     Ok(()) => {
                         self.log.log(&format!("[DELETE] obsolete file {name}"));
+                        let event = match kind {
+                            Some(FileType::Table(n)) => Some(("table_file_deletion", n)),
+                            Some(FileType::Blob(n)) => Some(("blob_file_deletion", n)),
+                            _ => None,
+                        };
+                        if let Some((event, n)) = event {
+                            self.log.event(
+                                &Event::new(event, job)
+                                    .with("file_number", n)
+                                    .with("status", "OK"),
+                            );
+                        }
                         if let (true, Some(s)) = (counted, &self.stats) {
                             s.record_tick(Ticker::FilesDeletedImmediately, 1);
                         }
@@ -504,7 +557,7 @@ impl DbInner {
     /// Compacts `[begin, end]` level by level down to the last level that
     /// holds data (RocksDB's `CompactRange`).
     pub(crate) fn compact_range(&self, begin: Option<&[u8]>, end: Option<&[u8]>) -> Result<()> {
-        self.flush_and_wait()?;
+        self.flush_and_wait("Manual Compaction")?;
         let mut st = self.state.lock();
         st.manual_compactions += 1;
         // Let running automatic compactions finish first.
@@ -626,7 +679,7 @@ impl DbInner {
             st.unpersisted_writes && st.bg_error.is_none()
         };
         if needs {
-            if let Err(e) = self.flush_and_wait() {
+            if let Err(e) = self.flush_and_wait("Shut down") {
                 self.log.log(&format!("[WARN] flush at close failed: {e}"));
             }
         }
@@ -653,4 +706,26 @@ fn input_summary(task: &CompactionTask) -> String {
 /// key, whose leading bytes are its number), for the LOG.
 fn key_prefix_hex(key: &[u8]) -> String {
     key.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+/// `compaction_started`: the reason, every level's input file numbers
+/// (`files_L0` .. one list per level, empty where none), score and input
+/// bytes.
+fn compaction_started(job: u64, task: &CompactionTask, num_levels: usize) -> Event {
+    let mut e = Event::new("compaction_started", job)
+        .with("cf_name", CF_NAME)
+        .with("compaction_reason", task.reason.name());
+    let inputs = task.input_levels();
+    for level in 0..num_levels {
+        let numbers: Vec<u64> = inputs
+            .iter()
+            .filter(|(l, _)| *l == level)
+            .flat_map(|(_, files)| files.iter().map(|f| f.number))
+            .collect();
+        e = e.with(format!("files_L{level}"), numbers);
+    }
+    e.with("score", task.score).with(
+        "input_data_size",
+        task.all_inputs().map(|f| f.file_size).sum::<u64>(),
+    )
 }

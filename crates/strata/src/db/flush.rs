@@ -13,6 +13,7 @@ use crate::compaction::drop_rules::{Decision, DropRules};
 use crate::compaction::job::thread_cpu_micros;
 use crate::compaction::output::OutputWriter;
 use crate::error::{Error, Result};
+use crate::event_log::{compression_label, lsm_state, table_file_creation, Event};
 use crate::filename::FileNumber;
 use crate::iter::{InternalIterator, MergingIterator};
 use crate::memtable::{MemTable, MemTableIterator};
@@ -36,6 +37,7 @@ impl DbInner {
     /// Adds the bytes it read and dropped to `payload`.
     pub(crate) fn write_level0_table(
         &self,
+        job: u64,
         mems: &[Arc<MemTable>],
         snapshots: Vec<u64>,
         new_file_number: &mut dyn FnMut() -> FileNumber,
@@ -43,7 +45,14 @@ impl DbInner {
     ) -> Result<(Option<FileMetaData>, Vec<BlobFileInfo>)> {
         let mut blobs = (self.opts.enable_blob_files && self.opts.blob_file_starting_level == 0)
             .then(|| self.blob_output(true));
-        let r = self.write_level0_inner(mems, snapshots, new_file_number, blobs.as_mut(), payload);
+        let r = self.write_level0_inner(
+            job,
+            mems,
+            snapshots,
+            new_file_number,
+            blobs.as_mut(),
+            payload,
+        );
         match (r, blobs) {
             (Ok(f), Some(b)) => Ok((f, b.finish()?)),
             (Ok(f), None) => Ok((f, Vec::new())),
@@ -84,6 +93,7 @@ impl DbInner {
 
     fn write_level0_inner(
         &self,
+        job: u64,
         mems: &[Arc<MemTable>],
         snapshots: Vec<u64>,
         new_file_number: &mut dyn FnMut() -> FileNumber,
@@ -96,16 +106,10 @@ impl DbInner {
             .collect();
         let mut it = MergingIterator::new(children);
         let mut rules = DropRules::new(snapshots);
-        // RocksDB's GetCompressionFlush: universal compaction with a
-        // compression_size_percent leaves flushed tables uncompressed.
-        let table_opts = self.output_table_opts(
-            self.opts.compaction_style != crate::options::CompactionStyle::Universal
-                || self
-                    .opts
-                    .compaction_options_universal
-                    .compression_size_percent
-                    < 0,
-        );
+        let table_opts = self.flush_table_opts();
+        let on_table = |n: FileNumber, info: &crate::sstable::TableInfo| {
+            self.log.event(&table_file_creation(job, n, info));
+        };
         let mut out = OutputWriter::new(
             &self.dir,
             &self.fs,
@@ -117,7 +121,8 @@ impl DbInner {
         .with_rate_limiter(self.io_limiter.as_ref())
         .with_bytes_per_sync(self.opts.effective_bytes_per_sync())
         // Every entry of a sealed memtable was written before its flush.
-        .with_newest_key_time(crate::clock::unix_now());
+        .with_newest_key_time(crate::clock::unix_now())
+        .with_table_listener(Some(&on_table));
         it.seek_to_first();
         while it.valid() {
             let bytes = (it.key().len() + it.value().len()) as u64;
@@ -142,6 +147,26 @@ impl DbInner {
             self.fs.sync_dir(&self.dir)?;
         }
         Ok(files.pop())
+    }
+
+    /// The compression a flush's table gets, as events name it
+    /// (`flush_finished`'s `output_compression`).
+    fn flush_compression_label(&self) -> String {
+        compression_label(self.flush_table_opts().compression.name())
+    }
+
+    /// The table options of a flush's table: RocksDB's
+    /// `GetCompressionFlush`, where universal compaction with a
+    /// `compression_size_percent` leaves flushed tables uncompressed.
+    fn flush_table_opts(&self) -> std::borrow::Cow<'_, crate::sstable::TableOptions> {
+        self.output_table_opts(
+            self.opts.compaction_style != crate::options::CompactionStyle::Universal
+                || self
+                    .opts
+                    .compaction_options_universal
+                    .compression_size_percent
+                    < 0,
+        )
     }
 
     /// The table options for new tables: the DB's, or with `compress`
@@ -181,15 +206,26 @@ impl DbInner {
         let start = Instant::now();
         let cpu = thread_cpu_micros();
         let entries: u64 = mems.iter().map(|m| m.num_entries()).sum();
+        let deletes: u64 = mems.iter().map(|m| m.num_deletions()).sum();
         let mem_bytes: usize = mems.iter().map(|m| m.approximate_memory_usage()).sum();
+        let job = self.new_job_id();
         self.log.log(&format!(
             "[JOB flush] Flushing {} memtable(s): {entries} entries, {mem_bytes} bytes",
             mems.len()
         ));
+        self.log.event(
+            &Event::new("flush_started", job)
+                .with("num_memtables", mems.len())
+                .with("total_num_input_entries", entries)
+                .with("num_deletes", deletes)
+                .with("memory_usage", mem_bytes)
+                .with("flush_reason", mems[0].flush_reason()),
+        );
         let mut started = Vec::new();
         let mut payload = FlushPayload::default();
         let result = MutexGuard::unlocked(st, || {
             self.write_level0_table(
+                job,
                 &mems,
                 snapshots,
                 &mut || {
@@ -209,6 +245,7 @@ impl DbInner {
                 edit.new_files.push((0, f));
             }
             edit.blob_file_additions = blob_files.iter().map(|b| b.to_addition()).collect();
+            log_blob_file_creations(&self.log, job, &edit.blob_file_additions);
             // The oldest WAL still needed is the one of the oldest memtable
             // that is not being flushed now.
             let log_number = st
@@ -259,13 +296,19 @@ impl DbInner {
                 ));
                 let _ = self.retire_blob_files(st);
                 self.install_super_version(st);
-                self.delete_obsolete_files(st);
+                self.log.event(
+                    &Event::new("flush_finished", job)
+                        .with("output_compression", self.flush_compression_label())
+                        .with("lsm_state", lsm_state(&st.versions.current()))
+                        .with("immutable_memtables", st.imm.len()),
+                );
+                self.delete_obsolete_files(st, job);
             }
             Err(e) => {
                 if !matches!(e, Error::ShutdownInProgress) {
                     self.set_bg_error(st, e);
                 }
-                self.delete_obsolete_files(st);
+                self.delete_obsolete_files(st, job);
             }
         }
         st.flush_running = false;
@@ -275,10 +318,14 @@ impl DbInner {
     }
 
     /// Switches the memtable (if it holds data) and waits until every
-    /// immutable memtable is flushed.
-    pub(crate) fn flush_and_wait(&self) -> Result<()> {
-        self.force_memtable_switch()?;
+    /// immutable memtable is flushed. `reason` is RocksDB's flush reason
+    /// name the LOG gives the switch.
+    pub(crate) fn flush_and_wait(&self, reason: &'static str) -> Result<()> {
+        self.state.lock().forced_flush_reason = Some(reason);
+        let switched = self.force_memtable_switch();
         let mut st = self.state.lock();
+        st.forced_flush_reason = None;
+        switched?;
         st.flush_requested = true;
         self.work_cv.notify_all();
         loop {
@@ -293,5 +340,25 @@ impl DbInner {
             }
             self.bg_cv.wait_for(&mut st, Duration::from_millis(100));
         }
+    }
+}
+
+/// `blob_file_creation` events for the blob files a job wrote.
+pub(crate) fn log_blob_file_creations(
+    log: &crate::info_log::InfoLog,
+    job: u64,
+    files: &[crate::version::edit::BlobFileAddition],
+) {
+    for b in files {
+        log.event(
+            &Event::new("blob_file_creation", job)
+                .with("cf_name", crate::event_log::CF_NAME)
+                .with("file_number", b.number)
+                .with("total_blob_count", b.total_blob_count)
+                .with("total_blob_bytes", b.total_blob_bytes)
+                .with("file_checksum", "")
+                .with("file_checksum_func_name", "Unknown")
+                .with("status", "OK"),
+        );
     }
 }

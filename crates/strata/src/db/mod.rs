@@ -115,6 +115,9 @@ pub(crate) struct State {
     /// Whether compactions were last allowed to run in parallel (to log
     /// transitions only).
     pub last_speedup: bool,
+    /// Why the next forced memtable switch happens (a flush reason name
+    /// for the LOG's `flush_started`), set by [`DbInner::flush_and_wait`].
+    pub forced_flush_reason: Option<&'static str>,
 }
 
 pub(crate) struct DbInner {
@@ -141,10 +144,17 @@ pub(crate) struct DbInner {
     pub shutting_down: AtomicBool,
     pub wal: Mutex<wal_set::WalSet>,
     pub log: InfoLog,
+    /// The next background job's id (the `job` of the LOG's events).
+    pub next_job_id: AtomicU64,
     pub _lock: Box<dyn FileLock>,
 }
 
 impl DbInner {
+    /// A new job id for a flush, compaction or file purge.
+    pub fn new_job_id(&self) -> u64 {
+        self.next_job_id.fetch_add(1, Ordering::Relaxed)
+    }
+
     /// Publishes a new super version from the state, and tells the I/O
     /// rate limiter whether writers are stalled in the new shape (RocksDB
     /// recomputes its write controller with each super version).
@@ -317,7 +327,7 @@ impl Db {
     /// # Errors
     /// The flush's error, or the background error.
     pub fn flush(&self) -> Result<()> {
-        self.inner.flush_and_wait()
+        self.inner.flush_and_wait("Manual Flush")
     }
 
     /// Compacts the key range `[begin, end]` (`None` = unbounded) down the

@@ -155,6 +155,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         last_logged_stall: None,
         pending_bytes_cache: None,
         last_speedup: false,
+        forced_flush_reason: None,
     };
     let inner = Arc::new(DbInner {
         dir: path.to_path_buf(),
@@ -186,16 +187,18 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         shutting_down: AtomicBool::new(false),
         wal: Mutex::new(Default::default()),
         log,
+        next_job_id: AtomicU64::new(1),
         _lock: lock,
         opts: options,
     });
     inner.recover_wals()?;
     {
         let mut st = inner.state.lock();
-        inner.delete_obsolete_files(&mut st);
+        let job = inner.new_job_id();
+        inner.delete_obsolete_files(&mut st, job);
         let n = st.versions.new_file_number();
         crate::options_file::write(&inner.fs, &inner.dir, n, &inner.opts)?;
-        inner.delete_obsolete_files(&mut st);
+        inner.delete_obsolete_files(&mut st, job);
     }
     let threads = inner.start_threads();
     inner.work_cv.notify_all();
@@ -223,6 +226,10 @@ impl DbInner {
             })
             .collect();
         wals.sort_unstable();
+        let job = self.new_job_id();
+        self.log.event(
+            &crate::event_log::Event::new("recovery_started", job).with("wal_files", wals.clone()),
+        );
         if let Some(&newest) = wals.last() {
             // Regression (wal_numbers_are_not_reused_after_a_crash): the
             // recovery's new WAL took the number of a WAL being replayed.
@@ -335,6 +342,8 @@ impl DbInner {
             self.opts.effective_arena_block_size(),
         ));
         self.install_super_version(&mut st);
+        self.log
+            .event(&crate::event_log::Event::new("recovery_finished", job).with("status", "OK"));
         Ok(())
     }
 
@@ -346,7 +355,9 @@ impl DbInner {
     ) -> Result<Option<crate::version::edit::FileMetaData>> {
         // Recovery flushes count no memtable payload, as RocksDB's
         // `WriteLevel0TableForRecovery`.
+        let job = self.new_job_id();
         let (f, blobs) = self.write_level0_table(
+            job,
             std::slice::from_ref(mem),
             Vec::new(),
             &mut || {
@@ -357,8 +368,9 @@ impl DbInner {
             &mut super::flush::FlushPayload::default(),
         )?;
         let blob_bytes: u64 = blobs.iter().map(|b| b.file_size).sum();
-        edit.blob_file_additions
-            .extend(blobs.iter().map(|b| b.to_addition()));
+        let additions: Vec<_> = blobs.iter().map(|b| b.to_addition()).collect();
+        super::flush::log_blob_file_creations(&self.log, job, &additions);
+        edit.blob_file_additions.extend(additions);
         if let Some(f) = &f {
             st.istats.levels[0].write += f.file_size;
             st.istats.levels[0].write_blob += blob_bytes;

@@ -402,6 +402,12 @@ impl DbInner {
             if !shape.active_memtable_full {
                 return Ok(());
             }
+            let reason = if st.mem.is_full(self.opts.write_buffer_size) {
+                "Write Buffer Full"
+            } else {
+                st.forced_flush_reason.unwrap_or("Manual Flush")
+            };
+            st.mem.set_flush_reason(reason);
             if let Err(e) = self.switch_memtable(st) {
                 // The old WAL may not be synced and the new one may not
                 // exist: stop writes until reopen.

@@ -38,6 +38,9 @@ pub struct MemTable {
     wal_number: FileNumber,
     /// Unique id, increasing in creation order.
     id: u64,
+    /// Why it was made immutable (RocksDB's flush reason name), set once
+    /// when the DB switches it out.
+    flush_reason: std::sync::OnceLock<&'static str>,
 }
 
 impl MemTable {
@@ -51,7 +54,20 @@ impl MemTable {
             first_seq: AtomicU64::new(u64::MAX),
             wal_number,
             id,
+            flush_reason: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Records why the memtable is being made immutable; the first call
+    /// wins.
+    pub fn set_flush_reason(&self, reason: &'static str) {
+        let _ = self.flush_reason.set(reason);
+    }
+
+    /// The reason [`MemTable::set_flush_reason`] recorded (`Other` when
+    /// none was).
+    pub fn flush_reason(&self) -> &'static str {
+        self.flush_reason.get().copied().unwrap_or("Other")
     }
 
     /// Adds one entry. `seq` must be unique across the DB.
