@@ -14,6 +14,7 @@ pub mod distributed;
 pub mod doc;
 pub mod findings;
 pub mod host;
+pub mod joblog;
 pub mod model;
 pub mod parse;
 pub mod process;

@@ -284,6 +284,10 @@ pub fn run_job(
                 cores,
             };
             row.metrics = metrics(&parsed, &acc);
+            row.metrics.extend(crate::joblog::collect(
+                &db,
+                &rdir.join(format!("step{i}.events")),
+            ));
             row.ok = o.exit_code == 0 && parsed.primary().is_some();
             if !row.ok {
                 let last = o

@@ -21,6 +21,7 @@ pub const METRICS: &[(&str, &str)] = &[
     ("ops_sec", "ops/sec"),
     ("waf", "WAF"),
     ("wamp_exact", "W-Amp"),
+    ("l0_files_per_merge", "L0 files/merge"),
     ("p99", "p99"),
 ];
 
@@ -28,6 +29,14 @@ pub const METRICS: &[(&str, &str)] = &[
 /// (amplification, latency).
 pub fn higher_is_better(metric: &str) -> bool {
     matches!(metric, "ops_sec" | "mb_sec")
+}
+
+/// Whether a difference in `metric` is good or bad for Strata. The L0
+/// files each L0 merge took (joblog.rs) is neither: it explains WAF (more
+/// files per merge, fewer merges, less rewriting) rather than grading the
+/// engine, so it is marked higher or lower.
+pub fn judged(metric: &str) -> bool {
+    metric != "l0_files_per_merge"
 }
 
 /// Repeats each engine needs before the test is run.
@@ -60,6 +69,9 @@ impl Versus {
     /// `Some(true)` when Strata is significantly better on `metric`,
     /// `Some(false)` when significantly worse.
     pub fn better(&self, metric: &str) -> Option<bool> {
+        if !judged(metric) {
+            return None;
+        }
         self.direction().map(|up| up == higher_is_better(metric))
     }
 
@@ -77,6 +89,14 @@ impl Versus {
                 format!("p {p:.3}")
             }
         };
+        if !judged(metric) {
+            return match (self.p, self.direction()) {
+                (None, _) => r,
+                (Some(x), Some(true)) => format!("{r} higher ({})", p(x)),
+                (Some(x), Some(false)) => format!("{r} lower ({})", p(x)),
+                (Some(x), None) => format!("{r} ({})", p(x)),
+            };
+        }
         match (self.p, self.better(metric)) {
             (None, _) => r,
             (Some(x), Some(true)) => format!("{r} better ({})", p(x)),
@@ -135,7 +155,10 @@ pub fn section(plan: &Plan, rows: &[ResultRow]) -> Vec<Block> {
              With at least {MIN_REPEATS} repeats per engine it is followed by the two-sided Mann-Whitney U \
              p-value, and marked better or worse (for Strata: higher throughput, lower WAF, W-Amp and latency \
              are better) when p < {ALPHA}: the repeats then support a difference, where an unmarked ratio \
-             is within what the two engines' own run-to-run spread explains."
+             is within what the two engines' own run-to-run spread explains. L0 files/merge (from the LOG's \
+             events: the L0 files each compaction that read L0 took, averaged over the step) is marked \
+             higher or lower, not better or worse: it is why WAF differs, not a grade. More files per merge \
+             means fewer merges of the same data, and less rewriting of the level below."
         )),
     ];
     let mut tally: BTreeMap<(&str, String), [usize; 4]> = BTreeMap::new();
@@ -174,7 +197,12 @@ pub fn section(plan: &Plan, rows: &[ResultRow]) -> Vec<Block> {
                 );
                 if let Some(v) = v {
                     let t = tally.entry((m, step.clone())).or_default();
-                    match (v.p, v.better(m)) {
+                    let verdict = if judged(m) {
+                        v.better(m)
+                    } else {
+                        v.direction()
+                    };
+                    match (v.p, verdict) {
                         (None, _) => t[3] += 1,
                         (_, Some(true)) => t[0] += 1,
                         (_, Some(false)) => t[1] += 1,
@@ -204,8 +232,13 @@ pub fn section(plan: &Plan, rows: &[ResultRow]) -> Vec<Block> {
                             t[3]
                         )
                     } else {
+                        let (up, down) = if judged(m) {
+                            ("better", "worse")
+                        } else {
+                            ("higher", "lower")
+                        };
                         format!(
-                            "{title}, step `{step}`: Strata better in {}, worse in {}, no difference shown in {}{}.",
+                            "{title}, step `{step}`: Strata {up} in {}, {down} in {}, no difference shown in {}{}.",
                             t[0],
                             t[1],
                             t[2],
@@ -279,6 +312,30 @@ mod tests {
         r.extend(rows("rocksdb", &[1.0, 1.01, 1.02, 1.0]));
         let v = versus(&r, "fillrandom", &labels(), "waf").unwrap();
         assert_eq!(v.direction(), Some(false));
+    }
+
+    #[test]
+    fn l0_files_per_merge_is_higher_or_lower_never_better_or_worse() {
+        let mk = |engine: &str, xs: &[f64]| -> Vec<ResultRow> {
+            xs.iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    let mut r = sample_row();
+                    r.engine = engine.into();
+                    r.repeat = i as u32;
+                    r.metrics.insert("l0_files_per_merge".into(), *v);
+                    r
+                })
+                .collect()
+        };
+        let mut r = mk("strata", &[4.0, 4.1, 4.0, 4.2, 4.0]);
+        r.extend(mk("rocksdb", &[5.5, 5.6, 5.4, 5.5, 5.7]));
+        let v = versus(&r, "fillrandom", &labels(), "l0_files_per_merge").unwrap();
+        assert_eq!(v.direction(), Some(false));
+        assert_eq!(v.better("l0_files_per_merge"), None);
+        let text = v.cell_text("l0_files_per_merge");
+        assert!(text.contains(" lower (p "), "{text}");
+        assert!(!text.contains("worse") && !text.contains("better"));
     }
 
     #[test]
