@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use serde_json::Value;
+use strata::event_log::timeline::{parse, summarize};
 use strata::{CompactionStyle, Db, Options};
 
 fn opts() -> Options {
@@ -144,6 +145,23 @@ fn flushes_and_compactions_log_paired_events_that_account_for_every_table() {
         on_disk.is_subset(&created_numbers),
         "a table with no creation event"
     );
+
+    // The reader (`strata inspect events`, the lab) puts the same jobs
+    // back together, with every output counted.
+    let t = parse(&std::fs::read_to_string(dir.path().join("LOG")).unwrap());
+    assert_eq!(t.skipped, 0);
+    assert!(t.jobs.iter().all(|j| j.end_us.is_some()));
+    let s = summarize(&t);
+    assert_eq!(s.flushes as usize, fs.len());
+    assert_eq!(
+        s.by_reason.values().map(|r| r.0).sum::<u64>() as usize,
+        cs.len()
+    );
+    assert_eq!(
+        s.flush_bytes + s.compaction_bytes(),
+        out_bytes.values().sum::<u64>()
+    );
+    assert!(!s.l0_batches.is_empty() && s.l0_batches.iter().all(|&n| n >= 2));
 
     // The last lsm_state is the tree as the DB reports it.
     let last = evs

@@ -289,34 +289,4 @@ W-Amp (flush + compaction bytes written / flushed bytes): 3.361
             .unwrap()
             .starts_with("No flush or compaction events"));
     }
-
-    #[test]
-    fn strata_writes_events_this_reader_understands() {
-        let dir = tempfile::tempdir().unwrap();
-        let opts = strata::Options {
-            write_buffer_size: 64 << 10,
-            level0_file_num_compaction_trigger: 2,
-            max_bytes_for_level_base: 256 << 10,
-            target_file_size_base: 32 << 10,
-            ..strata::Options::default()
-        };
-        {
-            let db = strata::Db::open(dir.path(), opts).unwrap();
-            for i in 0..5_000u64 {
-                let k = (i * 7919) % 5_000;
-                db.put(format!("key{k:08}").as_bytes(), &[b'v'; 200])
-                    .unwrap();
-            }
-            db.flush().unwrap();
-            db.wait_for_compaction().unwrap();
-        }
-        let t = read(&dir.path().join("LOG")).unwrap();
-        assert_eq!(t.skipped, 0);
-        let s = summarize(&t);
-        assert!(s.flushes >= 5, "{s:?}");
-        assert!(!s.l0_batches.is_empty(), "{s:?}");
-        assert!(s.l0_batches.iter().all(|&n| n >= 2), "{s:?}");
-        assert!(t.jobs.iter().all(|j| j.end_us.is_some()));
-        assert!(s.w_amp().unwrap() > 1.0);
-    }
 }
