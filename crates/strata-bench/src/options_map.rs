@@ -179,6 +179,11 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
     if v.raw("use_direct_reads") == "true" {
         set("use_direct_reads", "use_direct_reads", "true".into());
     }
+    set(
+        "advise_random_on_open",
+        "advise_random_on_open",
+        v.raw("advise_random_on_open").into(),
+    );
     // db_bench 7.8.3's default is 0, which its RocksDB raised to 2 MiB under
     // direct reads (SanitizeOptions); RocksDB 10 no longer does, so the
     // harness does it for both engines.

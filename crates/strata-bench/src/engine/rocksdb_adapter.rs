@@ -177,6 +177,7 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
                 o.set_use_direct_io_for_flush_and_compaction(s.value == "true")
             }
             "use_direct_reads" => o.set_use_direct_reads(s.value == "true"),
+            "advise_random_on_open" => o.set_advise_random_on_open(s.value == "true"),
             "enable_blob_files" => o.set_enable_blob_files(s.value == "true"),
             "min_blob_size" => o.set_min_blob_size(int(s)?),
             "blob_file_size" => o.set_blob_file_size(int(s)?),

@@ -450,6 +450,12 @@ pub static FLAGS: &[FlagSpec] = &[
         "Use O_DIRECT for reading data",
     ),
     f(
+        "advise_random_on_open",
+        Bool,
+        "true",
+        "Advise random access on table file open",
+    ),
+    f(
         "enable_blob_files",
         Bool,
         "false",

@@ -112,7 +112,8 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
             block_cache.clone(),
             stats.clone(),
         )
-        .with_direct_reads(options.use_direct_reads),
+        .with_direct_reads(options.use_direct_reads)
+        .with_advise_random(options.advise_random_on_open),
     );
     let blob_cache = (options.blob_cache_size > 0)
         .then(|| Arc::new(crate::blob::BlobCache::new(options.blob_cache_size)));

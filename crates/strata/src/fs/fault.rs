@@ -604,6 +604,10 @@ impl RandomAccessFile for FaultRandom {
     fn size(&self) -> u64 {
         self.inner.size()
     }
+
+    fn advise_random(&self) {
+        self.inner.advise_random();
+    }
 }
 
 #[cfg(test)]

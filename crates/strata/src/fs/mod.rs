@@ -42,6 +42,10 @@ pub trait RandomAccessFile: Send + Sync {
     fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>>;
     /// The file's size in bytes.
     fn size(&self) -> u64;
+    /// Hints that reads will be at random offsets, so the OS should not
+    /// read ahead (`POSIX_FADV_RANDOM`; `Options::advise_random_on_open`).
+    /// A hint only: the default does nothing.
+    fn advise_random(&self) {}
 }
 
 /// A held lock on a DB directory; released on drop.

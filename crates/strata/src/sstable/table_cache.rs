@@ -22,6 +22,7 @@ pub struct TableCache {
     stats: Option<Arc<Statistics>>,
     tables: Mutex<Lru<u64, Arc<Table>>>,
     direct_reads: bool,
+    advise_random: bool,
 }
 
 impl std::fmt::Debug for TableCache {
@@ -50,12 +51,20 @@ impl TableCache {
             stats,
             tables: Mutex::new(Lru::new(max_open_files.max(1))),
             direct_reads: false,
+            advise_random: false,
         }
     }
 
     /// Opens tables with O_DIRECT (`use_direct_reads`).
     pub fn with_direct_reads(mut self, direct: bool) -> Self {
         self.direct_reads = direct;
+        self
+    }
+
+    /// Advises random access on every table opened
+    /// (`advise_random_on_open`).
+    pub fn with_advise_random(mut self, advise: bool) -> Self {
+        self.advise_random = advise;
         self
     }
 
@@ -91,6 +100,9 @@ impl TableCache {
     fn open_table(&self, file_number: u64) -> Result<Arc<Table>> {
         let path = table_file_name(&self.db_dir, file_number);
         let file = self.fs.open_random_opt(&path, self.direct_reads)?;
+        if self.advise_random && !self.direct_reads {
+            file.advise_random();
+        }
         if let Some(s) = &self.stats {
             s.record_tick(Ticker::NoFileOpens, 1);
         }
