@@ -374,6 +374,17 @@ mod tests {
     }
 
     #[test]
+    fn advise_random_on_open_is_on_unless_turned_off() {
+        assert_eq!(get(&opts(&[]), "advise_random_on_open"), Some("true"));
+        let off = opts(&["--advise_random_on_open=false"]);
+        assert_eq!(get(&off, "advise_random_on_open"), Some("false"));
+        let so = crate::engine::strata_adapter::build_options(&off).unwrap();
+        assert!(!so.advise_random_on_open);
+        let so = crate::engine::strata_adapter::build_options(&opts(&[])).unwrap();
+        assert!(so.advise_random_on_open);
+    }
+
+    #[test]
     fn fifo_flags_reach_strata() {
         let o = opts(&[
             "--compaction_style=2",

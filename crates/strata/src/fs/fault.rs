@@ -105,6 +105,8 @@ struct State {
     epoch: u64,
     /// xorshift64 state for torn writes; `None` = drop all unsynced data.
     torn_rng: Option<u64>,
+    /// `RandomAccessFile::advise_random` calls (a hint: never failed).
+    random_advices: u64,
 }
 
 impl State {
@@ -197,6 +199,7 @@ impl FaultInjectionFs {
                 active: true,
                 epoch: 0,
                 torn_rng: None,
+                random_advices: 0,
             })),
         }
     }
@@ -234,6 +237,12 @@ impl FaultInjectionFs {
     /// Operations of kind `op` attempted so far (failed ones included).
     pub fn operations(&self, op: FaultOp) -> u64 {
         self.state.lock().seen[op.index()]
+    }
+
+    /// Files opened for reads that were advised random access so far
+    /// (`advise_random_on_open`).
+    pub fn random_advices(&self) -> u64 {
+        self.state.lock().random_advices
     }
 
     /// Total faults injected, all kinds.
@@ -606,6 +615,7 @@ impl RandomAccessFile for FaultRandom {
     }
 
     fn advise_random(&self) {
+        self.state.lock().random_advices += 1;
         self.inner.advise_random();
     }
 }
