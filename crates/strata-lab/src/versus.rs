@@ -271,17 +271,23 @@ mod tests {
     use super::*;
     use crate::results::sample_row;
 
-    fn rows(engine: &str, waf: &[f64]) -> Vec<ResultRow> {
-        waf.iter()
+    /// One row per repeat of `engine`, with `metric` set to each value.
+    fn rows_of(engine: &str, metric: &str, values: &[f64]) -> Vec<ResultRow> {
+        values
+            .iter()
             .enumerate()
             .map(|(i, v)| {
                 let mut r = sample_row();
                 r.engine = engine.into();
                 r.repeat = i as u32;
-                r.metrics.insert("waf".into(), *v);
+                r.metrics.insert(metric.into(), *v);
                 r
             })
             .collect()
+    }
+
+    fn rows(engine: &str, waf: &[f64]) -> Vec<ResultRow> {
+        rows_of(engine, "waf", waf)
     }
 
     fn labels() -> BTreeMap<String, String> {
@@ -316,18 +322,7 @@ mod tests {
 
     #[test]
     fn l0_files_per_merge_is_higher_or_lower_never_better_or_worse() {
-        let mk = |engine: &str, xs: &[f64]| -> Vec<ResultRow> {
-            xs.iter()
-                .enumerate()
-                .map(|(i, v)| {
-                    let mut r = sample_row();
-                    r.engine = engine.into();
-                    r.repeat = i as u32;
-                    r.metrics.insert("l0_files_per_merge".into(), *v);
-                    r
-                })
-                .collect()
-        };
+        let mk = |engine: &str, xs: &[f64]| rows_of(engine, "l0_files_per_merge", xs);
         let mut r = mk("strata", &[4.0, 4.1, 4.0, 4.2, 4.0]);
         r.extend(mk("rocksdb", &[5.5, 5.6, 5.4, 5.5, 5.7]));
         let v = versus(&r, "fillrandom", &labels(), "l0_files_per_merge").unwrap();
