@@ -320,16 +320,17 @@ pub struct Options {
     /// block cache is then the only cache). Default: false. Open fails with
     /// `NotSupported` on file systems without O_DIRECT (tmpfs).
     pub use_direct_reads: bool,
-    /// Tell the OS that table files will be read at random
-    /// (`POSIX_FADV_RANDOM` when a table is opened for reads), so it does
-    /// no read-ahead of its own (RocksDB's `advise_random_on_open`).
+    /// Tell the OS that table and blob files will be read at random
+    /// (`POSIX_FADV_RANDOM` when one is opened for reads), so it does no
+    /// read-ahead of its own (RocksDB's `advise_random_on_open`, which its
+    /// blob file reader honours too).
     /// Default: true, as RocksDB. Point reads then fetch only the block
     /// they need. The cost falls on compactions that read block by block
     /// (`compaction_readahead_size` 0, db_bench's default): each block is
     /// then one device read, which is slow where a device read is dear
     /// (a VM's virtio disk) and the inputs are not cached (written with
-    /// `use_direct_io_for_flush_and_compaction`). Ignored with
-    /// `use_direct_reads`, which has no OS read-ahead to turn off.
+    /// `use_direct_io_for_flush_and_compaction`). Ignored for tables
+    /// with `use_direct_reads`, which has no OS read-ahead to turn off.
     pub advise_random_on_open: bool,
     /// Write flush and compaction outputs with O_DIRECT, so background
     /// writes do not evict the page cache. Default: false.

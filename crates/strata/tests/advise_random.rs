@@ -52,3 +52,34 @@ fn the_option_round_trips_by_name() {
         .iter()
         .any(|(k, v)| *k == "advise_random_on_open" && v == "false"));
 }
+
+/// Opens a DB with blob files on a fault-injecting FS, writes a value big
+/// enough to be separated, flushes and reads it back; returns whether the
+/// blob file was advised random when opened for the read.
+fn blob_file_advised(advise: bool) -> bool {
+    let dir = common::tempdir();
+    let fs = FaultInjectionFs::new(Arc::new(PosixFileSystem));
+    let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
+    let opts = Options {
+        advise_random_on_open: advise,
+        enable_blob_files: true,
+        min_blob_size: 64,
+        ..common::small_opts(shared)
+    };
+    let db = Db::open(dir.path(), opts).unwrap();
+    let value = vec![b'x'; 1000];
+    db.put(b"big", &value).unwrap();
+    db.flush().unwrap();
+    assert_eq!(db.get(b"big").unwrap().as_deref(), Some(&value[..]));
+    fs.randomly_advised_files()
+        .iter()
+        .any(|p| p.extension().is_some_and(|e| e == "blob"))
+}
+
+/// Regression: blob files were opened without the hint RocksDB's blob
+/// file reader gives them, so each blob read got the kernel's read-ahead.
+#[test]
+fn blob_files_are_advised_random_too() {
+    assert!(blob_file_advised(true));
+    assert!(!blob_file_advised(false));
+}

@@ -117,13 +117,16 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
     );
     let blob_cache = (options.blob_cache_size > 0)
         .then(|| Arc::new(crate::blob::BlobCache::new(options.blob_cache_size)));
-    let blob_source = Arc::new(crate::blob::BlobSource::new(
-        path.to_path_buf(),
-        fs.clone(),
-        blob_cache,
-        stats.clone(),
-        max_open,
-    ));
+    let blob_source = Arc::new(
+        crate::blob::BlobSource::new(
+            path.to_path_buf(),
+            fs.clone(),
+            blob_cache,
+            stats.clone(),
+            max_open,
+        )
+        .with_advise_random(options.advise_random_on_open),
+    );
     let table_opts = TableOptions {
         block_size: options.block_size,
         block_restart_interval: options.block_restart_interval,

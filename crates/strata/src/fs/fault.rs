@@ -105,8 +105,9 @@ struct State {
     epoch: u64,
     /// xorshift64 state for torn writes; `None` = drop all unsynced data.
     torn_rng: Option<u64>,
-    /// `RandomAccessFile::advise_random` calls (a hint: never failed).
-    random_advices: u64,
+    /// Files `RandomAccessFile::advise_random` was called on, in call order
+    /// (a hint: never failed).
+    random_advices: Vec<PathBuf>,
 }
 
 impl State {
@@ -199,7 +200,7 @@ impl FaultInjectionFs {
                 active: true,
                 epoch: 0,
                 torn_rng: None,
-                random_advices: 0,
+                random_advices: Vec::new(),
             })),
         }
     }
@@ -242,7 +243,12 @@ impl FaultInjectionFs {
     /// Files opened for reads that were advised random access so far
     /// (`advise_random_on_open`).
     pub fn random_advices(&self) -> u64 {
-        self.state.lock().random_advices
+        self.state.lock().random_advices.len() as u64
+    }
+
+    /// The files counted by [`Self::random_advices`], in call order.
+    pub fn randomly_advised_files(&self) -> Vec<PathBuf> {
+        self.state.lock().random_advices.clone()
     }
 
     /// Total faults injected, all kinds.
@@ -615,7 +621,7 @@ impl RandomAccessFile for FaultRandom {
     }
 
     fn advise_random(&self) {
-        self.state.lock().random_advices += 1;
+        self.state.lock().random_advices.push(self.path.clone());
         self.inner.advise_random();
     }
 }
