@@ -330,21 +330,21 @@ pub fn run_compaction(
     Ok((edit, stats))
 }
 
-/// The cutter for a leveled compaction into level `n >= 1` (the files of
-/// level `n + 1` it overlaps are the grandparents); `None` otherwise.
+/// The cutter for a leveled compaction into level `n >= 1` (the files it
+/// overlaps in the first deeper level that has any are the grandparents,
+/// [`Version::grandparents`]); `None` otherwise.
 fn grandparent_cutter(
     ctx: &JobContext<'_>,
     task: &CompactionTask,
     version: &Version,
 ) -> Option<GrandparentCutter> {
     let cfg = ctx.file_cut?;
-    let gp_level = task.output_level + 1;
-    if task.output_level == 0 || gp_level >= version.num_levels() {
+    if task.output_level == 0 {
         return None;
     }
     let (lo, hi) = task.user_key_range();
     let files = version
-        .overlapping_files(gp_level, Some(&lo), Some(&hi))
+        .grandparents(task.output_level, &lo, &hi)
         .iter()
         .map(|f| Grandparent {
             smallest: user_key(&f.smallest).to_vec(),

@@ -110,6 +110,23 @@ impl Version {
             .collect()
     }
 
+    /// The grandparents of a compaction into `output_level` over user keys
+    /// `[begin, end]`: the files of the first level below `output_level`
+    /// that has any file in that range (RocksDB's `GetGrandparents`; not
+    /// just `output_level + 1`, which may be empty while a deeper level is
+    /// not). Empty when no deeper level overlaps the range.
+    pub fn grandparents(
+        &self,
+        output_level: usize,
+        begin: &[u8],
+        end: &[u8],
+    ) -> Vec<Arc<FileMetaData>> {
+        (output_level + 1..self.num_levels())
+            .map(|l| self.overlapping_files(l, Some(begin), Some(end)))
+            .find(|files| !files.is_empty())
+            .unwrap_or_default()
+    }
+
     /// Index of the first file in a sorted level (>= 1) whose largest key is
     /// `>= ikey`.
     pub fn find_file(&self, level: usize, ikey: &[u8]) -> usize {
