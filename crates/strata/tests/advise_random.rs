@@ -13,17 +13,28 @@ use strata::fs::fault::FaultInjectionFs;
 use strata::fs::{FileSystem, PosixFileSystem};
 use strata::{Db, Options};
 
-/// Opens a DB on a fault-injecting FS, writes and flushes two tables, reads
-/// a key from each; returns how many opened tables were advised random.
-fn advices(advise: bool) -> u64 {
+/// A DB on a fault-injecting FS with `advise_random_on_open` set to
+/// `advise` and `more` applied to the small test options; the directory
+/// and the FS come back with it.
+fn open_on_fault_fs(
+    advise: bool,
+    more: impl FnOnce(Options) -> Options,
+) -> (tempfile::TempDir, FaultInjectionFs, Db) {
     let dir = common::tempdir();
     let fs = FaultInjectionFs::new(Arc::new(PosixFileSystem));
     let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
-    let opts = Options {
+    let opts = more(Options {
         advise_random_on_open: advise,
         ..common::small_opts(shared)
-    };
+    });
     let db = Db::open(dir.path(), opts).unwrap();
+    (dir, fs, db)
+}
+
+/// Opens a DB on a fault-injecting FS, writes and flushes two tables, reads
+/// a key from each; returns how many opened tables were advised random.
+fn advices(advise: bool) -> u64 {
+    let (_dir, fs, db) = open_on_fault_fs(advise, |o| o);
     for round in 0..2 {
         for i in 0..100 {
             db.put(format!("k{round}-{i:04}").as_bytes(), b"v").unwrap();
@@ -57,16 +68,11 @@ fn the_option_round_trips_by_name() {
 /// enough to be separated, flushes and reads it back; returns whether the
 /// blob file was advised random when opened for the read.
 fn blob_file_advised(advise: bool) -> bool {
-    let dir = common::tempdir();
-    let fs = FaultInjectionFs::new(Arc::new(PosixFileSystem));
-    let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
-    let opts = Options {
-        advise_random_on_open: advise,
+    let (_dir, fs, db) = open_on_fault_fs(advise, |o| Options {
         enable_blob_files: true,
         min_blob_size: 64,
-        ..common::small_opts(shared)
-    };
-    let db = Db::open(dir.path(), opts).unwrap();
+        ..o
+    });
     let value = vec![b'x'; 1000];
     db.put(b"big", &value).unwrap();
     db.flush().unwrap();

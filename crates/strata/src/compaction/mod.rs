@@ -12,7 +12,7 @@ pub mod output;
 pub mod picker;
 pub mod subcompaction;
 #[cfg(test)]
-mod testutil;
+pub(crate) mod testutil;
 pub mod universal;
 
 pub use picker::{CompactionReason, CompactionTask};

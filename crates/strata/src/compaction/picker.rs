@@ -877,30 +877,6 @@ mod tests {
         );
     }
 
-    /// Regression: output files were cut only at the boundaries of
-    /// `output_level + 1`, so with that level empty (a tree like
-    /// `0 2 0 4` after moves) an L0 -> L1 job ignored the deeper level's
-    /// files, where RocksDB cuts at the first deeper level with files.
-    #[test]
-    fn grandparents_are_the_first_deeper_level_with_files_in_range() {
-        let v = version(&[
-            (1, meta(1, "a", "m", 100)),
-            (3, meta(2, "a", "f", 300)),
-            (3, meta(3, "g", "p", 300)),
-            (3, meta(4, "q", "z", 300)),
-        ]);
-        let numbers = |files: Vec<Arc<FileMetaData>>| -> Vec<u64> {
-            files.iter().map(|f| f.number).collect()
-        };
-        assert_eq!(numbers(v.grandparents(1, b"a", b"h")), vec![2, 3]);
-        assert_eq!(numbers(v.grandparents(0, b"a", b"h")), vec![1]);
-        assert_eq!(numbers(v.grandparents(2, b"a", b"h")), vec![2, 3]);
-        assert!(v.grandparents(3, b"a", b"h").is_empty());
-        // L2 has a file outside the range only: L3 is still the one.
-        let w = version(&[(2, meta(6, "x", "z", 10)), (3, meta(2, "a", "f", 300))]);
-        assert_eq!(numbers(w.grandparents(1, b"a", b"c")), vec![2]);
-    }
-
     /// Regression: an L0 -> base compaction used to wait for a flush in
     /// flight to join its batch (below the trigger always, at the trigger
     /// when the base level's overlap outweighed L0). Once both engines'

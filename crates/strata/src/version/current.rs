@@ -350,6 +350,40 @@ mod tests {
         }
     }
 
+    /// Regression: output files were cut only at the boundaries of
+    /// `output_level + 1`, so with that level empty (a tree like
+    /// `0 2 0 4` after moves) an L0 -> L1 job ignored the deeper level's
+    /// files, where RocksDB cuts at the first deeper level with files.
+    #[test]
+    fn grandparents_are_the_first_deeper_level_with_files_in_range() {
+        use crate::compaction::testutil::{meta as gp_meta, version_with};
+        let v = version_with(
+            4,
+            &[
+                (1, gp_meta(1, "a", "m", 100)),
+                (3, gp_meta(2, "a", "f", 300)),
+                (3, gp_meta(3, "g", "p", 300)),
+                (3, gp_meta(4, "q", "z", 300)),
+            ],
+        );
+        let numbers = |files: Vec<Arc<FileMetaData>>| -> Vec<u64> {
+            files.iter().map(|f| f.number).collect()
+        };
+        assert_eq!(numbers(v.grandparents(1, b"a", b"h")), vec![2, 3]);
+        assert_eq!(numbers(v.grandparents(0, b"a", b"h")), vec![1]);
+        assert_eq!(numbers(v.grandparents(2, b"a", b"h")), vec![2, 3]);
+        assert!(v.grandparents(3, b"a", b"h").is_empty());
+        // L2 has a file outside the range only: L3 is still the one.
+        let w = version_with(
+            4,
+            &[
+                (2, gp_meta(6, "x", "z", 10)),
+                (3, gp_meta(2, "a", "f", 300)),
+            ],
+        );
+        assert_eq!(numbers(w.grandparents(1, b"a", b"c")), vec![2]);
+    }
+
     #[test]
     fn builder_applies_adds_and_deletes() {
         let mut b = VersionBuilder::new(&Version::new(3));
