@@ -73,9 +73,9 @@ pub fn memtable_full(
 /// every byte it will read. Zeroing cost a 1 MiB `memset` (the 64 MiB write
 /// buffer's block) in the write that took a new block: with 4 KB values,
 /// one write in 250 waited 76-170 us for it (0.4% of writes; fillrandom's
-/// P99.9 was 144 us, now 75 us as RocksDB's; docs/benchmarks.md). In debug builds
-/// every block is filled with [`POISON`] instead, so that tests catch a
-/// reader of memory nobody wrote.
+/// P99.9 was 144 us, now 75 us as RocksDB's; docs/benchmarks.md). In
+/// debug builds every block is filled with [`POISON`] instead, so that
+/// tests catch a reader of memory nobody wrote.
 pub struct Arena {
     blocks: Vec<Box<[MaybeUninit<u128>]>>,
     cursor: *mut u8,
