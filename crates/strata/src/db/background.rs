@@ -21,7 +21,6 @@ use crate::compaction::CompactionTask;
 use crate::compaction::{pick_automatic, pick_universal_full};
 use crate::error::{Error, Result};
 use crate::event_log::{compression_label, lsm_state, table_file_creation, Event, CF_NAME};
-use crate::filename::{parse_file_name, FileType};
 use crate::options::CompactionStyle;
 use crate::stats::{Histogram, Ticker};
 use crate::write_controller::{bg_job_limits, needs_compaction_speedup, SpeedupCause};
@@ -36,8 +35,9 @@ fn speedup_name(c: SpeedupCause) -> String {
 }
 
 impl DbInner {
-    /// Starts the flush thread and one thread for each compaction that may
-    /// ever run at once ([`bg_job_limits`] under pressure).
+    /// Starts the flush thread, the purge thread (`purge.rs`) and one
+    /// thread for each compaction that may ever run at once
+    /// ([`bg_job_limits`] under pressure).
     pub(crate) fn start_threads(self: &Arc<Self>) -> Vec<JoinHandle<()>> {
         let mut threads = Vec::new();
         let me = self.clone();
@@ -46,6 +46,13 @@ impl DbInner {
                 .name("strata:flush".into())
                 .spawn(move || me.flush_loop())
                 .expect("spawn flush thread"),
+        );
+        let me = self.clone();
+        threads.push(
+            std::thread::Builder::new()
+                .name("strata:purge".into())
+                .spawn(move || me.purge_loop())
+                .expect("spawn purge thread"),
         );
         let n = bg_job_limits(&self.opts, true).max_compactions;
         for i in 0..n {
@@ -469,91 +476,6 @@ impl DbInner {
         Ok(())
     }
 
-    /// Deletes table files no version references, WALs older than the
-    /// oldest live one, old MANIFESTs and OPTIONS files, and temp files.
-    /// Table and blob file deletions are logged as events of `job`.
-    pub(crate) fn delete_obsolete_files(&self, st: &mut State, job: u64) {
-        // After a background error the MANIFEST may hold an edit whose
-        // outcome is unknown (a failed sync): keep every file, so that a
-        // reopen finds whatever the MANIFEST names. Orphans go at reopen.
-        if st.bg_error.is_some() {
-            return;
-        }
-        let Ok(names) = self.fs.list(&self.dir) else {
-            return;
-        };
-        let mut live = st.versions.live_files();
-        live.extend(st.pending_outputs.iter().copied());
-        let log_number = st.versions.log_number();
-        self.wal.lock().forget_before(log_number);
-        let current_wal = st.mem.wal_number();
-        let manifest = st.versions.manifest_number();
-        let newest_options = names
-            .iter()
-            .filter_map(|n| match parse_file_name(n) {
-                Some(FileType::Options(k)) => Some(k),
-                _ => None,
-            })
-            .max();
-        for name in names {
-            let kind = parse_file_name(&name);
-            // The kinds RocksDB deletes through its SstFileManager, which
-            // counts `rocksdb.files.deleted.immediately` (the others it
-            // unlinks without counting).
-            let counted = matches!(
-                kind,
-                Some(FileType::Table(_) | FileType::Blob(_) | FileType::Wal(_))
-            );
-            let remove = match kind {
-                Some(FileType::Table(n)) => {
-                    let dead = !live.contains(&n);
-                    if dead {
-                        self.table_cache.evict(n);
-                    }
-                    dead
-                }
-                Some(FileType::Blob(n)) => {
-                    let dead = !live.contains(&n);
-                    if dead {
-                        self.blob_source.evict(n);
-                    }
-                    dead
-                }
-                Some(FileType::Wal(n)) => n < log_number && n != current_wal,
-                Some(FileType::Manifest(n)) => n < manifest,
-                Some(FileType::Options(n)) => Some(n) != newest_options,
-                Some(FileType::Temp) => true,
-                _ => false,
-            };
-            if remove {
-                let path = self.dir.join(&name);
-                match self.fs.remove(&path) {
-                    Ok(()) => {
-                        self.log.log(&format!("[DELETE] obsolete file {name}"));
-                        let event = match kind {
-                            Some(FileType::Table(n)) => Some(("table_file_deletion", n)),
-                            Some(FileType::Blob(n)) => Some(("blob_file_deletion", n)),
-                            _ => None,
-                        };
-                        if let Some((event, n)) = event {
-                            self.log.event(
-                                &Event::new(event, job)
-                                    .with("file_number", n)
-                                    .with("status", "OK"),
-                            );
-                        }
-                        if let (true, Some(s)) = (counted, &self.stats) {
-                            s.record_tick(Ticker::FilesDeletedImmediately, 1);
-                        }
-                    }
-                    Err(e) => self
-                        .log
-                        .log(&format!("[WARN] cannot delete obsolete file {name}: {e}")),
-                }
-            }
-        }
-    }
-
     /// Compacts `[begin, end]` level by level down to the last level that
     /// holds data (RocksDB's `CompactRange`).
     pub(crate) fn compact_range(&self, begin: Option<&[u8]>, end: Option<&[u8]>) -> Result<()> {
@@ -565,6 +487,7 @@ impl DbInner {
             self.bg_cv.wait_for(&mut st, Duration::from_millis(100));
         }
         let result = self.manual_levels(&mut st, begin, end);
+        self.wait_for_purge(&mut st);
         st.manual_compactions -= 1;
         self.work_cv.notify_all();
         result
@@ -640,6 +563,7 @@ impl DbInner {
             let pending = !st.imm.is_empty()
                 || st.flush_running
                 || st.compactions_running > 0
+                || !st.purging.is_empty()
                 || pick_automatic(&st.versions.current(), &st.busy, &self.opts).is_some();
             if !pending {
                 return Ok(());

@@ -333,6 +333,7 @@ impl DbInner {
                 return Err(Error::Background(e.clone()));
             }
             if st.imm.is_empty() && !st.flush_running {
+                self.wait_for_purge(&mut st);
                 return Ok(());
             }
             if self.shutting_down.load(Ordering::Acquire) {

@@ -22,7 +22,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use parking_lot::Mutex;
+use parking_lot::{Condvar, Mutex};
 
 use super::{FileLock, FileSystem, RandomAccessFile, WritableFile};
 use crate::error::{Error, Result};
@@ -170,6 +170,16 @@ impl State {
 pub struct FaultInjectionFs {
     inner: Arc<dyn FileSystem>,
     state: Arc<Mutex<State>>,
+    removes: Arc<RemoveGate>,
+}
+
+/// Holds `remove` calls while closed (see [`FaultInjectionFs::hold_removes`]).
+/// Apart from `State` so that a held remove blocks no other operation.
+#[derive(Default)]
+struct RemoveGate {
+    /// (closed, removes waiting).
+    state: Mutex<(bool, usize)>,
+    cv: Condvar,
 }
 
 impl fmt::Debug for FaultInjectionFs {
@@ -202,7 +212,26 @@ impl FaultInjectionFs {
                 torn_rng: None,
                 random_advices: Vec::new(),
             })),
+            removes: Arc::default(),
         }
+    }
+
+    /// Makes every later `remove` wait until [`Self::release_removes`], as
+    /// an unlink of a large file makes its caller wait: a test can then
+    /// check what else waits on a file deletion.
+    pub fn hold_removes(&self) {
+        self.removes.state.lock().0 = true;
+    }
+
+    /// Lets held and later removes through.
+    pub fn release_removes(&self) {
+        self.removes.state.lock().0 = false;
+        self.removes.cv.notify_all();
+    }
+
+    /// How many `remove` calls are waiting at the gate now.
+    pub fn removes_held(&self) -> usize {
+        self.removes.state.lock().1
     }
 
     /// Makes the `n`-th next operation of kind `op` (1 = the very next)
@@ -493,6 +522,16 @@ impl FileSystem for FaultInjectionFs {
     }
 
     fn remove(&self, path: &Path) -> Result<()> {
+        {
+            let mut g = self.removes.state.lock();
+            if g.0 {
+                g.1 += 1;
+                while g.0 {
+                    self.removes.cv.wait(&mut g);
+                }
+                g.1 -= 1;
+            }
+        }
         let mut s = self.state.lock();
         s.check_active("remove", path)?;
         self.inner.remove(path)?;
