@@ -8,6 +8,9 @@
 //! - `wamp` = RocksDB's `Sum` row W-Amp of the compaction stats table
 //!   ((flush + compaction writes) / flushed bytes, no WAL).
 //! - `cpu_pct` = (user + sys CPU of the bench process) / wall / cores x 100.
+//! - `l0_files_end`, `l0_mb_end`, `sst_mb_end` = L0 files, L0 MB and all
+//!   SST MB (10^6 bytes) in the step's last compaction stats table: the
+//!   tree the step left.
 //! - `comp_cpu_sec` = SUM of `rocksdb.compaction.times.cpu_micros` / 1e6
 //!   (falls back to `CompMergeCPU(sec)` of the Sum row).
 
@@ -159,6 +162,18 @@ pub fn metrics(o: &BenchOutput, acc: &Accounting) -> BTreeMap<String, f64> {
         if let Some(v) = o.compaction_sum.get(col) {
             m.insert(name.into(), *v);
         }
+    }
+    // The tree the step left: what `waitforcompaction` did not compact
+    // because no level was due. L0 left behind is compaction still owed, so
+    // two runs' W-Amp compare fairly only beside it.
+    if let Some(v) = o.compaction_l0.get("Files") {
+        m.insert("l0_files_end".into(), *v);
+    }
+    if let Some(v) = o.compaction_l0.get("Size(MB)") {
+        m.insert("l0_mb_end".into(), *v);
+    }
+    if let Some(v) = o.compaction_sum.get("Size(MB)") {
+        m.insert("sst_mb_end".into(), *v);
     }
     let t = |k: &str| o.tickers.get(k).map(|v| *v as f64);
     if let Some(w) = waf(&o.tickers) {

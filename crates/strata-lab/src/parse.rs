@@ -76,8 +76,13 @@ pub struct BenchOutput {
     pub tickers: BTreeMap<String, u64>,
     /// Histograms from `STATISTICS:`.
     pub stat_histograms: BTreeMap<String, StatHistogram>,
-    /// Columns of the last `Sum` row of the per-level compaction stats table.
+    /// Columns of the last `Sum` row of the per-level compaction stats table,
+    /// plus `Size(MB)`: the row's Size converted to 10^6 bytes.
     pub compaction_sum: BTreeMap<String, f64>,
+    /// Columns of the `L0` row of the last compaction stats table (with
+    /// `Size(MB)`); `Files` and `Size(MB)` are 0 when that table has no L0
+    /// row (RocksDB leaves out a level with no files and no compactions).
+    pub compaction_l0: BTreeMap<String, f64>,
     /// Seconds of `Cumulative stall:` from DB stats, if printed.
     pub cumulative_stall_sec: Option<f64>,
 }
@@ -340,6 +345,7 @@ pub fn parse_output(stdout: &str, stderr: &str) -> BenchOutput {
         }
         if line.starts_with("Level ") && line.contains("W-Amp") {
             header = Some(line.split_whitespace().map(str::to_string).collect());
+            out.compaction_l0 = BTreeMap::from([("Files".into(), 0.0), ("Size(MB)".into(), 0.0)]);
             continue;
         }
         if line.starts_with("Priority ") {
@@ -348,21 +354,31 @@ pub fn parse_output(stdout: &str, stderr: &str) -> BenchOutput {
         }
         if let Some(cols) = header.as_ref() {
             let mut t: Vec<&str> = line.split_whitespace().collect();
-            // The Size column prints as two tokens (`24.99 MB`): drop the unit.
-            if t.len() == cols.len() + 1
-                && t.get(3)
-                    .is_some_and(|u| matches!(*u, "B" | "KB" | "MB" | "GB" | "TB"))
-            {
-                t.remove(3);
+            // The Size column prints as two tokens (`24.99 MB`): drop the
+            // unit, keeping the size in MB.
+            let mut size_mb = None;
+            if t.len() == cols.len() + 1 {
+                if let Some(scale) = t.get(3).and_then(|u| unit_to_mb(u)) {
+                    size_mb = t.get(2).and_then(|v| num(v)).map(|v| v * scale);
+                    t.remove(3);
+                }
             }
-            if t.first() == Some(&"Sum") && t.len() == cols.len() {
+            let row_name = t.first().copied();
+            if matches!(row_name, Some("Sum" | "L0")) && t.len() == cols.len() {
                 let mut row = BTreeMap::new();
                 for (c, v) in cols.iter().zip(&t).skip(1) {
                     if let Some(x) = parse_count(v) {
                         row.insert(c.clone(), x);
                     }
                 }
-                out.compaction_sum = row;
+                if let Some(mb) = size_mb {
+                    row.insert("Size(MB)".into(), mb);
+                }
+                if row_name == Some("Sum") {
+                    out.compaction_sum = row;
+                } else {
+                    out.compaction_l0 = row;
+                }
             }
             if line.is_empty() {
                 header = None;
@@ -461,6 +477,20 @@ pub fn field_set(o: &BenchOutput) -> std::collections::BTreeSet<String> {
         f.insert("statistics".into());
     }
     f
+}
+
+/// MB (10^6 bytes) per unit of the compaction table's Size column, which
+/// prints binary units (`KB` = 1024 bytes) as RocksDB's `BytesToHumanString`.
+fn unit_to_mb(unit: &str) -> Option<f64> {
+    let bytes = match unit {
+        "B" => 1.0,
+        "KB" => 1024.0,
+        "MB" => 1024.0 * 1024.0,
+        "GB" => 1024.0 * 1024.0 * 1024.0,
+        "TB" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
+        _ => return None,
+    };
+    Some(bytes / 1e6)
 }
 
 /// Parses a compaction-table cell: `24.99`, `75K`, `1.2M`, `34/15` (first part).
@@ -610,9 +640,42 @@ Cumulative stall: 00:00:0.106 H:M:S, 70.4 percent
         assert_eq!(c.get("CompMergeCPU(sec)"), Some(&0.07));
         assert_eq!(c.get("KeyIn"), Some(&22000.0));
         assert_eq!(c.get("WPreComp(GB)"), Some(&0.0));
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+        assert!(close(c["Size(MB)"], 1.98 * 1048576.0 / 1e6));
+        let l0 = &o.compaction_l0;
+        assert_eq!(l0.get("Files"), Some(&5.0));
+        assert!(close(l0["Size(MB)"], 270.39 * 1024.0 / 1e6));
         assert_eq!(o.cumulative_stall_sec, Some(0.106));
         let f = field_set(&o);
         assert!(f.contains("compaction:WPreComp(GB)") && f.contains("stall:cumulative"));
+    }
+
+    /// RocksDB prints no row for a level with no files and no compactions:
+    /// a table without an L0 row means an empty L0, and the last table of
+    /// the output is the one that counts.
+    #[test]
+    fn compaction_table_without_l0_row_reads_as_empty_l0() {
+        let table = |l0: &str| {
+            format!(
+                "\
+Level    Files   Size     Score Read(GB)  Rn(GB) Rnp1(GB) Write(GB) Wnew(GB) Moved(GB) W-Amp Rd(MB/s) Wr(MB/s) Comp(sec) CompMergeCPU(sec) Comp(cnt) Avg(sec) KeyIn KeyDrop Rblob(GB) Wblob(GB)
+----------------------------------------------------------------------
+{l0}  L1      3/0   202.80 MB   0.8      1.5     0.6      0.9       1.2      0.2       0.0   2.1    252.7    199.6      5.94              4.56         4    1.484   2570K   541K       0.0       0.0
+ Sum      3/0   202.80 MB   0.0      1.7     0.7      1.0       1.9      0.8       0.1   3.4    187.4    200.1      9.52              6.92        23    0.414   3059K   763K       0.0       0.0
+
+"
+            )
+        };
+        let with_l0 = table(
+            "  L0      3/0    105.78 MB   0.8      0.0     0.0      0.0       0.6      0.6       0.0   1.0      0.0    161.3      3.51              2.27        17    0.206   1000K      0       0.0       0.0\n",
+        );
+        let o = parse_output(&with_l0, "");
+        assert_eq!(o.compaction_l0.get("Files"), Some(&3.0));
+        let o = parse_output(&format!("{with_l0}{}", table("")), "");
+        assert_eq!(o.compaction_l0.get("Files"), Some(&0.0));
+        assert_eq!(o.compaction_l0.get("Size(MB)"), Some(&0.0));
+        let sum_mb = o.compaction_sum["Size(MB)"];
+        assert!((sum_mb - 202.80 * 1048576.0 / 1e6).abs() < 1e-9, "{sum_mb}");
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! The five shipped studies parse, validate and expand at both scales.
+//! The shipped studies (the five published ones and study 5's steady-state
+//! variant) parse, validate and expand at both scales.
 
 use std::path::Path;
 
@@ -8,6 +9,7 @@ const STUDIES: &[&str] = &[
     "write_buffer",
     "subcompactions",
     "wal_compaction",
+    "wal_compaction_steady",
 ];
 
 #[test]
