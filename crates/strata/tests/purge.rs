@@ -116,23 +116,10 @@ fn compactions_run_while_an_earlier_jobs_files_are_being_removed() {
     // Once released, every obsolete file goes: the directory holds only
     // the tables the current version names.
     db.wait_for_compaction().unwrap();
-    let tables = std::fs::read_dir(dir.path())
-        .unwrap()
-        .filter(|e| {
-            e.as_ref()
-                .unwrap()
-                .file_name()
-                .to_string_lossy()
-                .ends_with(".sst")
-        })
+    let tables = common::file_names(dir.path())
+        .iter()
+        .filter(|n| n.ends_with(".sst"))
         .count();
-    let live: usize = (0..7)
-        .map(|l| {
-            db.property(&format!("rocksdb.num-files-at-level{l}"))
-                .unwrap()
-                .parse::<usize>()
-                .unwrap()
-        })
-        .sum();
+    let live: usize = (0..7).map(|l| common::files_at_level(&db, l)).sum();
     assert_eq!(tables, live);
 }

@@ -39,30 +39,20 @@ impl DbInner {
     /// thread for each compaction that may ever run at once
     /// ([`bg_job_limits`] under pressure).
     pub(crate) fn start_threads(self: &Arc<Self>) -> Vec<JoinHandle<()>> {
-        let mut threads = Vec::new();
-        let me = self.clone();
-        threads.push(
+        let spawn = |name: String, body: fn(Arc<Self>)| {
+            let me = self.clone();
             std::thread::Builder::new()
-                .name("strata:flush".into())
-                .spawn(move || me.flush_loop())
-                .expect("spawn flush thread"),
-        );
-        let me = self.clone();
-        threads.push(
-            std::thread::Builder::new()
-                .name("strata:purge".into())
-                .spawn(move || me.purge_loop())
-                .expect("spawn purge thread"),
-        );
+                .name(name)
+                .spawn(move || body(me))
+                .expect("spawn a background thread")
+        };
+        let mut threads = vec![
+            spawn("strata:flush".into(), Self::flush_loop),
+            spawn("strata:purge".into(), Self::purge_loop),
+        ];
         let n = bg_job_limits(&self.opts, true).max_compactions;
         for i in 0..n {
-            let me = self.clone();
-            threads.push(
-                std::thread::Builder::new()
-                    .name(format!("strata:compact{i}"))
-                    .spawn(move || me.compaction_loop())
-                    .expect("spawn compaction thread"),
-            );
+            threads.push(spawn(format!("strata:compact{i}"), Self::compaction_loop));
         }
         threads
     }
