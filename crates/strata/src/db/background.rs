@@ -35,8 +35,7 @@ fn speedup_name(c: SpeedupCause) -> String {
 }
 
 impl DbInner {
-    /// Starts the flush thread, the purge thread (`purge.rs`) and one
-    /// thread for each compaction that may ever run at once
+    /// Starts the flush thread and one thread for each compaction that may ever run at once
     /// ([`bg_job_limits`] under pressure).
     pub(crate) fn start_threads(self: &Arc<Self>) -> Vec<JoinHandle<()>> {
         let spawn = |name: String, body: fn(Arc<Self>)| {
@@ -46,10 +45,7 @@ impl DbInner {
                 .spawn(move || body(me))
                 .expect("spawn a background thread")
         };
-        let mut threads = vec![
-            spawn("strata:flush".into(), Self::flush_loop),
-            spawn("strata:purge".into(), Self::purge_loop),
-        ];
+        let mut threads = vec![spawn("strata:flush".into(), Self::flush_loop)];
         let n = bg_job_limits(&self.opts, true).max_compactions;
         for i in 0..n {
             threads.push(spawn(format!("strata:compact{i}"), Self::compaction_loop));
@@ -287,7 +283,6 @@ impl DbInner {
         {
             st.busy.output_ranges.remove(i);
         }
-        st.compactions_running -= 1;
         let ret = match outcome {
             // A FIFO deletion is not a compaction in RocksDB's statistics:
             // no Compaction Stats row, no compaction histograms.
@@ -387,7 +382,13 @@ impl DbInner {
                 Err(d)
             }
         };
+        // Stalled writers and the flush thread go on while this thread
+        // removes the job's obsolete files with the lock released; the
+        // compaction slot is freed only after (`purge.rs`, RocksDB's order).
+        self.bg_cv.notify_all();
+        self.work_cv.notify_all();
         self.delete_obsolete_files(st, job);
+        st.compactions_running -= 1;
         self.bg_cv.notify_all();
         self.work_cv.notify_all();
         ret

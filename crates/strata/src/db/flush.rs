@@ -202,6 +202,11 @@ impl DbInner {
             return;
         }
         st.flush_running = true;
+        // The version this flush started from stays live until its table is
+        // written, as RocksDB's `FlushJob` holds its base version: a
+        // compaction that finishes meanwhile leaves its inputs for this
+        // thread to remove (`purge.rs`).
+        let base = st.versions.current();
         let snapshots = self.snapshots.sequences();
         let start = Instant::now();
         let cpu = thread_cpu_micros();
@@ -236,6 +241,7 @@ impl DbInner {
                 &mut payload,
             )
         });
+        drop(base);
         let n = mems.len();
         let outcome = result.and_then(|(file, blob_files)| {
             let mut edit = VersionEdit::default();
@@ -302,15 +308,19 @@ impl DbInner {
                         .with("lsm_state", lsm_state(&st.versions.current()))
                         .with("immutable_memtables", st.imm.len()),
                 );
-                self.delete_obsolete_files(st, job);
             }
             Err(e) => {
                 if !matches!(e, Error::ShutdownInProgress) {
                     self.set_bg_error(st, e);
                 }
-                self.delete_obsolete_files(st, job);
             }
         }
+        // Writers and compactions go on while this thread removes what the
+        // flush (or a compaction that finished during it) made obsolete,
+        // with the lock released; the flush slot is freed only after.
+        self.bg_cv.notify_all();
+        self.work_cv.notify_all();
+        self.delete_obsolete_files(st, job);
         st.flush_running = false;
         st.flush_requested = false;
         self.bg_cv.notify_all();

@@ -120,9 +120,7 @@ pub(crate) struct State {
     /// Why the next forced memtable switch happens (a flush reason name
     /// for the LOG's `flush_started`), set by [`DbInner::flush_and_wait`].
     pub forced_flush_reason: Option<&'static str>,
-    /// Obsolete files waiting for the purge thread (`purge.rs`).
-    pub purge_queue: Vec<purge::ObsoleteFile>,
-    /// Names of the files queued or being removed.
+    /// Names of the obsolete files a job is removing (`purge.rs`).
     pub purging: BTreeSet<String>,
 }
 
@@ -143,8 +141,6 @@ pub(crate) struct DbInner {
     pub bg_cv: Condvar,
     /// Background threads wait here for work.
     pub work_cv: Condvar,
-    /// The purge thread waits here for obsolete files.
-    pub purge_cv: Condvar,
     pub super_version: RwLock<Arc<SuperVersion>>,
     /// Highest sequence number visible to readers.
     pub last_sequence: AtomicU64,
@@ -386,14 +382,10 @@ impl Drop for Db {
             let _st = self.inner.state.lock();
             self.inner.work_cv.notify_all();
             self.inner.bg_cv.notify_all();
-            self.inner.purge_cv.notify_all();
         }
         for t in self.threads.lock().drain(..) {
             let _ = t.join();
         }
-        // A job that finished after the purge thread exited queued its
-        // obsolete files for nobody.
-        self.inner.purge_queued(&mut self.inner.state.lock());
         let _ = self.inner.wal.lock().flush_current();
         self.inner.log.log("DB closed");
     }

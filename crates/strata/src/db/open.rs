@@ -160,7 +160,6 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         pending_bytes_cache: None,
         last_speedup: false,
         forced_flush_reason: None,
-        purge_queue: Vec::new(),
         purging: BTreeSet::new(),
     };
     let inner = Arc::new(DbInner {
@@ -182,7 +181,6 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         state: Mutex::new(state),
         bg_cv: Condvar::new(),
         work_cv: Condvar::new(),
-        purge_cv: Condvar::new(),
         super_version: RwLock::new(Arc::new(SuperVersion {
             mem,
             imm: Vec::new(),
@@ -206,7 +204,6 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         let n = st.versions.new_file_number();
         crate::options_file::write(&inner.fs, &inner.dir, n, &inner.opts)?;
         inner.delete_obsolete_files(&mut st, job);
-        inner.purge_queued(&mut st);
     }
     let threads = inner.start_threads();
     inner.work_cv.notify_all();

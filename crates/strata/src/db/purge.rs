@@ -1,18 +1,27 @@
-//! Obsolete files: found under the state lock, removed without it.
+//! Obsolete files: found under the state lock, removed without it, by
+//! the job that made them obsolete before it gives up its slot.
 //!
 //! A finished flush or compaction leaves files no version names (the
 //! compaction's inputs, WALs older than the MANIFEST's log number, old
 //! MANIFEST and OPTIONS files). Finding them needs the state (live files,
 //! pending outputs); removing them does not, and an unlink of a large table
-//! took a median 13 ms here (ext4; 10-34 ms for 80% of them). RocksDB's
-//! `PurgeObsoleteFiles` runs with the DB mutex released for that reason.
-//! Strata queues the files in `State::purge_queue` and one purge thread
-//! unlinks them, so neither writers, which take the state lock for every
-//! write group, nor the next compaction wait on an unlink: with 6-16 inputs
-//! of 37-120 MB, the removal held the lock for 95-390 ms per compaction.
+//! took a median 13 ms here (ext4; 10-34 ms for 80% of them). So the job
+//! unlinks them with the state lock released, as RocksDB's
+//! `PurgeObsoleteFiles`: writers, which take the lock for every write
+//! group, never wait on an unlink (they did, 95-390 ms per compaction of
+//! study 5's overwrite, while the removal held the lock).
+//!
+//! The job keeps its slot (`State::compactions_running`,
+//! `State::flush_running`) until its files are gone, as RocksDB frees
+//! `bg_compaction_scheduled_` only after the purge: with one compaction at
+//! a time, the next compaction starts once the last one's inputs are
+//! removed, and the flushes that land meanwhile join its L0 batch. A flush
+//! holds the version it started from until its table is written (RocksDB's
+//! `FlushJob` base version), so the inputs of a compaction that finishes
+//! while a flush runs stay live until then and the flush's thread removes
+//! them; the next compaction need not wait for those. Session 16 measured
+//! both engines' order at study 5's quick scale (docs/benchmarks.md).
 
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
 use std::time::Duration;
 
 use parking_lot::MutexGuard;
@@ -22,7 +31,7 @@ use crate::event_log::Event;
 use crate::filename::{parse_file_name, FileType};
 use crate::stats::Ticker;
 
-/// A file found obsolete, waiting for the purge thread.
+/// A file found obsolete, to be removed by the job that found it.
 #[derive(Clone, Debug)]
 pub(crate) struct ObsoleteFile {
     /// File name within the DB directory.
@@ -34,19 +43,27 @@ pub(crate) struct ObsoleteFile {
 }
 
 impl DbInner {
-    /// Queues every file that no version, pending output or current WAL
-    /// needs for the purge thread, and wakes it. Files already queued or
-    /// being removed are skipped, so two jobs finishing close together do
+    /// Removes every file that no version, pending output or current WAL
+    /// needs, with the state lock released while it unlinks. Files another
+    /// job is removing are skipped, so two jobs finishing close together do
     /// not both try to remove one file.
-    pub(crate) fn delete_obsolete_files(&self, st: &mut State, job: u64) {
+    pub(crate) fn delete_obsolete_files(&self, st: &mut MutexGuard<'_, State>, job: u64) {
+        let batch = self.find_obsolete_files(st, job);
+        self.purge(st, batch);
+    }
+
+    /// The files no version, pending output or current WAL needs, marked
+    /// as being removed (`State::purging`).
+    fn find_obsolete_files(&self, st: &mut State, job: u64) -> Vec<ObsoleteFile> {
+        let mut batch = Vec::new();
         // After a background error the MANIFEST may hold an edit whose
         // outcome is unknown (a failed sync): keep every file, so that a
         // reopen finds whatever the MANIFEST names. Orphans go at reopen.
         if st.bg_error.is_some() {
-            return;
+            return batch;
         }
         let Ok(names) = self.fs.list(&self.dir) else {
-            return;
+            return batch;
         };
         let mut live = st.versions.live_files();
         live.extend(st.pending_outputs.iter().copied());
@@ -61,7 +78,6 @@ impl DbInner {
                 _ => None,
             })
             .max();
-        let mut queued = false;
         for name in names {
             if st.purging.contains(&name) {
                 continue;
@@ -90,20 +106,14 @@ impl DbInner {
             };
             if remove {
                 st.purging.insert(name.clone());
-                st.purge_queue.push(ObsoleteFile { name, kind, job });
-                queued = true;
+                batch.push(ObsoleteFile { name, kind, job });
             }
         }
-        if queued {
-            self.purge_cv.notify_all();
-        }
+        batch
     }
 
-    /// Removes the queued obsolete files with the state lock released.
-    /// Called by the purge thread, and at open and close, where no other
-    /// thread runs.
-    pub(crate) fn purge_queued(&self, st: &mut MutexGuard<'_, State>) {
-        let batch = std::mem::take(&mut st.purge_queue);
+    /// Unlinks `batch` with the state lock released, then unmarks it.
+    fn purge(&self, st: &mut MutexGuard<'_, State>, batch: Vec<ObsoleteFile>) {
         if batch.is_empty() {
             return;
         }
@@ -155,35 +165,12 @@ impl DbInner {
         }
     }
 
-    /// The purge thread: removes queued files until shutdown, and drains
-    /// the queue before it exits.
-    pub(crate) fn purge_loop(self: Arc<Self>) {
-        let mut st = self.state.lock();
-        loop {
-            if !st.purge_queue.is_empty() {
-                self.purge_queued(&mut st);
-                continue;
-            }
-            if self.shutting_down.load(Ordering::Acquire) {
-                return;
-            }
-            self.purge_cv.wait_for(&mut st, Duration::from_secs(1));
-        }
-    }
-
-    /// Waits until no obsolete file is queued or being removed, so that a
-    /// caller told "flushed" or "compacted" finds the directory as the job
-    /// left it.
+    /// Waits until no job is removing obsolete files, so that a caller
+    /// told "flushed" or "compacted" finds the directory as the job left
+    /// it (a manual compaction's removals run on the caller's thread, a
+    /// flush's on the flush thread).
     pub(crate) fn wait_for_purge(&self, st: &mut MutexGuard<'_, State>) {
         while !st.purging.is_empty() {
-            if self.shutting_down.load(Ordering::Acquire) {
-                // The purge thread may be gone: remove what is left here.
-                self.purge_queued(st);
-                if st.purging.is_empty() {
-                    return;
-                }
-            }
-            self.purge_cv.notify_all();
             self.bg_cv.wait_for(st, Duration::from_millis(100));
         }
     }
