@@ -35,8 +35,8 @@ fn speedup_name(c: SpeedupCause) -> String {
 }
 
 impl DbInner {
-    /// Starts the flush thread and one thread for each compaction that may ever run at once
-    /// ([`bg_job_limits`] under pressure).
+    /// Starts the flush thread and one thread for each compaction that may
+    /// ever run at once ([`bg_job_limits`] under pressure).
     pub(crate) fn start_threads(self: &Arc<Self>) -> Vec<JoinHandle<()>> {
         let spawn = |name: String, body: fn(Arc<Self>)| {
             let me = self.clone();
