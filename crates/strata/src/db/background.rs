@@ -385,8 +385,6 @@ impl DbInner {
         // Stalled writers and the flush thread go on while this thread
         // removes the job's obsolete files with the lock released; the
         // compaction slot is freed only after (`purge.rs`, RocksDB's order).
-        self.bg_cv.notify_all();
-        self.work_cv.notify_all();
         self.delete_obsolete_files(st, job);
         st.compactions_running -= 1;
         self.bg_cv.notify_all();

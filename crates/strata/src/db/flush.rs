@@ -318,8 +318,6 @@ impl DbInner {
         // Writers and compactions go on while this thread removes what the
         // flush (or a compaction that finished during it) made obsolete,
         // with the lock released; the flush slot is freed only after.
-        self.bg_cv.notify_all();
-        self.work_cv.notify_all();
         self.delete_obsolete_files(st, job);
         st.flush_running = false;
         st.flush_requested = false;

@@ -33,14 +33,11 @@ use crate::filename::{parse_file_name, FileType};
 use crate::stats::Ticker;
 
 /// A file found obsolete, to be removed by the job that found it.
-#[derive(Clone, Debug)]
-pub(crate) struct ObsoleteFile {
+struct ObsoleteFile {
     /// File name within the DB directory.
-    pub name: String,
+    name: String,
     /// What the name parsed as.
-    pub kind: Option<FileType>,
-    /// The job that found it (the `job` of its deletion event).
-    pub job: u64,
+    kind: Option<FileType>,
 }
 
 impl DbInner {
@@ -49,13 +46,13 @@ impl DbInner {
     /// job is removing are skipped, so two jobs finishing close together do
     /// not both try to remove one file.
     pub(crate) fn delete_obsolete_files(&self, st: &mut MutexGuard<'_, State>, job: u64) {
-        let batch = self.find_obsolete_files(st, job);
-        self.purge(st, batch);
+        let batch = self.find_obsolete_files(st);
+        self.purge(st, batch, job);
     }
 
     /// The files no version, pending output or current WAL needs, marked
     /// as being removed (`State::purging`).
-    fn find_obsolete_files(&self, st: &mut State, job: u64) -> Vec<ObsoleteFile> {
+    fn find_obsolete_files(&self, st: &mut State) -> Vec<ObsoleteFile> {
         let mut batch = Vec::new();
         // After a background error the MANIFEST may hold an edit whose
         // outcome is unknown (a failed sync): keep every file, so that a
@@ -107,20 +104,24 @@ impl DbInner {
             };
             if remove {
                 st.purging.insert(name.clone());
-                batch.push(ObsoleteFile { name, kind, job });
+                batch.push(ObsoleteFile { name, kind });
             }
         }
         batch
     }
 
-    /// Unlinks `batch` with the state lock released, then unmarks it.
-    fn purge(&self, st: &mut MutexGuard<'_, State>, batch: Vec<ObsoleteFile>) {
+    /// Unlinks `batch` with the state lock released (waking the writers
+    /// and background threads that can go on meanwhile), then unmarks it.
+    /// Deletion events are `job`'s.
+    fn purge(&self, st: &mut MutexGuard<'_, State>, batch: Vec<ObsoleteFile>, job: u64) {
         if batch.is_empty() {
             return;
         }
+        self.bg_cv.notify_all();
+        self.work_cv.notify_all();
         MutexGuard::unlocked(st, || {
             for f in &batch {
-                self.remove_obsolete(f);
+                self.remove_obsolete(f, job);
             }
         });
         for f in &batch {
@@ -131,7 +132,7 @@ impl DbInner {
 
     /// Unlinks one obsolete file, with its LOG line, deletion event and
     /// ticker.
-    fn remove_obsolete(&self, f: &ObsoleteFile) {
+    fn remove_obsolete(&self, f: &ObsoleteFile, job: u64) {
         let path = self.dir.join(&f.name);
         match self.fs.remove(&path) {
             Ok(()) => {
@@ -143,7 +144,7 @@ impl DbInner {
                 };
                 if let Some((event, n)) = event {
                     self.log.event(
-                        &Event::new(event, f.job)
+                        &Event::new(event, job)
                             .with("file_number", n)
                             .with("status", "OK"),
                     );
