@@ -262,7 +262,7 @@ impl DbInner {
         });
         let outcome = result.and_then(|(edit, js)| {
             crate::db::flush::log_blob_file_creations(&self.log, job, &edit.blob_file_additions);
-            st.versions.log_and_apply(edit)?;
+            self.log_and_apply(st, edit)?;
             Ok(js)
         });
         // The version the job read from names its inputs: let it go before
@@ -442,7 +442,9 @@ impl DbInner {
     /// Drops blob files nothing references any more from the version (an
     /// edit of `deleted_blob_files`); the files themselves go once no live
     /// version holds them.
-    pub(crate) fn retire_blob_files(&self, st: &mut State) -> Result<()> {
+    pub(crate) fn retire_blob_files(&self, st: &mut MutexGuard<'_, State>) -> Result<()> {
+        // The edit must apply to the version it was computed from.
+        self.wait_for_manifest(st);
         let v = st.versions.current();
         if v.blob_files.is_empty() {
             return Ok(());
@@ -457,7 +459,7 @@ impl DbInner {
             deleted_blob_files: dead,
             ..Default::default()
         };
-        if let Err(e) = st.versions.log_and_apply(edit) {
+        if let Err(e) = self.log_and_apply(st, edit) {
             let d = e.duplicate();
             self.set_bg_error(st, e);
             return Err(d);

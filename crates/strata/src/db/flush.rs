@@ -264,7 +264,7 @@ impl DbInner {
                 .unwrap_or(0);
             edit.log_number = Some(log_number);
             edit.last_sequence = Some(self.last_sequence.load(Ordering::Acquire));
-            st.versions.log_and_apply(edit)?;
+            self.log_and_apply(st, edit)?;
             Ok((file, bytes, blob_bytes))
         });
         for n in started {

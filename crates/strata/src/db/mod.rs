@@ -7,6 +7,7 @@
 mod background;
 mod flush;
 pub(crate) mod internal_stats;
+mod manifest;
 mod open;
 mod properties;
 mod purge;
@@ -122,6 +123,9 @@ pub(crate) struct State {
     pub forced_flush_reason: Option<&'static str>,
     /// Names of the obsolete files a job is removing (`purge.rs`).
     pub purging: BTreeSet<String>,
+    /// A job is writing a MANIFEST edit with the lock released
+    /// (`manifest.rs`); the next edit waits on `DbInner::manifest_cv`.
+    pub manifest_writing: bool,
 }
 
 pub(crate) struct DbInner {
@@ -141,6 +145,8 @@ pub(crate) struct DbInner {
     pub bg_cv: Condvar,
     /// Background threads wait here for work.
     pub work_cv: Condvar,
+    /// Signalled when a MANIFEST edit has been written (`manifest.rs`).
+    pub manifest_cv: Condvar,
     pub super_version: RwLock<Arc<SuperVersion>>,
     /// Highest sequence number visible to readers.
     pub last_sequence: AtomicU64,

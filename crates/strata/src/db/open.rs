@@ -161,6 +161,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         last_speedup: false,
         forced_flush_reason: None,
         purging: BTreeSet::new(),
+        manifest_writing: false,
     };
     let inner = Arc::new(DbInner {
         dir: path.to_path_buf(),
@@ -181,6 +182,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         state: Mutex::new(state),
         bg_cv: Condvar::new(),
         work_cv: Condvar::new(),
+        manifest_cv: Condvar::new(),
         super_version: RwLock::new(Arc::new(SuperVersion {
             mem,
             imm: Vec::new(),

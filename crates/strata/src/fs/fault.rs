@@ -170,16 +170,46 @@ impl State {
 pub struct FaultInjectionFs {
     inner: Arc<dyn FileSystem>,
     state: Arc<Mutex<State>>,
-    removes: Arc<RemoveGate>,
+    removes: Arc<Gate>,
+    manifest_syncs: Arc<Gate>,
 }
 
-/// Holds `remove` calls while closed (see [`FaultInjectionFs::hold_removes`]).
-/// Apart from `State` so that a held remove blocks no other operation.
+/// Holds the calls that pass it while closed (see
+/// [`FaultInjectionFs::hold_removes`] and
+/// [`FaultInjectionFs::hold_manifest_syncs`]). Apart from `State` so that
+/// a held call blocks no other operation.
 #[derive(Default)]
-struct RemoveGate {
-    /// (closed, removes waiting).
+struct Gate {
+    /// (closed, calls waiting).
     state: Mutex<(bool, usize)>,
     cv: Condvar,
+}
+
+impl Gate {
+    fn close(&self) {
+        self.state.lock().0 = true;
+    }
+
+    fn open(&self) {
+        self.state.lock().0 = false;
+        self.cv.notify_all();
+    }
+
+    fn waiting(&self) -> usize {
+        self.state.lock().1
+    }
+
+    /// Returns at once while open; while closed, waits until opened.
+    fn pass(&self) {
+        let mut g = self.state.lock();
+        if g.0 {
+            g.1 += 1;
+            while g.0 {
+                self.cv.wait(&mut g);
+            }
+            g.1 -= 1;
+        }
+    }
 }
 
 impl fmt::Debug for FaultInjectionFs {
@@ -213,6 +243,7 @@ impl FaultInjectionFs {
                 random_advices: Vec::new(),
             })),
             removes: Arc::default(),
+            manifest_syncs: Arc::default(),
         }
     }
 
@@ -220,18 +251,34 @@ impl FaultInjectionFs {
     /// an unlink of a large file makes its caller wait: a test can then
     /// check what else waits on a file deletion.
     pub fn hold_removes(&self) {
-        self.removes.state.lock().0 = true;
+        self.removes.close();
     }
 
     /// Lets held and later removes through.
     pub fn release_removes(&self) {
-        self.removes.state.lock().0 = false;
-        self.removes.cv.notify_all();
+        self.removes.open();
     }
 
     /// How many `remove` calls are waiting at the gate now.
     pub fn removes_held(&self) -> usize {
-        self.removes.state.lock().1
+        self.removes.waiting()
+    }
+
+    /// Makes every later `sync` of a MANIFEST file wait until
+    /// [`Self::release_manifest_syncs`], as a slow fsync makes its caller
+    /// wait: a test can then check what else waits on a MANIFEST write.
+    pub fn hold_manifest_syncs(&self) {
+        self.manifest_syncs.close();
+    }
+
+    /// Lets held and later MANIFEST syncs through.
+    pub fn release_manifest_syncs(&self) {
+        self.manifest_syncs.open();
+    }
+
+    /// How many MANIFEST `sync` calls are waiting at the gate now.
+    pub fn manifest_syncs_held(&self) -> usize {
+        self.manifest_syncs.waiting()
     }
 
     /// Makes the `n`-th next operation of kind `op` (1 = the very next)
@@ -403,6 +450,10 @@ impl FaultInjectionFs {
             path: path.to_path_buf(),
             epoch: self.state.lock().epoch,
             state: self.state.clone(),
+            sync_gate: path
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("MANIFEST-"))
+                .then(|| self.manifest_syncs.clone()),
         }
     }
 }
@@ -522,16 +573,7 @@ impl FileSystem for FaultInjectionFs {
     }
 
     fn remove(&self, path: &Path) -> Result<()> {
-        {
-            let mut g = self.removes.state.lock();
-            if g.0 {
-                g.1 += 1;
-                while g.0 {
-                    self.removes.cv.wait(&mut g);
-                }
-                g.1 -= 1;
-            }
-        }
+        self.removes.pass();
         let mut s = self.state.lock();
         s.check_active("remove", path)?;
         self.inner.remove(path)?;
@@ -580,6 +622,8 @@ struct FaultWritable {
     path: PathBuf,
     epoch: u64,
     state: Arc<Mutex<State>>,
+    /// The gate this file's syncs pass (MANIFEST files only).
+    sync_gate: Option<Arc<Gate>>,
 }
 
 impl FaultWritable {
@@ -619,6 +663,9 @@ impl WritableFile for FaultWritable {
     }
 
     fn sync(&mut self) -> Result<()> {
+        if let Some(g) = &self.sync_gate {
+            g.pass();
+        }
         let mut s = self.state.lock();
         self.live(&s)?;
         s.check_active("sync", &self.path)?;

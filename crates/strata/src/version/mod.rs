@@ -5,4 +5,4 @@ pub mod edit;
 mod set;
 
 pub use current::{BlobFileMeta, Version, VersionBuilder};
-pub use set::{VersionSet, COMPARATOR_NAME};
+pub use set::{ManifestWrite, VersionSet, COMPARATOR_NAME};

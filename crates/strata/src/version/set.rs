@@ -33,6 +33,42 @@ pub struct VersionSet {
     stats: Option<Arc<Statistics>>,
 }
 
+/// One edit between [`VersionSet::prepare`] and [`VersionSet::commit`]:
+/// its encoded record, the version it makes, and the MANIFEST's writer,
+/// so that the record can be written and synced without the DB's lock.
+pub struct ManifestWrite {
+    writer: Option<LogWriter>,
+    record: Vec<u8>,
+    edit: VersionEdit,
+    version: Version,
+    stats: Option<Arc<Statistics>>,
+}
+
+impl ManifestWrite {
+    /// Appends the record to the MANIFEST and syncs it (one record of the
+    /// log format, `docs/formats/manifest.md`), timing the sync into
+    /// `rocksdb.manifest.file.sync.micros`.
+    ///
+    /// # Errors
+    /// I/O errors writing or syncing.
+    pub fn write(&mut self) -> Result<()> {
+        let w = self
+            .writer
+            .as_mut()
+            .ok_or_else(|| Error::InvalidArgument("MANIFEST is not open".into()))?;
+        w.add_record(&self.record)?;
+        let t = std::time::Instant::now();
+        w.sync()?;
+        if let Some(s) = &self.stats {
+            s.record_histogram(
+                Histogram::ManifestFileSyncMicros,
+                t.elapsed().as_micros() as u64,
+            );
+        }
+        Ok(())
+    }
+}
+
 impl VersionSet {
     fn empty(dir: &Path, fs: Arc<dyn FileSystem>, num_levels: usize) -> Self {
         VersionSet {
@@ -217,13 +253,35 @@ impl VersionSet {
         self.fs.sync_dir(&self.dir)
     }
 
-    /// Logs `edit` to the MANIFEST (synced) and installs the new version.
-    /// Fills in the edit's next file number and last sequence.
+    /// Logs `edit` to the MANIFEST (synced) and installs the new version:
+    /// [`prepare`](Self::prepare), [`ManifestWrite::write`] and
+    /// [`commit`](Self::commit) in one go. The DB writes with its lock
+    /// released instead (`db/manifest.rs`); recovery and tests use this.
     ///
     /// # Errors
     /// I/O errors writing or syncing the MANIFEST. The version is not
     /// installed then, and the caller must treat it as a background error.
-    pub fn log_and_apply(&mut self, mut edit: VersionEdit) -> Result<()> {
+    pub fn log_and_apply(&mut self, edit: VersionEdit) -> Result<()> {
+        let mut w = self.prepare(edit)?;
+        let r = w.write();
+        self.commit(w, r)
+    }
+
+    /// Builds the version `edit` makes of the current one and encodes the
+    /// edit, filling in its next file number and last sequence, and takes
+    /// the MANIFEST's writer out of the set until [`commit`](Self::commit)
+    /// puts it back: nothing may prepare another edit in between, since
+    /// each edit applies to the version the one before it installed.
+    ///
+    /// # Errors
+    /// Corruption if the edit does not apply (a file deleted twice); an
+    /// error if another edit is being written.
+    pub fn prepare(&mut self, mut edit: VersionEdit) -> Result<ManifestWrite> {
+        if self.manifest.is_none() {
+            return Err(Error::InvalidArgument(
+                "MANIFEST is not open, or another edit is being written".into(),
+            ));
+        }
         edit.next_file_number = Some(self.next_file_number);
         if edit.last_sequence.is_none() {
             edit.last_sequence = Some(self.last_sequence);
@@ -237,27 +295,33 @@ impl VersionSet {
             version.check_invariants()
         );
         let record = edit.encode();
-        let w = self
-            .manifest
-            .as_mut()
-            .ok_or_else(|| Error::InvalidArgument("MANIFEST is not open".into()))?;
-        w.add_record(&record)?;
-        let t = self.stats.as_ref().map(|_| std::time::Instant::now());
-        w.sync()?;
-        if let (Some(s), Some(t)) = (&self.stats, t) {
-            s.record_histogram(
-                Histogram::ManifestFileSyncMicros,
-                t.elapsed().as_micros() as u64,
-            );
-        }
-        self.manifest_bytes += record.len() as u64;
-        if let Some(n) = edit.log_number {
+        Ok(ManifestWrite {
+            writer: self.manifest.take(),
+            record,
+            edit,
+            version,
+            stats: self.stats.clone(),
+        })
+    }
+
+    /// Puts the MANIFEST's writer back and, if `written` is `Ok` (the
+    /// record is durable), installs the prepared version. Rolls over to a
+    /// new MANIFEST once this one passes 64 MiB.
+    ///
+    /// # Errors
+    /// `written`'s error (the version is not installed); I/O errors
+    /// starting a new MANIFEST.
+    pub fn commit(&mut self, mut w: ManifestWrite, written: Result<()>) -> Result<()> {
+        self.manifest = w.writer.take();
+        written?;
+        self.manifest_bytes += w.record.len() as u64;
+        if let Some(n) = w.edit.log_number {
             self.log_number = n;
         }
-        if let Some(s) = edit.last_sequence {
+        if let Some(s) = w.edit.last_sequence {
             self.last_sequence = self.last_sequence.max(s);
         }
-        self.install(version);
+        self.install(w.version);
         if self.manifest_bytes > 64 << 20 {
             self.write_new_manifest()?;
         }
