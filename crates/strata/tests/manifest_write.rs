@@ -8,15 +8,13 @@ mod common;
 
 use std::sync::mpsc;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use strata::fs::fault::FaultInjectionFs;
 use strata::fs::FileSystem;
 use strata::{Db, Options};
 
-/// How long a step that should not wait may take before the test calls it
-/// stuck (generous: CI machines are loaded).
-const PATIENCE: Duration = Duration::from_secs(30);
+use common::{eventually, put_in_background, PATIENCE};
 
 fn open(dir: &tempfile::TempDir, fs: &FaultInjectionFs) -> Arc<Db> {
     let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
@@ -25,33 +23,6 @@ fn open(dir: &tempfile::TempDir, fs: &FaultInjectionFs) -> Arc<Db> {
         ..common::small_opts(shared)
     };
     Arc::new(Db::open(dir.path(), opts).unwrap())
-}
-
-/// Polls `cond` until it holds or [`PATIENCE`] runs out.
-fn eventually(mut cond: impl FnMut() -> bool) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < PATIENCE {
-        if cond() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    false
-}
-
-/// Puts `n` 100-byte values under `prefix` on another thread; the
-/// receiver hears when they are all in.
-fn put_in_background(db: &Arc<Db>, prefix: &'static str, n: usize) -> mpsc::Receiver<()> {
-    let (tx, rx) = mpsc::channel();
-    let db = db.clone();
-    std::thread::spawn(move || {
-        for i in 0..n {
-            db.put(format!("{prefix}{i:06}").as_bytes(), &[b'w'; 100])
-                .unwrap();
-        }
-        let _ = tx.send(());
-    });
-    rx
 }
 
 fn value(db: &Db, key: &str) -> Option<Vec<u8>> {

@@ -11,16 +11,13 @@ mod common;
 
 use std::sync::mpsc;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use strata::fs::fault::FaultInjectionFs;
 use strata::fs::FileSystem;
 use strata::stats::{Histogram, Ticker};
 use strata::{Db, Options};
 
-/// How long a step that should not wait may take before the test calls it
-/// stuck (generous: CI machines are loaded).
-const PATIENCE: Duration = Duration::from_secs(30);
+use common::{eventually, put_in_background, PATIENCE};
 
 fn open(more: impl FnOnce(Options) -> Options) -> (tempfile::TempDir, FaultInjectionFs, Arc<Db>) {
     let dir = common::tempdir();
@@ -32,33 +29,6 @@ fn open(more: impl FnOnce(Options) -> Options) -> (tempfile::TempDir, FaultInjec
     });
     let db = Arc::new(Db::open(dir.path(), opts).unwrap());
     (dir, fs, db)
-}
-
-/// Polls `cond` until it holds or [`PATIENCE`] runs out.
-fn eventually(mut cond: impl FnMut() -> bool) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < PATIENCE {
-        if cond() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    false
-}
-
-/// Puts `n` 100-byte values under `prefix` on another thread; the
-/// receiver hears when they are all in.
-fn put_in_background(db: &Arc<Db>, prefix: &'static str, n: usize) -> mpsc::Receiver<()> {
-    let (tx, rx) = mpsc::channel();
-    let db = db.clone();
-    std::thread::spawn(move || {
-        for i in 0..n {
-            db.put(format!("{prefix}{i:06}").as_bytes(), &[b'w'; 100])
-                .unwrap();
-        }
-        let _ = tx.send(());
-    });
-    rx
 }
 
 #[test]

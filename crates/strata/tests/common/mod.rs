@@ -243,3 +243,39 @@ pub fn files_at_level(db: &Db, level: usize) -> usize {
         .parse()
         .unwrap()
 }
+
+/// How long a step that should not wait may take before a test calls it
+/// stuck (generous: CI machines are loaded). For the tests that hold a
+/// call at one of the fault FS's gates and check what else goes on.
+pub const PATIENCE: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Polls `cond` until it holds or [`PATIENCE`] runs out.
+pub fn eventually(mut cond: impl FnMut() -> bool) -> bool {
+    let start = std::time::Instant::now();
+    while start.elapsed() < PATIENCE {
+        if cond() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    false
+}
+
+/// Puts `n` 100-byte values (`w`s) under `prefix` on another thread; the
+/// receiver hears when they are all in.
+pub fn put_in_background(
+    db: &Arc<Db>,
+    prefix: &'static str,
+    n: usize,
+) -> std::sync::mpsc::Receiver<()> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let db = db.clone();
+    std::thread::spawn(move || {
+        for i in 0..n {
+            db.put(format!("{prefix}{i:06}").as_bytes(), &[b'w'; 100])
+                .unwrap();
+        }
+        let _ = tx.send(());
+    });
+    rx
+}
