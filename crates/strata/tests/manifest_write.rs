@@ -14,7 +14,7 @@ use strata::fs::fault::FaultInjectionFs;
 use strata::fs::FileSystem;
 use strata::{Db, Options};
 
-use common::{eventually, put_in_background, PATIENCE};
+use common::{eventually, put_in_background, put_until_held, PATIENCE};
 
 fn open(dir: &tempfile::TempDir, fs: &FaultInjectionFs) -> Arc<Db> {
     let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
@@ -38,19 +38,10 @@ fn writers_do_not_wait_for_a_manifest_sync() {
     // 64 KB memtables: the writes switch the memtable and the flush's
     // MANIFEST sync is held. The writer stops there, so what it wrote
     // since fits in the memtables.
-    let (tx, first) = mpsc::channel();
-    {
-        let (db, fs) = (db.clone(), fs.clone());
-        std::thread::spawn(move || {
-            for n in 0..20_000 {
-                db.put(format!("a{n:06}").as_bytes(), &[b'v'; 100]).unwrap();
-                if fs.manifest_syncs_held() > 0 {
-                    break;
-                }
-            }
-            let _ = tx.send(());
-        });
-    }
+    let first = {
+        let fs = fs.clone();
+        put_until_held(&db, move || fs.manifest_syncs_held() > 0)
+    };
     let held = eventually(|| fs.manifest_syncs_held() > 0);
     let first_done = first.recv_timeout(PATIENCE);
     // Writes that fit in the memtables go in, and reads see the memtable

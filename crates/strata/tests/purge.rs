@@ -17,7 +17,7 @@ use strata::fs::FileSystem;
 use strata::stats::{Histogram, Ticker};
 use strata::{Db, Options};
 
-use common::{eventually, put_in_background, PATIENCE};
+use common::{eventually, put_in_background, put_until_held, PATIENCE};
 
 fn open(more: impl FnOnce(Options) -> Options) -> (tempfile::TempDir, FaultInjectionFs, Arc<Db>) {
     let dir = common::tempdir();
@@ -41,19 +41,10 @@ fn writers_do_not_wait_for_an_obsolete_file_removal() {
     // 64 KB memtables: writes switch the memtable, the flush makes the
     // first WAL obsolete, and the flush thread's removal of it is held.
     // The writer stops there, so what it wrote since fits in the memtables.
-    let (tx, first) = mpsc::channel();
-    {
-        let (db, fs) = (db.clone(), fs.clone());
-        std::thread::spawn(move || {
-            for n in 0..20_000 {
-                db.put(format!("a{n:06}").as_bytes(), &[b'v'; 100]).unwrap();
-                if fs.removes_held() > 0 {
-                    break;
-                }
-            }
-            let _ = tx.send(());
-        });
-    }
+    let first = {
+        let fs = fs.clone();
+        put_until_held(&db, move || fs.removes_held() > 0)
+    };
     let held = eventually(|| fs.removes_held() > 0);
     let first_done = first.recv_timeout(PATIENCE);
     // Writes that fit in the memtables go in while the removal waits (with

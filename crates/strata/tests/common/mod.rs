@@ -279,3 +279,24 @@ pub fn put_in_background(
     });
     rx
 }
+
+/// Puts 100-byte values (`v`s) under `a000000`, `a000001`, ... on another
+/// thread until `held()` says a gate of the fault FS holds a call (at most
+/// 20,000); the receiver hears when the writer stops.
+pub fn put_until_held(
+    db: &Arc<Db>,
+    held: impl Fn() -> bool + Send + 'static,
+) -> std::sync::mpsc::Receiver<()> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let db = db.clone();
+    std::thread::spawn(move || {
+        for n in 0..20_000 {
+            db.put(format!("a{n:06}").as_bytes(), &[b'v'; 100]).unwrap();
+            if held() {
+                break;
+            }
+        }
+        let _ = tx.send(());
+    });
+    rx
+}
