@@ -7,7 +7,8 @@
 //! The step's event lines are kept beside its output (`stepN.events`,
 //! readable with `strata inspect events`), and their totals become metrics:
 //! above all the L0 files each L0 merge took, which is what moves WAF from
-//! one run to the next in study 5 (docs/benchmarks.md).
+//! one run to the next in study 5 (docs/benchmarks.md), and L0's file count
+//! over time, the read side of that batch size.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -44,6 +45,12 @@ pub fn collect(db: &Path, events_out: &Path) -> BTreeMap<String, f64> {
             total as f64 / s.l0_batches.len() as f64,
         );
     }
+    if let Some(mean) = s.l0_files_mean() {
+        m.insert("l0_files_mean".into(), mean);
+    }
+    if let Some(max) = s.l0_files_max() {
+        m.insert("l0_files_max".into(), max as f64);
+    }
     m
 }
 
@@ -77,6 +84,8 @@ mod tests {
         assert!(m["compaction_jobs"] >= 1.0, "{m:?}");
         assert!(m["l0_merges"] >= 1.0, "{m:?}");
         assert!(m["l0_files_per_merge"] >= 2.0, "{m:?}");
+        assert!(m["l0_files_mean"] > 0.0, "{m:?}");
+        assert!(m["l0_files_max"] >= m["l0_files_mean"], "{m:?}");
         let kept = std::fs::read_to_string(&out).unwrap();
         assert!(kept.lines().all(|l| l.contains(EVENT_PREFIX)));
         assert!(kept.contains("\"compaction_finished\""));

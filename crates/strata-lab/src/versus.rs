@@ -22,6 +22,7 @@ pub const METRICS: &[(&str, &str)] = &[
     ("waf", "WAF"),
     ("wamp_exact", "W-Amp"),
     ("l0_files_per_merge", "L0 files/merge"),
+    ("l0_files_mean", "mean L0 files"),
     ("p99", "p99"),
 ];
 
@@ -32,11 +33,12 @@ pub fn higher_is_better(metric: &str) -> bool {
 }
 
 /// Whether a difference in `metric` is good or bad for Strata. The L0
-/// files each L0 merge took (joblog.rs) is neither: it explains WAF (more
-/// files per merge, fewer merges, less rewriting) rather than grading the
-/// engine, so it is marked higher or lower.
+/// files each L0 merge took and L0's mean file count (joblog.rs) are
+/// neither: they explain WAF (more files per merge, fewer merges, less
+/// rewriting, more files for a lookup to check meanwhile) rather than
+/// grading the engine, so they are marked higher or lower.
 pub fn judged(metric: &str) -> bool {
-    metric != "l0_files_per_merge"
+    !matches!(metric, "l0_files_per_merge" | "l0_files_mean")
 }
 
 /// Repeats each engine needs before the test is run.
@@ -158,7 +160,9 @@ pub fn section(plan: &Plan, rows: &[ResultRow]) -> Vec<Block> {
              is within what the two engines' own run-to-run spread explains. L0 files/merge (from the LOG's \
              events: the L0 files each compaction that read L0 took, averaged over the step) is marked \
              higher or lower, not better or worse: it is why WAF differs, not a grade. More files per merge \
-             means fewer merges of the same data, and less rewriting of the level below."
+             means fewer merges of the same data, and less rewriting of the level below. Mean L0 files \
+             (L0's file count after each job, averaged over time) is the other side of that trade, also \
+             marked higher or lower: the files a point lookup may have to check in L0."
         )),
     ];
     let mut tally: BTreeMap<(&str, String), [usize; 4]> = BTreeMap::new();

@@ -158,6 +158,12 @@ pub fn write_text(t: &Timeline, out: &mut dyn Write) -> anyhow::Result<()> {
             total as f64 / s.l0_batches.len() as f64
         )?;
     }
+    if let (Some(mean), Some(max)) = (s.l0_files_mean(), s.l0_files_max()) {
+        writeln!(
+            out,
+            "L0 files after each job, over time: mean {mean:.2}, max {max}"
+        )?;
+    }
     if let Some(w) = s.w_amp() {
         writeln!(
             out,
@@ -228,6 +234,8 @@ pub fn write_json(t: &Timeline, out: &mut dyn Write) -> anyhow::Result<()> {
             "trivial_move_files": s.moves.0,
             "trivial_move_bytes": s.moves.1,
             "l0_batches": s.l0_batches,
+            "l0_files_mean": s.l0_files_mean(),
+            "l0_files_max": s.l0_files_max(),
             "w_amp": s.w_amp(),
         },
         "skipped_lines": t.skipped,
@@ -264,6 +272,7 @@ Compactions: 1, 170.0 MB written
   LevelL0FilesNum: 1 job(s), 180.0 MB in, 170.0 MB out, 2.000 s
 Trivial moves: 1 file(s), 60.0 MB
 L0 files per compaction reading L0: 4 (mean 4.00)
+L0 files after each job, over time: mean 2.89, max 5
 W-Amp (flush + compaction bytes written / flushed bytes): 3.361
 1 job(s) had not finished when the LOG ends; not counted above.
 1 EVENT_LOG_v1 line(s) were not JSON and were skipped.
@@ -278,6 +287,7 @@ W-Amp (flush + compaction bytes written / flushed bytes): 3.361
         let v: Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(v["jobs"].as_array().unwrap().len(), 5);
         assert_eq!(v["summary"]["compaction_bytes"], 170_000_000);
+        assert_eq!(v["summary"]["l0_files_max"], 5);
         assert_eq!(v["skipped_lines"], 1);
     }
 

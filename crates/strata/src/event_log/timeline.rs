@@ -193,6 +193,9 @@ pub struct Summary {
     pub moves: (u64, u64),
     /// L0 files taken by each compaction that read L0, in order.
     pub l0_batches: Vec<usize>,
+    /// L0's file count after each finished job that logged its
+    /// `lsm_state`, as (`time_micros` of the finish, files), in time order.
+    pub l0_after: Vec<(u64, u64)>,
 }
 
 impl Summary {
@@ -207,12 +210,36 @@ impl Summary {
         (self.flush_bytes > 0)
             .then(|| (self.flush_bytes + self.compaction_bytes()) as f64 / self.flush_bytes as f64)
     }
+
+    /// L0's file count averaged over time, from the first finished job to
+    /// the last (each count holds until the next job changes it). It is
+    /// what a point lookup may have to check besides one file per deeper
+    /// level, and the other side of the L0 batch size: an engine whose L0
+    /// merges wait for more files rewrites less and keeps more in L0
+    /// meanwhile. `None` with fewer than two jobs or no time between them.
+    pub fn l0_files_mean(&self) -> Option<f64> {
+        let (first, last) = (self.l0_after.first()?.0, self.l0_after.last()?.0);
+        let area: u64 = self
+            .l0_after
+            .windows(2)
+            .map(|w| w[0].1 * (w[1].0 - w[0].0))
+            .sum();
+        (last > first).then(|| area as f64 / (last - first) as f64)
+    }
+
+    /// The most files L0 held after any job (`None` without jobs).
+    pub fn l0_files_max(&self) -> Option<u64> {
+        self.l0_after.iter().map(|p| p.1).max()
+    }
 }
 
 /// Sums the finished jobs.
 pub fn summarize(t: &Timeline) -> Summary {
     let mut s = Summary::default();
     for j in t.jobs.iter().filter(|j| j.end_us.is_some()) {
+        if let (Some(end), Some(&l0)) = (j.end_us, j.lsm_after.as_ref().and_then(|l| l.first())) {
+            s.l0_after.push((end, l0));
+        }
         match j.kind {
             Kind::Flush => {
                 s.flushes += 1;
@@ -234,6 +261,7 @@ pub fn summarize(t: &Timeline) -> Summary {
             }
         }
     }
+    s.l0_after.sort_by_key(|p| p.0);
     s
 }
 
@@ -268,5 +296,27 @@ mod tests {
         assert_eq!(s.moves, (1, 60_000_000));
         // (72 + 170) / 72
         assert!((s.w_amp().unwrap() - 242.0 / 72.0).abs() < 1e-9);
+        // L0 after each job: 1 file at 1.91 s, 5 at 3.01 s, 1 at 4.00 s.
+        assert_eq!(s.l0_after, [(1_910_000, 1), (3_010_000, 5), (4_000_000, 1)]);
+        let mean = (1.0 * 1_100_000.0 + 5.0 * 990_000.0) / 2_090_000.0;
+        assert!((s.l0_files_mean().unwrap() - mean).abs() < 1e-9);
+        assert_eq!(s.l0_files_max(), Some(5));
+    }
+
+    #[test]
+    fn l0_files_mean_weights_each_count_by_how_long_it_held() {
+        let s = Summary {
+            // 1 file for 10 us, 3 for 20 us, then 0 at the end.
+            l0_after: vec![(100, 1), (110, 3), (130, 0)],
+            ..Summary::default()
+        };
+        assert!((s.l0_files_mean().unwrap() - 70.0 / 30.0).abs() < 1e-9);
+        assert_eq!(s.l0_files_max(), Some(3));
+        let one = Summary {
+            l0_after: vec![(100, 4)],
+            ..Summary::default()
+        };
+        assert_eq!(one.l0_files_mean(), None);
+        assert_eq!(Summary::default().l0_files_max(), None);
     }
 }
