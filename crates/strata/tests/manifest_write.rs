@@ -36,8 +36,8 @@ fn writers_do_not_wait_for_a_manifest_sync() {
     let db = open(&dir, &fs);
     fs.hold_manifest_syncs();
     // 64 KB memtables: the writes switch the memtable and the flush's
-    // MANIFEST sync is held. The writer stops there, so what it wrote
-    // since fits in the memtables.
+    // MANIFEST sync is held. The writer stops at the switch, so what it
+    // wrote since, and the writes below, fit in the new memtable.
     let first = {
         let fs = fs.clone();
         put_until_held(&db, move || fs.manifest_syncs_held() > 0)

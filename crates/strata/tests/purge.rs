@@ -40,7 +40,8 @@ fn writers_do_not_wait_for_an_obsolete_file_removal() {
     fs.hold_removes();
     // 64 KB memtables: writes switch the memtable, the flush makes the
     // first WAL obsolete, and the flush thread's removal of it is held.
-    // The writer stops there, so what it wrote since fits in the memtables.
+    // The writer stops at the switch, so what it wrote since, and the
+    // writes below, fit in the new memtable.
     let first = {
         let fs = fs.clone();
         put_until_held(&db, move || fs.removes_held() > 0)
