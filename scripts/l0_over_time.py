@@ -11,6 +11,10 @@ per deeper level (read amplification), and it is what an L0 -> L1 merge
 batches: an engine whose merges wait for more files writes less per
 flushed byte and keeps more files in L0 meanwhile.
 
+Runs made since 1d52cdb carry the same figures as the lab metrics
+`l0_files_mean` and `l0_files_max` (which also count trivial moves'
+`lsm_state`); this script reads older runs' events.
+
 Usage: scripts/l0_over_time.py RUNS_DIR [STEP_INDEX]   (default step 1)
 """
 import glob
