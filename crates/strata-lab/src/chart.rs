@@ -23,6 +23,9 @@ pub struct Line {
     pub name: String,
     /// Per x index: (mean, min, max), `None` where no data.
     pub points: Vec<Option<(f64, f64, f64)>>,
+    /// Trade-off charts ([`ChartData::xy`]): per x index, the point's
+    /// horizontal position as (mean, min, max); empty otherwise.
+    pub xs: Vec<Option<(f64, f64, f64)>>,
 }
 
 /// What to draw.
@@ -44,6 +47,9 @@ pub struct ChartData {
     pub markers: Vec<(f64, String)>,
     /// Grouped bars instead of lines (categorical x).
     pub bars: bool,
+    /// A trade-off chart: x is a measured value (each line's `xs`), not a
+    /// category; `x_labels` label the points instead of the axis.
+    pub xy: bool,
 }
 
 const COLORS: [RGBColor; 8] = [
@@ -84,6 +90,9 @@ where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    if c.xy {
+        return draw_xy(root, c);
+    }
     let vals: Vec<f64> = c
         .lines
         .iter()
@@ -252,6 +261,127 @@ where
     Ok(())
 }
 
+/// (lowest, highest) of `vals` padded by 8% of the span (at least `min_pad`);
+/// (0, 1) when empty.
+fn padded_range(vals: &[f64], min_pad: f64) -> (f64, f64) {
+    if vals.is_empty() {
+        return (0.0, 1.0);
+    }
+    let (lo, hi) = vals
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), v| (a.min(*v), b.max(*v)));
+    let pad = ((hi - lo) * 0.08).max(min_pad);
+    (lo - pad, hi + pad)
+}
+
+/// (mean, min, max) of one coordinate of a point.
+type Stat = (f64, f64, f64);
+
+/// A trade-off chart: each line through its points at (x mean, y mean) in
+/// the order of `x_labels`, min-max bars both ways, each point labelled.
+fn draw_xy<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &ChartData) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let log = c.log_y;
+    let finite = |v: &f64| v.is_finite();
+    let xv: Vec<f64> = c
+        .lines
+        .iter()
+        .flat_map(|l| l.xs.iter().flatten().flat_map(|(m, a, b)| [*m, *a, *b]))
+        .filter(finite)
+        .collect();
+    let yv: Vec<f64> = c
+        .lines
+        .iter()
+        .flat_map(|l| l.points.iter().flatten().flat_map(|(m, a, b)| [*m, *a, *b]))
+        .filter(finite)
+        .map(|v| ty(v, log))
+        .collect();
+    let (x_lo, x_hi) = padded_range(&xv, 0.1);
+    let (y_lo, y_hi) = padded_range(&yv, if log { 0.05 } else { 0.01 });
+    let mut chart = ChartBuilder::on(root)
+        .caption(&c.title, ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(45)
+        .y_label_area_size(75)
+        .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)
+        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    chart
+        .configure_mesh()
+        .x_label_formatter(&|v| crate::aggregate::fmt_num(*v))
+        .y_label_formatter(&|v| crate::aggregate::fmt_num(if log { 10f64.powf(*v) } else { *v }))
+        .x_desc(&c.x_desc)
+        .y_desc(&c.y_desc)
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 15))
+        .draw()
+        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow::anyhow!("{e:?}");
+    for (i, l) in c.lines.iter().enumerate() {
+        let color = COLORS[i % COLORS.len()];
+        // (label index, x stats, y stats) of each point the line has.
+        let pts: Vec<(usize, Stat, Stat)> = l
+            .points
+            .iter()
+            .zip(l.xs.iter())
+            .enumerate()
+            .filter_map(|(k, (y, x))| Some((k, (*x)?, (*y)?)))
+            .collect();
+        let centres: Vec<(f64, f64)> = pts.iter().map(|(_, x, y)| (x.0, ty(y.0, log))).collect();
+        chart
+            .draw_series(LineSeries::new(centres.clone(), color.stroke_width(2)))
+            .map_err(err)?
+            .label(l.name.clone())
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
+            });
+        chart
+            .draw_series(centres.iter().map(|p| Circle::new(*p, 4, color.filled())))
+            .map_err(err)?;
+        for (k, x, y) in &pts {
+            let (cx, cy) = (x.0, ty(y.0, log));
+            let mut segs = Vec::new();
+            if y.2 > y.1 {
+                segs.push(vec![(cx, ty(y.1, log)), (cx, ty(y.2, log))]);
+            }
+            if x.2 > x.1 {
+                segs.push(vec![(x.1, cy), (x.2, cy)]);
+            }
+            for seg in segs {
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        seg,
+                        color.stroke_width(1),
+                    )))
+                    .map_err(err)?;
+            }
+            if let Some(label) = c.x_labels.get(*k) {
+                // Up and to the right of the point, clear of its marker.
+                chart
+                    .draw_series(std::iter::once(
+                        EmptyElement::at((cx, cy))
+                            + Text::new(
+                                label.clone(),
+                                (6, -18),
+                                ("sans-serif", 14).into_font().color(&color),
+                            ),
+                    ))
+                    .map_err(err)?;
+            }
+        }
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .position(SeriesLabelPosition::UpperRight)
+        .draw()
+        .map_err(err)?;
+    Ok(())
+}
+
 fn present<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
 where
     DB::ErrorType: 'static,
@@ -363,10 +493,12 @@ mod tests {
             lines: vec![Line {
                 name: "inline".into(),
                 points: vec![Some((1.0, 1.0, 1.0)), Some((2.0, 2.0, 2.0))],
+                xs: Vec::new(),
             }],
             log_y: false,
             markers: vec![(0.5, "alpha marker".into()), (0.5, "beta marker".into())],
             bars: false,
+            xy: false,
         };
         render(&c, &d.path().join("m")).unwrap();
         let svg = std::fs::read_to_string(d.path().join("m.svg")).unwrap();
@@ -416,10 +548,12 @@ mod tests {
             lines: vec![Line {
                 name: "inline".into(),
                 points: vec![Some((1.0, 0.5, 1.5)), Some((2.0, 2.0, 2.0))],
+                xs: Vec::new(),
             }],
             log_y: true,
             markers: vec![(0.5, "cross".into())],
             bars: false,
+            xy: false,
         };
         let mut bars = c.clone();
         bars.bars = true;
@@ -445,6 +579,36 @@ mod tests {
         assert!(std::fs::read_to_string(d.path().join("dash.svg"))
             .unwrap()
             .contains("use 2 KB"));
+    }
+
+    /// A trade-off chart puts each point at its measured x and labels it
+    /// with its axis value.
+    #[test]
+    fn renders_a_trade_off_chart() {
+        let d = tempfile::tempdir().unwrap();
+        let c = ChartData {
+            title: "t".into(),
+            x_desc: "l0_files_mean".into(),
+            y_desc: "wamp".into(),
+            x_labels: vec!["t=2".into(), "t=4".into(), "t=8".into()],
+            lines: vec![Line {
+                name: "strata leveled".into(),
+                points: vec![Some((5.0, 4.8, 5.1)), None, Some((3.0, 3.0, 3.0))],
+                xs: vec![Some((1.5, 1.4, 1.7)), None, Some((6.0, 6.0, 6.0))],
+            }],
+            log_y: false,
+            markers: Vec::new(),
+            bars: false,
+            xy: true,
+        };
+        render(&c, &d.path().join("xy")).unwrap();
+        let svg = std::fs::read_to_string(d.path().join("xy.svg")).unwrap();
+        assert!(svg.contains("strata leveled"));
+        // The labels of the points present, not of the missing one.
+        assert!(svg.contains("t=2") && svg.contains("t=8"), "{svg}");
+        assert!(!svg.contains("t=4"), "{svg}");
+        let png = std::fs::read(d.path().join("xy.png")).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     }
 
     #[test]

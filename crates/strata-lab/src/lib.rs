@@ -25,6 +25,7 @@ pub mod select;
 pub mod spec;
 pub mod statements;
 pub mod stats;
+pub mod tradeoff;
 pub mod validate;
 pub mod versus;
 

@@ -90,6 +90,13 @@ pub fn draw_charts(
     let mut out = Vec::new();
     for c in plan.loaded.spec.charts.iter().map(|c| c.get_ref()) {
         let Some(xa) = plan.axis(&c.x) else { continue };
+        if c.x_metric.is_some() {
+            let data = crate::tradeoff::chart_data(plan, rows, c);
+            render(&data, &cdir.join(&c.id))?;
+            let names = data.lines.iter().map(|l| l.name.clone()).collect();
+            out.push((c.id.clone(), c.title.clone(), names, data));
+            continue;
+        }
         let labels: Vec<String> = match c.series.as_deref().and_then(|s| plan.axis(s)) {
             Some(a) => a.values.iter().map(|v| v.label.clone()).collect(),
             None => vec![String::new()],
@@ -136,6 +143,7 @@ pub fn draw_charts(
                     lines.push(Line {
                         name: name.join(" "),
                         points: p,
+                        xs: Vec::new(),
                     });
                 }
             }
@@ -166,6 +174,7 @@ pub fn draw_charts(
             log_y: c.log_y,
             markers,
             bars: !xa.scalar,
+            xy: false,
         };
         render(&data, &cdir.join(&c.id))?;
         out.push((
@@ -337,6 +346,14 @@ pub fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
     }
     for (id, title, _, _) in &charts {
         b.push(Block::Chart(id.clone(), title.clone()));
+        if let Some(c) = s
+            .charts
+            .iter()
+            .map(|c| c.get_ref())
+            .find(|c| &c.id == id && c.x_metric.is_some())
+        {
+            b.extend(crate::tradeoff::blocks(&plan, &rows, c));
+        }
     }
     b.push(Block::H(2, "What this run shows".into()));
     b.push(if comp.is_empty() {

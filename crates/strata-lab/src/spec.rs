@@ -172,6 +172,12 @@ pub struct Chart {
     /// Mark where the second series overtakes the first.
     #[serde(default)]
     pub mark_crossover: bool,
+    /// A trade-off chart: this metric on the x axis instead of the `x`
+    /// axis's values, `metrics` (exactly one) on y, one curve per engine
+    /// (and `series` value) through the `x` axis's values, and a table
+    /// comparing the engines at equal x under it (`tradeoff.rs`).
+    #[serde(default)]
+    pub x_metric: Option<String>,
 }
 
 /// Kinds of machine-checkable published findings.

@@ -247,6 +247,22 @@ pub fn validate(l: &LoadedSpec) -> anyhow::Result<()> {
         if ch.metrics.is_empty() {
             return Err(err(off, &format!("{f}.metrics"), "is empty".into()));
         }
+        if ch.x_metric.is_some() {
+            if ch.metrics.len() != 1 {
+                return Err(err(
+                    off,
+                    &format!("{f}.metrics"),
+                    "a trade-off chart (`x_metric`) takes exactly one metric".into(),
+                ));
+            }
+            if ch.relative || ch.mark_crossover {
+                return Err(err(
+                    off,
+                    &format!("{f}.x_metric"),
+                    "`relative` and `mark_crossover` apply to charts along an axis, not to trade-off charts".into(),
+                ));
+            }
+        }
     }
     for (i, fd) in s.findings.iter().enumerate() {
         let off = fd.span().start;
@@ -428,6 +444,22 @@ flags = { num = 100 }
         let e = err_of(&t);
         assert!(e.contains("finding[0].along"), "{e}");
         assert!(e.contains("x.toml:2"), "{e}");
+    }
+
+    #[test]
+    fn trade_off_chart_takes_one_metric_and_no_axis_options() {
+        let chart = "\n[[chart]]\nid = \"c\"\ntitle = \"C\"\nstep = \"fillrandom\"\nx = \"value_size\"\nx_metric = \"l0_files_mean\"\n";
+        let ok = format!("{GOOD}{chart}metrics = [\"wamp\"]\n");
+        assert!(parse(&ok, Path::new("x.toml")).is_ok());
+        let e = err_of(&format!("{GOOD}{chart}metrics = [\"wamp\", \"waf\"]\n"));
+        assert!(
+            e.contains("chart[0].metrics") && e.contains("exactly one"),
+            "{e}"
+        );
+        let e = err_of(&format!("{ok}relative = true\n"));
+        assert!(e.contains("chart[0].x_metric"), "{e}");
+        let e = err_of(&format!("{ok}mark_crossover = true\n"));
+        assert!(e.contains("chart[0].x_metric"), "{e}");
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! The shipped studies (the five published ones and study 5's steady-state
-//! variant) parse, validate and expand at both scales.
+//! The shipped studies (the five published ones, study 5's steady-state
+//! variant and its L0-trigger sweep) parse, validate and expand at both scales.
 
 use std::path::Path;
 
@@ -10,6 +10,7 @@ const STUDIES: &[&str] = &[
     "subcompactions",
     "wal_compaction",
     "wal_compaction_steady",
+    "l0_trigger",
 ];
 
 #[test]
