@@ -31,7 +31,18 @@ pub fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
             .map(|x| x.display(l))
             .unwrap_or_else(|| l.to_string())
     };
-    for c in plan.loaded.spec.charts.iter().map(|c| c.get_ref()) {
+    // A trade-off chart's statement is its table of engines at equal x
+    // (tradeoff.rs); read along its `x` axis it would repeat an ordinary
+    // chart's, and compare engines at equal knob settings, which is what
+    // it exists to avoid.
+    for c in plan
+        .loaded
+        .spec
+        .charts
+        .iter()
+        .map(|c| c.get_ref())
+        .filter(|c| c.x_metric.is_none())
+    {
         let m = &c.metrics[0];
         let labels: Vec<String> = match c.series.as_deref().and_then(|s| plan.axis(s)) {
             Some(a) => a.values.iter().map(|v| v.label.clone()).collect(),

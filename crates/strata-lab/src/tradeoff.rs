@@ -185,18 +185,21 @@ pub fn interpolate(pts: &[(f64, f64)], x: f64) -> Option<f64> {
 /// scale: compaction-bound, it keeps more L0 files *and* rewrites more than
 /// trigger 4), so engines are compared on their frontiers only.
 pub fn dominated_by(pts: &[(f64, f64)], x_higher: bool, y_higher: bool) -> Vec<Option<usize>> {
-    let better_eq = |a: f64, b: f64, higher: bool| if higher { a >= b } else { a <= b };
     pts.iter()
         .enumerate()
         .map(|(i, p)| {
-            pts.iter().enumerate().position(|(j, q)| {
-                j != i
-                    && better_eq(q.0, p.0, x_higher)
-                    && better_eq(q.1, p.1, y_higher)
-                    && (q.0 != p.0 || q.1 != p.1)
-            })
+            pts.iter()
+                .enumerate()
+                .position(|(j, q)| j != i && dominates(*q, *p, x_higher, y_higher))
         })
         .collect()
+}
+
+/// True when `q` is at least as good as `p` in both metrics and better in
+/// one (`x_higher` / `y_higher`: a higher value is the better one).
+pub fn dominates(q: (f64, f64), p: (f64, f64), x_higher: bool, y_higher: bool) -> bool {
+    let better_eq = |a: f64, b: f64, higher: bool| if higher { a >= b } else { a <= b };
+    better_eq(q.0, p.0, x_higher) && better_eq(q.1, p.1, y_higher) && q != p
 }
 
 /// One comparison at equal x: a frontier point of `engine`'s curve and
@@ -218,8 +221,25 @@ pub struct AtEqualX {
     pub other_y: Option<f64>,
     /// When the point is off its own curve's frontier: the `x` axis label
     /// of a point of the same curve that dominates it (then `other_y` is
-    /// `None`).
+    /// `None` and the two lists below are empty).
     pub dominated_by: Option<String>,
+    /// The other engine's frontier points (`x` axis labels) that dominate
+    /// this one: better or as good in both metrics. Where the two curves
+    /// share no range of x this still compares them.
+    pub beaten_by: Vec<String>,
+    /// The other engine's frontier points this one dominates.
+    pub beats: Vec<String>,
+}
+
+impl AtEqualX {
+    /// Of the two engines `a` and `b`, the one this point is not from.
+    fn other<'a>(&self, a: &'a str, b: &'a str) -> &'a str {
+        if self.engine == a {
+            b
+        } else {
+            a
+        }
+    }
 }
 
 /// For each point of `engine`'s curves, `other`'s y at the same x on
@@ -242,15 +262,34 @@ pub fn at_equal_x(
             continue;
         };
         let theirs_all = xy(b);
-        let theirs: Vec<(f64, f64)> = theirs_all
+        // (label, (x, y)) of the other engine's frontier.
+        let frontier: Vec<(&str, (f64, f64))> = b
+            .points
             .iter()
+            .zip(&theirs_all)
             .zip(dominated_by(&theirs_all, x_higher, y_higher))
             .filter(|(_, d)| d.is_none())
-            .map(|(p, _)| *p)
+            .map(|((p, xy), _)| (p.label.as_str(), *xy))
             .collect();
+        let theirs: Vec<(f64, f64)> = frontier.iter().map(|f| f.1).collect();
         let ours = xy(a);
-        for (p, dom) in a.points.iter().zip(dominated_by(&ours, x_higher, y_higher)) {
+        for ((p, dom), &me) in a
+            .points
+            .iter()
+            .zip(dominated_by(&ours, x_higher, y_higher))
+            .zip(&ours)
+        {
             let dominated_by = dom.map(|j| a.points[j].label.clone());
+            let on_frontier = dominated_by.is_none();
+            let labels = |pred: &dyn Fn((f64, f64)) -> bool| -> Vec<String> {
+                frontier
+                    .iter()
+                    .filter(|(_, q)| on_frontier && pred(*q))
+                    .map(|(l, _)| l.to_string())
+                    .collect()
+            };
+            let beaten_by = labels(&|q| dominates(q, me, x_higher, y_higher));
+            let beats = labels(&|q| dominates(me, q, x_higher, y_higher));
             out.push(AtEqualX {
                 series: a.series.clone(),
                 engine: engine.to_string(),
@@ -263,6 +302,8 @@ pub fn at_equal_x(
                     interpolate(&theirs, p.x.mean)
                 },
                 dominated_by,
+                beaten_by,
+                beats,
             });
         }
     }
@@ -287,6 +328,13 @@ pub fn blocks(plan: &Plan, rows: &[ResultRow], c: &Chart) -> Vec<Block> {
         plan.axis(&c.x)
             .map(|a| a.tag(l))
             .unwrap_or_else(|| l.to_string())
+    };
+    let list = |labels: &[String]| {
+        labels
+            .iter()
+            .map(|l| show(l))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     let mut out = Vec::new();
     for other in engs.iter().skip(1) {
@@ -342,6 +390,14 @@ pub fn blocks(plan: &Plan, rows: &[ResultRow], c: &Chart) -> Vec<Block> {
                 match (&r.dominated_by, ratio) {
                     (Some(d), _) => format!("dominated by its own {}", show(d)),
                     (None, Some(q)) => format!("{q:.3}"),
+                    (None, None) if !r.beaten_by.is_empty() => format!(
+                        "dominated by {} {}",
+                        r.other(first, other),
+                        list(&r.beaten_by)
+                    ),
+                    (None, None) if !r.beats.is_empty() => {
+                        format!("dominates {} {}", r.other(first, other), list(&r.beats))
+                    }
                     (None, None) => "-".into(),
                 },
             ]);
@@ -367,6 +423,20 @@ pub fn blocks(plan: &Plan, rows: &[ResultRow], c: &Chart) -> Vec<Block> {
                 "The two engines' frontiers share no range of {xm}: no comparison at equal {xm}."
             )));
         }
+        let beaten = |e: &str| {
+            let pts: Vec<&AtEqualX> = cmp
+                .iter()
+                .filter(|r| r.engine == e && r.dominated_by.is_none())
+                .collect();
+            (
+                pts.iter().filter(|r| !r.beaten_by.is_empty()).count(),
+                pts.len(),
+            )
+        };
+        let ((fb, fnum), (ob, on)) = (beaten(first), beaten(other));
+        out.push(Block::P(format!(
+            "Across engines: {ob} of {other}'s {on} frontier points are dominated by a {first} point (as good or better in both {xm} and {ym}); {fb} of {first}'s {fnum} by a {other} point."
+        )));
     }
     out
 }
@@ -460,6 +530,26 @@ mod tests {
             at_equal_x(&cv, "strata", "rocksdb", false, false)[0].other_y,
             None
         );
+    }
+
+    /// The hour scale's leveled case: the curves share no range of x
+    /// (Strata always keeps fewer L0 files), so no y is read off, but
+    /// Strata's trigger 8 beats RocksDB's points in both metrics.
+    #[test]
+    fn curves_apart_in_x_are_compared_by_dominance() {
+        let cv = vec![
+            curve("strata", &[("4", 4.5, 3.63), ("8", 6.4, 2.755)]),
+            curve("rocksdb", &[("4", 7.0, 3.21), ("8", 7.5, 2.757)]),
+        ];
+        let s = at_equal_x(&cv, "strata", "rocksdb", false, false);
+        assert!(s.iter().all(|r| r.other_y.is_none()));
+        assert_eq!(s[0].beats, Vec::<String>::new());
+        assert_eq!(s[0].beaten_by, Vec::<String>::new());
+        assert_eq!(s[1].beats, vec!["4".to_string(), "8".to_string()]);
+        let r = at_equal_x(&cv, "rocksdb", "strata", false, false);
+        assert_eq!(r[0].beaten_by, vec!["8".to_string()]);
+        assert_eq!(r[1].beaten_by, vec!["8".to_string()]);
+        assert!(r.iter().all(|x| x.beats.is_empty()));
     }
 
     #[test]

@@ -429,6 +429,13 @@ fn tiny_study_with_fake_bench_always_runs() {
         md.contains("Geometric mean of strata / rocksdb at equal ops_sec: 1.000 over 6 points; strata as good or better at 6 of them."),
         "{md}"
     );
+    assert!(
+        md.contains("Across engines: 0 of rocksdb's 3 frontier points are dominated by a strata point (as good or better in both ops_sec and waf); 0 of strata's 3 by a rocksdb point."),
+        "{md}"
+    );
+    // Nor is it read along its axis like the other charts.
+    assert!(!md.contains("WAF against throughput (waf)"), "{md}");
+    assert!(!md.contains("WAF against throughput: "), "{md}");
     let svg = std::fs::read_to_string(sdir.join("charts/ops.svg")).unwrap();
     assert!(
         svg.contains("strata: blob &gt; inline") || svg.contains("strata: blob > inline"),
