@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::sync::Once;
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -250,15 +251,7 @@ where
             )))
             .map_err(|e| anyhow::anyhow!("{e:?}"))?;
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 14))
-        .position(SeriesLabelPosition::UpperRight)
-        .draw()
-        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
-    Ok(())
+    draw_legend(&mut chart)
 }
 
 /// (lowest, highest) of `vals` padded by 8% of the span (at least `min_pad`);
@@ -371,6 +364,16 @@ where
             }
         }
     }
+    draw_legend(&mut chart)
+}
+
+/// The series legend, upper right, shared by both chart kinds.
+fn draw_legend<'a, DB: DrawingBackend + 'a>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
     chart
         .configure_series_labels()
         .background_style(WHITE.mix(0.85))
@@ -378,7 +381,7 @@ where
         .label_font(("sans-serif", 14))
         .position(SeriesLabelPosition::UpperRight)
         .draw()
-        .map_err(err)?;
+        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
     Ok(())
 }
 
