@@ -1,7 +1,10 @@
 //! Trade-off charts (`[[chart]]` with `x_metric`): one metric against
 //! another, with a curve per engine (and per value of the `series` axis)
-//! through the values of the `x` axis; and the comparison of engines at
-//! equal x, read off the other engine's curve by linear interpolation.
+//! through the values of the `x` axis; and the comparison of engines on
+//! their frontiers (the settings no other setting of the same curve beats
+//! in both metrics): at equal x, read off the other engine's frontier by
+//! linear interpolation, and, where the curves share no range of x, by
+//! which points beat which in both metrics.
 //!
 //! A knob such as `level0_file_num_compaction_trigger` moves an engine
 //! along a trade (W-Amp against the L0 files a read must check). Two
