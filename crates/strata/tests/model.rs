@@ -243,10 +243,15 @@ impl Harness {
 
     fn op_get(&mut self) {
         let k = self.rand_key();
-        let got = self
-            .db()
-            .get(&k)
-            .unwrap_or_else(|e| panic!("{}: get: {e}", self.ctx()));
+        // Every other get reads pinned (no rng draw, so seeds replay as before).
+        let got = if self.counts.gets.is_multiple_of(2) {
+            self.db().get(&k)
+        } else {
+            self.db()
+                .get_pinned(&ReadOptions::default(), &k)
+                .map(|v| v.map(|v| v.into_vec()))
+        }
+        .unwrap_or_else(|e| panic!("{}: get: {e}", self.ctx()));
         assert_eq!(
             got.as_ref(),
             self.model.get(&k),

@@ -92,7 +92,8 @@ impl BenchEngine for StrataEngine {
             verify_checksums,
             ..ReadOptions::default()
         };
-        Ok(self.db.get_opt(&ro, key)?.map(|v| v.len()))
+        // Pinned, as the RocksDB adapter reads: no copy of the value.
+        Ok(self.db.get_pinned(&ro, key)?.map(|v| v.len()))
     }
     fn iter(&self) -> anyhow::Result<Box<dyn BenchIter + '_>> {
         Ok(Box::new(StrataIter { it: self.db.iter() }))

@@ -33,6 +33,7 @@ use crate::info_log::InfoLog;
 use crate::iter::DbIterator;
 use crate::memtable::MemTable;
 use crate::options::{Options, ReadOptions, WriteOptions};
+use crate::pinnable::PinnableSlice;
 use crate::snapshot::{Snapshot, SnapshotList};
 use crate::sstable::{BlockCache, TableCache, TableOptions};
 use crate::stats::{Statistics, Ticker};
@@ -306,7 +307,7 @@ impl Db {
     /// # Errors
     /// Corruption or I/O errors from the files read.
     pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
-        self.inner.get(&ReadOptions::default(), key)
+        self.get_opt(&ReadOptions::default(), key)
     }
 
     /// The value of `key` with read options (e.g. at a snapshot).
@@ -314,6 +315,17 @@ impl Db {
     /// # Errors
     /// As [`Db::get`].
     pub fn get_opt(&self, opts: &ReadOptions, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        Ok(self.inner.get(opts, key)?.map(PinnableSlice::into_vec))
+    }
+
+    /// The value of `key`, left in the data block it was read from rather
+    /// than copied out (RocksDB's `GetPinnable`): cheaper for large values
+    /// that are read and dropped. See [`PinnableSlice`] for what it keeps
+    /// in memory while it lives.
+    ///
+    /// # Errors
+    /// As [`Db::get`].
+    pub fn get_pinned(&self, opts: &ReadOptions, key: &[u8]) -> Result<Option<PinnableSlice>> {
         self.inner.get(opts, key)
     }
 

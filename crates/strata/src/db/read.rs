@@ -11,6 +11,7 @@ use crate::error::Result;
 use crate::iter::{DbIterator, InternalIterator, LevelIterator, MergingIterator};
 use crate::memtable::{MemGet, MemTableIterator};
 use crate::options::ReadOptions;
+use crate::pinnable::PinnableSlice;
 use crate::sstable::ReadOpts;
 use crate::stats::{Histogram, Ticker};
 use crate::types::{
@@ -18,7 +19,7 @@ use crate::types::{
 };
 
 impl DbInner {
-    pub(crate) fn get(&self, opts: &ReadOptions, key: &[u8]) -> Result<Option<Vec<u8>>> {
+    pub(crate) fn get(&self, opts: &ReadOptions, key: &[u8]) -> Result<Option<PinnableSlice>> {
         let start = self.stats.as_ref().map(|_| Instant::now());
         // The super version first, then the sequence (RocksDB's order): any
         // flush or compaction in this super version started before the
@@ -48,7 +49,7 @@ impl DbInner {
         opts: &ReadOptions,
         key: &[u8],
         seq: u64,
-    ) -> Result<Option<Vec<u8>>> {
+    ) -> Result<Option<PinnableSlice>> {
         let stats = self.stats.as_ref();
         for mem in std::iter::once(&sv.mem).chain(sv.imm.iter()) {
             match mem.get(key, seq) {
@@ -56,7 +57,9 @@ impl DbInner {
                     if let Some(s) = stats {
                         s.record_tick(Ticker::MemtableHit, 1);
                     }
-                    return self.resolve(t, key, v, opts, "memtable").map(Some);
+                    return self
+                        .resolve(t, key, PinnableSlice::owned(v), opts, "memtable")
+                        .map(Some);
                 }
                 MemGet::Deleted => {
                     if let Some(s) = stats {
@@ -97,7 +100,7 @@ impl DbInner {
             let ro = ro.at_level(level, v.num_levels());
             for f in candidates {
                 let table = self.table_cache.get(f.number)?;
-                if let Some((ikey, value)) = table.get(&lookup, &ro)? {
+                if let Some((ikey, value)) = table.get_pinned(&lookup, &ro)? {
                     let Some(p) = parse_internal_key(&ikey) else {
                         return Err(crate::Error::corruption(
                             format!("{:06}.sst", f.number),
@@ -135,10 +138,10 @@ impl DbInner {
         &self,
         t: ValueType,
         key: &[u8],
-        value: Vec<u8>,
+        value: PinnableSlice,
         opts: &ReadOptions,
         from: &str,
-    ) -> Result<Vec<u8>> {
+    ) -> Result<PinnableSlice> {
         if t != ValueType::BlobIndex {
             return Ok(value);
         }
@@ -147,6 +150,7 @@ impl DbInner {
         })?;
         self.blob_source
             .get(key, &index, opts.fill_cache, opts.verify_checksums)
+            .map(PinnableSlice::owned)
     }
 
     pub(crate) fn iter(&self, opts: &ReadOptions) -> DbIterator {

@@ -84,6 +84,11 @@ impl Block {
         self
     }
 
+    /// The bytes of the block's contents in `range`, if it lies inside them.
+    pub fn contents(&self, range: std::ops::Range<usize>) -> Option<&[u8]> {
+        self.data.get(range)
+    }
+
     /// Size of the uncompressed contents (the block cache's charge).
     pub fn size(&self) -> usize {
         self.data.len()
@@ -196,6 +201,13 @@ impl BlockIter {
     /// The block being iterated.
     pub fn block(&self) -> &Arc<Block> {
         &self.block
+    }
+
+    /// Where the current entry's value lies in the block's contents (what
+    /// [`crate::PinnableSlice`] keeps instead of a copy); empty when not
+    /// positioned.
+    pub fn value_range(&self) -> std::ops::Range<usize> {
+        self.value_start..self.value_start + self.value_len
     }
 
     fn invalidate(&mut self) {
@@ -367,10 +379,7 @@ impl InternalIterator for BlockIter {
     }
 
     fn value(&self) -> &[u8] {
-        self.block
-            .data
-            .get(self.value_start..self.value_start + self.value_len)
-            .unwrap_or(&[])
+        self.block.contents(self.value_range()).unwrap_or(&[])
     }
 
     fn status(&self) -> Result<()> {

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use crate::error::{Error, Result};
 use crate::fs::RandomAccessFile;
 use crate::iter::InternalIterator;
+use crate::pinnable::PinnableSlice;
 use crate::stats::{Histogram, Statistics, Ticker};
 use crate::types::{compare_internal_keys, user_key};
 
@@ -349,7 +350,19 @@ impl Table {
 
     /// The first entry whose internal key is `>= lookup_ikey`, if it has the
     /// same user key; the caller interprets its type and sequence number.
+    /// The value is copied out of its block; see [`Table::get_pinned`].
     pub fn get(&self, lookup_ikey: &[u8], opts: &ReadOpts) -> Result<Option<(Vec<u8>, Vec<u8>)>> {
+        Ok(self
+            .get_pinned(lookup_ikey, opts)?
+            .map(|(k, v)| (k, v.into_vec())))
+    }
+
+    /// [`Table::get`], with the value left in the data block it lies in.
+    pub fn get_pinned(
+        &self,
+        lookup_ikey: &[u8],
+        opts: &ReadOpts,
+    ) -> Result<Option<(Vec<u8>, PinnableSlice)>> {
         let uk = user_key(lookup_ikey);
         if let Some(f) = &self.filter {
             if !f.may_contain(uk) {
@@ -378,7 +391,10 @@ impl Table {
         if self.filter.is_some() {
             self.tick(Ticker::BloomFilterFullTruePositive);
         }
-        Ok(Some((it.key().to_vec(), it.value().to_vec())))
+        let value = PinnableSlice::pinned(block.clone(), it.value_range()).ok_or_else(|| {
+            Error::corruption(&*self.file_name, handle.offset, "value out of block")
+        })?;
+        Ok(Some((it.key().to_vec(), value)))
     }
 
     /// An iterator over every entry.
