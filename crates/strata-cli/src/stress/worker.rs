@@ -243,7 +243,14 @@ impl Shared {
     fn op_get(&self, rng: &mut Rng) -> anyhow::Result<()> {
         let k = self.random_key(rng);
         let _g = self.lock(&[k]);
-        let got = self.db.get(&key_bytes(k))?;
+        // Every other get reads pinned (the value left in its block).
+        let got = if self.counters.gets.load(Ordering::Relaxed).is_multiple_of(2) {
+            self.db.get(&key_bytes(k))?
+        } else {
+            self.db
+                .get_pinned(&ReadOptions::default(), &key_bytes(k))?
+                .map(|v| v.into_vec())
+        };
         self.check("get", k, &got);
         self.counters.gets.fetch_add(1, Ordering::Relaxed);
         Ok(())
