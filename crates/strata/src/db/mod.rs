@@ -329,6 +329,18 @@ impl Db {
         self.inner.get(opts, key)
     }
 
+    /// The values of several keys, all read at one sequence number (a
+    /// consistent view, as through one snapshot; RocksDB's `MultiGet`),
+    /// in the order of `keys`, each pinned as by [`Db::get_pinned`]. A key
+    /// whose read fails has its own error; the others are still read.
+    pub fn multi_get(
+        &self,
+        opts: &ReadOptions,
+        keys: &[&[u8]],
+    ) -> Vec<Result<Option<PinnableSlice>>> {
+        self.inner.multi_get(opts, keys)
+    }
+
     /// A snapshot of the current state; released when dropped.
     pub fn snapshot(&self) -> Snapshot {
         Snapshot::latest(&self.inner.snapshots, &self.inner.last_sequence)

@@ -43,6 +43,40 @@ impl DbInner {
         result
     }
 
+    /// Looks up every key in `keys` in one super version at one sequence
+    /// number, so the values are a consistent view, as one snapshot would
+    /// give (RocksDB's `MultiGet`). Each key has its own result.
+    pub(crate) fn multi_get(
+        &self,
+        opts: &ReadOptions,
+        keys: &[&[u8]],
+    ) -> Vec<Result<Option<PinnableSlice>>> {
+        let start = self.stats.as_ref().map(|_| Instant::now());
+        // The same order as `get`: super version, then sequence.
+        let sv = self.get_super_version();
+        let seq = match &opts.snapshot {
+            Some(s) => s.sequence(),
+            None => self.last_sequence.load(Ordering::Acquire),
+        };
+        let results: Vec<_> = keys
+            .iter()
+            .map(|k| self.get_from(&sv, opts, k, seq))
+            .collect();
+        if let (Some(s), Some(t)) = (&self.stats, start) {
+            let (found, bytes) = results
+                .iter()
+                .filter_map(|r| r.as_ref().ok().and_then(Option::as_ref))
+                .fold((0u64, 0u64), |(n, b), v| (n + 1, b + v.len() as u64));
+            s.record_histogram(Histogram::DbMultiget, t.elapsed().as_micros() as u64);
+            s.record_tick(Ticker::NumberMultigetCalls, 1);
+            s.record_tick(Ticker::NumberMultigetKeysRead, keys.len() as u64);
+            s.record_tick(Ticker::NumberMultigetKeysFound, found);
+            s.record_tick(Ticker::NumberMultigetBytesRead, bytes);
+            s.record_histogram(Histogram::BytesPerMultiget, bytes);
+        }
+        results
+    }
+
     fn get_from(
         &self,
         sv: &super::SuperVersion,

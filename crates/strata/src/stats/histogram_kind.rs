@@ -30,7 +30,7 @@ stat_names! {
         ManifestFileSyncMicros = "rocksdb.manifest.file.sync.micros" [Micros],
         /// Time to open one table file on a table-cache miss (open the file, read and check its footer, properties, filter and index).
         TableOpenIoMicros = "rocksdb.table.open.io.micros" [Micros],
-        /// Latency of one MultiGet call. Stays empty: Strata has no MultiGet.
+        /// Latency of one `Db::multi_get` call.
         DbMultiget = "rocksdb.db.multiget.micros" [Micros],
         /// Time to read, check and decompress one data block from a table file for a compaction.
         ReadBlockCompactionMicros = "rocksdb.read.block.compaction.micros" [Micros],
@@ -62,7 +62,7 @@ stat_names! {
         BytesPerRead = "rocksdb.bytes.per.read" [Bytes],
         /// Payload bytes of one write group (one Write call, or several joined by group commit), as RocksDB records it.
         BytesPerWrite = "rocksdb.bytes.per.write" [Bytes],
-        /// Value bytes returned by one MultiGet call. Stays empty: Strata has no MultiGet.
+        /// Value bytes returned by one `Db::multi_get` call.
         BytesPerMultiget = "rocksdb.bytes.per.multiget" [Bytes],
         /// Uncompressed size of one data or index block a flush or compaction stored compressed (blocks the codec did not shrink enough are not sampled, as in RocksDB 7.8).
         BytesCompressed = "rocksdb.bytes.compressed" [Bytes],
@@ -106,11 +106,11 @@ stat_names! {
         FlushTime = "rocksdb.db.flush.micros" [Micros],
         /// Bytes of one batch of table files ingested. Stays empty: no ingestion.
         SstBatchSize = "rocksdb.sst.batch.size" [Bytes],
-        /// Index and filter blocks read per level by one MultiGet. Stays empty: Strata has no MultiGet.
+        /// Index and filter blocks read per level by one MultiGet. Stays empty: Strata's MultiGet reads its keys one by one, with no per-level batches.
         NumIndexAndFilterBlocksReadPerLevel = "rocksdb.num.index.and.filter.blocks.read.per.level" [Count],
-        /// Data blocks read per level by one MultiGet. Stays empty: Strata has no MultiGet.
+        /// Data blocks read per level by one MultiGet. Stays empty: Strata's MultiGet reads its keys one by one, with no per-level batches.
         NumDataBlocksReadPerLevel = "rocksdb.num.data.blocks.read.per.level" [Count],
-        /// Table files read per level by one MultiGet. Stays empty: Strata has no MultiGet.
+        /// Table files read per level by one MultiGet. Stays empty: Strata's MultiGet reads its keys one by one, with no per-level batches.
         NumSstReadPerLevel = "rocksdb.num.sst.read.per.level" [Count],
         /// Resume attempts of one automatic resume. Stays empty: after a background error Strata stops writes until the DB is reopened; it never resumes by itself.
         ErrorHandlerAutoresumeRetryCount = "rocksdb.error.handler.autoresume.retry.count" [Count],
@@ -120,9 +120,9 @@ stat_names! {
         PollWaitMicros = "rocksdb.poll.wait.micros" [Micros],
         /// Prefetched bytes thrown away unused by one reader. Stays empty: Strata's table readers keep no prefetch buffer.
         PrefetchedBytesDiscarded = "rocksdb.prefetched.bytes.discarded" [Bytes],
-        /// Keys in one MultiGet I/O batch. Stays empty: Strata has no MultiGet.
+        /// Keys in one MultiGet I/O batch. Stays empty: Strata's MultiGet reads its keys one by one, with no per-level batches.
         MultigetIoBatchSize = "rocksdb.multiget.io.batch.size" [Count],
-        /// Levels one MultiGet read. Stays empty: Strata has no MultiGet.
+        /// Levels one MultiGet read. Stays empty: Strata's MultiGet reads its keys one by one, with no per-level batches.
         NumLevelReadPerMultiget = "rocksdb.num.level.read.per.multiget" [Count],
         /// Time to abort one async prefetch. Stays empty: no async I/O.
         AsyncPrefetchAbortMicros = "rocksdb.async.prefetch.abort.micros" [Micros],

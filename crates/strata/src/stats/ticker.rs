@@ -153,11 +153,11 @@ stat_names! {
         RateLimitDelayMillis = "rocksdb.rate.limit.delay.millis" [Millis],
         /// Deprecated in RocksDB (use `num.iterator.created`): stays 0.
         NoIterators = "rocksdb.num.iterators" [Count],
-        /// MultiGet calls. Stays 0: Strata has no MultiGet.
+        /// `Db::multi_get` calls.
         NumberMultigetCalls = "rocksdb.number.multiget.get" [Count],
-        /// Keys looked up by MultiGet. Stays 0: Strata has no MultiGet.
+        /// Keys looked up by `Db::multi_get`.
         NumberMultigetKeysRead = "rocksdb.number.multiget.keys.read" [Count],
-        /// Value bytes returned by MultiGet. Stays 0: Strata has no MultiGet.
+        /// Value bytes returned by `Db::multi_get`.
         NumberMultigetBytesRead = "rocksdb.number.multiget.bytes.read" [Bytes],
         /// Deletes dropped before reaching the memtable (filter_deletes). Stays 0: Strata has no
         /// delete filtering (RocksDB removed the feature too).
@@ -341,7 +341,7 @@ stat_names! {
         TxnSnapshotMutexOverhead = "rocksdb.txn.overhead.mutex.snapshot" [Count],
         /// Transactions: TryAgain returned to GetForUpdate. Stays 0: no transactions.
         TxnGetTryAgain = "rocksdb.txn.get.tryagain" [Count],
-        /// Keys MultiGet found. Stays 0: Strata has no MultiGet.
+        /// Keys `Db::multi_get` found.
         NumberMultigetKeysFound = "rocksdb.number.multiget.keys.found" [Count],
         /// Iterators created (`Db::iter`, `Db::iter_opt`).
         NoIteratorCreated = "rocksdb.num.iterator.created" [Count],
