@@ -516,3 +516,90 @@ fn strata_blob_run_reports_disk_by_kind() {
     assert!(v["write_amplification"]["end_to_end"].as_f64().unwrap() > 1.0);
     assert!(v["stall_micros"].is_u64());
 }
+
+/// Runs `args` on `factory` and returns the parsed output (panics on a
+/// non-zero exit).
+fn run_parsed(
+    factory: &dyn crate::engine::EngineFactory,
+    args: &[&str],
+) -> crate::parser::ParsedOutput {
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = run_with(&args, factory, &mut out, &mut err).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(code, 0, "{}\n{out}", String::from_utf8_lossy(&err));
+    parse_output(&out)
+}
+
+/// `--batch_size` groups db_bench's writes and deletes into batches counted
+/// as that many operations (as `Duration::Done(entries_per_batch_)` does:
+/// whole batches only), fillbatch writes 1000 per batch, and
+/// multireadrandom reads `--batch_size` keys per MultiGet, random or strided.
+fn check_batches_and_multiget(factory: &dyn crate::engine::EngineFactory, extra: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("--db={}", dir.path().join("db").display());
+    let mut args = vec![
+        db.as_str(),
+        "--benchmarks=fillbatch,multireadrandom",
+        "--num=2500",
+        "--reads=95",
+        "--batch_size=10",
+        "--seed=5",
+    ];
+    args.extend_from_slice(extra);
+    let p = run_parsed(factory, &args);
+    assert_eq!(p.benchmarks[0].name, "fillbatch");
+    assert_eq!(
+        p.benchmarks[0].operations, 2000,
+        "two whole batches of 1000"
+    );
+    // 9 MultiGets of 10 (the 10th would pass --reads=95); keys < 2500, of
+    // which 0..2000 exist.
+    let m = &p.benchmarks[1];
+    assert_eq!(m.operations, 90);
+    assert!(m.message.ends_with(" of 90 found)"), "{}", m.message);
+
+    // Strided MultiGets near the end of the key range start early enough
+    // to stay in it: keys 0, 200, ..., 1800 all exist.
+    let mut args = vec![
+        db.as_str(),
+        "--benchmarks=multireadrandom",
+        "--use_existing_db=1",
+        "--num=2000",
+        "--reads=50",
+        "--batch_size=10",
+        "--multiread_stride=200",
+        "--seed=5",
+    ];
+    args.extend_from_slice(extra);
+    let p = run_parsed(factory, &args);
+    assert_eq!(p.benchmarks[0].message, "(50 of 50 found)");
+
+    // fillrandom in batches of 7 over --num=100: 14 batches, 98 puts.
+    let dir2 = tempfile::tempdir().unwrap();
+    let db2 = format!("--db={}", dir2.path().join("db").display());
+    let mut args = vec![
+        db2.as_str(),
+        "--benchmarks=fillrandom,deleterandom",
+        "--num=100",
+        "--batch_size=7",
+        "--seed=5",
+    ];
+    args.extend_from_slice(extra);
+    let p = run_parsed(factory, &args);
+    assert_eq!(p.benchmarks[0].operations, 98);
+    assert_eq!(p.benchmarks[1].operations, 98);
+}
+
+#[test]
+fn batch_size_and_multireadrandom() {
+    check_batches_and_multiget(&MemoryFactory::default(), &[]);
+}
+
+#[test]
+fn batch_size_and_multireadrandom_on_strata() {
+    check_batches_and_multiget(
+        &crate::engine::strata_adapter::StrataFactory,
+        &["--write_buffer_size=65536", "--compression_type=none"],
+    );
+}

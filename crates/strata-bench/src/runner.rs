@@ -24,12 +24,16 @@ pub enum Bench {
     FillSeq,
     /// write N values in random key order (fresh DB)
     FillRandom,
+    /// write N values in sequential key order, 1000 per write batch (fresh DB)
+    FillBatch,
     /// overwrite N values in random key order (existing DB)
     Overwrite,
     /// synced random writes over N/1000 keys (fresh DB)
     FillSync,
     /// read N times in random order
     ReadRandom,
+    /// read N keys in random order, `--batch_size` per MultiGet
+    MultiReadRandom,
     /// read N times sequentially
     ReadSeq,
     /// read N times in reverse order
@@ -64,9 +68,11 @@ impl Bench {
         Some(match name {
             "fillseq" => Self::FillSeq,
             "fillrandom" => Self::FillRandom,
+            "fillbatch" => Self::FillBatch,
             "overwrite" => Self::Overwrite,
             "fillsync" => Self::FillSync,
             "readrandom" => Self::ReadRandom,
+            "multireadrandom" => Self::MultiReadRandom,
             "readseq" => Self::ReadSeq,
             "readreverse" => Self::ReadReverse,
             "readmissing" => Self::ReadMissing,
@@ -85,13 +91,17 @@ impl Bench {
     }
 
     fn fresh_db(self) -> bool {
-        matches!(self, Self::FillSeq | Self::FillRandom | Self::FillSync)
+        matches!(
+            self,
+            Self::FillSeq | Self::FillRandom | Self::FillSync | Self::FillBatch
+        )
     }
 
     fn writes(self) -> bool {
         matches!(
             self,
             Self::FillSeq
+                | Self::FillBatch
                 | Self::FillRandom
                 | Self::Overwrite
                 | Self::FillSync
@@ -336,11 +346,18 @@ impl<'a> Runner<'a> {
                             readers_done,
                         };
                         let r = match bench {
-                            Bench::FillSeq => workloads::write(&mut ctx, KeyOrder::Sequential),
+                            Bench::FillSeq => {
+                                workloads::write(&mut ctx, KeyOrder::Sequential, f.batch_size)
+                            }
+                            // db_bench's fillbatch: fillseq, 1000 keys per batch.
+                            Bench::FillBatch => {
+                                workloads::write(&mut ctx, KeyOrder::Sequential, 1000)
+                            }
                             Bench::FillRandom | Bench::Overwrite | Bench::FillSync => {
-                                workloads::write(&mut ctx, KeyOrder::Random)
+                                workloads::write(&mut ctx, KeyOrder::Random, f.batch_size)
                             }
                             Bench::ReadRandom => workloads::read_random(&mut ctx, false),
+                            Bench::MultiReadRandom => workloads::multi_read_random(&mut ctx),
                             Bench::ReadMissing => workloads::read_random(&mut ctx, true),
                             Bench::ReadSeq => workloads::read_sequential(&mut ctx, false),
                             Bench::ReadReverse => workloads::read_sequential(&mut ctx, true),

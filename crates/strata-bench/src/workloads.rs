@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration as StdDuration, Instant};
 
-use crate::engine::BenchEngine;
+use crate::engine::{BatchOp, BenchEngine};
 use crate::flags::Flags;
 use crate::keygen::{generate_key_from_int, KeyGenerator, KeyOrder};
 use crate::options_map::WriteOpts;
@@ -115,8 +115,13 @@ fn put_error(e: anyhow::Error) -> anyhow::Error {
     anyhow::anyhow!("put error: {e:#}")
 }
 
-/// fillseq, fillrandom, overwrite, fillsync (db_bench `DoWrite`).
-pub fn write(ctx: &mut ThreadCtx<'_>, order: KeyOrder) -> anyhow::Result<()> {
+/// fillseq, fillrandom, overwrite, fillsync and fillbatch: `batch` keys
+/// per write (db_bench's `entries_per_batch_`: `--batch_size`, or 1000 for
+/// fillbatch), each batch counted as `batch` operations, as db_bench does.
+pub fn write(ctx: &mut ThreadCtx<'_>, order: KeyOrder, batch: u64) -> anyhow::Result<()> {
+    if batch > 1 {
+        return write_batches(ctx, order, batch);
+    }
     let f = ctx.flags;
     let num_ops = f.writes_per_thread();
     let secs = if order == KeyOrder::Random {
@@ -143,6 +148,92 @@ pub fn write(ctx: &mut ThreadCtx<'_>, order: KeyOrder) -> anyhow::Result<()> {
     if ctx.key_range != f.key_range() {
         ctx.stats.add_message(&format!("({} ops)", ctx.key_range));
     }
+    Ok(())
+}
+
+/// [`write`] with more than one key per write batch.
+fn write_batches(ctx: &mut ThreadCtx<'_>, order: KeyOrder, batch: u64) -> anyhow::Result<()> {
+    let f = ctx.flags;
+    let secs = if order == KeyOrder::Random {
+        f.duration
+    } else {
+        0
+    };
+    let mut duration = Duration::new(secs, f.writes_per_thread());
+    let mut gen = KeyGenerator::new(order, ctx.key_range);
+    let mut values = ValueGenerator::new(f.compression_ratio, f.value_size);
+    let mut limiter = RateLimit::new(f.benchmark_write_rate_limit);
+    let n = usize::try_from(batch).unwrap_or(usize::MAX);
+    let mut keys = vec![vec![0u8; f.key_size]; n];
+    let mut vals: Vec<Vec<u8>> = vec![Vec::new(); n];
+    let mut bytes = 0u64;
+    while !duration.done(batch) {
+        for (key, val) in keys.iter_mut().zip(vals.iter_mut()) {
+            let k = gen.next(&mut ctx.rand);
+            ctx.key(k, key);
+            val.clear();
+            val.extend_from_slice(values.generate(f.value_size));
+        }
+        let batch_bytes = (f.key_size + f.value_size) as u64 * batch;
+        limiter.request(batch_bytes);
+        let ops: Vec<BatchOp<'_>> = keys
+            .iter()
+            .zip(&vals)
+            .map(|(k, v)| BatchOp::Put(k, v))
+            .collect();
+        ctx.db.write_batch(&ops, ctx.wo).map_err(put_error)?;
+        bytes += batch_bytes;
+        ctx.finished(batch, OpType::Write);
+    }
+    ctx.stats.add_bytes(bytes);
+    if ctx.key_range != f.key_range() {
+        ctx.stats.add_message(&format!("({} ops)", ctx.key_range));
+    }
+    Ok(())
+}
+
+/// multireadrandom: `--batch_size` keys per MultiGet, random, or from a
+/// random start every `--multiread_stride` keys; db_bench's message
+/// `(F of R found)`.
+pub fn multi_read_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
+    let f = ctx.flags;
+    let batch = f.batch_size;
+    let n = usize::try_from(batch).unwrap_or(usize::MAX);
+    let mut duration = Duration::new(f.duration, f.reads_per_thread());
+    let mut keys = vec![vec![0u8; f.key_size]; n];
+    let (mut read, mut found, mut bytes) = (0u64, 0u64, 0u64);
+    while !duration.done(batch) {
+        if f.multiread_stride > 0 {
+            let stride = f.multiread_stride;
+            let mut k = ctx.rand.next_u64() % ctx.key_range;
+            let span = (batch - 1).saturating_mul(stride);
+            if k.saturating_add(span) >= ctx.key_range {
+                k = ctx.key_range.saturating_sub(batch.saturating_mul(stride));
+            }
+            for key in &mut keys {
+                generate_key_from_int(k, key);
+                k = k.saturating_add(stride);
+            }
+        } else {
+            for key in &mut keys {
+                generate_key_from_int(ctx.rand.next_u64() % ctx.key_range, key);
+            }
+        }
+        let refs: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
+        let got = ctx
+            .db
+            .multi_get(&refs, f.verify_checksum, f.multiread_batched)
+            .map_err(|e| anyhow::anyhow!("MultiGet returned an error: {e:#}"))?;
+        read += batch;
+        for len in got.into_iter().flatten() {
+            found += 1;
+            bytes += (f.key_size + len) as u64;
+        }
+        ctx.finished(batch, OpType::Read);
+    }
+    ctx.stats.add_bytes(bytes);
+    ctx.stats
+        .add_message(&format!("({found} of {read} found)\n"));
     Ok(())
 }
 
@@ -237,6 +328,23 @@ pub fn seek_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
 pub fn delete_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
     let f = ctx.flags;
     let mut duration = Duration::new(f.duration, f.deletes_per_thread());
+    let batch = f.batch_size;
+    if batch > 1 {
+        // db_bench's DoDelete: `--batch_size` deletes per write batch.
+        let n = usize::try_from(batch).unwrap_or(usize::MAX);
+        let mut keys = vec![vec![0u8; f.key_size]; n];
+        while !duration.done(batch) {
+            for key in &mut keys {
+                generate_key_from_int(ctx.rand.next_u64() % ctx.key_range, key);
+            }
+            let ops: Vec<BatchOp<'_>> = keys.iter().map(|k| BatchOp::Delete(k)).collect();
+            ctx.db
+                .write_batch(&ops, ctx.wo)
+                .map_err(|e| anyhow::anyhow!("del error: {e:#}"))?;
+            ctx.finished(batch, OpType::Delete);
+        }
+        return Ok(());
+    }
     let mut key = vec![0u8; f.key_size];
     while !duration.done(1) {
         let k = ctx.rand.next_u64() % ctx.key_range;

@@ -81,6 +81,15 @@ impl BenchEngine for MemoryEngine {
     fn get(&self, key: &[u8], _verify: bool) -> anyhow::Result<Option<usize>> {
         Ok(self.map.read().map_err(lock_err)?.get(key).map(Vec::len))
     }
+    fn multi_get(
+        &self,
+        keys: &[&[u8]],
+        _verify: bool,
+        _batched: bool,
+    ) -> anyhow::Result<Vec<Option<usize>>> {
+        let map = self.map.read().map_err(lock_err)?;
+        Ok(keys.iter().map(|k| map.get(*k).map(Vec::len)).collect())
+    }
     fn iter(&self) -> anyhow::Result<Box<dyn BenchIter + '_>> {
         let entries: Vec<(Vec<u8>, usize)> = self
             .map

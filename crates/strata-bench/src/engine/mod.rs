@@ -53,6 +53,14 @@ pub trait BenchEngine: Send + Sync {
     fn write_batch(&self, ops: &[BatchOp<'_>], wo: WriteOpts) -> anyhow::Result<()>;
     /// Reads one key; returns the value's length if found.
     fn get(&self, key: &[u8], verify_checksums: bool) -> anyhow::Result<Option<usize>>;
+    /// Reads several keys in one MultiGet (`batched`: RocksDB's batched
+    /// API); the value lengths of those found, in the order of `keys`.
+    fn multi_get(
+        &self,
+        keys: &[&[u8]],
+        verify_checksums: bool,
+        batched: bool,
+    ) -> anyhow::Result<Vec<Option<usize>>>;
     /// A new iterator over the current state.
     fn iter(&self) -> anyhow::Result<Box<dyn BenchIter + '_>>;
     /// Flushes the memtable(s) to SST files.

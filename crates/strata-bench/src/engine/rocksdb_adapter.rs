@@ -324,6 +324,33 @@ impl BenchEngine for RocksDbEngine {
         ro.set_verify_checksums(verify_checksums);
         Ok(self.db.get_pinned_opt(key, &ro)?.map(|v| v.len()))
     }
+    fn multi_get(
+        &self,
+        keys: &[&[u8]],
+        verify_checksums: bool,
+        batched: bool,
+    ) -> anyhow::Result<Vec<Option<usize>>> {
+        let mut ro = ReadOptions::default();
+        ro.set_verify_checksums(verify_checksums);
+        if batched {
+            // db_bench --multiread_batched: the batched API, values pinned.
+            let cf = self
+                .db
+                .cf_handle("default")
+                .ok_or_else(|| anyhow::anyhow!("no default column family"))?;
+            self.db
+                .batched_multi_get_cf_opt(cf, keys.iter().copied(), false, &ro)
+                .into_iter()
+                .map(|r| Ok(r?.map(|v| v.len())))
+                .collect()
+        } else {
+            self.db
+                .multi_get_opt(keys.iter().copied(), &ro)
+                .into_iter()
+                .map(|r| Ok(r?.map(|v| v.len())))
+                .collect()
+        }
+    }
     fn iter(&self) -> anyhow::Result<Box<dyn BenchIter + '_>> {
         Ok(Box::new(RocksIter {
             it: self.db.raw_iterator(),

@@ -95,6 +95,22 @@ impl BenchEngine for StrataEngine {
         // Pinned, as the RocksDB adapter reads: no copy of the value.
         Ok(self.db.get_pinned(&ro, key)?.map(|v| v.len()))
     }
+    fn multi_get(
+        &self,
+        keys: &[&[u8]],
+        verify_checksums: bool,
+        _batched: bool, // Strata has one MultiGet
+    ) -> anyhow::Result<Vec<Option<usize>>> {
+        let ro = ReadOptions {
+            verify_checksums,
+            ..ReadOptions::default()
+        };
+        self.db
+            .multi_get(&ro, keys)
+            .into_iter()
+            .map(|r| Ok(r?.map(|v| v.len())))
+            .collect()
+    }
     fn iter(&self) -> anyhow::Result<Box<dyn BenchIter + '_>> {
         Ok(Box::new(StrataIter { it: self.db.iter() }))
     }

@@ -95,6 +95,16 @@ pub struct Flags {
     pub value_size: usize,
     /// `--seek_nexts`
     pub seek_nexts: usize,
+    /// `--batch_size`: keys per write batch in the fills, overwrite and
+    /// deleterandom, and keys per MultiGet in multireadrandom (db_bench's
+    /// `entries_per_batch_`); fillbatch uses 1000 whatever it says
+    pub batch_size: u64,
+    /// `--multiread_batched`: multireadrandom uses RocksDB's batched
+    /// MultiGet API (Strata has one MultiGet)
+    pub multiread_batched: bool,
+    /// `--multiread_stride`: 0 for random keys in a MultiGet, else the keys
+    /// are a random start and then every `stride`-th key
+    pub multiread_stride: u64,
     /// `--compression_type`
     pub compression: Compression,
     /// `--compression_ratio`
@@ -206,6 +216,17 @@ impl Flags {
                 "must be in [0, 100]",
             ));
         }
+        let batch_size = u64::try_from(int("batch_size"))
+            .ok()
+            .filter(|&b| b > 0)
+            .ok_or_else(|| bad("batch_size", values.raw("batch_size"), "must be positive"))?;
+        let multiread_stride = u64::try_from(int("multiread_stride")).map_err(|_| {
+            bad(
+                "multiread_stride",
+                values.raw("multiread_stride"),
+                "must not be negative",
+            )
+        })?;
         let engine = values.raw("engine").to_string();
         if engine != "strata" && engine != "rocksdb" {
             return Err(bad("engine", &engine, "expected strata or rocksdb"));
@@ -227,6 +248,9 @@ impl Flags {
             key_size,
             value_size: nonneg("value_size")?,
             seek_nexts: nonneg("seek_nexts")?,
+            batch_size,
+            multiread_batched: boolean("multiread_batched"),
+            multiread_stride,
             compression,
             compression_ratio: ratio,
             seed: uint_or_i64(values.raw("seed")),
@@ -345,5 +369,17 @@ mod tests {
         assert!(flags(&["--engine=leveldb"]).is_err());
         assert!(flags(&["--num=-1"]).is_err());
         assert!(flags(&["--key_size=0"]).is_err());
+        assert!(flags(&["--batch_size=0"]).is_err());
+        assert!(flags(&["--multiread_stride=-1"]).is_err());
+        let f = flags(&[
+            "--batch_size=8",
+            "--multiread_stride=3",
+            "--multiread_batched",
+        ])
+        .unwrap();
+        assert_eq!(
+            (f.batch_size, f.multiread_stride, f.multiread_batched),
+            (8, 3, true)
+        );
     }
 }

@@ -103,6 +103,19 @@ pub static FLAGS: &[FlagSpec] = &[
     f("threads", I32, "1", "Number of concurrent threads to run"),
     f("key_size", I32, "16", "Size of each key"),
     f("value_size", I32, "100", "Size of each value"),
+    f("batch_size", I64, "1", "Batch size"),
+    f(
+        "multiread_batched",
+        Bool,
+        "false",
+        "Use the new MultiGet API",
+    ),
+    f(
+        "multiread_stride",
+        I64,
+        "0",
+        "Stride length for the keys in a MultiGet batch",
+    ),
     f(
         "seek_nexts",
         I32,
