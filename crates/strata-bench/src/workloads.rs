@@ -119,40 +119,6 @@ fn put_error(e: anyhow::Error) -> anyhow::Error {
 /// per write (db_bench's `entries_per_batch_`: `--batch_size`, or 1000 for
 /// fillbatch), each batch counted as `batch` operations, as db_bench does.
 pub fn write(ctx: &mut ThreadCtx<'_>, order: KeyOrder, batch: u64) -> anyhow::Result<()> {
-    if batch > 1 {
-        return write_batches(ctx, order, batch);
-    }
-    let f = ctx.flags;
-    let num_ops = f.writes_per_thread();
-    let secs = if order == KeyOrder::Random {
-        f.duration
-    } else {
-        0
-    };
-    let mut duration = Duration::new(secs, num_ops);
-    let mut gen = KeyGenerator::new(order, ctx.key_range);
-    let mut values = ValueGenerator::new(f.compression_ratio, f.value_size);
-    let mut key = vec![0u8; f.key_size];
-    let mut limiter = RateLimit::new(f.benchmark_write_rate_limit);
-    let mut bytes = 0u64;
-    while !duration.done(1) {
-        let k = gen.next(&mut ctx.rand);
-        ctx.key(k, &mut key);
-        let value = values.generate(f.value_size);
-        limiter.request((f.key_size + f.value_size) as u64);
-        ctx.db.put(&key, value, ctx.wo).map_err(put_error)?;
-        bytes += (f.value_size + f.key_size) as u64;
-        ctx.finished(1, OpType::Write);
-    }
-    ctx.stats.add_bytes(bytes);
-    if ctx.key_range != f.key_range() {
-        ctx.stats.add_message(&format!("({} ops)", ctx.key_range));
-    }
-    Ok(())
-}
-
-/// [`write`] with more than one key per write batch.
-fn write_batches(ctx: &mut ThreadCtx<'_>, order: KeyOrder, batch: u64) -> anyhow::Result<()> {
     let f = ctx.flags;
     let secs = if order == KeyOrder::Random {
         f.duration
@@ -165,23 +131,33 @@ fn write_batches(ctx: &mut ThreadCtx<'_>, order: KeyOrder, batch: u64) -> anyhow
     let mut limiter = RateLimit::new(f.benchmark_write_rate_limit);
     let n = usize::try_from(batch).unwrap_or(usize::MAX);
     let mut keys = vec![vec![0u8; f.key_size]; n];
-    let mut vals: Vec<Vec<u8>> = vec![Vec::new(); n];
+    // Values are copied out of the generator only for batches of more
+    // than one key; a single put writes the generator's slice.
+    let mut vals: Vec<Vec<u8>> = vec![Vec::new(); if n > 1 { n } else { 0 }];
+    let batch_bytes = (f.key_size + f.value_size) as u64 * batch;
     let mut bytes = 0u64;
     while !duration.done(batch) {
-        for (key, val) in keys.iter_mut().zip(vals.iter_mut()) {
+        if n == 1 {
             let k = gen.next(&mut ctx.rand);
-            ctx.key(k, key);
-            val.clear();
-            val.extend_from_slice(values.generate(f.value_size));
+            ctx.key(k, &mut keys[0]);
+            let value = values.generate(f.value_size);
+            limiter.request(batch_bytes);
+            ctx.db.put(&keys[0], value, ctx.wo).map_err(put_error)?;
+        } else {
+            for (key, val) in keys.iter_mut().zip(vals.iter_mut()) {
+                let k = gen.next(&mut ctx.rand);
+                ctx.key(k, key);
+                val.clear();
+                val.extend_from_slice(values.generate(f.value_size));
+            }
+            limiter.request(batch_bytes);
+            let ops: Vec<BatchOp<'_>> = keys
+                .iter()
+                .zip(&vals)
+                .map(|(k, v)| BatchOp::Put(k, v))
+                .collect();
+            ctx.db.write_batch(&ops, ctx.wo).map_err(put_error)?;
         }
-        let batch_bytes = (f.key_size + f.value_size) as u64 * batch;
-        limiter.request(batch_bytes);
-        let ops: Vec<BatchOp<'_>> = keys
-            .iter()
-            .zip(&vals)
-            .map(|(k, v)| BatchOp::Put(k, v))
-            .collect();
-        ctx.db.write_batch(&ops, ctx.wo).map_err(put_error)?;
         bytes += batch_bytes;
         ctx.finished(batch, OpType::Write);
     }

@@ -19,18 +19,26 @@ use crate::types::{
 };
 
 impl DbInner {
-    pub(crate) fn get(&self, opts: &ReadOptions, key: &[u8]) -> Result<Option<PinnableSlice>> {
-        let start = self.stats.as_ref().map(|_| Instant::now());
-        // The super version first, then the sequence (RocksDB's order): any
-        // flush or compaction in this super version started before the
-        // sequence was read, so it dropped no version visible at it; and
-        // every write acknowledged before this read is in this super
-        // version's memtables or files.
+    /// The super version and sequence number a read sees: the snapshot's
+    /// sequence, or the last one published.
+    ///
+    /// The super version first, then the sequence (RocksDB's order): any
+    /// flush or compaction in this super version started before the
+    /// sequence was read, so it dropped no version visible at it; and every
+    /// write acknowledged before this read is in this super version's
+    /// memtables or files.
+    fn read_view(&self, opts: &ReadOptions) -> (super::SuperVersionRef, u64) {
         let sv = self.get_super_version();
         let seq = match &opts.snapshot {
             Some(s) => s.sequence(),
             None => self.last_sequence.load(Ordering::Acquire),
         };
+        (sv, seq)
+    }
+
+    pub(crate) fn get(&self, opts: &ReadOptions, key: &[u8]) -> Result<Option<PinnableSlice>> {
+        let start = self.stats.as_ref().map(|_| Instant::now());
+        let (sv, seq) = self.read_view(opts);
         let result = self.get_from(&sv, opts, key, seq);
         if let (Some(s), Some(t)) = (&self.stats, start) {
             s.record_histogram(Histogram::DbGet, t.elapsed().as_micros() as u64);
@@ -52,12 +60,7 @@ impl DbInner {
         keys: &[&[u8]],
     ) -> Vec<Result<Option<PinnableSlice>>> {
         let start = self.stats.as_ref().map(|_| Instant::now());
-        // The same order as `get`: super version, then sequence.
-        let sv = self.get_super_version();
-        let seq = match &opts.snapshot {
-            Some(s) => s.sequence(),
-            None => self.last_sequence.load(Ordering::Acquire),
-        };
+        let (sv, seq) = self.read_view(opts);
         let results: Vec<_> = keys
             .iter()
             .map(|k| self.get_from(&sv, opts, k, seq))
@@ -188,12 +191,7 @@ impl DbInner {
     }
 
     pub(crate) fn iter(&self, opts: &ReadOptions) -> DbIterator {
-        // Super version before sequence, as in `get`.
-        let sv = self.get_super_version();
-        let seq = match &opts.snapshot {
-            Some(s) => s.sequence(),
-            None => self.last_sequence.load(Ordering::Acquire),
-        };
+        let (sv, seq) = self.read_view(opts);
         let ro = ReadOpts {
             verify_checksums: opts.verify_checksums,
             fill_cache: opts.fill_cache,
