@@ -329,3 +329,52 @@ fn tombstones_dropped_at_the_bottom_are_not_optimized_drops() {
     assert_eq!(s.ticker(Ticker::CompactionOptimizedDelDropObsolete), 0);
     assert_eq!(db.get(b"b").unwrap(), None);
 }
+
+/// Regression: the flush that recovery makes of a replayed WAL recorded no
+/// wall time, so `rocksdb.stats` left out its L0 row and, with it, its
+/// bytes from the Sum row (a reopened blob DB showed a Sum W-Amp of 0.2
+/// where RocksDB shows 1.0), and its table bytes were missing from
+/// `rocksdb.compact.write.bytes`, where RocksDB counts them.
+#[test]
+fn recovery_flush_is_an_l0_job_in_stats_and_tickers() {
+    let dir = common::tempdir();
+    {
+        let db = Db::open(dir.path(), opts()).unwrap();
+        for i in 0..500u32 {
+            db.put(format!("key{i:05}").as_bytes(), &[7u8; 100])
+                .unwrap();
+        }
+        // Closed with the writes only in the WAL.
+        assert_eq!(files_at(&db, 0), 0);
+    }
+    let db = Db::open(dir.path(), opts()).unwrap();
+    assert_eq!(files_at(&db, 0), 1, "recovery flushed the replayed WAL");
+    let table: u64 = db
+        .property("rocksdb.total-sst-files-size")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(table > 50_000);
+    assert_eq!(stats(&db).ticker(Ticker::CompactWriteBytes), table);
+    let text = db.property("rocksdb.stats").unwrap();
+    let row = |name: &str| {
+        text.lines()
+            .find(|l| l.trim_start().starts_with(name))
+            .unwrap_or_else(|| panic!("no {name} row in:\n{text}"))
+            .split_whitespace()
+            .collect::<Vec<_>>()
+    };
+    let l0 = row("L0 ");
+    let sum = row("Sum ");
+    // Level Files Size(2 words) Score Read Rn Rnp1 Write Wnew Moved W-Amp
+    // ... Comp(cnt) is the 16th column.
+    assert_eq!(l0[1], "1/0");
+    assert_eq!(
+        sum[11], "1.0",
+        "Sum W-Amp: flushed bytes over flushed bytes"
+    );
+    assert_eq!(l0[16], "1", "one L0 job: {l0:?}");
+    // As RocksDB's first stats dump at open, the interval starts after
+    // recovery: its flush is in the cumulative rows only.
+    assert_eq!(row("Int ")[16], "0", "{text}");
+}
