@@ -12,7 +12,32 @@ use crate::types::SequenceNumber;
 /// The set of live snapshots, counted per sequence number.
 #[derive(Debug, Default)]
 pub struct SnapshotList {
-    seqs: Mutex<BTreeMap<SequenceNumber, usize>>,
+    seqs: Mutex<BTreeMap<SequenceNumber, Entry>>,
+}
+
+/// The snapshots at one sequence number.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    count: usize,
+    /// When the first of them was taken, seconds since the Unix epoch.
+    unix_time: u64,
+}
+
+impl Entry {
+    fn register(m: &mut BTreeMap<SequenceNumber, Entry>, seq: SequenceNumber) {
+        m.entry(seq)
+            .or_insert_with(|| Entry {
+                count: 0,
+                unix_time: unix_now(),
+            })
+            .count += 1;
+    }
+}
+
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 impl SnapshotList {
@@ -23,7 +48,7 @@ impl SnapshotList {
 
     /// Number of live snapshots.
     pub fn count(&self) -> usize {
-        self.seqs.lock().values().sum()
+        self.seqs.lock().values().map(|e| e.count).sum()
     }
 
     /// Oldest live snapshot, if any.
@@ -31,16 +56,22 @@ impl SnapshotList {
         self.seqs.lock().keys().next().copied()
     }
 
+    /// When the oldest live snapshot was taken, in seconds since the Unix
+    /// epoch (`rocksdb.oldest-snapshot-time`), if any is live.
+    pub fn oldest_unix_time(&self) -> Option<u64> {
+        self.seqs.lock().values().next().map(|e| e.unix_time)
+    }
+
     #[cfg(test)]
     fn acquire(&self, seq: SequenceNumber) {
-        *self.seqs.lock().entry(seq).or_insert(0) += 1;
+        Entry::register(&mut self.seqs.lock(), seq);
     }
 
     fn release(&self, seq: SequenceNumber) {
         let mut m = self.seqs.lock();
-        if let Some(c) = m.get_mut(&seq) {
-            *c -= 1;
-            if *c == 0 {
+        if let Some(e) = m.get_mut(&seq) {
+            e.count -= 1;
+            if e.count == 0 {
                 m.remove(&seq);
             }
         }
@@ -82,7 +113,7 @@ impl Snapshot {
         let seq = {
             let mut m = list.seqs.lock();
             let seq = last_sequence.load(Ordering::Acquire);
-            *m.entry(seq).or_insert(0) += 1;
+            Entry::register(&mut m, seq);
             seq
         };
         Self::from_registered(list, seq)
@@ -126,5 +157,21 @@ mod tests {
         assert_eq!(list.sequences(), vec![9]);
         drop(c);
         assert_eq!(list.count(), 0);
+    }
+
+    #[test]
+    fn oldest_time_is_the_first_snapshots_and_goes_with_it() {
+        let list = Arc::new(SnapshotList::default());
+        assert_eq!(list.oldest_unix_time(), None);
+        let before = unix_now();
+        let a = Snapshot::new(&list, 5);
+        let t = list.oldest_unix_time().unwrap();
+        assert!(t >= before && t <= unix_now());
+        let b = Snapshot::new(&list, 9);
+        assert_eq!(list.oldest_unix_time(), Some(t));
+        drop(a);
+        assert!(list.oldest_unix_time().unwrap() >= t);
+        drop(b);
+        assert_eq!(list.oldest_unix_time(), None);
     }
 }

@@ -195,6 +195,40 @@ fn snapshots_see_a_fixed_point() {
     assert!(old.iter().all(|v| v == b"old"));
 }
 
+/// Regression: `rocksdb.oldest-snapshot-time`, `rocksdb.num-live-versions`
+/// and `rocksdb.current-super-version-number` answered the constants 0, 1
+/// and 0 whatever the DB held.
+#[test]
+fn snapshot_version_and_super_version_properties_follow_the_db() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(dir.path(), small_opts()).unwrap();
+    let prop = |name: &str| -> u64 { db.property(name).unwrap().parse().unwrap() };
+    assert_eq!(prop("rocksdb.oldest-snapshot-time"), 0);
+    assert_eq!(prop("rocksdb.oldest-snapshot-sequence"), 0);
+    db.put(b"a", b"1").unwrap();
+    let before = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let snap = db.snapshot();
+    let t = prop("rocksdb.oldest-snapshot-time");
+    assert!(t >= before && t <= before + 60, "{t} vs {before}");
+    assert_eq!(prop("rocksdb.oldest-snapshot-sequence"), snap.sequence());
+    drop(snap);
+    assert_eq!(prop("rocksdb.oldest-snapshot-time"), 0);
+
+    let sv = prop("rocksdb.current-super-version-number");
+    assert_eq!(prop("rocksdb.num-live-versions"), 1);
+    // An iterator pins the version it started on; a flush installs a new
+    // version and a new super version.
+    let it = db.iter();
+    db.flush().unwrap();
+    assert!(prop("rocksdb.current-super-version-number") > sv);
+    assert_eq!(prop("rocksdb.num-live-versions"), 2);
+    drop(it);
+    assert_eq!(prop("rocksdb.num-live-versions"), 1);
+}
+
 #[test]
 fn seek_and_bounds() {
     let dir = tempfile::tempdir().unwrap();

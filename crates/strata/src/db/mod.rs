@@ -149,6 +149,8 @@ pub(crate) struct DbInner {
     /// Signalled when a MANIFEST edit has been written (`manifest.rs`).
     pub manifest_cv: Condvar,
     pub super_version: RwLock<Arc<SuperVersion>>,
+    /// Super versions installed since open (`rocksdb.current-super-version-number`).
+    pub super_version_number: AtomicU64,
     /// Highest sequence number visible to readers.
     pub last_sequence: AtomicU64,
     pub snapshots: Arc<SnapshotList>,
@@ -181,6 +183,7 @@ impl DbInner {
             stats: self.stats.clone(),
         };
         *self.super_version.write() = Arc::new(sv);
+        self.super_version_number.fetch_add(1, Ordering::AcqRel);
     }
 
     /// Tells the I/O rate limiter whether writers are stopped or delayed:

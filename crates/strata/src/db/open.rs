@@ -189,6 +189,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
             version,
             stats,
         })),
+        super_version_number: AtomicU64::new(0),
         last_sequence: AtomicU64::new(last_seq),
         snapshots: Arc::new(SnapshotList::default()),
         shutting_down: AtomicBool::new(false),

@@ -83,9 +83,15 @@ impl DbInner {
             "rocksdb.is-write-stopped" => u8::from(st.write_stopped).to_string(),
             "rocksdb.actual-delayed-write-rate" => self.opts.delayed_write_rate.to_string(),
             "rocksdb.num-snapshots" => self.snapshots.count().to_string(),
-            "rocksdb.oldest-snapshot-time" => "0".into(),
-            "rocksdb.num-live-versions" => "1".into(),
-            "rocksdb.current-super-version-number" => "0".into(),
+            "rocksdb.oldest-snapshot-time" => {
+                self.snapshots.oldest_unix_time().unwrap_or(0).to_string()
+            }
+            "rocksdb.oldest-snapshot-sequence" => self.snapshots.oldest().unwrap_or(0).to_string(),
+            "rocksdb.num-live-versions" => st.versions.num_live_versions().to_string(),
+            "rocksdb.current-super-version-number" => self
+                .super_version_number
+                .load(Ordering::Acquire)
+                .to_string(),
             "rocksdb.estimate-live-data-size" => v.total_bytes().to_string(),
             "rocksdb.block-cache-capacity" => self
                 .block_cache

@@ -345,6 +345,12 @@ impl VersionSet {
         self.current.clone()
     }
 
+    /// Versions still referenced: the current one and every older one a
+    /// read, iterator or job still holds (`rocksdb.num-live-versions`).
+    pub fn num_live_versions(&self) -> usize {
+        1 + self.live.iter().filter(|w| w.strong_count() > 0).count()
+    }
+
     /// Makes sure `n` is never allocated again (a WAL found at recovery:
     /// WALs get their numbers without a MANIFEST edit, so the MANIFEST's
     /// next file number can be behind them after a crash).
