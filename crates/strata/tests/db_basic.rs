@@ -229,6 +229,47 @@ fn snapshot_version_and_super_version_properties_follow_the_db() {
     assert_eq!(prop("rocksdb.num-live-versions"), 1);
 }
 
+/// Regression: `rocksdb.compression-ratio-at-level<N>` was parsed and then
+/// answered as an unknown property.
+#[test]
+fn compression_ratio_at_level_reads_the_table_properties() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = Options {
+        compression: strata::CompressionType::Lz4,
+        ..small_opts()
+    };
+    let db = Db::open(dir.path(), o).unwrap();
+    let ratio = |l: usize| -> f64 {
+        db.property(&format!("rocksdb.compression-ratio-at-level{l}"))
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert_eq!(ratio(0), -1.0, "no files");
+    for i in 0..2000 {
+        db.put(&key(i), &[b'z'; 200]).unwrap();
+    }
+    db.flush().unwrap();
+    db.wait_for_compaction().unwrap();
+    // 200-byte runs of one byte compress well with LZ4; levels without
+    // files answer -1.
+    for l in 0..7 {
+        let files: usize = db
+            .property(&format!("rocksdb.num-files-at-level{l}"))
+            .unwrap()
+            .parse()
+            .unwrap();
+        if files == 0 {
+            assert_eq!(ratio(l), -1.0);
+        } else {
+            assert!(ratio(l) > 3.0, "L{l}: {}", ratio(l));
+        }
+    }
+    assert!(db
+        .property("rocksdb.compression-ratio-at-level99")
+        .is_none());
+}
+
 #[test]
 fn seek_and_bounds() {
     let dir = tempfile::tempdir().unwrap();

@@ -22,8 +22,30 @@ impl DbInner {
             return (level < v.num_levels()).then(|| v.files(level).len().to_string());
         }
         if let Some(n) = name.strip_prefix("rocksdb.compression-ratio-at-level") {
-            let _level: usize = n.parse().ok()?;
-            return None;
+            let level: usize = n.parse().ok()?;
+            if level >= v.num_levels() {
+                return None;
+            }
+            // As RocksDB's GetEstimatedCompressionRatioAtLevel: the level's
+            // raw key and value bytes (table properties) over its file
+            // bytes, -1 with no readable file; printed as std::to_string.
+            let (mut raw, mut on_disk) = (0u64, 0u64);
+            for f in v.files(level) {
+                if let Ok(t) = self.table_cache.get(f.number) {
+                    let p = t.properties();
+                    let r = p.raw_key_size + p.raw_value_size;
+                    if r > 0 {
+                        raw += r;
+                        on_disk += f.file_size;
+                    }
+                }
+            }
+            let ratio = if on_disk == 0 {
+                -1.0
+            } else {
+                raw as f64 / on_disk as f64
+            };
+            return Some(format!("{ratio:.6}"));
         }
         let blob_space = || BlobSpaceStats::from_files(&v.blob_file_states());
         let s = match name {
