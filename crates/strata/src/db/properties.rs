@@ -26,6 +26,8 @@ impl DbInner {
             if level >= v.num_levels() {
                 return None;
             }
+            // Opening tables is I/O: not under the DB's lock.
+            drop(st);
             // As RocksDB's GetEstimatedCompressionRatioAtLevel: the level's
             // raw key and value bytes (table properties) over its file
             // bytes, -1 with no readable file; printed as std::to_string.
