@@ -276,13 +276,12 @@ impl DbInner {
                     st.imm.pop_front();
                 }
                 let micros = start.elapsed().as_micros() as u64;
-                let l0 = &mut st.istats.levels[0];
-                l0.write += bytes;
-                l0.write_blob += blob_bytes;
-                l0.micros += micros;
-                l0.cpu_micros += thread_cpu_micros().saturating_sub(cpu);
-                l0.count += 1;
-                st.istats.flush_bytes += bytes + blob_bytes;
+                st.istats.add_flush(
+                    bytes,
+                    blob_bytes,
+                    micros,
+                    thread_cpu_micros().saturating_sub(cpu),
+                );
                 if let Some(s) = &self.stats {
                     s.record_tick(Ticker::FlushWriteBytes, bytes + blob_bytes);
                     s.record_tick(Ticker::MemtablePayloadBytesAtFlush, payload.read);

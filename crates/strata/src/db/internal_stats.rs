@@ -105,6 +105,21 @@ impl InternalStats {
         }
     }
 
+    /// Adds one flush (L0's row holds flushes) and its bytes to the flushed
+    /// total: a table of `table_bytes` (0 if none was written) and blob files
+    /// of `blob_bytes`. At least 1 µs is counted, so that the L0 row, which
+    /// `rocksdb.stats` shows only for levels with files or time, is never
+    /// left out for a flush that took less.
+    pub fn add_flush(&mut self, table_bytes: u64, blob_bytes: u64, micros: u64, cpu_micros: u64) {
+        let l0 = &mut self.levels[0];
+        l0.write += table_bytes;
+        l0.write_blob += blob_bytes;
+        l0.micros += micros.max(1);
+        l0.cpu_micros += cpu_micros;
+        l0.count += 1;
+        self.flush_bytes += table_bytes + blob_bytes;
+    }
+
     /// Counts one stall event.
     pub fn count_stall(&mut self, cause: StallCause, stopped: bool) {
         *self.stall_counts.entry((cause, stopped)).or_insert(0) += 1;

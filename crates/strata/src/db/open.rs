@@ -388,12 +388,13 @@ impl DbInner {
         // `rocksdb.compact.write.bytes`. Without the time the L0 row (and its
         // bytes in the Sum row) went missing from `rocksdb.stats`.
         let table_bytes = f.as_ref().map_or(0, |f| f.file_size);
-        let l0 = &mut st.istats.levels[0];
-        l0.write += table_bytes;
-        l0.write_blob += blob_bytes;
-        l0.micros += (start.elapsed().as_micros() as u64).max(1);
-        l0.count += 1;
-        st.istats.flush_bytes += table_bytes + blob_bytes;
+        // RocksDB times a recovery flush but takes no CPU time for it.
+        st.istats.add_flush(
+            table_bytes,
+            blob_bytes,
+            start.elapsed().as_micros() as u64,
+            0,
+        );
         if let Some(s) = &self.stats {
             s.record_tick(crate::stats::Ticker::CompactWriteBytes, table_bytes);
         }
