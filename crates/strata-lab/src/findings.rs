@@ -76,16 +76,17 @@ fn significant(
     let Some(sa) = &f.series_axis else {
         return false;
     };
-    let Some(ax) = plan.axis(&f.along) else {
+    let along = f.along.clone().unwrap_or_default();
+    let Some(ax) = plan.axis(&along) else {
         return false;
     };
     let (mut xa, mut xb) = (Vec::new(), Vec::new());
     for v in &ax.values {
-        if fixed.get(&f.along).is_some_and(|only| only != &v.label) {
+        if fixed.get(&along).is_some_and(|only| only != &v.label) {
             continue;
         }
         let mut fa = fixed.clone();
-        fa.insert(f.along.clone(), v.label.clone());
+        fa.insert(along.clone(), v.label.clone());
         let mut fb = fa.clone();
         fa.insert(sa.clone(), f.series[0].clone());
         fb.insert(sa.clone(), f.series[1].clone());
@@ -103,6 +104,10 @@ fn significant(
 
 /// Checks one finding for one engine.
 pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Checked {
+    let mut f = f.clone();
+    f.along = f.along.clone().or_else(|| f.series_axis.clone());
+    let f = &f;
+    let along = f.along.clone().unwrap_or_default();
     let tagged = |axis: &str, l: &str| {
         plan.axis(axis)
             .map(|a| a.tag(l))
@@ -113,7 +118,7 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
             .map(|a| a.display(l))
             .unwrap_or_else(|| l.to_string())
     };
-    let restrict_to = f.where_.get(&f.along).cloned();
+    let restrict_to = f.where_.get(&along).cloned();
     fn keep(p: Vec<Point>, only: &Option<String>) -> Vec<Point> {
         match only {
             Some(x) => p.into_iter().filter(|q| &q.x == x).collect(),
@@ -127,7 +132,7 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
             fixed.insert(sa.clone(), lab.to_string());
         }
         restrict(series(
-            plan, rows, engine, &f.step, &f.along, fixed, &f.metric,
+            plan, rows, engine, &f.step, &along, fixed, &f.metric,
         ))
     };
     let done = |verdict: Verdict, ours: String| Checked {
@@ -138,7 +143,7 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
     let fig = |pts: &[Point]| -> String {
         pts.iter()
             .filter_map(|p| {
-                p.s.map(|s| format!("{} {}", tagged(&f.along, &p.x), fmt_num(s.mean)))
+                p.s.map(|s| format!("{} {}", tagged(&along, &p.x), fmt_num(s.mean)))
             })
             .collect::<Vec<_>>()
             .join(", ")
@@ -166,11 +171,11 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
                         Some(i) => {
                             let lo = pa
                                 .get(i.saturating_sub(1))
-                                .map(|p| disp(&f.along, &p.x))
+                                .map(|p| disp(&along, &p.x))
                                 .unwrap_or_default();
-                            let hi = pa.get(i).map(|p| disp(&f.along, &p.x)).unwrap_or_default();
+                            let hi = pa.get(i).map(|p| disp(&along, &p.x)).unwrap_or_default();
                             let in_range = f.between.is_empty()
-                                || plan.axis(&f.along).is_some_and(|ax| {
+                                || plan.axis(&along).is_some_and(|ax| {
                                     let pos = |l: &str| ax.values.iter().position(|v| v.label == l);
                                     match (pos(&f.between[0]), pos(&f.between[1])) {
                                         (Some(a), Some(b)) => i >= a && i <= b.max(a + 1),
@@ -264,7 +269,7 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
             }
         }
         FindingKind::Argmax => {
-            let pts = series(plan, rows, engine, &f.step, &f.along, &fixed, &f.metric);
+            let pts = series(plan, rows, engine, &f.step, &along, &fixed, &f.metric);
             let best = pts
                 .iter()
                 .filter_map(|p| p.s.map(|s| (p.x.clone(), s.mean)))
@@ -293,15 +298,16 @@ pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Chec
                 format!(
                     "{word} {} at {} = {} ({}: {})",
                     f.metric,
-                    disp(&f.along, &bx),
+                    disp(&along, &bx),
                     fmt_num(bv),
                     f.metric,
                     fig(&pts)
                 ),
             )
         }
+        FindingKind::Parity | FindingKind::Bound => done(Verdict::NoData, "not judged yet".into()),
         FindingKind::Monotonic => {
-            let pts = series(plan, rows, engine, &f.step, &f.along, &fixed, &f.metric);
+            let pts = series(plan, rows, engine, &f.step, &along, &fixed, &f.metric);
             let m: Vec<f64> = means(&pts).into_iter().flatten().collect();
             if m.len() < 2 {
                 return done(Verdict::NoData, "fewer than two points".into());

@@ -27,6 +27,8 @@ pub struct ResolvedAxis {
     pub bytes: bool,
     /// A scalar axis (`values`), not named variants.
     pub scalar: bool,
+    /// The values have an order (numeric values by default; see `Axis::ordered`).
+    pub ordered: bool,
 }
 
 impl ResolvedAxis {
@@ -220,6 +222,7 @@ pub fn expand_with(
             values,
             bytes: a.unit.as_deref() == Some("bytes"),
             scalar: a.variants.is_empty(),
+            ordered: a.ordered.unwrap_or(a.variants.is_empty()),
         });
     }
     let mut cells: Vec<Cell> = vec![Cell {

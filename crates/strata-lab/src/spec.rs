@@ -84,6 +84,12 @@ pub struct Axis {
     /// Display unit: `bytes` formats values as KB/MB.
     #[serde(default)]
     pub unit: Option<String>,
+    /// Whether the values have an order (default: numeric `values` are
+    /// ordered, variant labels are not). Only an ordered axis gets line
+    /// charts, "rises above ... between" statements, and crossover,
+    /// monotonic or `interior` findings along it.
+    #[serde(default)]
+    pub ordered: Option<bool>,
 }
 
 /// One named variant of an axis.
@@ -193,8 +199,13 @@ pub enum FindingKind {
     /// The best value along `along` is one of `expected` (`interior`: not
     /// at either end, i.e. an inverted U).
     Argmax,
-    /// The metric moves monotonically along `along` in `direction`.
+    /// The metric moves monotonically along `along` in `direction` (with
+    /// `series`, the ratio `series[1] / series[0]` does).
     Monotonic,
+    /// `series[1]` and `series[0]` are equal within `min_effect` at every point.
+    Parity,
+    /// The metric stays at or below `max` (or at or above `min`) at every point.
+    Bound,
 }
 
 /// A published finding to check against this run's data.
@@ -213,8 +224,13 @@ pub struct Finding {
     pub metric: String,
     /// Step name.
     pub step: String,
-    /// Axis along which points are compared.
-    pub along: String,
+    /// Axis along which points are compared; absent: one point (every
+    /// other axis fixed by `where` or held across).
+    #[serde(default)]
+    pub along: Option<String>,
+    /// Only these labels of `along` (empty: all of them).
+    #[serde(default)]
+    pub at: Vec<String>,
     /// Series axis name and the two labels compared.
     #[serde(default)]
     pub series_axis: Option<String>,
@@ -242,6 +258,17 @@ pub struct Finding {
     /// Scales the finding is checked at (empty: all).
     #[serde(default)]
     pub scales: Vec<String>,
+    /// Smallest relative difference that counts as an effect (default
+    /// [`crate::verdict::DEFAULT_MIN_EFFECT`]): below it no difference is
+    /// claimed; for `parity`, the tolerance.
+    #[serde(default)]
+    pub min_effect: Option<f64>,
+    /// `bound`: the largest value the claim allows.
+    #[serde(default)]
+    pub max: Option<f64>,
+    /// `bound`: the smallest value the claim allows.
+    #[serde(default)]
+    pub min: Option<f64>,
 }
 
 /// Composite score: weighted normalised metrics (study 3).

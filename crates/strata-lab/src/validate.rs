@@ -264,73 +264,123 @@ pub fn validate(l: &LoadedSpec) -> anyhow::Result<()> {
             }
         }
     }
+    let ordered = |n: &str| {
+        s.axes
+            .iter()
+            .map(|a| a.get_ref())
+            .find(|a| a.name == n)
+            .is_some_and(|a| a.ordered.unwrap_or(a.variants.is_empty()))
+    };
+    // Every label an axis can take at some scale.
+    let labels_of = |n: &str| -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        if let Some(a) = s.axes.iter().map(|a| a.get_ref()).find(|a| a.name == n) {
+            out.extend(a.variants.iter().map(|v| v.label.clone()));
+            out.extend(a.values.iter().filter_map(crate::spec::flag_value));
+            for sc in s.scales.values() {
+                if let Some(v) = sc.get_ref().axis_values.get(n) {
+                    out.extend(v.iter().filter_map(crate::spec::flag_value));
+                }
+            }
+        }
+        out
+    };
     for (i, fd) in s.findings.iter().enumerate() {
         let off = fd.span().start;
         let x = fd.get_ref();
         let f = format!("finding[{i}]");
+        let fail = |field: &str, msg: String| Err(err(off, &format!("{f}.{field}"), msg));
         if !steps.contains(&x.step) {
-            return Err(err(
-                off,
-                &format!("{f}.step"),
-                format!("no step named `{}`", x.step),
-            ));
+            return fail("step", format!("no step named `{}`", x.step));
         }
-        if !axis(&x.along) {
-            return Err(err(
-                off,
-                &format!("{f}.along"),
-                format!("no axis named `{}`", x.along),
-            ));
+        if let Some(al) = &x.along {
+            if !axis(al) {
+                return fail("along", format!("no axis named `{al}`"));
+            }
         }
-        for k in x.where_.keys() {
+        for (k, v) in &x.where_ {
             if !axis(k) {
-                return Err(err(off, &format!("{f}.where.{k}"), "no such axis".into()));
+                return fail(&format!("where.{k}"), "no such axis".into());
+            }
+            if !labels_of(k).contains(v) {
+                return fail(
+                    &format!("where.{k}"),
+                    format!("axis `{k}` has no value `{v}`"),
+                );
+            }
+        }
+        if !x.at.is_empty() {
+            let Some(al) = &x.along else {
+                return fail("at", "needs `along`".into());
+            };
+            if let Some(l) = x.at.iter().find(|l| !labels_of(al).contains(*l)) {
+                return fail("at", format!("axis `{al}` has no value `{l}`"));
             }
         }
         let pair = matches!(
             x.kind,
-            FindingKind::Crossover | FindingKind::Ordering | FindingKind::Ratio
-        );
+            FindingKind::Crossover
+                | FindingKind::Ordering
+                | FindingKind::Ratio
+                | FindingKind::Parity
+        ) || (x.kind == FindingKind::Monotonic && !x.series.is_empty());
         if pair {
             if x.series.len() != 2 {
-                return Err(err(
-                    off,
-                    &format!("{f}.series"),
-                    "needs exactly two labels".into(),
-                ));
+                return fail("series", "needs exactly two labels".into());
             }
             match &x.series_axis {
-                Some(a) if axis(a) && a != &x.along => {}
-                _ => {
-                    return Err(err(
-                        off,
-                        &format!("{f}.series_axis"),
-                        "must name the other axis".into(),
-                    ))
+                Some(a) if axis(a) && Some(a) != x.along.as_ref() => {
+                    if let Some(l) = x.series.iter().find(|l| !labels_of(a).contains(*l)) {
+                        return fail("series", format!("axis `{a}` has no value `{l}`"));
+                    }
                 }
+                _ => return fail("series_axis", "must name an axis other than `along`".into()),
             }
+        } else if !x.series.is_empty() || x.series_axis.is_some() {
+            return fail(
+                "series",
+                format!("a `{:?}` finding takes no series", x.kind).to_lowercase(),
+            );
         }
+        let along_ordered = x.along.as_deref().is_some_and(ordered);
+        let interior = x.expected.iter().any(|e| e == "interior");
         match x.kind {
-            FindingKind::Ratio if x.range.len() != 2 || x.range[0] > x.range[1] => {
-                return Err(err(
-                    off,
-                    &format!("{f}.range"),
-                    "needs [lo, hi] with lo <= hi".into(),
-                ));
+            FindingKind::Crossover | FindingKind::Monotonic | FindingKind::Argmax
+                if x.along.is_none() =>
+            {
+                return fail(
+                    "along",
+                    "this kind compares points along an axis: name it".into(),
+                );
             }
-            _ if x.scales.iter().any(|n| !s.scales.contains_key(n)) => {
-                return Err(err(
-                    off,
-                    &format!("{f}.scales"),
-                    "names an undefined scale".into(),
-                ));
+            FindingKind::Crossover | FindingKind::Monotonic if !along_ordered => {
+                return fail(
+                    "along",
+                    format!(
+                        "`{}` is not an ordered axis (give it `ordered = true` if its values have an order)",
+                        x.along.as_deref().unwrap_or_default()
+                    ),
+                );
+            }
+            FindingKind::Argmax if interior && !along_ordered => {
+                return fail(
+                    "expected",
+                    "`interior` needs an ordered `along` axis".into(),
+                );
+            }
+            FindingKind::Ratio
+                if x.range.len() != 2 || x.range[0] > x.range[1] || x.range[0] <= 0.0 =>
+            {
+                return fail("range", "needs [lo, hi] with 0 < lo <= hi".into());
             }
             FindingKind::Argmax if x.expected.is_empty() => {
-                return Err(err(
-                    off,
-                    &format!("{f}.expected"),
-                    "needs at least one label".into(),
-                ));
+                return fail("expected", "needs at least one label".into());
+            }
+            FindingKind::Argmax if !interior => {
+                let al = x.along.as_deref().unwrap_or_default();
+                if let Some(l) = x.expected.iter().find(|l| !labels_of(al).contains(*l)) {
+                    return fail("expected", format!("axis `{al}` has no value `{l}`"));
+                }
             }
             FindingKind::Monotonic
                 if !matches!(
@@ -338,20 +388,26 @@ pub fn validate(l: &LoadedSpec) -> anyhow::Result<()> {
                     Some("increasing") | Some("decreasing")
                 ) =>
             {
-                return Err(err(
-                    off,
-                    &format!("{f}.direction"),
-                    "must be `increasing` or `decreasing`".into(),
-                ));
+                return fail("direction", "must be `increasing` or `decreasing`".into());
             }
             FindingKind::Crossover if !x.between.is_empty() && x.between.len() != 2 => {
-                return Err(err(
-                    off,
-                    &format!("{f}.between"),
-                    "needs two x labels".into(),
-                ));
+                return fail("between", "needs two x labels".into());
+            }
+            FindingKind::Bound if x.max.is_none() && x.min.is_none() => {
+                return fail("max", "a `bound` finding needs `max` or `min`".into());
             }
             _ => {}
+        }
+        if x.scales.iter().any(|n| !s.scales.contains_key(n)) {
+            return fail("scales", "names an undefined scale".into());
+        }
+        if let Some(e) = x.min_effect {
+            if !(e > 0.0 && e < 1.0) {
+                return fail(
+                    "min_effect",
+                    format!("must be between 0 and 1 (a fraction), found {e}"),
+                );
+            }
         }
     }
     if let Some(sc) = &s.score {
