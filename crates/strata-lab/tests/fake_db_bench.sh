@@ -3,7 +3,14 @@
 # (CI): it accepts db_bench flags and prints db_bench-format output with
 # deterministic figures. Inline throughput falls with value size, blob stays
 # flat, so blob overtakes inline between 256 B and 2 KB.
-benchmarks=fillseq; value_size=100; num=1000; blob=false; db=""
+#
+# Two flags of its own shape the figures for tests of the lab's verdicts:
+# --fake_scale=F multiplies throughput by F (one variant faster than
+# another), and --fake_noise=N spreads repeats: repeat r (read from the
+# job directory, `..._rR/db`) runs at (1 + N * j) times, with j cycling
+# through -1, 0, 1, -0.5, 0.5, so that a study's repeats differ by a known
+# amount.
+benchmarks=fillseq; value_size=100; num=1000; blob=false; db=""; scale=1; noise=0
 for a in "$@"; do
   case "$a" in
     --benchmarks=*) benchmarks=${a#--benchmarks=} ;;
@@ -11,6 +18,8 @@ for a in "$@"; do
     --num=*) num=${a#--num=} ;;
     --enable_blob_files=*) blob=${a#--enable_blob_files=} ;;
     --db=*) db=${a#--db=} ;;
+    --fake_scale=*) scale=${a#--fake_scale=} ;;
+    --fake_noise=*) noise=${a#--fake_noise=} ;;
     --engine=*) echo "ERROR: unknown command line flag 'engine'" >&2; exit 1 ;;
     --*) ;;
     *) echo "unknown argument $a" >&2; exit 2 ;;
@@ -21,12 +30,15 @@ echo "FakeBench:    version 1.0" >&2
 echo "Keys:       16 bytes each"
 echo "------------------------------------------------"
 user=$((num * (value_size + 16)))
+rep=$(printf '%s' "$db" | sed -n 's/.*_r\([0-9][0-9]*\)\/db$/\1/p')
+[ -n "$rep" ] || rep=0
+factor=$(awk -v s="$scale" -v n="$noise" -v r="$rep" 'BEGIN { split("-1 0 1 -0.5 0.5", j, " "); printf "%.6f", s * (1 + n * j[(r % 5) + 1]) }')
 IFS=,
 for b in $benchmarks; do
   case "$b" in
     stats|compact|flush|waitforcompaction|resetstats) continue ;;
   esac
-  ops=$(awk -v v="$value_size" -v blob="$blob" 'BEGIN { if (blob == "true" || blob == "1") print 500000; else print int(400000000 / v) }')
+  ops=$(awk -v v="$value_size" -v blob="$blob" -v f="$factor" 'BEGIN { if (blob == "true" || blob == "1") o = 500000; else o = int(400000000 / v); print int(o * f) }')
   awk -v b="$b" -v ops="$ops" -v n="$num" -v v="$value_size" 'BEGIN {
     us = 1000000 / ops; secs = n / ops; mb = ops * (v + 16) / 1048576;
     printf "%-12s : %11.3f micros/op %d ops/sec %.3f seconds %d operations; %6.1f MB/s\n", b, us, ops, secs, n, mb;
