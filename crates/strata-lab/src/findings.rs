@@ -1,37 +1,20 @@
-//! Published findings checked against this run (verdicts), and statements
-//! computed from the data.
+//! Published findings checked against a run: the study's data gathered per
+//! point, facet and series, judged by the verdict model ([`crate::verdict`]).
+//!
+//! A finding compares points along its `along` axis (or one point), fixes
+//! the axes named in `where`, and holds across every other axis: it is
+//! judged at each combination of their values (a facet) and the verdicts
+//! are combined ([`crate::verdict::combine`]).
 
 use std::collections::BTreeMap;
 
-use crate::aggregate::{fmt_num, series, Point};
+use crate::aggregate::values;
 use crate::model::Plan;
 use crate::results::ResultRow;
 use crate::spec::{Finding, FindingKind};
+use crate::verdict::{kinds, Judgement, Verdict, DEFAULT_MIN_EFFECT};
 
-/// Outcome of checking a published finding.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// The data shows the same effect.
-    Reproduced,
-    /// The data does not show the effect.
-    NotReproduced,
-    /// The data shows the opposite effect.
-    Reversed,
-    /// Not enough successful runs.
-    NoData,
-}
-
-impl Verdict {
-    /// Word used in reports.
-    pub fn word(&self) -> &'static str {
-        match self {
-            Verdict::Reproduced => "reproduced",
-            Verdict::NotReproduced => "not reproduced",
-            Verdict::Reversed => "reversed",
-            Verdict::NoData => "no data",
-        }
-    }
-}
+pub use crate::verdict::Verdict as FindingVerdict;
 
 /// A verdict for one engine, with our figures in words.
 #[derive(Clone, Debug)]
@@ -40,16 +23,14 @@ pub struct Checked {
     pub engine: String,
     /// Verdict.
     pub verdict: Verdict,
-    /// Our figures.
+    /// Our figures and the reasoning, in words.
     pub ours: String,
 }
 
-fn means(p: &[Point]) -> Vec<Option<f64>> {
-    p.iter().map(|p| p.s.map(|s| s.mean)).collect()
-}
-
-/// Index `i` of a clean crossover: `b - a` is <= 0 at every point before `i`
-/// (at least one) and > 0 at `i` and every point after it. Missing points are skipped.
+/// Index `i` of a clean crossover of two series of means (no uncertainty):
+/// `b - a` is <= 0 at every point before `i` (at least one) and > 0 at `i`
+/// and every point after it. Missing points are skipped. Charts use it to
+/// place their crossover marker; verdicts use [`kinds::crossover`].
 pub fn crossover(a: &[Option<f64>], b: &[Option<f64>]) -> Option<usize> {
     let d: Vec<(usize, f64)> = a
         .iter()
@@ -64,280 +45,236 @@ pub fn crossover(a: &[Option<f64>], b: &[Option<f64>]) -> Option<usize> {
     Some(d[first_pos].0)
 }
 
-/// Whether the two series of a pair finding differ significantly (Welch's t
-/// test on the pooled per-point ratios to the first series' mean, p < 0.05).
-fn significant(
+/// Every combination of labels of `axes` (one empty map when there are none).
+fn combinations(plan: &Plan, axes: &[String]) -> Vec<BTreeMap<String, String>> {
+    let mut out = vec![BTreeMap::new()];
+    for name in axes {
+        let Some(ax) = plan.axis(name) else { continue };
+        out = out
+            .into_iter()
+            .flat_map(|m| {
+                ax.values.iter().map(move |v| {
+                    let mut m = m.clone();
+                    m.insert(name.clone(), v.label.clone());
+                    m
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+/// The axes a finding holds across: neither `along`, nor its series axis,
+/// nor fixed by `where`.
+pub fn across_axes(plan: &Plan, f: &Finding) -> Vec<String> {
+    plan.axes
+        .iter()
+        .map(|a| a.name.clone())
+        .filter(|n| {
+            Some(n) != f.along.as_ref()
+                && Some(n) != f.series_axis.as_ref()
+                && !f.where_.contains_key(n)
+        })
+        .collect()
+}
+
+/// The labels of `along` the finding compares, in sweep order: restricted
+/// by `at` and by `where` on the along axis itself.
+fn points(plan: &Plan, f: &Finding) -> Vec<String> {
+    let Some(al) = &f.along else {
+        return vec![String::new()];
+    };
+    let Some(ax) = plan.axis(al) else {
+        return Vec::new();
+    };
+    ax.values
+        .iter()
+        .map(|v| v.label.clone())
+        .filter(|l| f.at.is_empty() || f.at.contains(l))
+        .filter(|l| f.where_.get(al).is_none_or(|w| w == l))
+        .collect()
+}
+
+/// `axis=label` words for a set of fixed labels (display form).
+fn describe(plan: &Plan, fixed: &BTreeMap<String, String>) -> String {
+    fixed
+        .iter()
+        .map(|(k, v)| plan.axis(k).map(|a| a.tag(v)).unwrap_or_else(|| v.clone()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Cores a finding's cells ask for (largest `cpus` label among them).
+fn cores_needed(plan: &Plan, f: &Finding, xs: &[String]) -> Option<u32> {
+    let cpus = plan.axis("cpus")?;
+    let labels: Vec<&String> = if f.along.as_deref() == Some("cpus") {
+        xs.iter().collect()
+    } else if let Some(l) = f.where_.get("cpus") {
+        vec![l]
+    } else {
+        cpus.values.iter().map(|v| &v.label).collect()
+    };
+    labels.iter().filter_map(|l| l.parse::<u32>().ok()).max()
+}
+
+/// Checks one finding for one engine.
+pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Checked {
+    let j = judge(plan, rows, f, engine);
+    Checked {
+        engine: engine.to_string(),
+        verdict: j.verdict,
+        ours: j.text,
+    }
+}
+
+/// The judgement of one finding for one engine, over every facet.
+pub fn judge(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Judgement {
+    let xs = points(plan, f);
+    if xs.is_empty() {
+        return Judgement::new(
+            Verdict::NoData,
+            "none of the finding's points is in this run",
+        );
+    }
+    // A claim about more cores than the host has cannot be judged here:
+    // the pinned runs get no more cores than exist.
+    let host_cores = rows
+        .iter()
+        .filter(|r| r.engine == engine)
+        .map(|r| r.host.cores)
+        .max()
+        .unwrap_or(0);
+    if let Some(need) = cores_needed(plan, f, &xs) {
+        if host_cores > 0 && need > host_cores {
+            return Judgement::new(
+                Verdict::Inconclusive,
+                format!("needs {need} cores; this host has {host_cores}"),
+            );
+        }
+    }
+    let facets = combinations(plan, &across_axes(plan, f));
+    let mut parts: Vec<(String, Judgement)> = Vec::new();
+    for facet in &facets {
+        let mut fixed = f.where_.clone();
+        fixed.extend(facet.clone());
+        if let Some(al) = &f.along {
+            fixed.remove(al);
+        }
+        parts.push((
+            describe(plan, facet),
+            judge_at(plan, rows, f, engine, &fixed, &xs),
+        ));
+    }
+    if parts.len() == 1 {
+        return parts.remove(0).1;
+    }
+    let verdict = crate::verdict::combine(&parts.iter().map(|p| p.1.verdict).collect::<Vec<_>>());
+    let text = parts
+        .iter()
+        .map(|(at, j)| format!("[{at}] {}: {}", j.verdict.word(), j.text))
+        .collect::<Vec<_>>()
+        .join(" ");
+    Judgement::new(
+        verdict,
+        format!("judged at each of {} facets. {text}", parts.len()),
+    )
+}
+
+/// Judges a finding at one facet (`fixed`: every axis but `along` and the series axis).
+fn judge_at(
     plan: &Plan,
     rows: &[ResultRow],
     f: &Finding,
     engine: &str,
     fixed: &BTreeMap<String, String>,
-) -> bool {
-    let Some(sa) = &f.series_axis else {
-        return false;
-    };
-    let along = f.along.clone().unwrap_or_default();
-    let Some(ax) = plan.axis(&along) else {
-        return false;
-    };
-    let (mut xa, mut xb) = (Vec::new(), Vec::new());
-    for v in &ax.values {
-        if fixed.get(&along).is_some_and(|only| only != &v.label) {
-            continue;
-        }
-        let mut fa = fixed.clone();
-        fa.insert(along.clone(), v.label.clone());
-        let mut fb = fa.clone();
-        fa.insert(sa.clone(), f.series[0].clone());
-        fb.insert(sa.clone(), f.series[1].clone());
-        let a = crate::aggregate::values(rows, engine, &f.step, &fa, &f.metric);
-        let b = crate::aggregate::values(rows, engine, &f.step, &fb, &f.metric);
-        let m = a.iter().sum::<f64>() / a.len().max(1) as f64;
-        if m == 0.0 || a.is_empty() || b.is_empty() {
-            continue;
-        }
-        xa.extend(a.iter().map(|x| x / m));
-        xb.extend(b.iter().map(|x| x / m));
-    }
-    crate::stats::welch_p(&xa, &xb) < 0.05
-}
-
-/// Checks one finding for one engine.
-pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Checked {
-    let mut f = f.clone();
-    f.along = f.along.clone().or_else(|| f.series_axis.clone());
-    let f = &f;
-    let along = f.along.clone().unwrap_or_default();
-    let tagged = |axis: &str, l: &str| {
-        plan.axis(axis)
-            .map(|a| a.tag(l))
-            .unwrap_or_else(|| l.to_string())
-    };
-    let disp = |axis: &str, l: &str| {
-        plan.axis(axis)
-            .map(|a| a.display(l))
-            .unwrap_or_else(|| l.to_string())
-    };
-    let restrict_to = f.where_.get(&along).cloned();
-    fn keep(p: Vec<Point>, only: &Option<String>) -> Vec<Point> {
-        match only {
-            Some(x) => p.into_iter().filter(|q| &q.x == x).collect(),
-            None => p,
-        }
-    }
-    let restrict = |p: Vec<Point>| keep(p, &restrict_to);
-    let mut fixed: BTreeMap<String, String> = f.where_.clone();
-    let pair = |fixed: &mut BTreeMap<String, String>, lab: &str| -> Vec<Point> {
-        if let Some(sa) = &f.series_axis {
-            fixed.insert(sa.clone(), lab.to_string());
-        }
-        restrict(series(
-            plan, rows, engine, &f.step, &along, fixed, &f.metric,
-        ))
-    };
-    let done = |verdict: Verdict, ours: String| Checked {
-        engine: engine.to_string(),
-        verdict,
-        ours,
-    };
-    let fig = |pts: &[Point]| -> String {
-        pts.iter()
-            .filter_map(|p| {
-                p.s.map(|s| format!("{} {}", tagged(&along, &p.x), fmt_num(s.mean)))
+    xs: &[String],
+) -> Judgement {
+    let sample = |series: Option<&str>| -> Vec<Vec<f64>> {
+        xs.iter()
+            .map(|x| {
+                let mut fx = fixed.clone();
+                if let Some(al) = &f.along {
+                    fx.insert(al.clone(), x.clone());
+                }
+                if let (Some(sa), Some(l)) = (&f.series_axis, series) {
+                    fx.insert(sa.clone(), l.to_string());
+                }
+                values(rows, engine, &f.step, &fx, &f.metric)
             })
-            .collect::<Vec<_>>()
-            .join(", ")
+            .collect()
     };
-    match f.kind {
-        FindingKind::Crossover | FindingKind::Ordering | FindingKind::Ratio => {
-            let (la, lb) = (f.series[0].as_str(), f.series[1].as_str());
-            let pa = pair(&mut fixed.clone(), la);
-            let pb = pair(&mut fixed, lb);
-            let (ma, mb) = (means(&pa), means(&pb));
-            let both: Vec<(f64, f64)> = ma
-                .iter()
-                .zip(&mb)
-                .filter_map(|(a, b)| Some(((*a)?, (*b)?)))
-                .collect();
-            if both.is_empty() {
-                return done(Verdict::NoData, "no successful runs".into());
-            }
-            let figs = format!("{} {}: {}; {}: {}", f.metric, la, fig(&pa), lb, fig(&pb));
+    let shown: Vec<String> = match &f.along {
+        Some(al) => xs
+            .iter()
+            .map(|x| {
+                plan.axis(al)
+                    .map(|a| a.display(x))
+                    .unwrap_or_else(|| x.clone())
+            })
+            .collect(),
+        None => vec![if fixed.is_empty() {
+            "the one point".to_string()
+        } else {
+            describe(plan, fixed)
+        }],
+    };
+    let tag = |l: &str| match &f.series_axis {
+        Some(sa) => plan
+            .axis(sa)
+            .map(|a| a.tag(l))
+            .unwrap_or_else(|| l.to_string()),
+        None => l.to_string(),
+    };
+    let e = f.min_effect.unwrap_or(DEFAULT_MIN_EFFECT);
+    let pos = |l: &str| xs.iter().position(|x| x == l);
+    let mut j = match f.kind {
+        FindingKind::Crossover
+        | FindingKind::Ordering
+        | FindingKind::Ratio
+        | FindingKind::Parity => {
+            let (la, lb) = (tag(&f.series[0]), tag(&f.series[1]));
+            let a = sample(Some(&f.series[0]));
+            let b = sample(Some(&f.series[1]));
             match f.kind {
                 FindingKind::Crossover => {
-                    let cx = crossover(&ma, &mb);
-                    let rev = crossover(&mb, &ma);
-                    match cx {
-                        Some(i) => {
-                            let lo = pa
-                                .get(i.saturating_sub(1))
-                                .map(|p| disp(&along, &p.x))
-                                .unwrap_or_default();
-                            let hi = pa.get(i).map(|p| disp(&along, &p.x)).unwrap_or_default();
-                            let in_range = f.between.is_empty()
-                                || plan.axis(&along).is_some_and(|ax| {
-                                    let pos = |l: &str| ax.values.iter().position(|v| v.label == l);
-                                    match (pos(&f.between[0]), pos(&f.between[1])) {
-                                        (Some(a), Some(b)) => i >= a && i <= b.max(a + 1),
-                                        _ => true,
-                                    }
-                                });
-                            let v = if in_range {
-                                Verdict::Reproduced
-                            } else {
-                                Verdict::NotReproduced
-                            };
-                            done(
-                                v,
-                                format!("{lb} overtakes {la} between {lo} and {hi}. {figs}"),
-                            )
-                        }
-                        None if rev.is_some() => done(
-                            Verdict::Reversed,
-                            format!("{la} overtakes {lb} instead. {figs}"),
-                        ),
-                        None => {
-                            let above = both.iter().filter(|(a, b)| b > a).count();
-                            let who = if above == both.len() {
-                                format!("{lb} is ahead everywhere")
-                            } else if above == 0 {
-                                format!("{la} is ahead everywhere")
-                            } else {
-                                format!(
-                                    "{lb} ahead at {above} of {} points without a clean crossover",
-                                    both.len()
-                                )
-                            };
-                            done(
-                                Verdict::NotReproduced,
-                                format!("no crossover: {who}. {figs}"),
-                            )
-                        }
-                    }
-                }
-                FindingKind::Ordering => {
-                    let wins = both.iter().filter(|(a, b)| a > b).count();
-                    // Significance of the a-vs-b difference over all points' repeats.
-                    let sig = significant(plan, rows, f, engine, &fixed);
-                    let noise = if sig {
-                        ""
-                    } else {
-                        " The difference is within run-to-run noise (Welch p >= 0.05 or too few repeats)."
+                    let window = match f.between.as_slice() {
+                        [w0, w1] => Some((pos(w0).unwrap_or(0), pos(w1).unwrap_or(xs.len() - 1))),
+                        _ => None,
                     };
-                    let v = if wins == both.len() && sig {
-                        Verdict::Reproduced
-                    } else if wins == 0 && sig {
-                        Verdict::Reversed
-                    } else {
-                        Verdict::NotReproduced
-                    };
-                    done(
-                        v,
-                        format!(
-                            "{la} above {lb} at {wins} of {} points.{noise} {figs}",
-                            both.len()
-                        ),
-                    )
+                    kinds::crossover(&shown, &la, &lb, &a, &b, window, e)
                 }
-                _ => {
-                    let r = both
-                        .iter()
-                        .map(|(a, b)| if *a != 0.0 { b / a } else { f64::NAN })
-                        .filter(|x| x.is_finite())
-                        .collect::<Vec<_>>();
-                    if r.is_empty() {
-                        return done(Verdict::NoData, format!("{la} is zero everywhere. {figs}"));
-                    }
-                    let avg = r.iter().sum::<f64>() / r.len() as f64;
-                    let (lo, hi) = (f.range[0], f.range[1]);
-                    let sig = significant(plan, rows, f, engine, &fixed);
-                    let v = if avg >= lo && avg <= hi {
-                        Verdict::Reproduced
-                    } else if sig && ((hi < 1.0 && avg > 1.0) || (lo > 1.0 && avg < 1.0)) {
-                        Verdict::Reversed
-                    } else {
-                        Verdict::NotReproduced
-                    };
-                    done(
-                        v,
-                        format!(
-                            "{lb}/{la} ratio averages {:.2} (expected {lo}-{hi}). {figs}",
-                            avg
-                        ),
-                    )
+                FindingKind::Ordering => kinds::ordering(&shown, &la, &lb, &a, &b, e),
+                FindingKind::Ratio => {
+                    kinds::ratio(&shown, &la, &lb, &a, &b, (f.range[0], f.range[1]), e)
                 }
+                _ => kinds::parity(&shown, &la, &lb, &a, &b, e),
+            }
+        }
+        FindingKind::Monotonic => {
+            let up = f.direction.as_deref() == Some("increasing");
+            if f.series.len() == 2 {
+                let a = sample(Some(&f.series[0]));
+                let b = sample(Some(&f.series[1]));
+                let what = format!("{} {}/{}", f.metric, tag(&f.series[1]), tag(&f.series[0]));
+                kinds::monotonic(&shown, &what, Some(&a), &b, up, e)
+            } else {
+                kinds::monotonic(&shown, &f.metric, None, &sample(None), up, e)
             }
         }
         FindingKind::Argmax => {
-            let pts = series(plan, rows, engine, &f.step, &along, &fixed, &f.metric);
-            let best = pts
-                .iter()
-                .filter_map(|p| p.s.map(|s| (p.x.clone(), s.mean)))
-                .max_by(|a, b| {
-                    if f.minimize {
-                        b.1.total_cmp(&a.1)
-                    } else {
-                        a.1.total_cmp(&b.1)
-                    }
-                });
-            let Some((bx, bv)) = best else {
-                return done(Verdict::NoData, "no successful runs".into());
-            };
-            let pos = pts.iter().position(|p| p.x == bx).unwrap_or(0);
-            let interior = pos > 0 && pos + 1 < pts.len();
-            let hit = f.expected.contains(&bx)
-                || (f.expected.iter().any(|e| e == "interior") && interior);
-            let v = if hit {
-                Verdict::Reproduced
+            let expected: Vec<usize> = if f.expected.iter().any(|x| x == "interior") {
+                (1..xs.len().saturating_sub(1)).collect()
             } else {
-                Verdict::NotReproduced
+                f.expected.iter().filter_map(|l| pos(l)).collect()
             };
-            let word = if f.minimize { "lowest" } else { "best" };
-            done(
-                v,
-                format!(
-                    "{word} {} at {} = {} ({}: {})",
-                    f.metric,
-                    disp(&along, &bx),
-                    fmt_num(bv),
-                    f.metric,
-                    fig(&pts)
-                ),
-            )
+            kinds::argmax(&shown, &f.metric, &sample(None), &expected, !f.minimize, e)
         }
-        FindingKind::Parity | FindingKind::Bound => done(Verdict::NoData, "not judged yet".into()),
-        FindingKind::Monotonic => {
-            let pts = series(plan, rows, engine, &f.step, &along, &fixed, &f.metric);
-            let m: Vec<f64> = means(&pts).into_iter().flatten().collect();
-            if m.len() < 2 {
-                return done(Verdict::NoData, "fewer than two points".into());
-            }
-            let up = m.windows(2).filter(|w| w[1] > w[0]).count();
-            let down = m.windows(2).filter(|w| w[1] < w[0]).count();
-            let want_up = f.direction.as_deref() == Some("increasing");
-            let (with, against) = if want_up { (up, down) } else { (down, up) };
-            // A trend, not strict monotonicity: most steps and the two ends agree.
-            let (first, last) = (m[0], m[m.len() - 1]);
-            let ends_with = if want_up { last > first } else { last < first };
-            let ends_against = if want_up { last < first } else { last > first };
-            let v = if with > against && ends_with {
-                Verdict::Reproduced
-            } else if against > with && ends_against {
-                Verdict::Reversed
-            } else {
-                Verdict::NotReproduced
-            };
-            done(
-                v,
-                format!(
-                    "{} steps in the expected direction, {} against: {}",
-                    with,
-                    against,
-                    fig(&pts)
-                ),
-            )
-        }
+        FindingKind::Bound => kinds::bound(&shown, &f.metric, &sample(None), f.max, f.min),
+    };
+    if j.verdict == Verdict::NoData {
+        j.text = format!("no successful runs measured {}", f.metric);
     }
+    j
 }
 
 #[cfg(test)]
@@ -360,29 +297,35 @@ name = "s"
 label = "a"
 [[axis.variant]]
 label = "b"
+[[axis]]
+name = "z"
+values = [10, 20]
 [[step]]
 benchmarks = "fillrandom"
 [scales.quick]
 "#;
 
-    /// Rows with `ops_sec` = f(x, series) + repeat jitter.
-    fn rows(f: impl Fn(f64, &str) -> f64, jitter: &[f64]) -> Vec<ResultRow> {
+    /// Rows with `ops_sec` = f(x, series, z) x (1 + jitter) per repeat.
+    fn rows(f: impl Fn(f64, &str, &str) -> f64, jitter: &[f64]) -> Vec<ResultRow> {
         let mut out = Vec::new();
         for x in ["1", "2", "3"] {
             for s in ["a", "b"] {
-                for j in jitter {
-                    let mut r = sample_row();
-                    r.step = "fillrandom".into();
-                    r.cell = [
-                        ("x".to_string(), x.to_string()),
-                        ("s".to_string(), s.to_string()),
-                    ]
-                    .into_iter()
-                    .collect();
-                    r.cell_id = format!("x={x},s={s}");
-                    r.metrics
-                        .insert("ops_sec".into(), f(x.parse().unwrap_or(0.0), s) + j);
-                    out.push(r);
+                for z in ["10", "20"] {
+                    for (i, j) in jitter.iter().enumerate() {
+                        let mut r = sample_row();
+                        r.step = "fillrandom".into();
+                        r.repeat = i as u32;
+                        r.cell = [("x", x), ("s", s), ("z", z)]
+                            .into_iter()
+                            .map(|(k, v)| (k.to_string(), v.to_string()))
+                            .collect();
+                        r.cell_id = format!("x={x},s={s},z={z}");
+                        r.metrics.insert(
+                            "ops_sec".into(),
+                            f(x.parse().unwrap_or(0.0), s, z) * (1.0 + j),
+                        );
+                        out.push(r);
+                    }
                 }
             }
         }
@@ -390,69 +333,113 @@ benchmarks = "fillrandom"
     }
 
     fn finding(kind: &str, extra: &str) -> Finding {
-        let text = format!("{SPEC}[[finding]]\nid = \"f\"\nclaim = \"c\"\npublished = \"p\"\nkind = \"{kind}\"\nmetric = \"ops_sec\"\nstep = \"fillrandom\"\nalong = \"x\"\n{extra}\n");
-        let l = parse(&text, std::path::Path::new("t.toml")).unwrap();
+        let text = format!("{SPEC}[[finding]]\nid = \"f\"\nclaim = \"c\"\npublished = \"p\"\nkind = \"{kind}\"\nmetric = \"ops_sec\"\nstep = \"fillrandom\"\n{extra}\n");
+        let l = parse(&text, std::path::Path::new("t.toml")).unwrap_or_else(|e| panic!("{e}"));
         l.spec.findings[0].get_ref().clone()
     }
 
-    fn verdict(f: &Finding, rows: &[ResultRow]) -> Verdict {
+    fn judged(f: &Finding, rows: &[ResultRow]) -> Judgement {
         let l = parse(SPEC, std::path::Path::new("t.toml")).unwrap();
         let plan = expand(&l, "quick", None, None).unwrap();
-        check(&plan, rows, f, "rocksdb").verdict
+        judge(&plan, rows, f, "rocksdb")
     }
 
-    #[test]
-    fn ordering_needs_significance_for_a_verdict() {
-        let f = finding("ordering", "series_axis = \"s\"\nseries = [\"a\", \"b\"]");
-        let clear = rows(
-            |_, s| if s == "a" { 200.0 } else { 100.0 },
-            &[0.0, 1.0, 2.0],
-        );
-        assert_eq!(verdict(&f, &clear), Verdict::Reproduced);
-        let opposite = rows(
-            |_, s| if s == "a" { 100.0 } else { 200.0 },
-            &[0.0, 1.0, 2.0],
-        );
-        assert_eq!(verdict(&f, &opposite), Verdict::Reversed);
-        // a is ahead by 1% with 30% noise: within noise, so not reproduced.
-        let noisy = rows(
-            |_, s| if s == "a" { 101.0 } else { 100.0 },
-            &[-30.0, 0.0, 30.0],
-        );
-        assert_eq!(verdict(&f, &noisy), Verdict::NotReproduced);
-    }
+    const J3: &[f64] = &[0.0, 0.01, -0.01];
 
     #[test]
-    fn ratio_and_monotonic_and_argmax() {
+    fn pair_findings_both_ways() {
+        let f = finding(
+            "ordering",
+            "along = \"x\"\nseries_axis = \"s\"\nseries = [\"a\", \"b\"]",
+        );
+        let r = rows(|_, s, _| if s == "a" { 200.0 } else { 100.0 }, J3);
+        assert_eq!(judged(&f, &r).verdict, Verdict::Reproduced);
+        let r = rows(|_, s, _| if s == "a" { 100.0 } else { 200.0 }, J3);
+        assert_eq!(judged(&f, &r).verdict, Verdict::Reversed);
+        // a is ahead by 1% with 30% noise: inconclusive, never a verdict.
         let r = rows(
-            |x, s| if s == "a" { 100.0 * x } else { 50.0 * x },
-            &[0.0, 0.5, 1.0],
+            |_, s, _| if s == "a" { 101.0 } else { 100.0 },
+            &[-0.3, 0.0, 0.3],
         );
+        assert_eq!(judged(&f, &r).verdict, Verdict::Inconclusive);
+    }
+
+    #[test]
+    fn a_finding_holds_across_unfixed_axes() {
+        let f = finding(
+            "ordering",
+            "along = \"x\"\nseries_axis = \"s\"\nseries = [\"a\", \"b\"]",
+        );
+        // a above b only at z = 10: not across z.
+        let r = rows(
+            |_, s, z| if s == "a" && z == "10" { 200.0 } else { 100.0 },
+            J3,
+        );
+        let j = judged(&f, &r);
+        assert_eq!(j.verdict, Verdict::NotReproduced, "{}", j.text);
+        assert!(
+            j.text
+                .starts_with("judged at each of 2 facets. [z=10] reproduced:"),
+            "{}",
+            j.text
+        );
+        // Fixed to z = 10 it holds.
+        let f = finding(
+            "ordering",
+            "along = \"x\"\nseries_axis = \"s\"\nseries = [\"a\", \"b\"]\nwhere = { z = \"10\" }",
+        );
+        assert_eq!(judged(&f, &r).verdict, Verdict::Reproduced);
+    }
+
+    #[test]
+    fn one_point_ratio_monotonic_argmax() {
+        let r = rows(|x, s, _| if s == "a" { 100.0 * x } else { 50.0 * x }, J3);
         let f = finding(
             "ratio",
-            "series_axis = \"s\"\nseries = [\"a\", \"b\"]\nrange = [0.4, 0.6]",
+            "series_axis = \"s\"\nseries = [\"a\", \"b\"]\nwhere = { x = \"2\", z = \"10\" }\nrange = [0.4, 0.6]",
         );
-        assert_eq!(verdict(&f, &r), Verdict::Reproduced);
-        let f = finding(
-            "ratio",
-            "series_axis = \"s\"\nseries = [\"a\", \"b\"]\nrange = [1.5, 3.0]",
-        );
-        assert_eq!(verdict(&f, &r), Verdict::Reversed);
+        let j = judged(&f, &r);
+        assert_eq!(j.verdict, Verdict::Reproduced, "{}", j.text);
+        assert!(j.text.contains("(one point)"), "{}", j.text);
         let f = finding(
             "monotonic",
-            "direction = \"increasing\"\nwhere = { s = \"a\" }",
+            "along = \"x\"\ndirection = \"increasing\"\nwhere = { s = \"a\", z = \"20\" }",
         );
-        assert_eq!(verdict(&f, &r), Verdict::Reproduced);
+        assert_eq!(judged(&f, &r).verdict, Verdict::Reproduced);
+        let f = finding(
+            "argmax",
+            "along = \"x\"\nexpected = [\"3\"]\nwhere = { s = \"b\", z = \"20\" }",
+        );
+        assert_eq!(judged(&f, &r).verdict, Verdict::Reproduced);
+        let f = finding(
+            "argmax",
+            "along = \"x\"\nexpected = [\"interior\"]\nwhere = { s = \"b\", z = \"20\" }",
+        );
+        assert_eq!(judged(&f, &r).verdict, Verdict::NotReproduced);
+        assert_eq!(judged(&f, &[]).verdict, Verdict::NoData);
+    }
+
+    #[test]
+    fn at_restricts_the_points() {
+        // b/a falls from x=2 to x=3 only.
+        let r = rows(
+            |x, s, _| {
+                if s == "a" {
+                    100.0
+                } else if x < 3.0 {
+                    200.0
+                } else {
+                    150.0
+                }
+            },
+            J3,
+        );
         let f = finding(
             "monotonic",
-            "direction = \"decreasing\"\nwhere = { s = \"a\" }",
+            "along = \"x\"\nat = [\"2\", \"3\"]\nseries_axis = \"s\"\nseries = [\"a\", \"b\"]\ndirection = \"decreasing\"",
         );
-        assert_eq!(verdict(&f, &r), Verdict::Reversed);
-        let f = finding("argmax", "expected = [\"3\"]\nwhere = { s = \"b\" }");
-        assert_eq!(verdict(&f, &r), Verdict::Reproduced);
-        let f = finding("argmax", "expected = [\"interior\"]\nwhere = { s = \"b\" }");
-        assert_eq!(verdict(&f, &r), Verdict::NotReproduced);
-        assert_eq!(verdict(&f, &[]), Verdict::NoData);
+        let j = judged(&f, &r);
+        assert_eq!(j.verdict, Verdict::Reproduced, "{}", j.text);
     }
 
     #[test]
@@ -462,18 +449,5 @@ benchmarks = "fillrandom"
         assert_eq!(crossover(&a, &b), Some(2));
         assert_eq!(crossover(&b, &a), None);
         assert_eq!(crossover(&a, &a.map(|x| x.map(|v| v + 1.0))), None);
-        // Crossing back and forth is not a crossover.
-        let zig = [Some(5.0), Some(11.0), Some(9.0), Some(12.0)];
-        assert_eq!(
-            crossover(
-                &a[..]
-                    .iter()
-                    .chain(&[Some(10.0)])
-                    .copied()
-                    .collect::<Vec<_>>(),
-                &zig
-            ),
-            None
-        );
     }
 }

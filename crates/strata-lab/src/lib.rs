@@ -27,6 +27,8 @@ pub mod statements;
 pub mod stats;
 pub mod tradeoff;
 pub mod validate;
+pub mod verdict;
+pub mod verdicts;
 pub mod versus;
 
 use std::path::PathBuf;

@@ -8,7 +8,7 @@ use crate::aggregate::{engines, fmt_num, series, values, versions};
 use crate::chart::{render, ChartData, Line};
 use crate::derive::composite_scores;
 use crate::doc::{html, markdown, Block};
-use crate::findings::{check, crossover};
+use crate::findings::crossover;
 use crate::model::{expand_with, Plan};
 use crate::results::ResultRow;
 use crate::runner::read_meta;
@@ -282,6 +282,11 @@ pub fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
         Block::H(1, format!("{} ({} scale)", s.title, plan.scale)),
         Block::P(format!("Question: {}", s.question)),
     ];
+    b.extend(crate::verdicts::section(
+        &plan,
+        &rows,
+        &meta.engines_requested,
+    ));
     let vers = versions(&rows);
     let host = rows.first().map(|r| r.host.clone()).unwrap_or_default();
     let mut setup = vec![
@@ -361,38 +366,6 @@ pub fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
     } else {
         Block::List(comp)
     });
-    b.push(Block::H(2, "Published findings".into()));
-    let mut tab = Vec::new();
-    for f in s.findings.iter().map(|f| f.get_ref()) {
-        if !f.scales.is_empty() && !f.scales.contains(&plan.scale) {
-            continue;
-        }
-        for e in &meta.engines_requested {
-            let c = check(&plan, &rows, f, e);
-            tab.push(vec![
-                f.id.clone(),
-                f.claim.clone(),
-                f.published.clone(),
-                e.clone(),
-                c.verdict.word().to_string(),
-                c.ours,
-            ]);
-        }
-    }
-    b.push(Block::P("The studies ran on other hardware and at other sizes; an effect that does not show here is reported as not reproduced, and an opposite effect as reversed.".into()));
-    b.push(Block::Table(
-        [
-            "id",
-            "published claim",
-            "published figures",
-            "engine",
-            "verdict",
-            "this run",
-        ]
-        .map(String::from)
-        .to_vec(),
-        tab,
-    ));
     b.extend(crate::versus::section(&plan, &rows));
     b.push(Block::H(2, "Results".into()));
     for st in plan.steps() {

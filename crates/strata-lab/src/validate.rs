@@ -65,11 +65,11 @@ pub fn validate(l: &LoadedSpec) -> anyhow::Result<()> {
             ));
         }
     }
-    if s.axes.is_empty() || s.axes.len() > 2 {
+    if s.axes.is_empty() {
         return Err(err(
             top("[[axis]]"),
             "axis",
-            format!("a study has one or two axes, found {}", s.axes.len()),
+            "a study has at least one axis".into(),
         ));
     }
     let mut names = BTreeSet::new();

@@ -143,7 +143,7 @@ fn tiny_study_end_to_end() {
     let sdir = out.join("tiny-quick");
     let md = std::fs::read_to_string(sdir.join("report.md")).unwrap();
     let html = std::fs::read_to_string(sdir.join("report.html")).unwrap();
-    assert!(html.contains("<svg") && html.contains("Published findings"));
+    assert!(html.contains("<svg") && html.contains("Verdicts on the published claims"));
     for id in ["ops", "lat"] {
         let png = std::fs::read(sdir.join(format!("charts/{id}.png"))).unwrap();
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
