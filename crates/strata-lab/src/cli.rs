@@ -139,6 +139,22 @@ pub enum Cmd {
         #[arg(long, default_value = "quick")]
         scale: String,
     },
+    /// Measure the verdict model's error rates on synthetic repeats and
+    /// print them as a Markdown table (the table in docs/lab.md).
+    Simulate {
+        /// Trials per configuration.
+        #[arg(long, default_value_t = 2000)]
+        trials: usize,
+        /// Repeats per cell, comma-separated.
+        #[arg(long, default_value = "3,5,10", value_delimiter = ',')]
+        repeats: Vec<usize>,
+        /// Noise levels (coefficients of variation), comma-separated.
+        #[arg(long, default_value = "0.02,0.1,0.3", value_delimiter = ',')]
+        cv: Vec<f64>,
+        /// Minimum effect size.
+        #[arg(long, default_value_t = crate::verdict::DEFAULT_MIN_EFFECT)]
+        min_effect: f64,
+    },
 }
 
 fn options(c: &Common) -> anyhow::Result<RunOptions> {
@@ -297,6 +313,24 @@ pub fn execute(cli: Cli) -> anyhow::Result<i32> {
         }
         Cmd::Parse { stdout, stderr } => {
             println!("{}", parse_json(&stdout, stderr.as_deref())?);
+            Ok(0)
+        }
+        Cmd::Simulate {
+            trials,
+            repeats,
+            cv,
+            min_effect,
+        } => {
+            if trials == 0
+                || repeats.iter().any(|r| *r == 0)
+                || !(min_effect > 0.0 && min_effect < 1.0)
+            {
+                anyhow::bail!("simulate: --trials and --repeats must be positive and --min-effect between 0 and 1");
+            }
+            print!(
+                "{}",
+                crate::verdict::sim::table(&repeats, &cv, min_effect, trials)
+            );
             Ok(0)
         }
         Cmd::Check { study, scale } => {

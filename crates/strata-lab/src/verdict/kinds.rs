@@ -19,8 +19,14 @@ pub type Series = [Vec<f64>];
 /// Bootstrap resamples drawn for `argmax`'s share of best picks.
 pub const BOOTSTRAP: usize = 1000;
 
-fn pct(e: f64) -> String {
-    format!("{}%", fmt_num(e * 100.0))
+/// `0.05` -> `5%`, `0.025` -> `2.5%`.
+pub fn pct(e: f64) -> String {
+    let p = e * 100.0;
+    if (p - p.round()).abs() < 1e-9 {
+        format!("{p:.0}%")
+    } else {
+        format!("{p:.1}%")
+    }
 }
 
 /// `v [lo, hi]` on `scale`, or `v (no interval: ...)`.
@@ -116,13 +122,17 @@ pub fn ordering(
         .map(|e| e.map_or(Side::Unclear, |e| side(&e, t)))
         .collect();
     let ps = side(&all, t);
-    let figs = format!(
-        "{} {} pooled over {} points; {}",
-        rel(&scale, lb, la),
-        iv(&scale, &all),
-        eff.iter().flatten().count(),
-        per_point(xs, &scale, &eff)
-    );
+    let n = eff.iter().flatten().count();
+    let figs = if n == 1 {
+        format!("{} {}", rel(&scale, lb, la), per_point(xs, &scale, &eff))
+    } else {
+        format!(
+            "{} {} pooled over {n} points; {}",
+            rel(&scale, lb, la),
+            iv(&scale, &all),
+            per_point(xs, &scale, &eff)
+        )
+    };
     let m = pct(min_effect);
     let has = |s: Side| sides.contains(&s);
     let (v, why) = if sides.iter().all(|s| *s == Side::With) {

@@ -1,0 +1,176 @@
+//! End-to-end verdicts: every finding kind reproduced, failed (reversed or
+//! not reproduced) and inconclusive, on the fake db_bench whose figures are
+//! known (`--fake_scale` sets a variant's speed, `--fake_noise` spreads its
+//! repeats), and the report's verdict section against its golden copy.
+
+use std::path::Path;
+use std::process::Command;
+
+const LAB: &str = env!("CARGO_BIN_EXE_strata-lab");
+
+/// inline: 400,000,000 / value_size ops/s; twin: the same flags;
+/// fast: 1.5x inline; noisy: 1.02x inline with repeats at 0.7x, 1x, 1.3x;
+/// blob: 500,000 ops/s at every size.
+const SPEC: &str = r#"name = "kinds"
+title = "Verdict kinds"
+question = "Does each kind of claim get the verdict its data supports?"
+repeats = 3
+engines = ["strata"]
+[flags]
+num = 1000
+statistics = 1
+histogram = 1
+[[axis]]
+name = "value_size"
+unit = "bytes"
+values = [256, 2048, 4096]
+[[axis]]
+name = "layout"
+[[axis.variant]]
+label = "inline"
+flags = { enable_blob_files = false }
+[[axis.variant]]
+label = "twin"
+flags = { enable_blob_files = false }
+[[axis.variant]]
+label = "fast"
+flags = { enable_blob_files = false, fake_scale = 1.5 }
+[[axis.variant]]
+label = "noisy"
+flags = { enable_blob_files = false, fake_scale = 1.02, fake_noise = 0.3 }
+[[axis.variant]]
+label = "blob"
+flags = { enable_blob_files = true }
+[[step]]
+benchmarks = "fillrandom,stats"
+[scales.quick]
+"#;
+
+/// (id, kind-specific fields, expected verdict)
+const FINDINGS: &[(&str, &str, &str)] = &[
+    ("cross-yes", "kind = \"crossover\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"blob\"]\nbetween = [\"256\", \"2048\"]", "reproduced"),
+    ("cross-window", "kind = \"crossover\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"blob\"]\nbetween = [\"2048\", \"4096\"]", "not reproduced"),
+    ("cross-rev", "kind = \"crossover\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"blob\", \"inline\"]", "reversed"),
+    ("cross-twins", "kind = \"crossover\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"twin\"]", "not reproduced"),
+    ("cross-noisy", "kind = \"crossover\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"noisy\"]", "inconclusive"),
+    ("order-yes", "kind = \"ordering\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"fast\", \"inline\"]", "reproduced"),
+    ("order-rev", "kind = \"ordering\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"fast\"]", "reversed"),
+    ("order-twins", "kind = \"ordering\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"twin\"]", "not reproduced"),
+    ("order-noisy", "kind = \"ordering\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"noisy\", \"inline\"]", "inconclusive"),
+    ("ratio-yes", "kind = \"ratio\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"fast\"]\nrange = [1.4, 1.6]", "reproduced"),
+    ("ratio-off", "kind = \"ratio\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"fast\"]\nrange = [2.0, 3.0]", "not reproduced"),
+    ("ratio-rev", "kind = \"ratio\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"fast\"]\nrange = [0.5, 0.8]", "reversed"),
+    ("ratio-noisy", "kind = \"ratio\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"noisy\"]\nwhere = { value_size = \"256\" }\nrange = [1.0, 1.1]", "inconclusive"),
+    ("mono-yes", "kind = \"monotonic\"\nalong = \"value_size\"\nwhere = { layout = \"inline\" }\ndirection = \"decreasing\"", "reproduced"),
+    ("mono-rev", "kind = \"monotonic\"\nalong = \"value_size\"\nwhere = { layout = \"inline\" }\ndirection = \"increasing\"", "reversed"),
+    ("mono-flat", "kind = \"monotonic\"\nalong = \"value_size\"\nwhere = { layout = \"blob\" }\ndirection = \"increasing\"", "not reproduced"),
+    ("mono-ratio", "kind = \"monotonic\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"blob\"]\ndirection = \"increasing\"", "reproduced"),
+    ("argmax-yes", "kind = \"argmax\"\nalong = \"value_size\"\nwhere = { layout = \"inline\" }\nexpected = [\"256\"]", "reproduced"),
+    ("argmax-no", "kind = \"argmax\"\nalong = \"value_size\"\nwhere = { layout = \"inline\" }\nexpected = [\"4096\"]", "not reproduced"),
+    ("argmax-min", "kind = \"argmax\"\nalong = \"value_size\"\nwhere = { layout = \"inline\" }\nexpected = [\"4096\"]\nminimize = true", "reproduced"),
+    ("argmax-flat", "kind = \"argmax\"\nalong = \"value_size\"\nwhere = { layout = \"blob\" }\nexpected = [\"interior\"]", "not reproduced"),
+    ("parity-yes", "kind = \"parity\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"twin\"]", "reproduced"),
+    ("parity-no", "kind = \"parity\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"fast\"]", "not reproduced"),
+    ("parity-noisy", "kind = \"parity\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"noisy\"]", "inconclusive"),
+    ("bound-yes", "kind = \"bound\"\nmetric = \"stall_sec\"\nalong = \"value_size\"\nmax = 0.1", "reproduced"),
+    ("bound-no", "kind = \"bound\"\nalong = \"value_size\"\nwhere = { layout = \"blob\" }\nmax = 1000", "not reproduced"),
+    ("noisy-across", "kind = \"ordering\"\nalong = \"value_size\"\nwhere = { value_size = \"256\" }\nseries_axis = \"layout\"\nseries = [\"noisy\", \"twin\"]", "inconclusive"),
+];
+
+fn study_text() -> String {
+    let mut t = SPEC.to_string();
+    for (id, body, _) in FINDINGS {
+        let metric = if body.contains("metric =") {
+            String::new()
+        } else {
+            "metric = \"ops_sec\"\n".into()
+        };
+        t.push_str(&format!(
+            "\n[[finding]]\nid = \"{id}\"\nclaim = \"{id}\"\npublished = \"-\"\nstep = \"fillrandom\"\n{metric}{body}\n"
+        ));
+    }
+    t
+}
+
+fn run_study(dir: &Path) -> String {
+    let spec = dir.join("kinds.toml");
+    std::fs::write(&spec, study_text()).unwrap();
+    let out = dir.join("out");
+    let fake = format!("sh {}/tests/fake_db_bench.sh", env!("CARGO_MANIFEST_DIR"));
+    let o = Command::new(LAB)
+        .args([
+            "run",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .args(["--strata-bench", &fake])
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    std::fs::read_to_string(out.join("kinds-quick/report.md")).unwrap()
+}
+
+/// The markdown between the verdicts heading and the next section.
+fn verdict_section(md: &str) -> String {
+    let start = md
+        .find("## Verdicts on the published claims")
+        .expect("verdict section");
+    let rest = &md[start..];
+    let end = rest[3..].find("\n## ").map(|i| i + 4).unwrap_or(rest.len());
+    rest[..end].to_string()
+}
+
+#[test]
+fn every_kind_gets_the_verdict_its_data_supports() {
+    let d = tempfile::tempdir().unwrap();
+    let md = run_study(d.path());
+    let mut wrong = Vec::new();
+    for (id, _, want) in FINDINGS {
+        let row = md
+            .lines()
+            .find(|l| l.starts_with(&format!("| {id} |")))
+            .unwrap_or_else(|| panic!("no row for {id}\n{md}"));
+        if !row.contains(&format!("| strata | {want} |")) {
+            wrong.push(format!("{id}: want {want}: {row}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // The report opens with the verdicts: before the setup.
+    let v = md.find("## Verdicts on the published claims").unwrap();
+    assert!(v < md.find("## Setup").unwrap());
+    let n = FINDINGS.len();
+    let count = |w: &str| FINDINGS.iter().filter(|f| f.2 == w).count();
+    assert!(
+        md.contains(&format!(
+            "- strata: {} reproduced, {} not reproduced, {} reversed, {} inconclusive of {n} claims.",
+            count("reproduced"),
+            count("not reproduced"),
+            count("reversed"),
+            count("inconclusive")
+        )),
+        "{}",
+        verdict_section(&md)
+    );
+    // The engine the study names but that did not run is one line, not a row per claim.
+    assert!(!md.contains("| rocksdb |"));
+
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/golden/verdicts.md");
+    let got = verdict_section(&md);
+    if std::env::var_os("STRATA_UPDATE_GOLDEN").is_some() {
+        std::fs::write(&golden, &got).unwrap();
+    }
+    let want = std::fs::read_to_string(&golden)
+        .expect("golden file (regenerate with STRATA_UPDATE_GOLDEN=1)");
+    assert_eq!(
+        got,
+        want,
+        "verdict section differs from {}",
+        golden.display()
+    );
+}
