@@ -322,7 +322,7 @@ pub fn execute(cli: Cli) -> anyhow::Result<i32> {
             min_effect,
         } => {
             if trials == 0
-                || repeats.iter().any(|r| *r == 0)
+                || repeats.contains(&0)
                 || !(min_effect > 0.0 && min_effect < 1.0)
             {
                 anyhow::bail!("simulate: --trials and --repeats must be positive and --min-effect between 0 and 1");
