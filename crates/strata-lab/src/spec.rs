@@ -33,7 +33,7 @@ pub struct StudySpec {
     /// Flags passed to every run.
     #[serde(default)]
     pub flags: FlagMap,
-    /// Swept axes (one or two).
+    /// Swept axes (one or more).
     #[serde(default, rename = "axis")]
     pub axes: Vec<Spanned<Axis>>,
     /// Benchmark steps run in order on the same DB for each cell.
@@ -90,6 +90,14 @@ pub struct Axis {
     /// monotonic or `interior` findings along it.
     #[serde(default)]
     pub ordered: Option<bool>,
+}
+
+impl Axis {
+    /// Whether the axis's values have an order: `ordered` when given, else
+    /// true for scalar `values` and false for variants.
+    pub fn is_ordered(&self) -> bool {
+        self.ordered.unwrap_or(self.variants.is_empty())
+    }
 }
 
 /// One named variant of an axis.
