@@ -1,5 +1,8 @@
-//! Line charts with min-max error bars, drawn with plotters to SVG and PNG
-//! (embedded DejaVu Sans font; no system font libraries).
+//! Charts with min-max error bars, drawn with plotters to SVG and PNG
+//! (embedded DejaVu Sans font; no system font libraries): lines along an
+//! ordered axis, grouped bars along an unordered one, trade-off charts
+//! (one metric against another), a grid of panels for a faceted chart,
+//! and the dashboard.
 
 use std::path::Path;
 use std::sync::Once;

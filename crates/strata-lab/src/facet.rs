@@ -9,7 +9,9 @@ use crate::model::Plan;
 
 /// Every combination of labels of the plan's axes not named in `used`, in
 /// the plan's axis and value order (the last axis varying fastest, as the
-/// cells do); one empty map when every axis is used.
+/// cells do); one empty map when every axis is used. A combination that no
+/// cell of the plan has (cells left out by `--only`) is left out, unless
+/// the plan has no cells at all.
 pub fn facets(plan: &Plan, used: &[&str]) -> Vec<BTreeMap<String, String>> {
     let mut out = vec![BTreeMap::new()];
     for a in plan
@@ -27,6 +29,14 @@ pub fn facets(plan: &Plan, used: &[&str]) -> Vec<BTreeMap<String, String>> {
                 })
             })
             .collect();
+    }
+    let in_plan = |f: &BTreeMap<String, String>| {
+        plan.cells
+            .iter()
+            .any(|c| f.iter().all(|(k, v)| c.labels.get(k) == Some(v)))
+    };
+    if !plan.cells.is_empty() {
+        out.retain(in_plan);
     }
     out
 }
@@ -120,6 +130,25 @@ benchmarks = "fillrandom"
         let f = facets(&p, &used_axes("value_size", Some("layout")));
         assert_eq!(f.len(), 3);
         assert_eq!(facet_prefix(&p, &f[2]), "mode=mid: ");
+    }
+
+    #[test]
+    fn combinations_without_a_cell_are_left_out() {
+        let mut p = plan();
+        p.select_cells(&[
+            "value_size=1024,mode=slow".to_string(),
+            "value_size=4096,mode=fast".to_string(),
+        ])
+        .unwrap();
+        let titles: Vec<String> = facets(&p, &["layout"])
+            .iter()
+            .map(|x| facet_title(&p, x))
+            .collect();
+        assert_eq!(
+            titles,
+            ["value_size=1 KB, mode=slow", "value_size=4 KB, mode=fast"]
+        );
+        assert_eq!(facets(&p, &["layout", "mode"]).len(), 2);
     }
 
     #[test]
