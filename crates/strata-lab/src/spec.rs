@@ -160,7 +160,9 @@ pub struct Scale {
     pub note: Option<String>,
 }
 
-/// A chart: one metric (or several) of one step along an axis.
+/// A chart: one metric (or several) of one step along an axis. The study's
+/// other axes (neither `x` nor `series`) make facets: one panel per
+/// combination of their values, in one image.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Chart {
@@ -183,7 +185,8 @@ pub struct Chart {
     /// Plot each series relative to its maximum (percent).
     #[serde(default)]
     pub relative: bool,
-    /// Mark where the second series overtakes the first.
+    /// Mark where the second series overtakes the first (along an ordered
+    /// `x` axis only).
     #[serde(default)]
     pub mark_crossover: bool,
     /// A trade-off chart: this metric on the x axis instead of the `x`
