@@ -238,3 +238,56 @@ fn a_third_axis_becomes_facets() {
         "{md}"
     );
 }
+
+/// The dashboard: a one-axis study's charts as they are; a faceted
+/// chart's panels each as a dashboard chart titled with chart and facet.
+#[test]
+fn dashboard_takes_plain_and_faceted_charts() {
+    let fake = format!("sh {}/tests/fake_db_bench.sh", env!("CARGO_MANIFEST_DIR"));
+    let d = tempfile::tempdir().unwrap();
+    let one_axis = SPEC
+        .split("[[axis]]\nname = \"layout\"")
+        .next()
+        .unwrap()
+        .to_string()
+        + "[[step]]\nbenchmarks = \"fillrandom,stats\"\n[scales.quick]\n[[chart]]\nid = \"ops\"\ntitle = \"fillrandom ops/sec\"\nstep = \"fillrandom\"\nmetrics = [\"ops_sec\"]\nx = \"value_size\"\n";
+    for (name, text, titles) in [
+        ("one", one_axis, vec!["fillrandom ops/sec"]),
+        (
+            "three",
+            SPEC.to_string(),
+            vec![
+                "fillrandom ops/sec: speed=slow",
+                "fillrandom ops/sec: speed=fast",
+                "by speed: value_size=256 B",
+                "WAF against throughput: speed=fast",
+            ],
+        ),
+    ] {
+        let spec = d.path().join(format!("{name}.toml"));
+        std::fs::write(
+            &spec,
+            text.replacen("repeats = 1\n", "repeats = 1\ndashboard = true\n", 1)
+                .replacen("name = \"facets\"", &format!("name = \"{name}\""), 1),
+        )
+        .unwrap();
+        let out = d.path().join(name);
+        lab(&[
+            "run",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--strata-bench",
+            &fake,
+            "--engines",
+            "strata",
+        ]);
+        let charts = out.join(format!("{name}-quick/charts"));
+        let png = std::fs::read(charts.join("dashboard.png")).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "{name}");
+        let texts = svg_texts(&charts.join("dashboard.svg"));
+        for t in titles {
+            assert!(texts.iter().any(|x| x == t), "{name}: {t} in {texts:?}");
+        }
+    }
+}
