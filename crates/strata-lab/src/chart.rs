@@ -1,5 +1,8 @@
-//! Line charts with min-max error bars, drawn with plotters to SVG and PNG
-//! (embedded DejaVu Sans font; no system font libraries).
+//! Charts with min-max error bars, drawn with plotters to SVG and PNG
+//! (embedded DejaVu Sans font; no system font libraries): lines along an
+//! ordered axis, grouped bars along an unordered one, trade-off charts
+//! (one metric against another), a grid of panels for a faceted chart,
+//! and the dashboard.
 
 use std::path::Path;
 use std::sync::Once;
@@ -86,13 +89,22 @@ fn x_label_size(plot_width_px: u32, labels: &[String]) -> u32 {
     fit.clamp(8, 14)
 }
 
-fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &ChartData) -> anyhow::Result<()>
-where
-    DB::ErrorType: 'static,
-{
-    root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e:?}"))?;
+/// The value ranges a chart is drawn on: computed from its own lines, or
+/// from the lines of all panels of a faceted chart so that they share them.
+#[derive(Clone, Copy, Debug)]
+enum Ranges {
+    /// Categorical x: y from `lo` to `hi`, with `pad` (the headroom above
+    /// the data, also where marker labels go).
+    Cat { lo: f64, hi: f64, pad: f64 },
+    /// Trade-off chart: x and y (transformed for `log_y`) ranges.
+    Xy { x: (f64, f64), y: (f64, f64) },
+}
+
+/// The ranges that fit every line of `c`.
+fn ranges(c: &ChartData) -> Ranges {
     if c.xy {
-        return draw_xy(root, c);
+        let (x, y) = xy_ranges(c);
+        return Ranges::Xy { x, y };
     }
     let vals: Vec<f64> = c
         .lines
@@ -118,6 +130,32 @@ where
     let pad =
         ((hi - lo).abs() * if c.bars { 0.3 } else { 0.08 }).max(if c.log_y { 0.1 } else { 1e-9 });
     let (lo, hi) = (if c.log_y { lo - pad } else { lo }, hi + pad);
+    Ranges::Cat { lo, hi, pad }
+}
+
+fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &ChartData) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    draw_in(root, c, ranges(c), true)
+}
+
+/// Draws `c` on `root` (already filled) over `r`, with its legend when
+/// `legend`.
+fn draw_in<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    c: &ChartData,
+    r: Ranges,
+    legend: bool,
+) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let (lo, hi, pad) = match r {
+        Ranges::Xy { x, y } => return draw_xy(root, c, x, y, legend),
+        Ranges::Cat { lo, hi, pad } => (lo, hi, pad),
+    };
     let n = c.x_labels.len().max(1);
     let labels = c.x_labels.clone();
     let log = c.log_y;
@@ -251,7 +289,10 @@ where
             )))
             .map_err(|e| anyhow::anyhow!("{e:?}"))?;
     }
-    draw_legend(&mut chart)
+    if legend {
+        draw_legend(&mut chart)?;
+    }
+    Ok(())
 }
 
 /// (lowest, highest) of `vals` padded by 8% of the span (at least `min_pad`);
@@ -270,12 +311,8 @@ fn padded_range(vals: &[f64], min_pad: f64) -> (f64, f64) {
 /// (mean, min, max) of one coordinate of a point.
 type Stat = (f64, f64, f64);
 
-/// A trade-off chart: each line through its points at (x mean, y mean) in
-/// the order of `x_labels`, min-max bars both ways, each point labelled.
-fn draw_xy<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &ChartData) -> anyhow::Result<()>
-where
-    DB::ErrorType: 'static,
-{
+/// The x and y (transformed for `log_y`) ranges of a trade-off chart.
+fn xy_ranges(c: &ChartData) -> ((f64, f64), (f64, f64)) {
     let log = c.log_y;
     let finite = |v: &f64| v.is_finite();
     let xv: Vec<f64> = c
@@ -291,8 +328,27 @@ where
         .filter(finite)
         .map(|v| ty(v, log))
         .collect();
-    let (x_lo, x_hi) = padded_range(&xv, 0.1);
-    let (y_lo, y_hi) = padded_range(&yv, if log { 0.05 } else { 0.01 });
+    (
+        padded_range(&xv, 0.1),
+        padded_range(&yv, if log { 0.05 } else { 0.01 }),
+    )
+}
+
+/// A trade-off chart over x range `(x_lo, x_hi)` and y range `(y_lo,
+/// y_hi)`: each line through its points at (x mean, y mean) in the order
+/// of `x_labels`, min-max bars both ways, each point labelled; its legend
+/// when `legend`.
+fn draw_xy<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    c: &ChartData,
+    (x_lo, x_hi): (f64, f64),
+    (y_lo, y_hi): (f64, f64),
+    legend: bool,
+) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let log = c.log_y;
     let mut chart = ChartBuilder::on(root)
         .caption(&c.title, ("sans-serif", 22))
         .margin(12)
@@ -364,7 +420,10 @@ where
             }
         }
     }
-    draw_legend(&mut chart)
+    if legend {
+        draw_legend(&mut chart)?;
+    }
+    Ok(())
 }
 
 /// The series legend, upper right, shared by both chart kinds.
@@ -475,6 +534,143 @@ pub fn render(c: &ChartData, stem: &Path) -> anyhow::Result<()> {
     present(&a)?;
     let b = BitMapBackend::new(&png, (800, 500)).into_drawing_area();
     draw(&b, c)?;
+    present(&b)?;
+    Ok(())
+}
+
+/// Size in pixels of one panel of a faceted chart.
+const PANEL: (u32, u32) = (600, 400);
+/// Height of a faceted chart's title row, and of one row of its legend.
+const TITLE_H: u32 = 40;
+const LEGEND_ROW_H: u32 = 24;
+
+/// Columns of the grid of `n` panels: all in one row up to three, two
+/// columns for four, three beyond.
+fn grid_columns(n: usize) -> usize {
+    match n {
+        0..=3 => n.max(1),
+        4 => 2,
+        _ => 3,
+    }
+}
+
+/// Legend entries laid out in rows across `width` pixels: per entry its
+/// (row, x offset). Each entry is an 18 px swatch, a gap and its name at
+/// about 8 px per character.
+fn legend_layout(names: &[String], width: u32) -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    let (mut row, mut x) = (0u32, 20u32);
+    for n in names {
+        let w = 18 + 6 + 8 * n.chars().count() as u32 + 24;
+        if x > 20 && x + w > width {
+            row += 1;
+            x = 20;
+        }
+        out.push((row, x));
+        x += w;
+    }
+    out
+}
+
+/// Pixel size of a grid of `panels` under a title and legend.
+fn grid_size(panels: &[ChartData]) -> (u32, u32) {
+    let cols = grid_columns(panels.len()) as u32;
+    let rows = panels.len().div_ceil(cols as usize).max(1) as u32;
+    let width = (cols * PANEL.0).max(800);
+    let names: Vec<String> = panels
+        .first()
+        .map(|p| p.lines.iter().map(|l| l.name.clone()).collect())
+        .unwrap_or_default();
+    let legend_rows = legend_layout(&names, width)
+        .last()
+        .map_or(0, |(r, _)| r + 1);
+    (
+        width,
+        TITLE_H + legend_rows * LEGEND_ROW_H + 8 + rows * PANEL.1,
+    )
+}
+
+/// Small multiples: `title` on top, one shared legend (the first panel's
+/// line names; every panel has the same lines in the same order, hence the
+/// same colours), then a grid of the panels, each captioned with its own
+/// title, all on the same value ranges.
+fn draw_grid<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    panels: &[ChartData],
+) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow::anyhow!("{e:?}");
+    root.fill(&WHITE).map_err(err)?;
+    let Some(first) = panels.first() else {
+        return Ok(());
+    };
+    let (width, _) = root.dim_in_pixel();
+    root.draw(&Text::new(
+        title.to_string(),
+        (20, 10),
+        ("sans-serif", 24).into_font(),
+    ))
+    .map_err(err)?;
+    let names: Vec<String> = first.lines.iter().map(|l| l.name.clone()).collect();
+    let layout = legend_layout(&names, width);
+    for (i, (name, (row, x))) in names.iter().zip(&layout).enumerate() {
+        let color = COLORS[i % COLORS.len()];
+        let x = *x as i32;
+        let y = (TITLE_H + row * LEGEND_ROW_H + LEGEND_ROW_H / 2) as i32;
+        if first.bars {
+            root.draw(&Rectangle::new(
+                [(x, y - 6), (x + 18, y + 6)],
+                color.filled(),
+            ))
+            .map_err(err)?;
+        } else {
+            root.draw(&PathElement::new(
+                vec![(x, y), (x + 18, y)],
+                color.stroke_width(3),
+            ))
+            .map_err(err)?;
+        }
+        root.draw(&Text::new(
+            name.clone(),
+            (x + 24, y - 8),
+            ("sans-serif", 15).into_font(),
+        ))
+        .map_err(err)?;
+    }
+    let legend_rows = layout.last().map_or(0, |(r, _)| r + 1);
+    let top = TITLE_H + legend_rows * LEGEND_ROW_H + 8;
+    let (_, body) = root.split_vertically(top);
+    let cols = grid_columns(panels.len());
+    let rows = panels.len().div_ceil(cols);
+    let mut all = first.clone();
+    all.lines = panels.iter().flat_map(|p| p.lines.clone()).collect();
+    let shared = ranges(&all);
+    for (area, p) in body.split_evenly((rows, cols)).iter().zip(panels) {
+        draw_in(area, p, shared, false)?;
+    }
+    Ok(())
+}
+
+/// Writes a faceted chart as `stem.svg` and `stem.png`: one panel per
+/// facet (each [`ChartData`] titled with its facet's values) in a grid in
+/// one image, under `title` and one legend, all panels on the same value
+/// ranges. With a single panel it is [`render`] of that panel.
+pub fn render_panels(title: &str, panels: &[ChartData], stem: &Path) -> anyhow::Result<()> {
+    if let [one] = panels {
+        return render(one, stem);
+    }
+    register_font();
+    let size = grid_size(panels);
+    let svg = stem.with_extension("svg");
+    let png = stem.with_extension("png");
+    let a = SVGBackend::new(&svg, size).into_drawing_area();
+    draw_grid(&a, title, panels)?;
+    present(&a)?;
+    let b = BitMapBackend::new(&png, size).into_drawing_area();
+    draw_grid(&b, title, panels)?;
     present(&b)?;
     Ok(())
 }
@@ -612,6 +808,75 @@ mod tests {
         assert!(!svg.contains("t=4"), "{svg}");
         let png = std::fs::read(d.path().join("xy.png")).unwrap();
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    }
+
+    /// A faceted chart is one image: its title, one legend, and a panel
+    /// per facet captioned with the facet's values.
+    #[test]
+    fn renders_panels_in_one_image_with_one_legend() {
+        let d = tempfile::tempdir().unwrap();
+        let panel = |title: &str, v: f64| ChartData {
+            title: title.into(),
+            x_desc: "fill".into(),
+            y_desc: "ops_sec".into(),
+            x_labels: vec!["fillseq".into(), "fillrandom".into()],
+            lines: vec![
+                Line {
+                    name: "strata none".into(),
+                    points: vec![Some((v, v, v)), Some((2.0 * v, v, 3.0 * v))],
+                    xs: Vec::new(),
+                },
+                Line {
+                    name: "strata bloom64".into(),
+                    points: vec![Some((v, v, v)), None],
+                    xs: Vec::new(),
+                },
+            ],
+            log_y: false,
+            markers: Vec::new(),
+            bars: true,
+            xy: false,
+        };
+        let panels: Vec<ChartData> = ["value_size=1 KB", "value_size=4 KB", "value_size=16 KB"]
+            .iter()
+            .enumerate()
+            .map(|(i, t)| panel(t, (i + 1) as f64 * 10.0))
+            .collect();
+        render_panels("Fill throughput", &panels, &d.path().join("f")).unwrap();
+        let svg = std::fs::read_to_string(d.path().join("f.svg")).unwrap();
+        let doc = roxmltree::Document::parse(&svg).expect("valid SVG");
+        let texts: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.is_text())
+            .filter_map(|n| n.text())
+            .map(str::trim)
+            .collect();
+        let count = |t: &str| texts.iter().filter(|x| **x == t).count();
+        assert_eq!(count("Fill throughput"), 1, "{texts:?}");
+        for t in ["value_size=1 KB", "value_size=4 KB", "value_size=16 KB"] {
+            assert_eq!(count(t), 1, "{t} in {texts:?}");
+        }
+        assert_eq!(count("strata none"), 1, "{texts:?}");
+        assert_eq!(count("strata bloom64"), 1, "{texts:?}");
+        // Three panels side by side.
+        assert_eq!(grid_size(&panels).0, 1800);
+        let png = std::fs::read(d.path().join("f.png")).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        // One panel is an ordinary chart.
+        render_panels("Fill throughput", &panels[..1], &d.path().join("one")).unwrap();
+        let svg = std::fs::read_to_string(d.path().join("one.svg")).unwrap();
+        assert!(svg.contains("value_size=1 KB") && !svg.contains("Fill throughput"));
+    }
+
+    #[test]
+    fn grid_and_legend_layout() {
+        assert_eq!(
+            (1..=7).map(grid_columns).collect::<Vec<_>>(),
+            vec![1, 2, 3, 2, 3, 3, 3]
+        );
+        let names: Vec<String> = vec!["a".repeat(20), "b".repeat(20), "c".repeat(20)];
+        // 208 px per entry: two fit in 500 px, the third wraps.
+        assert_eq!(legend_layout(&names, 500), vec![(0, 20), (0, 228), (1, 20)]);
     }
 
     #[test]

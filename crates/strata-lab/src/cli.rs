@@ -321,10 +321,7 @@ pub fn execute(cli: Cli) -> anyhow::Result<i32> {
             cv,
             min_effect,
         } => {
-            if trials == 0
-                || repeats.contains(&0)
-                || !(min_effect > 0.0 && min_effect < 1.0)
-            {
+            if trials == 0 || repeats.contains(&0) || !(min_effect > 0.0 && min_effect < 1.0) {
                 anyhow::bail!("simulate: --trials and --repeats must be positive and --min-effect between 0 and 1");
             }
             print!(

@@ -45,25 +45,6 @@ pub fn crossover(a: &[Option<f64>], b: &[Option<f64>]) -> Option<usize> {
     Some(d[first_pos].0)
 }
 
-/// Every combination of labels of `axes` (one empty map when there are none).
-fn combinations(plan: &Plan, axes: &[String]) -> Vec<BTreeMap<String, String>> {
-    let mut out = vec![BTreeMap::new()];
-    for name in axes {
-        let Some(ax) = plan.axis(name) else { continue };
-        out = out
-            .into_iter()
-            .flat_map(|m| {
-                ax.values.iter().map(move |v| {
-                    let mut m = m.clone();
-                    m.insert(name.clone(), v.label.clone());
-                    m
-                })
-            })
-            .collect();
-    }
-    out
-}
-
 /// The axes a finding holds across: neither `along`, nor its series axis,
 /// nor fixed by `where`.
 pub fn across_axes(plan: &Plan, f: &Finding) -> Vec<String> {
@@ -152,7 +133,14 @@ pub fn judge(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Judg
             );
         }
     }
-    let facets = combinations(plan, &across_axes(plan, f));
+    let across = across_axes(plan, f);
+    let used: Vec<&str> = plan
+        .axes
+        .iter()
+        .map(|a| a.name.as_str())
+        .filter(|n| !across.iter().any(|x| x == n))
+        .collect();
+    let facets = crate::facet::facets(plan, &used);
     let mut parts: Vec<(String, Judgement)> = Vec::new();
     for facet in &facets {
         let mut fixed = f.where_.clone();

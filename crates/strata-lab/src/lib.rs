@@ -12,6 +12,7 @@ pub mod compare;
 pub mod derive;
 pub mod distributed;
 pub mod doc;
+pub mod facet;
 pub mod findings;
 pub mod host;
 pub mod joblog;

@@ -5,13 +5,15 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::aggregate::{engines, fmt_num, series, values, versions};
-use crate::chart::{render, ChartData, Line};
+use crate::chart::{render_panels, ChartData, Line};
 use crate::derive::composite_scores;
 use crate::doc::{html, markdown, Block};
+use crate::facet::{facet_title, facets, used_axes};
 use crate::findings::crossover;
 use crate::model::{expand_with, Plan};
 use crate::results::ResultRow;
 use crate::runner::read_meta;
+use crate::spec::Chart;
 use crate::statements::{computed_findings, tag};
 use crate::stats::summarize;
 
@@ -66,19 +68,13 @@ pub fn add_scores(plan: &Plan, rows: &mut [ResultRow]) {
     }
 }
 
-/// Labels fixing every axis other than `x` and `series` to its first value.
-pub fn other_fixed(plan: &Plan, x: &str, series: Option<&str>) -> BTreeMap<String, String> {
-    plan.axes
-        .iter()
-        .filter(|a| a.name != x && Some(a.name.as_str()) != series)
-        .filter_map(|a| a.values.first().map(|v| (a.name.clone(), v.label.clone())))
-        .collect()
-}
+/// A drawn chart: id, title, line names and its panels (one per facet; a
+/// single panel, titled with the chart's title, when it has no facets).
+pub type DrawnChart = (String, String, Vec<String>, Vec<ChartData>);
 
-/// A drawn chart: id, title, line names and the data drawn.
-pub type DrawnChart = (String, String, Vec<String>, ChartData);
-
-/// Draws the study's charts; returns (id, title, line names, data) of each.
+/// Draws the study's charts; returns (id, title, line names, panels) of each.
+/// An axis that is neither a chart's `x` nor its `series` makes facets:
+/// one panel per combination of their values, in one image.
 pub fn draw_charts(
     plan: &Plan,
     rows: &[ResultRow],
@@ -86,105 +82,129 @@ pub fn draw_charts(
 ) -> anyhow::Result<Vec<DrawnChart>> {
     let cdir = sdir.join("charts");
     std::fs::create_dir_all(&cdir)?;
-    let engs = engines(plan, rows);
     let mut out = Vec::new();
     for c in plan.loaded.spec.charts.iter().map(|c| c.get_ref()) {
-        let Some(xa) = plan.axis(&c.x) else { continue };
-        if c.x_metric.is_some() {
-            let data = crate::tradeoff::chart_data(plan, rows, c);
-            render(&data, &cdir.join(&c.id))?;
-            let names = data.lines.iter().map(|l| l.name.clone()).collect();
-            out.push((c.id.clone(), c.title.clone(), names, data));
+        if plan.axis(&c.x).is_none() {
             continue;
         }
-        let labels: Vec<String> = match c.series.as_deref().and_then(|s| plan.axis(s)) {
-            Some(a) => a.values.iter().map(|v| v.label.clone()).collect(),
-            None => vec![String::new()],
-        };
-        let base = other_fixed(plan, &c.x, c.series.as_deref());
-        let mut lines = Vec::new();
-        let mut markers = Vec::new();
-        for e in &engs {
-            let mut first_two: Vec<Vec<Option<f64>>> = Vec::new();
-            for lab in &labels {
-                for m in &c.metrics {
-                    let mut fixed = base.clone();
-                    if let Some(s) = &c.series {
-                        fixed.insert(s.clone(), lab.clone());
-                    }
-                    let pts = series(plan, rows, e, &c.step, &c.x, &fixed, m);
-                    let mut p: Vec<Option<(f64, f64, f64)>> = pts
-                        .iter()
-                        .map(|p| p.s.map(|s| (s.mean, s.min, s.max)))
-                        .collect();
-                    if c.relative {
-                        let max = p.iter().flatten().map(|x| x.0).fold(0.0, f64::max);
-                        if max > 0.0 {
-                            p = p
-                                .into_iter()
-                                .map(|q| {
-                                    q.map(|(a, b, d)| {
-                                        (a / max * 100.0, b / max * 100.0, d / max * 100.0)
-                                    })
-                                })
-                                .collect();
-                        }
-                    }
-                    if first_two.len() < 2 && m == &c.metrics[0] {
-                        first_two.push(p.iter().map(|q| q.map(|x| x.0)).collect());
-                    }
-                    let mut name = vec![e.clone()];
-                    if !lab.is_empty() {
-                        name.push(tag(plan, c.series.as_deref(), lab));
-                    }
-                    if c.metrics.len() > 1 {
-                        name.push(m.clone());
-                    }
-                    lines.push(Line {
-                        name: name.join(" "),
-                        points: p,
-                        xs: Vec::new(),
-                    });
+        let fs = facets(plan, &used_axes(&c.x, c.series.as_deref()));
+        let panels: Vec<ChartData> = fs
+            .iter()
+            .map(|f| {
+                let mut data = if c.x_metric.is_some() {
+                    crate::tradeoff::chart_data(plan, rows, c, f)
+                } else {
+                    panel(plan, rows, c, f)
+                };
+                if !f.is_empty() {
+                    data.title = facet_title(plan, f);
                 }
-            }
-            if c.mark_crossover && first_two.len() == 2 {
-                if let Some(i) = crossover(&first_two[0], &first_two[1]) {
-                    markers.push((
-                        i as f64 - 0.5,
-                        format!("{e}: {} > {}", labels[1], labels[0]),
-                    ));
-                }
-            }
-        }
-        let y_desc = if c.relative {
-            format!("{} (% of max)", c.metrics.join(", "))
-        } else {
-            c.metrics.join(", ")
-        };
-        let data = ChartData {
-            title: c.title.clone(),
-            x_desc: c.x.clone(),
-            y_desc: if c.log_y {
-                format!("{y_desc} (log)")
-            } else {
-                y_desc
-            },
-            x_labels: xa.values.iter().map(|v| xa.display(&v.label)).collect(),
-            lines: lines.clone(),
-            log_y: c.log_y,
-            markers,
-            bars: !xa.scalar,
-            xy: false,
-        };
-        render(&data, &cdir.join(&c.id))?;
-        out.push((
-            c.id.clone(),
-            c.title.clone(),
-            lines.into_iter().map(|l| l.name).collect(),
-            data,
-        ));
+                data
+            })
+            .collect();
+        render_panels(&c.title, &panels, &cdir.join(&c.id))?;
+        let names = panels
+            .first()
+            .map(|p| p.lines.iter().map(|l| l.name.clone()).collect())
+            .unwrap_or_default();
+        out.push((c.id.clone(), c.title.clone(), names, panels));
     }
     Ok(out)
+}
+
+/// One panel of chart `c` (along an axis, not a trade-off chart): its
+/// lines with the axes other than `x` and `series` fixed to `facet`.
+fn panel(
+    plan: &Plan,
+    rows: &[ResultRow],
+    c: &Chart,
+    facet: &BTreeMap<String, String>,
+) -> ChartData {
+    let engs = engines(plan, rows);
+    let xa = plan.axis(&c.x);
+    let ordered = xa.is_some_and(|a| a.ordered);
+    let labels: Vec<String> = match c.series.as_deref().and_then(|s| plan.axis(s)) {
+        Some(a) => a.values.iter().map(|v| v.label.clone()).collect(),
+        None => vec![String::new()],
+    };
+    let mut lines = Vec::new();
+    let mut markers = Vec::new();
+    for e in &engs {
+        let mut first_two: Vec<Vec<Option<f64>>> = Vec::new();
+        for lab in &labels {
+            for m in &c.metrics {
+                let mut fixed = facet.clone();
+                if let Some(s) = &c.series {
+                    fixed.insert(s.clone(), lab.clone());
+                }
+                let pts = series(plan, rows, e, &c.step, &c.x, &fixed, m);
+                let mut p: Vec<Option<(f64, f64, f64)>> = pts
+                    .iter()
+                    .map(|p| p.s.map(|s| (s.mean, s.min, s.max)))
+                    .collect();
+                if c.relative {
+                    let max = p.iter().flatten().map(|x| x.0).fold(0.0, f64::max);
+                    if max > 0.0 {
+                        p = p
+                            .into_iter()
+                            .map(|q| {
+                                q.map(|(a, b, d)| {
+                                    (a / max * 100.0, b / max * 100.0, d / max * 100.0)
+                                })
+                            })
+                            .collect();
+                    }
+                }
+                if first_two.len() < 2 && m == &c.metrics[0] {
+                    first_two.push(p.iter().map(|q| q.map(|x| x.0)).collect());
+                }
+                let mut name = vec![e.clone()];
+                if !lab.is_empty() {
+                    name.push(tag(plan, c.series.as_deref(), lab));
+                }
+                if c.metrics.len() > 1 {
+                    name.push(m.clone());
+                }
+                lines.push(Line {
+                    name: name.join(" "),
+                    points: p,
+                    xs: Vec::new(),
+                });
+            }
+        }
+        // Validation refuses `mark_crossover` along an unordered axis;
+        // the check here keeps a marker off such a chart regardless.
+        if c.mark_crossover && ordered && first_two.len() == 2 {
+            if let Some(i) = crossover(&first_two[0], &first_two[1]) {
+                markers.push((
+                    i as f64 - 0.5,
+                    format!("{e}: {} > {}", labels[1], labels[0]),
+                ));
+            }
+        }
+    }
+    let y_desc = if c.relative {
+        format!("{} (% of max)", c.metrics.join(", "))
+    } else {
+        c.metrics.join(", ")
+    };
+    ChartData {
+        title: c.title.clone(),
+        x_desc: c.x.clone(),
+        y_desc: if c.log_y {
+            format!("{y_desc} (log)")
+        } else {
+            y_desc
+        },
+        x_labels: xa
+            .map(|a| a.values.iter().map(|v| a.display(&v.label)).collect())
+            .unwrap_or_default(),
+        lines,
+        log_y: c.log_y,
+        markers,
+        bars: !ordered,
+        xy: false,
+    }
 }
 
 /// "Git commit: X." or, for pooled runs of several commits, each with its
@@ -337,7 +357,20 @@ pub fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
             .filter(|c| c.starts_with("Recommendation"))
             .cloned()
             .collect();
-        let data: Vec<ChartData> = charts.iter().map(|c| c.3.clone()).collect();
+        // A faceted chart's panels become separate dashboard charts, each
+        // titled with the chart's title and its facet.
+        let data: Vec<ChartData> = charts
+            .iter()
+            .flat_map(|(_, title, _, panels)| {
+                let faceted = panels.len() > 1;
+                panels.iter().cloned().map(move |mut p| {
+                    if faceted {
+                        p.title = format!("{title}: {}", p.title);
+                    }
+                    p
+                })
+            })
+            .collect();
         crate::chart::render_dashboard(
             &data,
             "Recommendation",

@@ -88,7 +88,7 @@ mod tests {
     fn plan() -> crate::model::Plan {
         let study = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../studies/wal_compaction.toml"
+            "/../../studies/wal_compaction_steady.toml"
         );
         let spec = crate::spec::load(std::path::Path::new(study)).unwrap();
         crate::model::expand(&spec, "quick", Some(2), None).unwrap()

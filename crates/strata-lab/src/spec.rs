@@ -33,7 +33,7 @@ pub struct StudySpec {
     /// Flags passed to every run.
     #[serde(default)]
     pub flags: FlagMap,
-    /// Swept axes (one or two).
+    /// Swept axes (one or more).
     #[serde(default, rename = "axis")]
     pub axes: Vec<Spanned<Axis>>,
     /// Benchmark steps run in order on the same DB for each cell.
@@ -90,6 +90,14 @@ pub struct Axis {
     /// monotonic or `interior` findings along it.
     #[serde(default)]
     pub ordered: Option<bool>,
+}
+
+impl Axis {
+    /// Whether the axis's values have an order: `ordered` when given, else
+    /// true for scalar `values` and false for variants.
+    pub fn is_ordered(&self) -> bool {
+        self.ordered.unwrap_or(self.variants.is_empty())
+    }
 }
 
 /// One named variant of an axis.
@@ -152,7 +160,9 @@ pub struct Scale {
     pub note: Option<String>,
 }
 
-/// A chart: one metric (or several) of one step along an axis.
+/// A chart: one metric (or several) of one step along an axis. The study's
+/// other axes (neither `x` nor `series`) make facets: one panel per
+/// combination of their values, in one image.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Chart {
@@ -175,7 +185,8 @@ pub struct Chart {
     /// Plot each series relative to its maximum (percent).
     #[serde(default)]
     pub relative: bool,
-    /// Mark where the second series overtakes the first.
+    /// Mark where the second series overtakes the first (along an ordered
+    /// `x` axis only).
     #[serde(default)]
     pub mark_crossover: bool,
     /// A trade-off chart: this metric on the x axis instead of the `x`

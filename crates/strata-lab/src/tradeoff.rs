@@ -11,11 +11,13 @@
 //! engines compared at one knob setting sit at two points of their
 //! trades; compared at equal x, they are compared on the trade itself.
 
+use std::collections::BTreeMap;
+
 use crate::aggregate::{engines, fmt_num, values};
 use crate::chart::{ChartData, Line};
 use crate::doc::Block;
+use crate::facet::{facet_prefix, facets, used_axes};
 use crate::model::Plan;
-use crate::report::other_fixed;
 use crate::results::ResultRow;
 use crate::spec::Chart;
 use crate::statements::tag;
@@ -47,9 +49,15 @@ pub struct Curve {
     pub points: Vec<CurvePoint>,
 }
 
-/// The curves of a trade-off chart `c` (one with `x_metric`): per engine
-/// present, per series value.
-pub fn curves(plan: &Plan, rows: &[ResultRow], c: &Chart) -> Vec<Curve> {
+/// The curves of a trade-off chart `c` (one with `x_metric`) in one facet
+/// (the axes other than `x` and `series` fixed to `facet`'s labels; see
+/// [`crate::facet::facets`]): per engine present, per series value.
+pub fn curves(
+    plan: &Plan,
+    rows: &[ResultRow],
+    c: &Chart,
+    facet: &BTreeMap<String, String>,
+) -> Vec<Curve> {
     let Some(xm) = c.x_metric.as_deref() else {
         return Vec::new();
     };
@@ -63,13 +71,12 @@ pub fn curves(plan: &Plan, rows: &[ResultRow], c: &Chart) -> Vec<Curve> {
         Some(a) => a.values.iter().map(|v| v.label.clone()).collect(),
         None => vec![String::new()],
     };
-    let base = other_fixed(plan, &c.x, c.series.as_deref());
     let mut out = Vec::new();
     for e in engines(plan, rows) {
         for s in &series {
             let mut points = Vec::new();
             for v in &xa.values {
-                let mut fixed = base.clone();
+                let mut fixed = facet.clone();
                 if let Some(sa) = &c.series {
                     fixed.insert(sa.clone(), s.clone());
                 }
@@ -94,10 +101,15 @@ pub fn curves(plan: &Plan, rows: &[ResultRow], c: &Chart) -> Vec<Curve> {
     out
 }
 
-/// The chart to draw for trade-off chart `c`: one line per curve, each
-/// point at (mean x, mean y) with min-max bars both ways, labelled with
-/// its `x` axis value.
-pub fn chart_data(plan: &Plan, rows: &[ResultRow], c: &Chart) -> ChartData {
+/// The chart to draw for trade-off chart `c` in one facet: one line per
+/// curve, each point at (mean x, mean y) with min-max bars both ways,
+/// labelled with its `x` axis value.
+pub fn chart_data(
+    plan: &Plan,
+    rows: &[ResultRow],
+    c: &Chart,
+    facet: &BTreeMap<String, String>,
+) -> ChartData {
     let xa = plan.axis(&c.x);
     let labels: Vec<String> = xa
         .map(|a| a.values.iter().map(|v| a.display(&v.label)).collect())
@@ -105,7 +117,7 @@ pub fn chart_data(plan: &Plan, rows: &[ResultRow], c: &Chart) -> ChartData {
     let order: Vec<String> = xa
         .map(|a| a.values.iter().map(|v| v.label.clone()).collect())
         .unwrap_or_default();
-    let lines = curves(plan, rows, c)
+    let lines = curves(plan, rows, c, facet)
         .into_iter()
         .map(|cv| {
             let at = |l: &str| cv.points.iter().find(|p| p.label == l);
@@ -313,16 +325,39 @@ pub fn at_equal_x(
     out
 }
 
-/// The report blocks under trade-off chart `c`: the plan's first engine
-/// against each other engine present, on their frontiers: every point of
-/// each engine with the other's y at equal x, the ratio first / other, and
-/// the geometric mean of the ratios.
+/// The report blocks under trade-off chart `c`: per facet (see
+/// [`crate::facet::facets`]; each paragraph then starts with the facet's
+/// values), the plan's first engine against each other engine present, on
+/// their frontiers: every point of each engine with the other's y at equal
+/// x, the ratio first / other, and the geometric mean of the ratios.
 pub fn blocks(plan: &Plan, rows: &[ResultRow], c: &Chart) -> Vec<Block> {
+    let mut out = Vec::new();
+    for f in facets(plan, &used_axes(&c.x, c.series.as_deref())) {
+        let pre = facet_prefix(plan, &f);
+        out.extend(
+            facet_blocks(plan, rows, c, &f)
+                .into_iter()
+                .map(|b| match b {
+                    Block::P(t) => Block::P(format!("{pre}{t}")),
+                    other => other,
+                }),
+        );
+    }
+    out
+}
+
+/// [`blocks`] in one facet.
+fn facet_blocks(
+    plan: &Plan,
+    rows: &[ResultRow],
+    c: &Chart,
+    facet: &BTreeMap<String, String>,
+) -> Vec<Block> {
     let (Some(xm), Some(ym)) = (c.x_metric.as_deref(), c.metrics.first()) else {
         return Vec::new();
     };
     let (xh, yh) = (higher_is_better(xm), higher_is_better(ym));
-    let cv = curves(plan, rows, c);
+    let cv = curves(plan, rows, c, facet);
     let engs = engines(plan, rows);
     let Some(first) = engs.first() else {
         return Vec::new();

@@ -263,6 +263,21 @@ pub fn validate(l: &LoadedSpec) -> anyhow::Result<()> {
                 ));
             }
         }
+        let x_ordered = s
+            .axes
+            .iter()
+            .map(|a| a.get_ref())
+            .any(|a| a.name == ch.x && a.is_ordered());
+        if ch.mark_crossover && !x_ordered {
+            return Err(err(
+                off,
+                &format!("{f}.mark_crossover"),
+                format!(
+                    "chart `{}`: `x` axis `{}` is not ordered, so nothing crosses over along it (give the axis `ordered = true` if its values have an order)",
+                    ch.id, ch.x
+                ),
+            ));
+        }
     }
     let ordered = |n: &str| {
         s.axes
@@ -516,6 +531,61 @@ flags = { num = 100 }
         assert!(e.contains("chart[0].x_metric"), "{e}");
         let e = err_of(&format!("{ok}mark_crossover = true\n"));
         assert!(e.contains("chart[0].x_metric"), "{e}");
+    }
+
+    /// The variant axis appended to [`GOOD`] by the tests below.
+    const FILL_AXIS: &str = "\n[[axis]]\nname = \"fill\"\n[[axis.variant]]\nlabel = \"fillseq\"\n[[axis.variant]]\nlabel = \"fillrandom\"\n";
+
+    #[test]
+    fn crossover_marker_needs_an_ordered_x_axis() {
+        let spec = GOOD.replace("[[step]]", &format!("{FILL_AXIS}\n[[step]]"));
+        let chart = "\n[[chart]]\nid = \"by_fill\"\ntitle = \"C\"\nstep = \"fillrandom\"\nmetrics = [\"ops_sec\"]\nx = \"fill\"\nseries = \"value_size\"\n";
+        let ok = format!("{spec}{chart}");
+        assert!(parse(&ok, Path::new("x.toml")).is_ok());
+        let e = err_of(&format!("{ok}mark_crossover = true\n"));
+        assert!(e.contains("chart[0].mark_crossover"), "{e}");
+        assert!(e.contains("`by_fill`") && e.contains("`fill`"), "{e}");
+        // Declared ordered, the same variants may carry the marker.
+        let ordered = ok.replace("name = \"fill\"\n", "name = \"fill\"\nordered = true\n");
+        assert!(parse(
+            &format!("{ordered}mark_crossover = true\n"),
+            Path::new("x.toml")
+        )
+        .is_ok());
+        // And a scalar axis declared unordered may not.
+        let e = err_of(
+            &format!(
+                "{}{chart}mark_crossover = true\n",
+                spec.replace(
+                    "values = [100, 200]",
+                    "values = [100, 200]\nordered = false"
+                )
+            )
+            .replace(
+                "x = \"fill\"\nseries = \"value_size\"",
+                "x = \"value_size\"\nseries = \"fill\"",
+            ),
+        );
+        assert!(
+            e.contains("chart[0].mark_crossover") && e.contains("`value_size`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_study_takes_any_number_of_axes_but_at_least_one() {
+        let three = GOOD.replace(
+            "[[step]]",
+            &format!("{FILL_AXIS}\n[[axis]]\nname = \"cpus\"\nvalues = [1, 2]\n\n[[step]]"),
+        );
+        let l = parse(&three, Path::new("x.toml")).unwrap();
+        assert_eq!(l.spec.axes.len(), 3);
+        let none = GOOD.replace("[[axis]]\nname = \"value_size\"\nvalues = [100, 200]\n", "");
+        let e = err_of(&none);
+        assert!(
+            e.contains("field `axis`") && e.contains("at least one"),
+            "{e}"
+        );
     }
 
     #[test]
