@@ -13,6 +13,7 @@ pub mod derive;
 pub mod distributed;
 pub mod doc;
 pub mod findings;
+pub mod guards;
 pub mod host;
 pub mod joblog;
 pub mod model;
