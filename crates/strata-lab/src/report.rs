@@ -225,14 +225,14 @@ fn git_commits_line(rows: &[ResultRow]) -> String {
 }
 
 /// One cell of the results table: `mean ± ci95` from 3 repeats on (a
-/// Student t interval), `mean (min-max)` below that, the value alone for one
+/// Student t interval), `mean (min–max)` below that, the value alone for one
 /// repeat, `n/a` when the guards withheld every repeat's figure, and
 /// "(k of n n/a)" after the figure when they withheld some.
 fn table_cell(vals: &[f64], withheld: usize) -> String {
     let figure = match summarize(vals) {
         Some(s) if s.n >= 3 => format!("{} ± {}", fmt_num(s.mean), fmt_num(s.ci95)),
         Some(s) if s.n == 2 => format!(
-            "{} ({}-{})",
+            "{} ({}–{})",
             fmt_num(s.mean),
             fmt_num(s.min),
             fmt_num(s.max)
@@ -381,7 +381,7 @@ pub fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
     setup.extend(meta.notes.iter().cloned());
     b.push(Block::H(2, "Setup".into()));
     b.push(Block::List(setup));
-    b.push(Block::P("WAF = (WAL + flush + compaction + blob bytes written) / user bytes written (tickers rocksdb.wal.bytes, rocksdb.flush.write.bytes, rocksdb.compact.write.bytes, rocksdb.blobdb.blob.file.bytes.written over rocksdb.bytes.written, blob bytes counted once since RocksDB's flush and compaction tickers already include blob files); wamp = RocksDB's Sum-row W-Amp (flush + compaction writes over flushed bytes, no WAL). cpu_pct = (user + sys CPU of the bench process) / wall / cores. Error bars show min-max over repeats. Table cells show mean ± 95% CI (Student t) from 3 repeats on, and mean (min-max) with 2 repeats, where a t interval would be wider than the data. A figure whose denominator is too small (W-Amp or WAF over less than 4 MiB, or less than 5% of the tree the step left), a latency percentile at or below 1 us (the histograms' first bucket) and the rates of a one-operation benchmark such as compact (its time is bench_sec) print n/a, with the reason under the table.".into()));
+    b.push(Block::P("WAF = (WAL + flush + compaction + blob bytes written) / user bytes written (tickers rocksdb.wal.bytes, rocksdb.flush.write.bytes, rocksdb.compact.write.bytes, rocksdb.blobdb.blob.file.bytes.written over rocksdb.bytes.written, blob bytes counted once since RocksDB's flush and compaction tickers already include blob files); wamp = RocksDB's Sum-row W-Amp (flush + compaction writes over flushed bytes, no WAL). cpu_pct = (user + sys CPU of the bench process) / wall / cores. Error bars show min-max over repeats. Table cells show mean ± 95% CI (Student t) from 3 repeats on, and mean (min–max) with 2 repeats, where a t interval would be wider than the data. A figure whose denominator is too small (W-Amp or WAF over less than 4 MiB, or less than 5% of the tree the step left), a latency percentile at or below 1 us (the histograms' first bucket) and the rates of a one-operation benchmark such as compact (its time is bench_sec) print n/a, with the reason under the table.".into()));
     let charts = draw_charts(&plan, &rows, sdir)?;
     b.push(Block::H(2, "Charts".into()));
     let mut comp = computed_findings(&plan, &rows);
@@ -516,4 +516,21 @@ pub fn report(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
         out.push(d.join("report.html"));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_cells_by_repeats_and_guards() {
+        assert_eq!(table_cell(&[1.0, 2.0, 3.0], 0), "2.00 ± 2.48");
+        // Two repeats: a t interval (12.7 x sd / sqrt 2) would be wider than the mean.
+        assert_eq!(table_cell(&[10.0, 30.0], 0), "20.00 (10.00–30.00)");
+        assert_eq!(table_cell(&[7.0], 0), "7.00");
+        assert_eq!(table_cell(&[], 2), "n/a");
+        assert_eq!(table_cell(&[], 0), "-");
+        assert_eq!(table_cell(&[4.0], 1), "4.00 (1 of 2 n/a)");
+        assert_eq!(table_cell(&[4.0, 6.0, 8.0], 1), "6.00 ± 4.97 (1 of 4 n/a)");
+    }
 }
