@@ -359,6 +359,22 @@ mod tests {
     }
 
     #[test]
+    fn a_compact_step_keeps_bench_sec_from_its_result_line() {
+        let out = crate::parse::parse_output(
+            "compact      : 1025850.460 micros/op 0 ops/sec 1.026 seconds 1 operations;\n",
+            "",
+        );
+        let m = crate::derive::metrics(&out, &crate::derive::Accounting::default());
+        assert_eq!(m["bench_sec"], 1.026);
+        let r = reasons(&m, "compact");
+        assert!(
+            r.contains_key("ops_sec") && r.contains_key("micros_op"),
+            "{r:?}"
+        );
+        assert!(!r.contains_key("bench_sec"));
+    }
+
+    #[test]
     fn apply_moves_metrics_and_na_reason_reports_them() {
         let mut a = sample_row();
         a.metrics = m(&[("p50", 0.5), ("p99", 4.0), ("operations", 10.0)]);
