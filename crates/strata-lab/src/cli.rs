@@ -275,8 +275,10 @@ pub fn execute(cli: Cli) -> anyhow::Result<i32> {
             alpha,
             min_delta,
         } => {
-            let a = crate::results::load_dir(&dir_a)?;
-            let b = crate::results::load_dir(&dir_b)?;
+            let mut a = crate::results::load_dir(&dir_a)?;
+            let mut b = crate::results::load_dir(&dir_b)?;
+            crate::guards::apply(&mut a);
+            crate::guards::apply(&mut b);
             let d = crate::compare::compare(&a, &b, alpha, min_delta);
             print!("{}", crate::compare::render(&d, &dir_a, &dir_b));
             Ok(0)

@@ -13,6 +13,12 @@
 //!   tree the step left.
 //! - `comp_cpu_sec` = SUM of `rocksdb.compaction.times.cpu_micros` / 1e6
 //!   (falls back to `CompMergeCPU(sec)` of the Sum row).
+//! - `waf_no_wal` = `waf` without the WAL term (see [`waf_no_wal`]).
+//! - `block_cache_hit_rate` = `rocksdb.block.cache.hit` / (hit + miss).
+//! - `flush_micros_per_flush` = SUM / COUNT of `rocksdb.db.flush.micros`.
+//! - `sst_write_p50`, `sst_write_p99` = P50 / P99 of `rocksdb.sst.write.micros`;
+//!   `blob_write_p50`, `blob_write_p99` = those of
+//!   `rocksdb.blobdb.blob.file.write.micros` (only when they have samples).
 
 use std::collections::BTreeMap;
 
@@ -34,13 +40,41 @@ pub fn waf(tickers: &BTreeMap<String, u64>) -> Option<f64> {
     if user <= 0.0 {
         return None;
     }
+    Some((t("rocksdb.wal.bytes") + table_and_blob_bytes(tickers)) / user)
+}
+
+/// Write amplification without the WAL: (flush + compaction + blob bytes
+/// written) / user bytes written, blob bytes counted once as in [`waf`];
+/// `None` when no user bytes were written. Turning the WAL off lowers
+/// [`waf`] by definition; this is the figure that can show whether it
+/// changes anything else.
+pub fn waf_no_wal(tickers: &BTreeMap<String, u64>) -> Option<f64> {
+    let user = tickers.get("rocksdb.bytes.written").copied().unwrap_or(0) as f64;
+    if user <= 0.0 {
+        return None;
+    }
+    Some(table_and_blob_bytes(tickers) / user)
+}
+
+/// Flush + compaction bytes written, plus the blob file bytes when the flush
+/// and compaction tickers evidently exclude them (see [`waf`]).
+fn table_and_blob_bytes(tickers: &BTreeMap<String, u64>) -> f64 {
+    let t = |k: &str| tickers.get(k).copied().unwrap_or(0) as f64;
     let (flush, compact, blob) = (
         t("rocksdb.flush.write.bytes"),
         t("rocksdb.compact.write.bytes"),
         t("rocksdb.blobdb.blob.file.bytes.written"),
     );
     let blob_extra = if flush + compact < blob { blob } else { 0.0 };
-    Some((t("rocksdb.wal.bytes") + flush + compact + blob_extra) / user)
+    flush + compact + blob_extra
+}
+
+/// Block cache hit rate, `rocksdb.block.cache.hit` / (hit + miss); `None`
+/// when the step looked nothing up in the block cache.
+pub fn block_cache_hit_rate(tickers: &BTreeMap<String, u64>) -> Option<f64> {
+    let t = |k: &str| tickers.get(k).copied().unwrap_or(0) as f64;
+    let (hit, miss) = (t("rocksdb.block.cache.hit"), t("rocksdb.block.cache.miss"));
+    (hit + miss > 0.0).then(|| hit / (hit + miss))
 }
 
 /// The literal ticker sum (WAL + flush + compaction + blob) / user bytes,
@@ -179,8 +213,30 @@ pub fn metrics(o: &BenchOutput, acc: &Accounting) -> BTreeMap<String, f64> {
     if let Some(w) = waf(&o.tickers) {
         m.insert("waf".into(), w);
     }
+    if let Some(w) = waf_no_wal(&o.tickers) {
+        m.insert("waf_no_wal".into(), w);
+    }
     if let Some(w) = waf_tickers(&o.tickers) {
         m.insert("waf_tickers".into(), w);
+    }
+    if let Some(r) = block_cache_hit_rate(&o.tickers) {
+        m.insert("block_cache_hit_rate".into(), r);
+    }
+    let sampled = |k: &str| o.stat_histograms.get(k).filter(|h| h.count > 0);
+    if let Some(h) = sampled("rocksdb.db.flush.micros") {
+        m.insert(
+            "flush_micros_per_flush".into(),
+            h.sum as f64 / h.count as f64,
+        );
+    }
+    for (hist, name) in [
+        ("rocksdb.sst.write.micros", "sst_write"),
+        ("rocksdb.blobdb.blob.file.write.micros", "blob_write"),
+    ] {
+        if let Some(h) = sampled(hist) {
+            m.insert(format!("{name}_p50"), h.p50);
+            m.insert(format!("{name}_p99"), h.p99);
+        }
     }
     if let Some(f) = t("rocksdb.flush.write.bytes").filter(|f| *f > 0.0) {
         let c = t("rocksdb.compact.write.bytes").unwrap_or(0.0);
@@ -219,6 +275,30 @@ pub fn metrics(o: &BenchOutput, acc: &Accounting) -> BTreeMap<String, f64> {
     m
 }
 
+/// One metric's value normalised to the best of the cells (1 = as good as the
+/// best): `v / max` when higher is better, `min / v` otherwise; when the best
+/// is 0 (e.g. no stall), `1 - v / max`. `min` and `max` are over the cells.
+fn normalised(v: f64, min: f64, max: f64, higher: bool) -> f64 {
+    if higher {
+        if max > 0.0 {
+            v / max
+        } else {
+            1.0
+        }
+    } else if v <= 0.0 || min <= 0.0 && v <= min {
+        1.0
+    } else if min <= 0.0 {
+        // Best is zero (e.g. no stall): scale linearly against the worst.
+        if max > 0.0 {
+            1.0 - v / max
+        } else {
+            1.0
+        }
+    } else {
+        min / v
+    }
+}
+
 /// Composite score per point: each metric normalised to the best point
 /// (value / max for higher-is-better, min / value otherwise), weighted, x 100.
 /// `points` is a list of metric maps; missing metrics count as 0.
@@ -237,28 +317,39 @@ pub fn composite_scores(
         let max = vals.iter().cloned().fold(f64::MIN, f64::max);
         let min = vals.iter().cloned().fold(f64::MAX, f64::min);
         for (s, v) in scores.iter_mut().zip(&vals) {
-            let norm = if higher {
-                if max > 0.0 {
-                    v / max
-                } else {
-                    1.0
-                }
-            } else if *v <= 0.0 || min <= 0.0 && *v <= min {
-                1.0
-            } else if min <= 0.0 {
-                // Best is zero (e.g. no stall): scale linearly against the worst.
-                if max > 0.0 {
-                    1.0 - v / max
-                } else {
-                    1.0
-                }
-            } else {
-                min / v
-            };
-            *s += w * norm * 100.0;
+            *s += w * normalised(*v, min, max, higher) * 100.0;
         }
     }
     scores
+}
+
+/// The composite score of one run's metrics `own`, each normalised against
+/// the cells' means `cells` as in [`composite_scores`] (the best cell mean
+/// scores 1), so that repeats of a cell score as differently as their
+/// metrics differ; a run better than the best mean scores above 100.
+/// `None` when `own` lacks a weighted metric or no cell has it.
+pub fn score_against(
+    own: &BTreeMap<String, f64>,
+    cells: &[BTreeMap<String, f64>],
+    weights: &BTreeMap<String, f64>,
+    higher_is_better: &[String],
+) -> Option<f64> {
+    let mut score = 0.0;
+    for (metric, w) in weights {
+        let v = *own.get(metric)?;
+        let vals: Vec<f64> = cells
+            .iter()
+            .filter_map(|c| c.get(metric).copied())
+            .collect();
+        if vals.is_empty() {
+            return None;
+        }
+        let max = vals.iter().cloned().fold(f64::MIN, f64::max);
+        let min = vals.iter().cloned().fold(f64::MAX, f64::min);
+        let higher = higher_is_better.iter().any(|h| h == metric);
+        score += w * normalised(v, min, max, higher) * 100.0;
+    }
+    Some(score)
 }
 
 #[cfg(test)]
@@ -296,6 +387,69 @@ mod tests {
     }
 
     #[test]
+    fn waf_no_wal_leaves_out_the_wal_and_counts_blob_bytes_once() {
+        let tk = t(&[
+            ("rocksdb.bytes.written", 1000),
+            ("rocksdb.wal.bytes", 1000),
+            ("rocksdb.flush.write.bytes", 50),
+            ("rocksdb.compact.write.bytes", 150),
+            ("rocksdb.blobdb.blob.file.bytes.written", 800),
+        ]);
+        assert_eq!(waf_no_wal(&tk), Some(1.0));
+        let tk = t(&[
+            ("rocksdb.bytes.written", 1000),
+            ("rocksdb.wal.bytes", 1000),
+            ("rocksdb.flush.write.bytes", 900),
+            ("rocksdb.compact.write.bytes", 100),
+            ("rocksdb.blobdb.blob.file.bytes.written", 850),
+        ]);
+        assert_eq!(waf_no_wal(&tk), Some(1.0));
+        // With the WAL off, waf and waf_no_wal agree.
+        let tk = t(&[
+            ("rocksdb.bytes.written", 400),
+            ("rocksdb.flush.write.bytes", 300),
+            ("rocksdb.compact.write.bytes", 500),
+        ]);
+        assert_eq!(waf_no_wal(&tk), Some(2.0));
+        assert_eq!(waf(&tk), waf_no_wal(&tk));
+        assert_eq!(waf_no_wal(&t(&[("rocksdb.flush.write.bytes", 5)])), None);
+    }
+
+    #[test]
+    fn block_cache_hit_rate_needs_lookups() {
+        let tk = t(&[
+            ("rocksdb.block.cache.hit", 30),
+            ("rocksdb.block.cache.miss", 10),
+        ]);
+        assert_eq!(block_cache_hit_rate(&tk), Some(0.75));
+        let tk = t(&[("rocksdb.block.cache.miss", 10)]);
+        assert_eq!(block_cache_hit_rate(&tk), Some(0.0));
+        let tk = t(&[
+            ("rocksdb.block.cache.hit", 0),
+            ("rocksdb.block.cache.miss", 0),
+        ]);
+        assert_eq!(block_cache_hit_rate(&tk), None);
+    }
+
+    #[test]
+    fn file_write_latencies_only_from_histograms_with_samples() {
+        let so = "fillrandom   :      10.000 micros/op 100000 ops/sec 1.000 seconds 100000 operations;   10.0 MB/s\n\
+            STATISTICS:\n\
+            rocksdb.db.flush.micros P50 : 900.000000 P95 : 2000.000000 P99 : 2500.000000 P100 : 3000.000000 COUNT : 4 SUM : 6000\n\
+            rocksdb.blobdb.blob.file.write.micros P50 : 0.000000 P95 : 0.000000 P99 : 0.000000 P100 : 0.000000 COUNT : 0 SUM : 0\n\
+            rocksdb.sst.write.micros P50 : 3.500000 P95 : 9.000000 P99 : 14.000000 P100 : 90.000000 COUNT : 800 SUM : 4000\n";
+        let m = metrics(&parse_output(so, ""), &Accounting::default());
+        assert_eq!(m["flush_micros_per_flush"], 1500.0);
+        assert_eq!(m["sst_write_p50"], 3.5);
+        assert_eq!(m["sst_write_p99"], 14.0);
+        assert!(!m.contains_key("blob_write_p50"), "{m:?}");
+        assert!(!m.contains_key("blob_write_p99"));
+        let so = so.replace("COUNT : 0 SUM : 0", "COUNT : 10 SUM : 70");
+        let m = metrics(&parse_output(&so, ""), &Accounting::default());
+        assert_eq!(m["blob_write_p50"], 0.0);
+    }
+
+    #[test]
     fn cpu_pct_divides_by_cores() {
         assert_eq!(cpu_pct(1.5, 0.5, 2.0, 2), Some(50.0));
         assert_eq!(cpu_pct(1.0, 0.0, 0.0, 2), None);
@@ -330,6 +484,32 @@ mod tests {
     }
 
     #[test]
+    fn score_against_cell_means_differs_between_repeats() {
+        let p = |ops: f64, p99: f64| -> BTreeMap<String, f64> {
+            [("ops_sec".to_string(), ops), ("p99".to_string(), p99)]
+                .into_iter()
+                .collect()
+        };
+        let w: BTreeMap<String, f64> = [("ops_sec".to_string(), 0.5), ("p99".to_string(), 0.5)]
+            .into_iter()
+            .collect();
+        let hib = ["ops_sec".to_string()];
+        let cells = [p(100.0, 10.0), p(50.0, 20.0)];
+        // The repeats of the best cell: 90 and 110 ops/sec around its mean of 100.
+        let low = score_against(&p(90.0, 10.0), &cells, &w, &hib).unwrap();
+        let high = score_against(&p(110.0, 10.0), &cells, &w, &hib).unwrap();
+        assert!((low - 95.0).abs() < 1e-9, "{low}");
+        assert!((high - 105.0).abs() < 1e-9, "{high}");
+        // A repeat of the other cell: 0.5 * 0.5 + 0.5 * 10/25 = 0.45.
+        let other = score_against(&p(50.0, 25.0), &cells, &w, &hib).unwrap();
+        assert!((other - 45.0).abs() < 1e-9, "{other}");
+        // A run without one of the weighted metrics has no score.
+        let mut partial = p(100.0, 10.0);
+        partial.remove("p99");
+        assert_eq!(score_against(&partial, &cells, &w, &hib), None);
+    }
+
+    #[test]
     fn metrics_from_captured_output() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/");
         let so = std::fs::read_to_string(format!("{dir}fillrandom_compact_7.8.3.stdout")).unwrap();
@@ -354,5 +534,16 @@ mod tests {
         assert_eq!(m["max_rss_mb"], 2.0);
         assert!(m["p99"] >= m["p50"]);
         assert_eq!(m["p50"], m["write_p50"]);
+        // No WAL term: (29898392 + 51313123) / 52800000.
+        let expect = (29_898_392.0 + 51_313_123.0) / 52_800_000.0;
+        assert!((m["waf_no_wal"] - expect).abs() < 1e-12);
+        assert_eq!(m["flush_micros_per_flush"], 611_149.0 / 52.0);
+        assert_eq!(m["block_cache_hit_rate"], 0.0);
+        // 7.8.3 prints no rocksdb.sst.write.micros and an empty blob histogram.
+        assert!(!m.contains_key("sst_write_p50") && !m.contains_key("blob_write_p99"));
+        let so =
+            std::fs::read_to_string(format!("{dir}readrandomwriterandom_7.8.3.stdout")).unwrap();
+        let m = metrics(&parse_output(&so, ""), &Accounting::default());
+        assert_eq!(m["block_cache_hit_rate"], 23_316.0 / (23_316.0 + 14_250.0));
     }
 }

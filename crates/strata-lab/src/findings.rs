@@ -260,7 +260,10 @@ fn judge_at(
         FindingKind::Bound => kinds::bound(&shown, &f.metric, &sample(None), f.max, f.min),
     };
     if j.verdict == Verdict::NoData {
-        j.text = format!("no successful runs measured {}", f.metric);
+        j.text = match crate::guards::na_reason(rows, engine, &f.step, fixed, &f.metric) {
+            Some(why) => format!("{} is n/a here: {why}", f.metric),
+            None => format!("no successful runs measured {}", f.metric),
+        };
     }
     j
 }

@@ -14,6 +14,7 @@ pub mod distributed;
 pub mod doc;
 pub mod facet;
 pub mod findings;
+pub mod guards;
 pub mod host;
 pub mod joblog;
 pub mod model;

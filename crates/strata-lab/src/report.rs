@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::aggregate::{engines, fmt_num, series, values, versions};
 use crate::chart::{render_panels, ChartData, Line};
-use crate::derive::composite_scores;
+use crate::derive::score_against;
 use crate::doc::{html, markdown, Block};
 use crate::facet::{facet_title, facets, used_axes};
 use crate::findings::crossover;
@@ -30,18 +30,22 @@ pub fn load_study(sdir: &Path) -> anyhow::Result<(Plan, Vec<ResultRow>, crate::r
     )?;
     plan.select_cells(&meta.only)?;
     let mut rows = crate::results::load_dir(sdir)?;
+    crate::guards::apply(&mut rows);
     add_scores(&plan, &mut rows);
     Ok((plan, rows, meta))
 }
 
-/// Adds the composite `score` metric (if the study defines one) to rows of its step.
+/// Adds the composite `score` metric (if the study defines one) to rows of
+/// its step: each row's own metrics normalised against the best cell mean
+/// (see [`score_against`]), so that repeats differ as their metrics do. A
+/// row missing a weighted metric gets no score; when the guards withheld
+/// that metric, the score is n/a with its reason.
 pub fn add_scores(plan: &Plan, rows: &mut [ResultRow]) {
     let Some(sc) = plan.loaded.spec.score.as_ref().map(|s| s.get_ref().clone()) else {
         return;
     };
     for e in engines(plan, rows) {
-        let cells: Vec<String> = plan.cells.iter().map(|c| c.id.clone()).collect();
-        let points: Vec<BTreeMap<String, f64>> = plan
+        let cells: Vec<BTreeMap<String, f64>> = plan
             .cells
             .iter()
             .map(|c| {
@@ -54,14 +58,22 @@ pub fn add_scores(plan: &Plan, rows: &mut [ResultRow]) {
                     .collect()
             })
             .collect();
-        let scores = composite_scores(&points, &sc.weights, &sc.higher_is_better);
         for r in rows
             .iter_mut()
-            .filter(|r| r.engine == e && r.step == sc.step)
+            .filter(|r| r.ok && r.engine == e && r.step == sc.step)
         {
-            if let Some(i) = cells.iter().position(|c| c == &r.cell_id) {
-                if !points[i].is_empty() {
-                    r.metrics.insert("score".into(), scores[i]);
+            match score_against(&r.metrics, &cells, &sc.weights, &sc.higher_is_better) {
+                Some(v) => {
+                    r.metrics.insert("score".into(), v);
+                }
+                None => {
+                    let why = sc
+                        .weights
+                        .keys()
+                        .find_map(|m| r.na.get(m).map(|why| format!("{m} is n/a: {why}")));
+                    if let Some(why) = why {
+                        r.na.insert("score".into(), why);
+                    }
                 }
             }
         }
@@ -232,10 +244,37 @@ fn git_commits_line(rows: &[ResultRow]) -> String {
     }
 }
 
-fn metric_table(plan: &Plan, rows: &[ResultRow], step: &str) -> Block {
+/// One cell of the results table: `mean ± ci95` from 3 repeats on (a
+/// Student t interval), `mean (min–max)` below that, the value alone for one
+/// repeat, `n/a` when the guards withheld every repeat's figure, and
+/// "(k of n n/a)" after the figure when they withheld some.
+fn table_cell(vals: &[f64], withheld: usize) -> String {
+    let figure = match summarize(vals) {
+        Some(s) if s.n >= 3 => format!("{} ± {}", fmt_num(s.mean), fmt_num(s.ci95)),
+        Some(s) if s.n == 2 => format!(
+            "{} ({}–{})",
+            fmt_num(s.mean),
+            fmt_num(s.min),
+            fmt_num(s.max)
+        ),
+        Some(s) => fmt_num(s.mean),
+        None if withheld > 0 => return "n/a".into(),
+        None => return "-".into(),
+    };
+    if withheld > 0 {
+        format!("{figure} ({withheld} of {} n/a)", vals.len() + withheld)
+    } else {
+        figure
+    }
+}
+
+/// The results table of one step and the deduplicated reasons of its n/a
+/// cells (`metric: reason`).
+fn metric_table(plan: &Plan, rows: &[ResultRow], step: &str) -> (Block, Vec<String>) {
     const COLS: &[&str] = &[
         "ops_sec",
         "mb_sec",
+        "bench_sec",
         "p50",
         "p99",
         "p999",
@@ -248,12 +287,22 @@ fn metric_table(plan: &Plan, rows: &[ResultRow], step: &str) -> Block {
         "cpu_pct",
         "score",
     ];
+    let in_step = |r: &&ResultRow| r.ok && r.step == step;
     let cols: Vec<&str> = COLS
         .iter()
         .copied()
         .filter(|m| {
             rows.iter()
-                .any(|r| r.ok && r.step == step && r.metrics.contains_key(*m))
+                .filter(in_step)
+                .any(|r| r.metrics.contains_key(*m) || r.na.contains_key(*m))
+        })
+        // The benchmark's seconds only where the rates are withheld.
+        .filter(|m| {
+            *m != "bench_sec"
+                || rows
+                    .iter()
+                    .filter(in_step)
+                    .any(|r| r.na.contains_key("ops_sec"))
         })
         .collect();
     let mut header: Vec<String> = plan.axes.iter().map(|a| a.name.clone()).collect();
@@ -261,6 +310,7 @@ fn metric_table(plan: &Plan, rows: &[ResultRow], step: &str) -> Block {
     header.push("ok/runs".into());
     header.extend(cols.iter().map(|c| c.to_string()));
     let mut out = Vec::new();
+    let mut reasons: Vec<String> = Vec::new();
     for c in &plan.cells {
         for e in &plan.engines {
             let all = rows
@@ -270,28 +320,39 @@ fn metric_table(plan: &Plan, rows: &[ResultRow], step: &str) -> Block {
             if all == 0 {
                 continue;
             }
-            let ok = rows
+            let ok: Vec<&ResultRow> = rows
                 .iter()
                 .filter(|r| r.ok && r.step == step && &r.engine == e && r.cell_id == c.id)
-                .count();
+                .collect();
             let mut row: Vec<String> = plan
                 .axes
                 .iter()
                 .map(|a| a.display(c.labels.get(&a.name).map(String::as_str).unwrap_or("")))
                 .collect();
             row.push(e.clone());
-            row.push(format!("{ok}/{all}"));
+            row.push(format!("{}/{all}", ok.len()));
             for m in &cols {
-                row.push(match summarize(&values(rows, e, step, &c.labels, m)) {
-                    Some(s) if s.n > 1 => format!("{} ± {}", fmt_num(s.mean), fmt_num(s.ci95)),
-                    Some(s) => fmt_num(s.mean),
-                    None => "-".into(),
-                });
+                let vals: Vec<f64> = ok
+                    .iter()
+                    .filter_map(|r| r.metrics.get(*m).copied())
+                    .collect();
+                let withheld = ok.iter().filter(|r| r.na.contains_key(*m)).count();
+                if withheld > 0 {
+                    if let Some(why) = crate::guards::na_reason(rows, e, step, &c.labels, m) {
+                        for w in why.split("; ") {
+                            let line = format!("{m}: {w}");
+                            if !reasons.contains(&line) {
+                                reasons.push(line);
+                            }
+                        }
+                    }
+                }
+                row.push(table_cell(&vals, withheld));
             }
             out.push(row);
         }
     }
-    Block::Table(header, out)
+    (Block::Table(header, out), reasons)
 }
 
 /// Builds the report blocks of a study directory, drawing its charts.
@@ -345,7 +406,7 @@ pub fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
     setup.extend(meta.notes.iter().cloned());
     b.push(Block::H(2, "Setup".into()));
     b.push(Block::List(setup));
-    b.push(Block::P("WAF = (WAL + flush + compaction + blob bytes written) / user bytes written (tickers rocksdb.wal.bytes, rocksdb.flush.write.bytes, rocksdb.compact.write.bytes, rocksdb.blobdb.blob.file.bytes.written over rocksdb.bytes.written, blob bytes counted once since RocksDB's flush and compaction tickers already include blob files); wamp = RocksDB's Sum-row W-Amp (flush + compaction writes over flushed bytes, no WAL). cpu_pct = (user + sys CPU of the bench process) / wall / cores. Error bars show min-max over repeats; table cells show mean ± 95% CI (Student t).".into()));
+    b.push(Block::P("WAF = (WAL + flush + compaction + blob bytes written) / user bytes written (tickers rocksdb.wal.bytes, rocksdb.flush.write.bytes, rocksdb.compact.write.bytes, rocksdb.blobdb.blob.file.bytes.written over rocksdb.bytes.written, blob bytes counted once since RocksDB's flush and compaction tickers already include blob files); wamp = RocksDB's Sum-row W-Amp (flush + compaction writes over flushed bytes, no WAL). cpu_pct = (user + sys CPU of the bench process) / wall / cores. Error bars show min-max over repeats. Table cells show mean ± 95% CI (Student t) from 3 repeats on, and mean (min–max) with 2 repeats, where a t interval would be wider than the data. A figure whose denominator is too small (W-Amp or WAF over less than 4 MiB, or less than 5% of the tree the step left), a latency percentile at or below 1 us (the histograms' first bucket) and the rates of a one-operation benchmark such as compact (its time is bench_sec) print n/a, with the reason under the table.".into()));
     let charts = draw_charts(&plan, &rows, sdir)?;
     b.push(Block::H(2, "Charts".into()));
     let mut comp = computed_findings(&plan, &rows);
@@ -403,7 +464,12 @@ pub fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
     b.push(Block::H(2, "Results".into()));
     for st in plan.steps() {
         b.push(Block::H(3, format!("Step `{}`", st.label())));
-        b.push(metric_table(&plan, &rows, &st.label()));
+        let (table, reasons) = metric_table(&plan, &rows, &st.label());
+        b.push(table);
+        if !reasons.is_empty() {
+            b.push(Block::P("n/a: the guards withheld these figures:".into()));
+            b.push(Block::List(reasons));
+        }
     }
     let failed: Vec<String> = rows
         .iter()
@@ -456,4 +522,21 @@ pub fn report(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
         out.push(d.join("report.html"));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_cells_by_repeats_and_guards() {
+        assert_eq!(table_cell(&[1.0, 2.0, 3.0], 0), "2.00 ± 2.48");
+        // Two repeats: a t interval (12.7 x sd / sqrt 2) would be wider than the mean.
+        assert_eq!(table_cell(&[10.0, 30.0], 0), "20.00 (10.00–30.00)");
+        assert_eq!(table_cell(&[7.0], 0), "7.00");
+        assert_eq!(table_cell(&[], 2), "n/a");
+        assert_eq!(table_cell(&[], 0), "-");
+        assert_eq!(table_cell(&[4.0], 1), "4.00 (1 of 2 n/a)");
+        assert_eq!(table_cell(&[4.0, 6.0, 8.0], 1), "6.00 ± 4.97 (1 of 4 n/a)");
+    }
 }

@@ -67,6 +67,12 @@ pub struct ResultRow {
     pub host: HostInfo,
     /// Parsed and derived metrics.
     pub metrics: BTreeMap<String, f64>,
+    /// Metrics the report's guards withheld (metric -> why), moved out of
+    /// `metrics` by [`crate::guards::apply`] when a study is loaded for a
+    /// report or a comparison; never written, so result files keep the
+    /// raw figures.
+    #[serde(skip)]
+    pub na: BTreeMap<String, String>,
 }
 
 /// Columns of metrics copied into the CSV (all metrics stay in `metrics_json`).
@@ -251,6 +257,7 @@ pub(crate) fn sample_row() -> ResultRow {
         git_commit: None,
         host: HostInfo::default(),
         metrics: [("ops_sec".to_string(), 1000.0)].into_iter().collect(),
+        na: BTreeMap::new(),
     }
 }
 

@@ -254,6 +254,7 @@ pub fn run_job(
             git_commit: git.clone(),
             host: host.clone(),
             metrics: Default::default(),
+            na: Default::default(),
         };
         if fatal.is_none() {
             std::fs::write(

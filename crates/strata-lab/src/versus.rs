@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 
 use crate::aggregate::values;
 use crate::doc::Block;
+use crate::guards::na_reason;
 use crate::model::Plan;
 use crate::results::ResultRow;
 use crate::stats::mann_whitney_p;
@@ -171,10 +172,12 @@ pub fn section(plan: &Plan, rows: &[ResultRow]) -> Vec<Block> {
         let metrics: Vec<&(&str, &str)> = METRICS
             .iter()
             .filter(|(m, _)| {
-                rows.iter()
-                    .any(|r| r.ok && r.step == step && r.metrics.contains_key(*m))
+                rows.iter().any(|r| {
+                    r.ok && r.step == step && (r.metrics.contains_key(*m) || r.na.contains_key(*m))
+                })
             })
             .collect();
+        let mut withheld: Vec<String> = Vec::new();
         let mut header: Vec<String> = plan.axes.iter().map(|a| a.name.clone()).collect();
         header.push("repeats S/R".into());
         header.extend(metrics.iter().map(|(_, t)| format!("{t} S/R")));
@@ -194,11 +197,25 @@ pub fn section(plan: &Plan, rows: &[ResultRow]) -> Vec<Block> {
                 .collect();
             row.push(format!("{}/{}", n.0, n.1));
             for ((m, _), v) in metrics.iter().zip(&vs) {
-                row.push(
-                    v.as_ref()
-                        .map(|v| v.cell_text(m))
-                        .unwrap_or_else(|| "-".into()),
-                );
+                let na: Vec<String> = ["strata", "rocksdb"]
+                    .iter()
+                    .filter_map(|e| na_reason(rows, e, &step, &c.labels, m))
+                    .collect();
+                for why in na
+                    .iter()
+                    .filter(|_| v.is_none())
+                    .flat_map(|w| w.split("; "))
+                {
+                    let line = format!("{m}: {why}");
+                    if !withheld.contains(&line) {
+                        withheld.push(line);
+                    }
+                }
+                row.push(match v {
+                    Some(v) => v.cell_text(m),
+                    None if !na.is_empty() => "n/a".into(),
+                    None => "-".into(),
+                });
                 if let Some(v) = v {
                     let t = tally.entry((m, step.clone())).or_default();
                     let verdict = if judged(m) {
@@ -221,6 +238,12 @@ pub fn section(plan: &Plan, rows: &[ResultRow]) -> Vec<Block> {
         }
         b.push(Block::H(3, format!("Step `{step}`")));
         b.push(Block::Table(header, table));
+        if !withheld.is_empty() {
+            b.push(Block::P(
+                "n/a: the guards withheld these figures of either engine:".into(),
+            ));
+            b.push(Block::List(withheld));
+        }
     }
     let lines: Vec<String> = METRICS
         .iter()
@@ -347,6 +370,29 @@ mod tests {
         assert_eq!(v.cell_text("waf"), format!("{:.3}", 2.1 / 1.1));
         assert!(versus(&r, "fillrandom", &labels(), "ops_sec_missing").is_none());
         assert!(versus(&rows("strata", &[1.0]), "fillrandom", &labels(), "waf").is_none());
+    }
+
+    #[test]
+    fn a_withheld_metric_prints_n_a_with_its_reason() {
+        let mut r = rows_of("strata", "p99", &[0.5, 0.6]);
+        r.extend(rows_of("rocksdb", "p99", &[3.0, 4.0]));
+        for x in &mut r {
+            x.metrics.insert("operations".into(), 100.0);
+        }
+        crate::guards::apply(&mut r);
+        assert!(versus(&r, "fillrandom", &labels(), "p99").is_none());
+        let spec = "name = \"t\"\ntitle = \"t\"\nquestion = \"q\"\n[[axis]]\nname = \"value_size\"\nvalues = [100]\n[[step]]\nbenchmarks = \"fillrandom\"\n[scales.quick]\n";
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("t.toml");
+        std::fs::write(&path, spec).unwrap();
+        let plan =
+            crate::model::expand(&crate::spec::load(&path).unwrap(), "quick", None, None).unwrap();
+        let text = crate::doc::markdown(&section(&plan, &r));
+        assert!(text.contains("| 100 | 2/2 | 1.0000 | n/a |"), "{text}");
+        assert!(
+            text.contains("- p99: below 1 us, the histogram's resolution"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -363,6 +363,8 @@ fn tiny_study_with_fake_bench_always_runs() {
     );
     std::fs::write(&spec, text).unwrap();
     let out = d.path().join("out");
+    // 20,000 keys: the fake's user bytes (num x (value_size + 16)) pass the
+    // report's 4 MiB guard on WAF, so the trade-off table has figures.
     lab(&[
         "run",
         spec.to_str().unwrap(),
@@ -372,6 +374,8 @@ fn tiny_study_with_fake_bench_always_runs() {
         &fake,
         "--rocksdb-bench",
         &fake,
+        "--set",
+        "num=20000",
     ]);
     let sdir = out.join("tiny-quick");
     let all = rows(&sdir.join("results.jsonl"));
