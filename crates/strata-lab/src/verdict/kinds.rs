@@ -65,6 +65,17 @@ fn pair_effects(a: &Series, b: &Series) -> (Scale, Vec<Option<Est>>) {
     (scale, eff)
 }
 
+/// The minimum effect on `scale`, and each point's reading against it (a
+/// point without data is unclear).
+fn sides_of(scale: &Scale, eff: &[Option<Est>], min_effect: f64) -> (f64, Vec<Side>) {
+    let t = scale.threshold(min_effect);
+    let sides = eff
+        .iter()
+        .map(|e| e.map_or(Side::Unclear, |e| side(&e, t)))
+        .collect();
+    (t, sides)
+}
+
 /// The mean of the present estimates.
 fn pooled(es: &[Option<Est>]) -> Option<Est> {
     let present: Vec<Est> = es.iter().flatten().copied().collect();
@@ -116,11 +127,7 @@ pub fn ordering(
     let Some(all) = pooled(&eff) else {
         return no_data();
     };
-    let t = scale.threshold(min_effect);
-    let sides: Vec<Side> = eff
-        .iter()
-        .map(|e| e.map_or(Side::Unclear, |e| side(&e, t)))
-        .collect();
+    let (t, sides) = sides_of(&scale, &eff, min_effect);
     let ps = side(&all, t);
     let n = eff.iter().flatten().count();
     let figs = if n == 1 {
@@ -226,11 +233,7 @@ pub fn crossover(
     if eff.iter().all(Option::is_none) {
         return no_data();
     }
-    let t = scale.threshold(min_effect);
-    let sides: Vec<Side> = eff
-        .iter()
-        .map(|e| e.map_or(Side::Unclear, |e| side(&e, t)))
-        .collect();
+    let (_, sides) = sides_of(&scale, &eff, min_effect);
     let figs = format!("{}: {}", rel(&scale, la, lb), per_point(xs, &scale, &eff));
     let m = pct(min_effect);
     let between = |p: usize, c: usize| format!("between {} and {}", xs[p], xs[c]);
@@ -386,11 +389,7 @@ pub fn parity(
     if eff.iter().all(Option::is_none) {
         return no_data();
     }
-    let t = scale.threshold(min_effect);
-    let sides: Vec<Side> = eff
-        .iter()
-        .map(|e| e.map_or(Side::Unclear, |e| side(&e, t)))
-        .collect();
+    let (_, sides) = sides_of(&scale, &eff, min_effect);
     let figs = format!("{}: {}", rel(&scale, la, lb), per_point(xs, &scale, &eff));
     let m = pct(min_effect);
     let off = labels_where(xs, &sides, &[Side::With, Side::Against]);
