@@ -124,6 +124,9 @@ pub enum Scale {
     /// value): differences are fractions of it. Used when some value is 0
     /// or negative (stall time), where a ratio is undefined.
     Linear(f64),
+    /// Two series compared where some value is 0: at each point, the
+    /// difference as a fraction of that point's larger mean.
+    Relative,
 }
 
 impl Scale {
@@ -146,6 +149,7 @@ impl Scale {
         match self {
             Scale::Log => x.ln(),
             Scale::Linear(r) => x / r,
+            Scale::Relative => x,
         }
     }
 
@@ -159,16 +163,18 @@ impl Scale {
     pub fn threshold(&self, min_effect: f64) -> f64 {
         match self {
             Scale::Log => min_effect.ln_1p(),
-            Scale::Linear(_) => min_effect,
+            Scale::Linear(_) | Scale::Relative => min_effect,
         }
     }
 
     /// A difference on this scale in words: a ratio (`1.23`) on the log
-    /// scale, a signed difference in the metric's units on the linear one.
+    /// scale, a signed difference in the metric's units on the linear one,
+    /// a signed share of the larger mean (`+35.0%`) on the relative one.
     pub fn diff_text(&self, d: f64) -> String {
         match self {
             Scale::Log => format!("{:.3}", d.exp()),
             Scale::Linear(r) => crate::aggregate::fmt_num(d * r),
+            Scale::Relative => format!("{:+.1}%", d * 100.0),
         }
     }
 }

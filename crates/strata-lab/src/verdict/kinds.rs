@@ -45,24 +45,55 @@ fn iv(scale: &Scale, e: &Est) -> String {
     }
 }
 
-/// `b/a` on the log scale, `b - a` on the linear one.
+/// `b/a` on the log scale, `b - a` on the others.
 fn rel(scale: &Scale, a: &str, b: &str) -> String {
     match scale {
         Scale::Log => format!("{b}/{a}"),
         Scale::Linear(_) => format!("{b} - {a}"),
+        Scale::Relative => format!("{b} - {a} (share of the larger)"),
     }
 }
 
-/// The scale for all samples of both series, and `b - a` on it per point.
+/// `b - a` per point: on the log scale (a log ratio) when every value is
+/// positive, else on the relative scale, where each point is measured
+/// against its own larger mean, so that a small point's difference is not
+/// read against a large point's level. A point where both series are all
+/// 0 has nothing to compare (`None`), as has a point without data.
 fn pair_effects(a: &Series, b: &Series) -> (Scale, Vec<Option<Est>>) {
     let all: Vec<&[f64]> = a.iter().chain(b).map(|s| s.as_slice()).collect();
-    let scale = Scale::choose(&all);
+    if Scale::choose(&all) == Scale::Log {
+        let eff = a
+            .iter()
+            .zip(b)
+            .map(|(x, y)| Some(Est::diff(&Scale::Log.mean(x)?, &Scale::Log.mean(y)?)))
+            .collect();
+        return (Scale::Log, eff);
+    }
     let eff = a
         .iter()
         .zip(b)
-        .map(|(x, y)| Some(Est::diff(&scale.mean(x)?, &scale.mean(y)?)))
+        .map(|(x, y)| {
+            let (mx, my) = (Est::mean(x)?, Est::mean(y)?);
+            let r = mx.value.abs().max(my.value.abs());
+            if r == 0.0 {
+                return None;
+            }
+            let l = Scale::Linear(r);
+            Some(Est::diff(&l.mean(x)?, &l.mean(y)?))
+        })
         .collect();
-    (scale, eff)
+    (Scale::Relative, eff)
+}
+
+/// Labels of points with data in both series but nothing to compare (all 0).
+fn all_zero(xs: &[String], a: &Series, b: &Series) -> Vec<String> {
+    xs.iter()
+        .zip(a.iter().zip(b))
+        .filter(|(_, (x, y))| {
+            !x.is_empty() && !y.is_empty() && x.iter().chain(y.iter()).all(|v| *v == 0.0)
+        })
+        .map(|(l, _)| l.clone())
+        .collect()
 }
 
 /// The minimum effect on `scale`, and each point's reading against it (a
@@ -125,11 +156,24 @@ pub fn ordering(
 ) -> Judgement {
     let (scale, eff) = pair_effects(b, a);
     let Some(all) = pooled(&eff) else {
-        return no_data();
+        let zero = all_zero(xs, a, b);
+        if zero.is_empty() {
+            return no_data();
+        }
+        return Judgement::new(
+            Verdict::Inconclusive,
+            format!("both are 0 at {}: nothing to compare", zero.join(", ")),
+        );
     };
+    // Only points with something to compare count; the rest are named.
+    let left_out = left_out_note(xs, a, b, &eff);
+    let present: Vec<usize> = (0..eff.len()).filter(|i| eff[*i].is_some()).collect();
+    let xs: Vec<String> = present.iter().map(|i| xs[*i].clone()).collect();
+    let eff: Vec<Option<Est>> = present.iter().map(|i| eff[*i]).collect();
+    let xs = xs.as_slice();
     let (t, sides) = sides_of(&scale, &eff, min_effect);
     let ps = side(&all, t);
-    let n = eff.iter().flatten().count();
+    let n = eff.len();
     let figs = if n == 1 {
         format!("{} {}", rel(&scale, lb, la), per_point(xs, &scale, &eff))
     } else {
@@ -175,7 +219,30 @@ pub fn ordering(
             ),
         )
     };
-    Judgement::new(v, format!("{why}. {figs}"))
+    Judgement::new(v, format!("{why}{left_out}. {figs}"))
+}
+
+/// " (left out: 1 KB, both 0; 2 KB, no data)" for points `eff` has no
+/// effect at, or "" when there are none.
+fn left_out_note(xs: &[String], a: &Series, b: &Series, eff: &[Option<Est>]) -> String {
+    let zero = all_zero(xs, a, b);
+    let parts: Vec<String> = xs
+        .iter()
+        .zip(eff)
+        .filter(|(_, e)| e.is_none())
+        .map(|(x, _)| {
+            if zero.contains(x) {
+                format!("{x}, both 0")
+            } else {
+                format!("{x}, no data")
+            }
+        })
+        .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" (left out: {})", parts.join("; "))
+    }
 }
 
 /// A clean crossover of `sides` (b - a per point): a suffix of points where
@@ -311,19 +378,40 @@ pub fn ratio(
     range: (f64, f64),
     min_effect: f64,
 ) -> Judgement {
-    let (scale, eff) = pair_effects(a, b);
+    // A ratio needs positive values: points with a 0 are left out.
+    let positive = |s: &Vec<f64>| !s.is_empty() && s.iter().all(|v| *v > 0.0);
+    let keep: Vec<usize> = (0..xs.len().min(a.len()).min(b.len()))
+        .filter(|i| positive(&a[*i]) && positive(&b[*i]))
+        .collect();
+    let dropped: Vec<String> = (0..xs.len())
+        .filter(|i| {
+            !keep.contains(i)
+                && a.get(*i).is_some_and(|s| !s.is_empty())
+                && b.get(*i).is_some_and(|s| !s.is_empty())
+        })
+        .map(|i| xs[i].clone())
+        .collect();
+    let pick = |s: &Series| -> Vec<Vec<f64>> { keep.iter().map(|i| s[*i].clone()).collect() };
+    let kx: Vec<String> = keep.iter().map(|i| xs[*i].clone()).collect();
+    let (a, b, xs) = (pick(a), pick(b), kx.as_slice());
+    let (scale, eff) = pair_effects(&a, &b);
     let Some(all) = pooled(&eff) else {
-        return no_data();
-    };
-    if scale != Scale::Log {
+        if dropped.is_empty() {
+            return no_data();
+        }
         return Judgement::new(
             Verdict::Inconclusive,
             format!(
-                "some values are 0 or below, so {lb}/{la} is undefined. {}",
-                per_point(xs, &scale, &eff)
+                "a value is 0 at {}, so {lb}/{la} is undefined there and nowhere else measured",
+                dropped.join(", ")
             ),
         );
-    }
+    };
+    let left_out = if dropped.is_empty() {
+        String::new()
+    } else {
+        format!(" (left out: {}, where a value is 0)", dropped.join(", "))
+    };
     let (lo, hi) = range;
     let r = all.value.exp();
     let n = eff.iter().flatten().count();
@@ -373,7 +461,7 @@ pub fn ratio(
             }
         }
     };
-    Judgement::new(v, format!("{why}. {figs}"))
+    Judgement::new(v, format!("{why}{left_out}. {figs}"))
 }
 
 /// Claim: `a` and `b` are equal within the minimum effect at every point.
@@ -477,20 +565,13 @@ pub fn monotonic(
         (Some(_), Scale::Log) => format!("{what} ratio"),
         _ => what.to_string(),
     };
-    let change = match scale {
-        Scale::Log => format!(
-            "fitted change {} -> {}: x{}",
-            xs[present[0].0 as usize],
-            xs[present[present.len() - 1].0 as usize],
-            iv(&scale, &overall)
-        ),
-        Scale::Linear(_) => format!(
-            "fitted change {} -> {}: {}",
-            xs[present[0].0 as usize],
-            xs[present[present.len() - 1].0 as usize],
-            iv(&scale, &overall)
-        ),
-    };
+    let change = format!(
+        "fitted change {} -> {}: {}{}",
+        xs[present[0].0 as usize],
+        xs[present[present.len() - 1].0 as usize],
+        if scale == Scale::Log { "x" } else { "" },
+        iv(&scale, &overall)
+    );
     let values = match scale {
         Scale::Log if base.is_none() => xs
             .iter()
@@ -926,6 +1007,41 @@ mod tests {
         let zero = series(&[0.0, 0.0], 0.0, 3);
         assert_eq!(
             ratio(&x, "a", "b", &zero, &b, (2.0, 10.0), 0.05).verdict,
+            Verdict::Inconclusive
+        );
+    }
+
+    #[test]
+    fn points_without_anything_to_compare_are_left_out() {
+        // No compaction at the first point (both 0): the ratio is read
+        // where it is defined, and the point is named.
+        let x = xs(3);
+        let a = vec![rep(0.0, 0.0, 3), rep(10.0, 0.02, 3), rep(20.0, 0.02, 3)];
+        let b = vec![rep(0.0, 0.0, 3), rep(2.0, 0.02, 3), rep(4.0, 0.02, 3)];
+        let j = ratio(&x, "a", "b", &a, &b, (0.1, 0.4), 0.05);
+        assert_eq!(j.verdict, Verdict::Reproduced, "{}", j.text);
+        assert!(
+            j.text.contains("(left out: x1, where a value is 0)"),
+            "{}",
+            j.text
+        );
+        let j = ordering(&x, "a", "b", &a, &b, 0.05);
+        assert_eq!(j.verdict, Verdict::Reproduced, "{}", j.text);
+        assert!(j.text.contains("(left out: x1, both 0)"), "{}", j.text);
+        // With a 0 beside a positive value the difference is relative to
+        // the point's larger mean: 2 against 0 is a 100% difference, not a
+        // small one next to another point's 20.
+        let b0 = vec![rep(0.0, 0.0, 3), rep(0.0, 0.0, 3), rep(4.0, 0.02, 3)];
+        let j = ordering(&x, "a", "b", &a, &b0, 0.05);
+        assert_eq!(j.verdict, Verdict::Reproduced, "{}", j.text);
+        assert!(j.text.contains("x2 +100.0%"), "{}", j.text);
+        let zero = vec![rep(0.0, 0.0, 3); 3];
+        assert_eq!(
+            ordering(&x, "a", "b", &zero, &zero, 0.05).verdict,
+            Verdict::Inconclusive
+        );
+        assert_eq!(
+            ratio(&x, "a", "b", &zero, &zero, (0.1, 0.4), 0.05).verdict,
             Verdict::Inconclusive
         );
     }
