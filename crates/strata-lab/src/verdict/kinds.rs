@@ -864,7 +864,10 @@ pub fn bound(
     } else {
         (
             Verdict::Inconclusive,
-            format!("the intervals at {} reach past {limit}", unclear.join(", ")),
+            format!(
+                "the intervals at {} reach across the bound ({limit})",
+                unclear.join(", ")
+            ),
         )
     };
     Judgement::new(v, format!("{why}. {figs}"))
