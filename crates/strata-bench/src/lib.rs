@@ -10,6 +10,7 @@
 
 #![warn(missing_docs)]
 
+pub mod build_info;
 pub mod dbdir;
 pub mod engine;
 pub mod flags;
@@ -117,6 +118,15 @@ pub fn run_with(
         flags.seed
     };
     err.write_all(header::environment(factory.name(), &factory.version()).as_bytes())?;
+    if factory.name() != "Strata" {
+        // The harness that ran the other engine, and the build it is.
+        writeln!(
+            err,
+            "Strata:    version {} ({})",
+            env!("CARGO_PKG_VERSION"),
+            build_info::describe()
+        )?;
+    }
     out.write_all(header::header(&flags).as_bytes())?;
     let json_path = flags.json_report.clone();
     let mut runner = runner::Runner::new(flags.clone(), factory, seed);

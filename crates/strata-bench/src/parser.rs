@@ -251,6 +251,9 @@ pub fn parse_statistics(text: &str) -> Statistics {
 
 /// Parses `rocksdb.stats` text (also embedded in a larger output).
 pub fn parse_db_stats(text: &str) -> DbStats {
+    if text.contains(LEVELDB_STATS_HEADER) {
+        return parse_leveldb_stats(text);
+    }
     let mut out = DbStats::default();
     let mut lines = text.lines().peekable();
     let mut seen_table = false;
@@ -294,6 +297,85 @@ pub fn parse_db_stats(text: &str) -> DbStats {
         }
     }
     out
+}
+
+/// The header line of LevelDB's `leveldb.stats` table.
+pub const LEVELDB_STATS_HEADER: &str = "Level  Files Size(MB) Time(sec) Read(MB) Write(MB)";
+
+/// Parses LevelDB's `leveldb.stats` (a row per level with files or
+/// compaction time: files, size, time, bytes read and written, MB rounded to
+/// whole numbers) into rows named as RocksDB's table names its columns:
+/// `Files`, `Size(MB)`, `Comp(sec)`, `Read(GB)`, `Write(GB)`, plus a `Sum`
+/// row. `W-Amp` (Sum row) and the flushed bytes come from the `LOG:` line
+/// `strata bench` prints after the table (see `leveldb_map::log_line`);
+/// without it they are absent.
+pub fn parse_leveldb_stats(text: &str) -> DbStats {
+    let mut out = DbStats::default();
+    let mut in_table = false;
+    let mut sum = [0f64; 5];
+    let mut w_amp = None;
+    for line in text.lines() {
+        if line.trim_start().starts_with(LEVELDB_STATS_HEADER) {
+            in_table = true;
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("LOG: ") {
+            in_table = false;
+            // `LOG: F flushes B bytes, C compactions D bytes, W-Amp W`
+            let t: Vec<&str> = rest.split_whitespace().collect();
+            if let Some(b) = t.get(2).and_then(|v| v.parse::<f64>().ok()) {
+                out.flush_gb = Some(b / 1073741824.0);
+            }
+            w_amp = t.last().and_then(|v| v.parse::<f64>().ok());
+            continue;
+        }
+        if !in_table || line.starts_with("---") {
+            continue;
+        }
+        let t: Vec<f64> = line
+            .split_whitespace()
+            .map(|v| v.parse::<f64>())
+            .collect::<Result<_, _>>()
+            .unwrap_or_default();
+        if t.len() != 6 {
+            in_table = false;
+            continue;
+        }
+        let mut r = CompactionRow {
+            level: format!("L{}", t[0]),
+            ..Default::default()
+        };
+        fill_leveldb_row(&mut r, &t[1..]);
+        for (s, v) in sum.iter_mut().zip(&t[1..]) {
+            *s += v;
+        }
+        out.levels.push(r);
+    }
+    if !out.levels.is_empty() {
+        let mut r = CompactionRow {
+            level: "Sum".into(),
+            ..Default::default()
+        };
+        fill_leveldb_row(&mut r, &sum);
+        if let Some(w) = w_amp {
+            r.columns.insert("W-Amp".into(), format!("{w}"));
+        }
+        out.levels.push(r);
+    }
+    out
+}
+
+/// `[files, size MB, time s, read MB, write MB]` into RocksDB's column names
+/// (and LevelDB's own, kept beside them).
+fn fill_leveldb_row(r: &mut CompactionRow, v: &[f64]) {
+    let gb = |mb: f64| format!("{:.3}", mb / 1024.0);
+    r.columns.insert("Files".into(), format!("{}", v[0]));
+    r.columns.insert("Size(MB)".into(), format!("{}", v[1]));
+    r.columns.insert("Comp(sec)".into(), format!("{}", v[2]));
+    r.columns.insert("Read(GB)".into(), gb(v[3]));
+    r.columns.insert("Write(GB)".into(), gb(v[4]));
+    r.columns.insert("Read(MB)".into(), format!("{}", v[3]));
+    r.columns.insert("Write(MB)".into(), format!("{}", v[4]));
 }
 
 /// Parses a whole db_bench stdout.
@@ -348,6 +430,22 @@ pub fn parse_output(text: &str) -> ParsedOutput {
                 lines.next();
             }
             out.db_stats = Some(parse_db_stats(&block));
+        } else if line.trim_start().starts_with(LEVELDB_STATS_HEADER) {
+            // LevelDB's table, then the `LOG:` line `strata bench` adds.
+            let mut block = format!("{line}\n");
+            while let Some(l) = lines.peek() {
+                if parse_bench_line(l).is_some() || l.trim().is_empty() && block.contains("LOG: ") {
+                    break;
+                }
+                block.push_str(l);
+                block.push('\n');
+                let done = l.starts_with("LOG: ");
+                lines.next();
+                if done {
+                    break;
+                }
+            }
+            out.db_stats = Some(parse_leveldb_stats(&block));
         }
     }
     out
@@ -356,6 +454,56 @@ pub fn parse_output(text: &str) -> ParsedOutput {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `leveldb.stats` from Debian's LevelDB 1.23 after `strata bench
+    /// --engine=leveldb --benchmarks=fillrandom,stats --num=200000
+    /// --write_buffer_size=1048576`, with the LOG line `strata bench` prints
+    /// after it.
+    const LEVELDB_STATS: &str = "                               Compactions
+Level  Files Size(MB) Time(sec) Read(MB) Write(MB)
+--------------------------------------------------
+  0        5        2         0        0        12
+  1        4        7         1       27        24
+  2        1        0         0        0         0
+LOG: 28 flushes 13413480 bytes, 5 compactions 24756217 bytes, W-Amp 2.85
+Approximate size of all keys: 10261752 bytes
+";
+
+    #[test]
+    fn parses_leveldb_stats_into_rocksdb_columns() {
+        let s = parse_leveldb_stats(LEVELDB_STATS);
+        let names: Vec<&str> = s.levels.iter().map(|r| r.level.as_str()).collect();
+        assert_eq!(names, ["L0", "L1", "L2", "Sum"]);
+        let l1 = &s.levels[1];
+        assert_eq!(l1.num("Files"), Some(4.0));
+        assert_eq!(l1.num("Size(MB)"), Some(7.0));
+        assert_eq!(l1.num("Comp(sec)"), Some(1.0));
+        assert_eq!(l1.num("Read(MB)"), Some(27.0));
+        assert_eq!(l1.num("Write(GB)"), Some(0.023));
+        assert_eq!(l1.num("W-Amp"), None, "only the Sum row has W-Amp");
+        let sum = &s.levels[3];
+        assert_eq!(sum.num("Files"), Some(10.0));
+        assert_eq!(sum.num("Write(MB)"), Some(36.0));
+        assert_eq!(sum.num("W-Amp"), Some(2.85));
+        assert_eq!(s.flush_gb, Some(13413480.0 / 1073741824.0));
+        assert_eq!(s.cumulative_stall_percent, None, "LevelDB reports none");
+        // The same through parse_db_stats (the JSON report's path) and in a
+        // whole stdout (the `stats` benchmark).
+        assert_eq!(parse_db_stats(LEVELDB_STATS), s);
+        let out = format!(
+            "fillrandom   :       2.000 micros/op 500000 ops/sec 0.400 seconds 200000 operations;   55.3 MB/s\n\n{LEVELDB_STATS}\n"
+        );
+        assert_eq!(parse_output(&out).db_stats, Some(s));
+        // Without the LOG line: no W-Amp rather than a made-up one.
+        let bare: String = LEVELDB_STATS
+            .lines()
+            .filter(|l| !l.starts_with("LOG"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let s = parse_leveldb_stats(&bare);
+        assert_eq!(s.levels.last().unwrap().num("W-Amp"), None);
+        assert_eq!(s.flush_gb, None);
+    }
 
     const CAPTURE: &str =
         include_str!("../testdata/rocksdb-7.8.3/all-benchmarks-histogram-statistics.stdout");
