@@ -63,6 +63,8 @@ pub struct RunOptions {
     pub strata_bench: Option<String>,
     /// External RocksDB db_bench.
     pub rocksdb_bench: Option<String>,
+    /// External LevelDB db_bench.
+    pub leveldb_bench: Option<String>,
     /// Stop after this many jobs (testing interruption).
     pub max_jobs: Option<usize>,
 }
@@ -91,9 +93,15 @@ pub fn probe(prefix: &[String], scratch: &Path) -> Result<String, String> {
     let _ = std::fs::remove_dir_all(&dir);
     let parsed = parse_output(&o.stdout, &o.stderr);
     if o.exit_code == 0 && parsed.primary().is_some() {
-        Ok(parsed
+        let ver = parsed
             .engine_version
-            .unwrap_or_else(|| "unknown version".into()))
+            .unwrap_or_else(|| "unknown version".into());
+        // LevelDB's and RocksDB's db_bench warn on stdout when built with
+        // assertions on.
+        if o.stdout.contains("Assertions are enabled") {
+            return Ok(format!("{ver} (Assertions are enabled)"));
+        }
+        Ok(ver)
     } else {
         Err(format!(
             "`{}` exited {}: {}",
@@ -124,6 +132,13 @@ pub fn resolve_engines(
     let mut out = Vec::new();
     let mut notes = Vec::new();
     for e in engines {
+        // An external db_bench first when one is given, then `strata
+        // bench --engine=<e>`.
+        let external = match e.as_str() {
+            "rocksdb" => opts.rocksdb_bench.as_ref(),
+            "leveldb" => opts.leveldb_bench.as_ref(),
+            _ => None,
+        };
         let candidates: Vec<(Vec<String>, String)> = match e.as_str() {
             "strata" => vec![(
                 strata.clone(),
@@ -131,11 +146,11 @@ pub fn resolve_engines(
             )],
             _ => {
                 let mut c = Vec::new();
-                if let Some(p) = &opts.rocksdb_bench {
+                if let Some(p) = external {
                     c.push((words(p), format!("external db_bench `{p}`")));
                 }
                 let mut s = strata.clone();
-                s.push("--engine=rocksdb".into());
+                s.push(format!("--engine={e}"));
                 c.push((s.clone(), format!("`{}`", s.join(" "))));
                 c
             }
@@ -145,6 +160,12 @@ pub fn resolve_engines(
         for (prefix, how) in candidates {
             match probe(&prefix, scratch) {
                 Ok(ver) => {
+                    if ver.contains("assertions enabled") || ver.contains("Assertions are enabled")
+                    {
+                        notes.push(format!(
+                            "{e} ran a build with assertions enabled ({ver}): its speed figures are not comparable with release builds."
+                        ));
+                    }
                     out.push(EngineCmd {
                         engine: e.clone(),
                         prefix,
