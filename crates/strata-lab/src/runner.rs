@@ -317,11 +317,21 @@ pub fn run_job(
                     .rev()
                     .find(|l| !l.trim().is_empty())
                     .unwrap_or("");
-                let msg = format!(
-                    "exit code {}; no result line parsed; stderr: {}",
-                    o.exit_code,
-                    last.trim()
-                );
+                // `strata bench` refuses a flag an engine has no
+                // equivalent for, naming both: the cell is skipped for it.
+                let msg = if last.contains("is not supported by") {
+                    format!(
+                        "skipped: {} lacks a flag this cell sets: {}",
+                        job.engine,
+                        last.trim()
+                    )
+                } else {
+                    format!(
+                        "exit code {}; no result line parsed; stderr: {}",
+                        o.exit_code,
+                        last.trim()
+                    )
+                };
                 row.error = Some(msg.clone());
                 fatal = Some(format!("step {} failed: {msg}", step.label()));
             }
@@ -486,6 +496,23 @@ flags = { num = 10 }
         assert!(
             job_done(d.path(), &plan.jobs[0]),
             "a failed job still writes its result file"
+        );
+    }
+
+    #[test]
+    fn a_flag_the_engine_lacks_skips_the_cell_saying_why() {
+        let d = tempfile::tempdir().unwrap();
+        let l = parse(SPEC, Path::new("fake.toml")).unwrap();
+        let plan = expand(&l, "quick", None, None).unwrap();
+        let host = host_info(d.path());
+        let lacks = fake(
+            "echo \"ERROR: Not supported: flag '--value_size' (value_size=200) is not supported by LevelDB: x\" >&2; exit 1",
+        );
+        let rows = run_job(&plan, &plan.jobs[0], Ok(&lacks), d.path(), &host, &None).unwrap();
+        let e = rows[0].error.as_deref().unwrap_or("");
+        assert!(
+            e.starts_with("skipped: strata lacks a flag this cell sets: ERROR: Not supported: flag '--value_size'"),
+            "{e}"
         );
     }
 
