@@ -648,6 +648,17 @@ fn every_benchmark_on(factory: &dyn crate::engine::EngineFactory, engine: &str) 
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(v["engine"], factory.name());
     assert!(v["statistics"].is_null(), "absent, not zero");
+    assert!(v["stall_micros"].is_null(), "absent, not zero");
+    if engine == "LevelDB" {
+        // leveldb.stats and the LOG's bytes: rows and RocksDB's W-Amp.
+        let rows = v["compaction_stats"].as_array().unwrap();
+        assert_eq!(rows.last().unwrap()["level"], "Sum", "{rows:?}");
+        let w = v["write_amplification"]["compaction_stats_w_amp"].as_f64();
+        assert!(w.is_some_and(|w| w >= 1.0), "{v}");
+        assert!(out.contains("\nLOG: "), "{out}");
+    } else {
+        assert!(v["write_amplification"]["compaction_stats_w_amp"].is_null());
+    }
     assert!(v["benchmarks"][0]["latency"].as_object().is_some());
 
     // A flag the engine has no equivalent for.
