@@ -314,6 +314,7 @@ pub fn parse_leveldb_stats(text: &str) -> DbStats {
     let mut in_table = false;
     let mut sum = [0f64; 5];
     let mut w_amp = None;
+    let mut log_secs = None;
     for line in text.lines() {
         if line.trim_start().starts_with(LEVELDB_STATS_HEADER) {
             in_table = true;
@@ -327,6 +328,7 @@ pub fn parse_leveldb_stats(text: &str) -> DbStats {
                 out.flush_gb = Some(b / 1073741824.0);
             }
             w_amp = t.last().and_then(|v| v.parse::<f64>().ok());
+            log_secs = log_seconds(&t);
             continue;
         }
         if !in_table || line.starts_with("---") {
@@ -360,9 +362,25 @@ pub fn parse_leveldb_stats(text: &str) -> DbStats {
         if let Some(w) = w_amp {
             r.columns.insert("W-Amp".into(), format!("{w}"));
         }
+        // The LOG's timestamps time flushes and compactions to the
+        // microsecond, where the table rounds to whole seconds.
+        if let Some(secs) = log_secs {
+            r.columns.insert("Comp(sec)".into(), format!("{secs:.3}"));
+        }
         out.levels.push(r);
     }
     out
+}
+
+/// Flush plus compaction seconds of a `LOG:` line's tokens (`... 0.350 s,
+/// ... 1.200 s, ...`), if it has them.
+pub fn log_seconds(tokens: &[&str]) -> Option<f64> {
+    let secs: Vec<f64> = tokens
+        .windows(2)
+        .filter(|w| w[1] == "s,")
+        .filter_map(|w| w[0].parse().ok())
+        .collect();
+    (!secs.is_empty()).then(|| secs.iter().sum())
 }
 
 /// `[files, size MB, time s, read MB, write MB]` into RocksDB's column names
@@ -457,16 +475,16 @@ mod tests {
 
     /// `leveldb.stats` from Debian's LevelDB 1.23 after `strata bench
     /// --engine=leveldb --benchmarks=fillrandom,stats --num=200000
-    /// --write_buffer_size=1048576`, with the LOG line `strata bench` prints
-    /// after it.
+    /// --write_buffer_size=1048576 --seed=1`, with the LOG line `strata
+    /// bench` prints after it.
     const LEVELDB_STATS: &str = "                               Compactions
 Level  Files Size(MB) Time(sec) Read(MB) Write(MB)
 --------------------------------------------------
   0        5        2         0        0        12
-  1        4        7         1       27        24
+  1        4        7         0       27        24
   2        1        0         0        0         0
-LOG: 28 flushes 13413480 bytes, 5 compactions 24756217 bytes, W-Amp 2.85
-Approximate size of all keys: 10261752 bytes
+LOG: 28 flushes 13413408 bytes 0.231 s, 5 compactions 24673778 bytes 0.544 s, W-Amp 2.84
+Approximate size of all keys: 10238654 bytes
 ";
 
     #[test]
@@ -477,15 +495,20 @@ Approximate size of all keys: 10261752 bytes
         let l1 = &s.levels[1];
         assert_eq!(l1.num("Files"), Some(4.0));
         assert_eq!(l1.num("Size(MB)"), Some(7.0));
-        assert_eq!(l1.num("Comp(sec)"), Some(1.0));
+        assert_eq!(l1.num("Comp(sec)"), Some(0.0), "whole seconds");
         assert_eq!(l1.num("Read(MB)"), Some(27.0));
         assert_eq!(l1.num("Write(GB)"), Some(0.023));
         assert_eq!(l1.num("W-Amp"), None, "only the Sum row has W-Amp");
         let sum = &s.levels[3];
         assert_eq!(sum.num("Files"), Some(10.0));
         assert_eq!(sum.num("Write(MB)"), Some(36.0));
-        assert_eq!(sum.num("W-Amp"), Some(2.85));
-        assert_eq!(s.flush_gb, Some(13413480.0 / 1073741824.0));
+        assert_eq!(sum.num("W-Amp"), Some(2.84));
+        assert_eq!(
+            sum.num("Comp(sec)"),
+            Some(0.775),
+            "the LOG's flush + compaction time"
+        );
+        assert_eq!(s.flush_gb, Some(13413408.0 / 1073741824.0));
         assert_eq!(s.cumulative_stall_percent, None, "LevelDB reports none");
         // The same through parse_db_stats (the JSON report's path) and in a
         // whole stdout (the `stats` benchmark).

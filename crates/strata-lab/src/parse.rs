@@ -480,6 +480,7 @@ struct LevelDbTable {
     sum: [f64; 5],
     l0: Option<[f64; 5]>,
     w_amp: Option<f64>,
+    log_secs: Option<f64>,
 }
 
 impl LevelDbTable {
@@ -498,7 +499,16 @@ impl LevelDbTable {
         }
         if let Some(rest) = line.strip_prefix("LOG: ") {
             self.open = false;
-            self.w_amp = rest.split_whitespace().last().and_then(num);
+            let t: Vec<&str> = rest.split_whitespace().collect();
+            self.w_amp = t.last().and_then(|v| num(v));
+            // Flush + compaction seconds from the LOG's timestamps (the
+            // table rounds to whole seconds).
+            let secs: Vec<f64> = t
+                .windows(2)
+                .filter(|w| w[1] == "s,")
+                .filter_map(|w| num(w[0]))
+                .collect();
+            self.log_secs = (!secs.is_empty()).then(|| secs.iter().sum());
             self.finish(out);
             return true;
         }
@@ -545,6 +555,9 @@ impl LevelDbTable {
         out.compaction_sum = cols(self.sum);
         if let Some(w) = self.w_amp {
             out.compaction_sum.insert("W-Amp".into(), w);
+        }
+        if let Some(t) = self.log_secs {
+            out.compaction_sum.insert("Comp(sec)".into(), t);
         }
         out.compaction_l0 = cols(self.l0.unwrap_or_default());
     }
@@ -696,7 +709,7 @@ Level  Files Size(MB) Time(sec) Read(MB) Write(MB)
 --------------------------------------------------
   0        2        1         0        0         2
   1        3        4         1        5         4
-LOG: 2 flushes 2097152 bytes, 1 compactions 4194304 bytes, W-Amp 3.00
+LOG: 2 flushes 2097152 bytes 0.250 s, 1 compactions 4194304 bytes 1.500 s, W-Amp 3.00
 Approximate size of all keys: 5000000 bytes
 ";
 
@@ -727,7 +740,7 @@ Approximate size of all keys: 5000000 bytes
         // The table, summed, in RocksDB's Sum-row columns; W-Amp from LOG.
         let c = &o.compaction_sum;
         assert_eq!(c.get("Files"), Some(&5.0));
-        assert_eq!(c.get("Comp(sec)"), Some(&1.0));
+        assert_eq!(c.get("Comp(sec)"), Some(&1.75), "from the LOG line");
         assert_eq!(c.get("Write(GB)"), Some(&(6.0 / 1024.0)));
         assert_eq!(c.get("W-Amp"), Some(&3.0));
         assert_eq!(o.compaction_l0.get("Files"), Some(&2.0));
@@ -737,6 +750,7 @@ Approximate size of all keys: 5000000 bytes
         let o = parse_output(&bare, "");
         assert_eq!(o.compaction_sum.get("W-Amp"), None);
         assert_eq!(o.compaction_sum.get("Files"), Some(&5.0));
+        assert_eq!(o.compaction_sum.get("Comp(sec)"), Some(&1.0), "the table's");
     }
 
     fn data(name: &str) -> String {

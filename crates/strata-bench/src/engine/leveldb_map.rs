@@ -225,6 +225,10 @@ pub struct LogBytes {
     pub compactions: u64,
     /// Bytes those compactions wrote.
     pub compaction_bytes: u64,
+    /// Microseconds from each flush's `started` line to its `bytes OK`.
+    pub flush_micros: u64,
+    /// Microseconds from each `Compacting` line to its `Compacted`.
+    pub compaction_micros: u64,
 }
 
 impl LogBytes {
@@ -236,11 +240,46 @@ impl LogBytes {
     }
 }
 
+/// Microseconds since 1970 of a LOG line's timestamp
+/// (`2026/11/26-14:01:19.044485 ...`, local time; only differences are used).
+fn log_time(line: &str) -> Option<i64> {
+    let ts = line.get(..26)?;
+    let n = |r: std::ops::Range<usize>| ts.get(r)?.parse::<i64>().ok();
+    let (y, m, d) = (n(0..4)?, n(5..7)?, n(8..10)?);
+    let (hh, mm, ss, us) = (n(11..13)?, n(14..16)?, n(17..19)?, n(20..26)?);
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146097 + doe - 719468;
+    Some(((days * 24 + hh) * 60 + mm) * 60_000_000 + ss * 1_000_000 + us)
+}
+
 /// Sums the flush and compaction lines of LevelDB's info LOG (1.23's
-/// wording, in `db_impl.cc`).
+/// wording, in `db_impl.cc`), with their durations from the lines'
+/// timestamps (one background thread: a compaction's `Compacting` and
+/// `Compacted` lines pair in order).
 pub fn parse_log(text: &str) -> LogBytes {
     let mut b = LogBytes::default();
+    let mut flush_start: Option<i64> = None;
+    let mut compaction_start: Option<i64> = None;
+    let since = |start: Option<i64>, line: &str| -> u64 {
+        match (start, log_time(line)) {
+            (Some(a), Some(z)) if z >= a => (z - a) as u64,
+            _ => 0,
+        }
+    };
     for line in text.lines() {
+        if line.contains(": started") && line.contains("Level-0 table #") {
+            flush_start = log_time(line);
+            continue;
+        }
+        if line.contains(" Compacting ") {
+            compaction_start = log_time(line);
+            continue;
+        }
         if let Some(rest) = line.split_once("Level-0 table #").map(|x| x.1) {
             if let Some(bytes) = rest
                 .split_once(": ")
@@ -252,7 +291,9 @@ pub fn parse_log(text: &str) -> LogBytes {
                 if bytes > 0 {
                     b.flushes += 1;
                     b.flush_bytes += bytes;
+                    b.flush_micros += since(flush_start, line);
                 }
+                flush_start = None;
             }
         } else if let Some(rest) = line.split_once("Compacted ").map(|x| x.1) {
             if let Some(bytes) = rest
@@ -262,6 +303,8 @@ pub fn parse_log(text: &str) -> LogBytes {
             {
                 b.compactions += 1;
                 b.compaction_bytes += bytes;
+                b.compaction_micros += since(compaction_start, line);
+                compaction_start = None;
             }
         }
     }
@@ -275,8 +318,13 @@ pub fn log_line(b: &LogBytes) -> String {
         .w_amp()
         .map_or_else(|| "n/a".to_string(), |w| format!("{w:.2}"));
     format!(
-        "LOG: {} flushes {} bytes, {} compactions {} bytes, W-Amp {wamp}",
-        b.flushes, b.flush_bytes, b.compactions, b.compaction_bytes
+        "LOG: {} flushes {} bytes {:.3} s, {} compactions {} bytes {:.3} s, W-Amp {wamp}",
+        b.flushes,
+        b.flush_bytes,
+        b.flush_micros as f64 / 1e6,
+        b.compactions,
+        b.compaction_bytes,
+        b.compaction_micros as f64 / 1e6
     )
 }
 
@@ -386,13 +434,21 @@ mod tests {
                 flushes: 2,
                 flush_bytes: 2000,
                 compactions: 1,
-                compaction_bytes: 1900
+                compaction_bytes: 1900,
+                flush_micros: 199_999,
+                compaction_micros: 100_001,
             }
         );
         assert_eq!(b.w_amp(), Some(1.95));
         assert_eq!(
             log_line(&b),
-            "LOG: 2 flushes 2000 bytes, 1 compactions 1900 bytes, W-Amp 1.95"
+            "LOG: 2 flushes 2000 bytes 0.200 s, 1 compactions 1900 bytes 0.100 s, W-Amp 1.95"
+        );
+        // Across midnight and a month end.
+        let t = |s: &str| log_time(s).unwrap();
+        assert_eq!(
+            t("2026/12/01-00:00:00.000001 x") - t("2026/11/30-23:59:59.999999 x"),
+            2
         );
         assert_eq!(parse_log("").w_amp(), None);
     }
