@@ -636,6 +636,10 @@ fn every_benchmark_on(factory: &dyn crate::engine::EngineFactory, engine: &str) 
         "{err}"
     );
     assert!(err.contains("\nStrata:    version "), "{err}");
+    assert!(
+        out.contains("\nCompression: NoCompression\n"),
+        "given: {out}"
+    );
     let p = parse_output(&out);
     assert_eq!(p.benchmarks.len(), 14, "{out}");
     let by = |n: &str| p.benchmarks.iter().find(|b| b.name == n).unwrap();

@@ -127,7 +127,15 @@ pub fn run_with(
             build_info::describe()
         )?;
     }
-    out.write_all(header::header(&flags).as_bytes())?;
+    let mut head = header::header(&flags);
+    if factory.keeps_own_defaults() && !flags.values.was_given("compression_type") {
+        // db_bench's default (snappy) is not what such an engine runs.
+        head = head.replace(
+            &format!("Compression: {}\n", flags.compression.header_name()),
+            "Compression: the engine's default (see its options line)\n",
+        );
+    }
+    out.write_all(head.as_bytes())?;
     let json_path = flags.json_report.clone();
     let mut runner = runner::Runner::new(flags.clone(), factory, seed);
     if let Err(e) = runner.run(out) {

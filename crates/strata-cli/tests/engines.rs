@@ -31,6 +31,11 @@ fn check(engine: &str, name: &str) {
     assert_eq!(code, 0, "{err}\n{out}");
     assert!(err.starts_with(&format!("{name}:    version ")), "{err}");
     assert!(err.contains("\nStrata:    version 0.1.0 (git "), "{err}");
+    assert!(
+        out.contains("\nCompression: the engine's default (see its options line)\n"),
+        "{out}"
+    );
+    assert!(err.contains(&format!("{name} options: ")), "{err}");
     let lines: Vec<&str> = out.lines().filter(|l| l.contains(" micros/op ")).collect();
     assert_eq!(lines.len(), 2, "{out}");
     assert!(lines[0].starts_with("fillseq      :"), "{out}");

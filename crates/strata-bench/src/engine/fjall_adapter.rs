@@ -186,6 +186,9 @@ impl EngineFactory for FjallFactory {
     fn name(&self) -> &'static str {
         "fjall"
     }
+    fn keeps_own_defaults(&self) -> bool {
+        true
+    }
     fn version(&self) -> String {
         FJALL_VERSION.to_string()
     }

@@ -195,6 +195,9 @@ impl EngineFactory for LevelDbFactory {
     fn name(&self) -> &'static str {
         "LevelDB"
     }
+    fn keeps_own_defaults(&self) -> bool {
+        true
+    }
     fn version(&self) -> String {
         let v = Self::library_version();
         // The library is linked dynamically: name the file the process

@@ -87,6 +87,11 @@ pub trait EngineFactory: Send + Sync {
     fn name(&self) -> &'static str;
     /// The engine's version string.
     fn version(&self) -> String;
+    /// Whether the engine keeps its own defaults for flags not given
+    /// (LevelDB, fjall) instead of db_bench's.
+    fn keeps_own_defaults(&self) -> bool {
+        false
+    }
     /// Opens (creating if missing) the DB at `path` with `settings`.
     fn open(&self, path: &Path, settings: &[OptionSetting])
         -> anyhow::Result<Arc<dyn BenchEngine>>;
