@@ -254,6 +254,9 @@ pub fn parse_db_stats(text: &str) -> DbStats {
     if text.contains(LEVELDB_STATS_HEADER) {
         return parse_leveldb_stats(text);
     }
+    if text.lines().any(|l| l.starts_with("fjall: ")) {
+        return parse_fjall_stats(text);
+    }
     let mut out = DbStats::default();
     let mut lines = text.lines().peekable();
     let mut seen_table = false;
@@ -372,6 +375,46 @@ pub fn parse_leveldb_stats(text: &str) -> DbStats {
     out
 }
 
+/// Parses the `stats` output of `--engine=fjall`: a `Level Files` table
+/// (tables per level) and the `fjall: T tables B bytes, C compactions S s,
+/// disk space D bytes, J journals` line, into rows `L0`.. (`Files`) and a
+/// `Sum` row (`Files`, `Size(MB)`, `Comp(sec)`). fjall tells no bytes
+/// read or written, so there is no `Read`, `Write` or `W-Amp`.
+pub fn parse_fjall_stats(text: &str) -> DbStats {
+    let mut out = DbStats::default();
+    for line in text.lines() {
+        let t: Vec<&str> = line.split_whitespace().collect();
+        if let Some(rest) = line.strip_prefix("fjall: ") {
+            let r: Vec<&str> = rest.split_whitespace().collect();
+            let n = |i: usize| {
+                r.get(i)
+                    .and_then(|v| v.trim_end_matches(',').parse::<f64>().ok())
+            };
+            let mut row = CompactionRow {
+                level: "Sum".into(),
+                ..Default::default()
+            };
+            if let (Some(files), Some(bytes), Some(secs)) = (n(0), n(2), n(6)) {
+                row.columns.insert("Files".into(), format!("{files}"));
+                row.columns
+                    .insert("Size(MB)".into(), format!("{:.3}", bytes / 1048576.0));
+                row.columns.insert("Comp(sec)".into(), format!("{secs:.3}"));
+                out.levels.push(row);
+            }
+        } else if t.len() == 2 {
+            if let (Ok(level), Ok(files)) = (t[0].parse::<u32>(), t[1].parse::<u64>()) {
+                let mut row = CompactionRow {
+                    level: format!("L{level}"),
+                    ..Default::default()
+                };
+                row.columns.insert("Files".into(), files.to_string());
+                out.levels.push(row);
+            }
+        }
+    }
+    out
+}
+
 /// Flush plus compaction seconds of a `LOG:` line's tokens (`... 0.350 s,
 /// ... 1.200 s, ...`), if it has them.
 pub fn log_seconds(tokens: &[&str]) -> Option<f64> {
@@ -448,6 +491,17 @@ pub fn parse_output(text: &str) -> ParsedOutput {
                 lines.next();
             }
             out.db_stats = Some(parse_db_stats(&block));
+        } else if line == "Level Files" && lines.peek() == Some(&"-----------") {
+            // `--engine=fjall`'s stats: the table, then its `fjall:` line.
+            let mut block = format!("{line}\n");
+            while let Some(l) = lines.next() {
+                block.push_str(l);
+                block.push('\n');
+                if l.starts_with("fjall: ") {
+                    break;
+                }
+            }
+            out.db_stats = Some(parse_fjall_stats(&block));
         } else if line.trim_start().starts_with(LEVELDB_STATS_HEADER) {
             // LevelDB's table, then the `LOG:` line `strata bench` adds.
             let mut block = format!("{line}\n");
@@ -486,6 +540,25 @@ Level  Files Size(MB) Time(sec) Read(MB) Write(MB)
 LOG: 28 flushes 13413408 bytes 0.231 s, 5 compactions 24673778 bytes 0.544 s, W-Amp 2.84
 Approximate size of all keys: 10238654 bytes
 ";
+
+    #[test]
+    fn parses_fjall_stats() {
+        let text = "Level Files\n-----------\n    0     2\n    1     0\n    2     5\n    3     0\n    4     0\n    5     0\n    6     0\n\
+                    fjall: 7 tables 3145728 bytes, 4 compactions 0.250 s, disk space 70254592 bytes, 1 journals\n";
+        let s = parse_db_stats(text);
+        let names: Vec<&str> = s.levels.iter().map(|r| r.level.as_str()).collect();
+        assert_eq!(names, ["L0", "L1", "L2", "L3", "L4", "L5", "L6", "Sum"]);
+        assert_eq!(s.levels[0].num("Files"), Some(2.0));
+        let sum = s.levels.last().unwrap();
+        assert_eq!(sum.num("Files"), Some(7.0));
+        assert_eq!(sum.num("Size(MB)"), Some(3.0));
+        assert_eq!(sum.num("Comp(sec)"), Some(0.25));
+        assert_eq!(sum.num("W-Amp"), None);
+        let out = format!(
+            "fillrandom   :       2.000 micros/op 500000 ops/sec 0.400 seconds 200000 operations;   55.3 MB/s\n\n{text}\n"
+        );
+        assert_eq!(parse_output(&out).db_stats, Some(s));
+    }
 
     #[test]
     fn parses_leveldb_stats_into_rocksdb_columns() {

@@ -309,6 +309,8 @@ pub fn parse_output(stdout: &str, stderr: &str) -> BenchOutput {
     let mut hist_min = 0.0;
     let mut header: Option<Vec<String>> = None;
     let mut leveldb = LevelDbTable::default();
+    // L0's table count in `--engine=fjall`'s `Level Files` table.
+    let mut fjall_l0: Option<f64> = None;
     let mut last_bench = String::new();
     for raw in stdout.lines() {
         let line = raw.trim();
@@ -401,6 +403,28 @@ pub fn parse_output(stdout: &str, stderr: &str) -> BenchOutput {
             if line.is_empty() {
                 header = None;
             }
+        }
+        if let Some(rest) = line.strip_prefix("fjall: ") {
+            // `strata bench --engine=fjall`'s stats: `fjall: T tables B
+            // bytes, C compactions S s, ...`; L0 from the table before it.
+            let r: Vec<&str> = rest.split_whitespace().collect();
+            let n = |i: usize| r.get(i).and_then(|v| num(v));
+            if let (Some(files), Some(bytes), Some(secs)) = (n(0), n(2), n(6)) {
+                out.compaction_sum = BTreeMap::from([
+                    ("Files".into(), files),
+                    ("Size(MB)".into(), bytes / 1e6),
+                    ("Comp(sec)".into(), secs),
+                ]);
+                out.compaction_l0 = BTreeMap::from([("Files".into(), fjall_l0.unwrap_or(0.0))]);
+            }
+            continue;
+        }
+        if let Some(l0) = line
+            .strip_prefix('0')
+            .filter(|_| raw.starts_with("    0 "))
+            .and_then(|v| num(v))
+        {
+            fjall_l0 = Some(l0);
         }
         if let Some(s) = parse_stall(line) {
             out.cumulative_stall_sec = Some(s);
@@ -712,6 +736,25 @@ Level  Files Size(MB) Time(sec) Read(MB) Write(MB)
 LOG: 2 flushes 2097152 bytes 0.250 s, 1 compactions 4194304 bytes 1.500 s, W-Amp 3.00
 Approximate size of all keys: 5000000 bytes
 ";
+
+    #[test]
+    fn fjall_stats_give_files_size_and_compaction_time() {
+        let out = "fillrandom   :       2.000 micros/op 500000 ops/sec 0.400 seconds 200000 operations;   55.3 MB/s
+
+Level Files
+-----------
+    0     2
+    1     0
+    2     5
+fjall: 7 tables 3000000 bytes, 4 compactions 0.250 s, disk space 70254592 bytes, 1 journals
+";
+        let o = parse_output(out, "");
+        assert_eq!(o.compaction_sum.get("Files"), Some(&7.0));
+        assert_eq!(o.compaction_sum.get("Size(MB)"), Some(&3.0));
+        assert_eq!(o.compaction_sum.get("Comp(sec)"), Some(&0.25));
+        assert_eq!(o.compaction_sum.get("W-Amp"), None);
+        assert_eq!(o.compaction_l0.get("Files"), Some(&2.0));
+    }
 
     #[test]
     fn leveldb_db_bench_output_parses_with_percentiles_from_buckets() {

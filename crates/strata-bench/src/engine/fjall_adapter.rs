@@ -172,6 +172,32 @@ pub fn map_options(settings: &[OptionSetting]) -> anyhow::Result<FjallConfig> {
     Ok(c)
 }
 
+/// What fjall tells about its tree (`Database` and keyspace getters).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FjallSummary {
+    /// Tables in the keyspace.
+    pub tables: usize,
+    /// Bytes of those tables.
+    pub table_bytes: u64,
+    /// Compactions completed.
+    pub compactions: usize,
+    /// Time all compactions took.
+    pub compacting_secs: f64,
+    /// Disk space of the database (tables and journals).
+    pub disk_bytes: u64,
+    /// Journal files.
+    pub journals: usize,
+}
+
+/// The line the `stats` benchmark prints after the per-level table count,
+/// which the parsers read (see `parser::parse_fjall_stats`).
+pub fn fjall_line(f: &FjallSummary) -> String {
+    format!(
+        "fjall: {} tables {} bytes, {} compactions {:.3} s, disk space {} bytes, {} journals",
+        f.tables, f.table_bytes, f.compactions, f.compacting_secs, f.disk_bytes, f.journals
+    )
+}
+
 /// Opens fjall databases.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct FjallFactory;
@@ -369,14 +395,15 @@ impl BenchEngine for FjallEngine {
             }
         }
         if name == "rocksdb.stats" {
-            s.push_str(&format!(
-                "fjall: {} tables, disk space {} bytes, {} compactions completed, {:.3} s compacting, {} journals\n",
-                self.ks.table_count(),
-                self.db.disk_space().unwrap_or(0),
-                self.db.compactions_completed(),
-                self.db.time_compacting().as_secs_f64(),
-                self.db.journal_count(),
-            ));
+            s.push_str(&fjall_line(&FjallSummary {
+                tables: self.ks.table_count(),
+                table_bytes: self.ks.tree.disk_space(),
+                compactions: self.db.compactions_completed(),
+                compacting_secs: self.db.time_compacting().as_secs_f64(),
+                disk_bytes: self.db.disk_space().unwrap_or(0),
+                journals: self.db.journal_count(),
+            }));
+            s.push('\n');
         }
         Some(s)
     }
@@ -557,6 +584,10 @@ mod tests {
         assert_eq!(it.key(), b"0098");
         drop(it);
         let stats = db.property("rocksdb.stats").unwrap();
-        assert!(stats.contains("tables"), "{stats}");
+        let parsed = crate::parser::parse_db_stats(&stats);
+        let sum = parsed.levels.last().unwrap();
+        assert_eq!(sum.level, "Sum", "{stats}");
+        assert!(sum.num("Files").unwrap() >= 1.0, "{stats}");
+        assert_eq!(sum.num("W-Amp"), None, "fjall tells no bytes written");
     }
 }
