@@ -494,7 +494,7 @@ pub fn parse_output(text: &str) -> ParsedOutput {
         } else if line == "Level Files" && lines.peek() == Some(&"-----------") {
             // `--engine=fjall`'s stats: the table, then its `fjall:` line.
             let mut block = format!("{line}\n");
-            while let Some(l) = lines.next() {
+            for l in lines.by_ref() {
                 block.push_str(l);
                 block.push('\n');
                 if l.starts_with("fjall: ") {

@@ -422,7 +422,7 @@ pub fn parse_output(stdout: &str, stderr: &str) -> BenchOutput {
         if let Some(l0) = line
             .strip_prefix('0')
             .filter(|_| raw.starts_with("    0 "))
-            .and_then(|v| num(v))
+            .and_then(num)
         {
             fjall_l0 = Some(l0);
         }
