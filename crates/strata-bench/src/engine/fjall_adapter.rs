@@ -101,9 +101,14 @@ fn num<T: std::str::FromStr>(s: &OptionSetting) -> anyhow::Result<T> {
     })
 }
 
+/// fjall's leveled defaults (`lsm_tree::compaction::Leveled`).
+const DEFAULT_TABLE_TARGET: u64 = 64 << 20;
+const DEFAULT_L0_THRESHOLD: u8 = 4;
+
 /// Maps the settings to fjall's configuration.
 pub fn map_options(settings: &[OptionSetting]) -> anyhow::Result<FjallConfig> {
     let mut c = FjallConfig::default();
+    let mut level_base: Option<&OptionSetting> = None;
     for s in settings {
         if s.option == "statistics" {
             if s.value == "true" {
@@ -155,6 +160,8 @@ pub fn map_options(settings: &[OptionSetting]) -> anyhow::Result<FjallConfig> {
                 let n: i64 = num(s)?;
                 c.max_cached_files = Some(usize::try_from(n).ok().filter(|n| *n > 0));
             }
+            // Checked below: fjall's L1 is table target size x L0 threshold.
+            "max_bytes_for_level_base" => level_base = Some(s),
             "compaction_style" if s.value == "kCompactionStyleLevel" => {}
             "level_compaction_dynamic_level_bytes"
             | "disable_auto_compactions"
@@ -167,6 +174,20 @@ pub fn map_options(settings: &[OptionSetting]) -> anyhow::Result<FjallConfig> {
                     "fjall has no such option (or fixes it to another value)",
                 ))
             }
+        }
+    }
+    if let Some(s) = level_base {
+        let l1 = c.table_target_size.unwrap_or(DEFAULT_TABLE_TARGET)
+            * u64::from(c.l0_threshold.unwrap_or(DEFAULT_L0_THRESHOLD));
+        if s.value.parse::<u64>().ok() != Some(l1) {
+            return Err(unsupported(
+                "fjall",
+                s,
+                &format!(
+                    "fjall's L1 is its table target size times its L0 threshold, {l1} bytes here \
+                     (--target_file_size_base x --level0_file_num_compaction_trigger)"
+                ),
+            ));
         }
     }
     Ok(c)
@@ -536,6 +557,31 @@ mod tests {
         assert!(
             d.contains("filter=none") && d.contains("compression=lz4"),
             "{d}"
+        );
+    }
+
+    #[test]
+    fn level_base_is_accepted_when_it_is_fjalls_l1() {
+        map_options(&settings(&[
+            "--target_file_size_base=2621440",
+            "--max_bytes_for_level_base=10485760",
+        ]))
+        .unwrap();
+        map_options(&settings(&[
+            "--target_file_size_base=1048576",
+            "--level0_file_num_compaction_trigger=8",
+            "--max_bytes_for_level_base=8388608",
+        ]))
+        .unwrap();
+        let e = map_options(&settings(&[
+            "--target_file_size_base=4194304",
+            "--max_bytes_for_level_base=10485760",
+        ]))
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("'--max_bytes_for_level_base'") && e.contains("16777216"),
+            "{e}"
         );
     }
 
