@@ -603,3 +603,94 @@ fn batch_size_and_multireadrandom_on_strata() {
         &["--write_buffer_size=65536", "--compression_type=none"],
     );
 }
+
+/// Every benchmark but multireadrandom (neither has a MultiGet) on the two
+/// engines that keep their own defaults: same output lines, the `stats`
+/// benchmark's table, and a given flag the engine lacks refused naming the
+/// flag and the engine.
+fn every_benchmark_on(factory: &dyn crate::engine::EngineFactory, engine: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("--db={}", dir.path().join("db").display());
+    let json = dir.path().join("report.json");
+    let args: Vec<String> = [
+        db.as_str(),
+        &format!("--benchmarks={ALL}"),
+        "--num=3000",
+        "--seed=7",
+        "--histogram=1",
+        "--threads=2",
+        "--write_buffer_size=65536",
+        "--compression_type=none",
+        &format!("--json_report={}", json.display()),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = run_with(&args, factory, &mut out, &mut err).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    let err = String::from_utf8(err).unwrap();
+    assert_eq!(code, 0, "stderr: {err}\nstdout: {out}");
+    assert!(
+        err.starts_with(&format!("{}:    version ", factory.name())),
+        "{err}"
+    );
+    assert!(err.contains("\nStrata:    version "), "{err}");
+    assert!(
+        out.contains("\nCompression: NoCompression\n"),
+        "given: {out}"
+    );
+    let p = parse_output(&out);
+    assert_eq!(p.benchmarks.len(), 14, "{out}");
+    let by = |n: &str| p.benchmarks.iter().find(|b| b.name == n).unwrap();
+    assert_eq!(by("readmissing").message, "(0 of 3000 found)");
+    assert!(by("readrandom").message.ends_with("of 3000 found)"));
+    assert!(by("readrandom").histograms.len() == 1, "{out}");
+    assert!(by("readseq").operations >= 1);
+    assert!(!out.contains("STATISTICS:"), "{out}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["engine"], factory.name());
+    assert!(v["statistics"].is_null(), "absent, not zero");
+    assert!(v["stall_micros"].is_null(), "absent, not zero");
+    if engine == "LevelDB" {
+        // leveldb.stats and the LOG's bytes: rows and RocksDB's W-Amp.
+        let rows = v["compaction_stats"].as_array().unwrap();
+        assert_eq!(rows.last().unwrap()["level"], "Sum", "{rows:?}");
+        let w = v["write_amplification"]["compaction_stats_w_amp"].as_f64();
+        assert!(w.is_some_and(|w| w >= 1.0), "{v}");
+        assert!(out.contains("\nLOG: "), "{out}");
+    } else {
+        assert!(v["write_amplification"]["compaction_stats_w_amp"].is_null());
+    }
+    assert!(v["benchmarks"][0]["latency"].as_object().is_some());
+
+    // A flag the engine has no equivalent for.
+    let args: Vec<String> = [
+        db.as_str(),
+        "--benchmarks=fillseq",
+        "--num=10",
+        "--max_bytes_for_level_base=1048576",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    assert_eq!(run_with(&args, factory, &mut out, &mut err).unwrap(), 1);
+    let err = String::from_utf8(err).unwrap();
+    assert!(
+        err.contains("flag '--max_bytes_for_level_base'") && err.contains(engine),
+        "{err}"
+    );
+}
+
+#[cfg(strata_leveldb)]
+#[test]
+fn every_benchmark_on_leveldb() {
+    every_benchmark_on(&crate::engine::leveldb_adapter::LevelDbFactory, "LevelDB");
+}
+
+#[test]
+fn every_benchmark_on_fjall() {
+    every_benchmark_on(&crate::engine::fjall_adapter::FjallFactory, "fjall");
+}

@@ -10,6 +10,7 @@
 
 #![warn(missing_docs)]
 
+pub mod build_info;
 pub mod dbdir;
 pub mod engine;
 pub mod flags;
@@ -117,7 +118,24 @@ pub fn run_with(
         flags.seed
     };
     err.write_all(header::environment(factory.name(), &factory.version()).as_bytes())?;
-    out.write_all(header::header(&flags).as_bytes())?;
+    if factory.name() != "Strata" {
+        // The harness that ran the other engine, and the build it is.
+        writeln!(
+            err,
+            "Strata:    version {} ({})",
+            env!("CARGO_PKG_VERSION"),
+            build_info::describe()
+        )?;
+    }
+    let mut head = header::header(&flags);
+    if factory.keeps_own_defaults() && !flags.values.was_given("compression_type") {
+        // db_bench's default (snappy) is not what such an engine runs.
+        head = head.replace(
+            &format!("Compression: {}\n", flags.compression.header_name()),
+            "Compression: the engine's default (see its options line)\n",
+        );
+    }
+    out.write_all(head.as_bytes())?;
     let json_path = flags.json_report.clone();
     let mut runner = runner::Runner::new(flags.clone(), factory, seed);
     if let Err(e) = runner.run(out) {

@@ -20,6 +20,10 @@ pub struct OptionSetting {
     pub option: &'static str,
     /// Value in option-string syntax.
     pub value: String,
+    /// Whether the flag was given on the command line (not db_bench's
+    /// default). Engines without db_bench's defaults (LevelDB, fjall) apply
+    /// only these and keep their own defaults for the rest.
+    pub given: bool,
 }
 
 /// Per-write options (db_bench's `write_options_`).
@@ -40,6 +44,7 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
             flag,
             option,
             value,
+            given: v.was_given(flag),
         })
     };
     let same = [
@@ -259,6 +264,12 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
     let cache: i64 = v.raw("cache_size").parse().unwrap_or(0);
     set("cache_size", "block_cache_size", cache.max(0).to_string());
     set("statistics", "statistics", flags.statistics.to_string());
+    // Passed only when given: db_bench's defaults are the engines' own.
+    for name in ["block_restart_interval", "paranoid_checks"] {
+        if v.was_given(name) {
+            set(name, name, v.raw(name).into());
+        }
+    }
     out
 }
 

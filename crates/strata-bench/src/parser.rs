@@ -251,6 +251,12 @@ pub fn parse_statistics(text: &str) -> Statistics {
 
 /// Parses `rocksdb.stats` text (also embedded in a larger output).
 pub fn parse_db_stats(text: &str) -> DbStats {
+    if text.contains(LEVELDB_STATS_HEADER) {
+        return parse_leveldb_stats(text);
+    }
+    if text.lines().any(|l| l.starts_with("fjall: ")) {
+        return parse_fjall_stats(text);
+    }
     let mut out = DbStats::default();
     let mut lines = text.lines().peekable();
     let mut seen_table = false;
@@ -294,6 +300,143 @@ pub fn parse_db_stats(text: &str) -> DbStats {
         }
     }
     out
+}
+
+/// The header line of LevelDB's `leveldb.stats` table.
+pub const LEVELDB_STATS_HEADER: &str = "Level  Files Size(MB) Time(sec) Read(MB) Write(MB)";
+
+/// Parses LevelDB's `leveldb.stats` (a row per level with files or
+/// compaction time: files, size, time, bytes read and written, MB rounded to
+/// whole numbers) into rows named as RocksDB's table names its columns:
+/// `Files`, `Size(MB)`, `Comp(sec)`, `Read(GB)`, `Write(GB)`, plus a `Sum`
+/// row. `W-Amp` (Sum row) and the flushed bytes come from the `LOG:` line
+/// `strata bench` prints after the table (see `leveldb_map::log_line`);
+/// without it they are absent.
+pub fn parse_leveldb_stats(text: &str) -> DbStats {
+    let mut out = DbStats::default();
+    let mut in_table = false;
+    let mut sum = [0f64; 5];
+    let mut w_amp = None;
+    let mut log_secs = None;
+    for line in text.lines() {
+        if line.trim_start().starts_with(LEVELDB_STATS_HEADER) {
+            in_table = true;
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("LOG: ") {
+            in_table = false;
+            // `LOG: F flushes B bytes, C compactions D bytes, W-Amp W`
+            let t: Vec<&str> = rest.split_whitespace().collect();
+            if let Some(b) = t.get(2).and_then(|v| v.parse::<f64>().ok()) {
+                out.flush_gb = Some(b / 1073741824.0);
+            }
+            w_amp = t.last().and_then(|v| v.parse::<f64>().ok());
+            log_secs = log_seconds(&t);
+            continue;
+        }
+        if !in_table || line.starts_with("---") {
+            continue;
+        }
+        let t: Vec<f64> = line
+            .split_whitespace()
+            .map(|v| v.parse::<f64>())
+            .collect::<Result<_, _>>()
+            .unwrap_or_default();
+        if t.len() != 6 {
+            in_table = false;
+            continue;
+        }
+        let mut r = CompactionRow {
+            level: format!("L{}", t[0]),
+            ..Default::default()
+        };
+        fill_leveldb_row(&mut r, &t[1..]);
+        for (s, v) in sum.iter_mut().zip(&t[1..]) {
+            *s += v;
+        }
+        out.levels.push(r);
+    }
+    if !out.levels.is_empty() {
+        let mut r = CompactionRow {
+            level: "Sum".into(),
+            ..Default::default()
+        };
+        fill_leveldb_row(&mut r, &sum);
+        if let Some(w) = w_amp {
+            r.columns.insert("W-Amp".into(), format!("{w}"));
+        }
+        // The LOG's timestamps time flushes and compactions to the
+        // microsecond, where the table rounds to whole seconds.
+        if let Some(secs) = log_secs {
+            r.columns.insert("Comp(sec)".into(), format!("{secs:.3}"));
+        }
+        out.levels.push(r);
+    }
+    out
+}
+
+/// Parses the `stats` output of `--engine=fjall`: a `Level Files` table
+/// (tables per level) and the `fjall: T tables B bytes, C compactions S s,
+/// disk space D bytes, J journals` line, into rows `L0`.. (`Files`) and a
+/// `Sum` row (`Files`, `Size(MB)`, `Comp(sec)`). fjall tells no bytes
+/// read or written, so there is no `Read`, `Write` or `W-Amp`.
+pub fn parse_fjall_stats(text: &str) -> DbStats {
+    let mut out = DbStats::default();
+    for line in text.lines() {
+        let t: Vec<&str> = line.split_whitespace().collect();
+        if let Some(rest) = line.strip_prefix("fjall: ") {
+            let r: Vec<&str> = rest.split_whitespace().collect();
+            let n = |i: usize| {
+                r.get(i)
+                    .and_then(|v| v.trim_end_matches(',').parse::<f64>().ok())
+            };
+            let mut row = CompactionRow {
+                level: "Sum".into(),
+                ..Default::default()
+            };
+            if let (Some(files), Some(bytes), Some(secs)) = (n(0), n(2), n(6)) {
+                row.columns.insert("Files".into(), format!("{files}"));
+                row.columns
+                    .insert("Size(MB)".into(), format!("{:.3}", bytes / 1048576.0));
+                row.columns.insert("Comp(sec)".into(), format!("{secs:.3}"));
+                out.levels.push(row);
+            }
+        } else if t.len() == 2 {
+            if let (Ok(level), Ok(files)) = (t[0].parse::<u32>(), t[1].parse::<u64>()) {
+                let mut row = CompactionRow {
+                    level: format!("L{level}"),
+                    ..Default::default()
+                };
+                row.columns.insert("Files".into(), files.to_string());
+                out.levels.push(row);
+            }
+        }
+    }
+    out
+}
+
+/// Flush plus compaction seconds of a `LOG:` line's tokens (`... 0.350 s,
+/// ... 1.200 s, ...`), if it has them.
+pub fn log_seconds(tokens: &[&str]) -> Option<f64> {
+    let secs: Vec<f64> = tokens
+        .windows(2)
+        .filter(|w| w[1] == "s,")
+        .filter_map(|w| w[0].parse().ok())
+        .collect();
+    (!secs.is_empty()).then(|| secs.iter().sum())
+}
+
+/// `[files, size MB, time s, read MB, write MB]` into RocksDB's column names
+/// (and LevelDB's own, kept beside them).
+fn fill_leveldb_row(r: &mut CompactionRow, v: &[f64]) {
+    let gb = |mb: f64| format!("{:.3}", mb / 1024.0);
+    r.columns.insert("Files".into(), format!("{}", v[0]));
+    r.columns.insert("Size(MB)".into(), format!("{}", v[1]));
+    r.columns.insert("Comp(sec)".into(), format!("{}", v[2]));
+    r.columns.insert("Read(GB)".into(), gb(v[3]));
+    r.columns.insert("Write(GB)".into(), gb(v[4]));
+    r.columns.insert("Read(MB)".into(), format!("{}", v[3]));
+    r.columns.insert("Write(MB)".into(), format!("{}", v[4]));
 }
 
 /// Parses a whole db_bench stdout.
@@ -348,6 +491,33 @@ pub fn parse_output(text: &str) -> ParsedOutput {
                 lines.next();
             }
             out.db_stats = Some(parse_db_stats(&block));
+        } else if line == "Level Files" && lines.peek() == Some(&"-----------") {
+            // `--engine=fjall`'s stats: the table, then its `fjall:` line.
+            let mut block = format!("{line}\n");
+            for l in lines.by_ref() {
+                block.push_str(l);
+                block.push('\n');
+                if l.starts_with("fjall: ") {
+                    break;
+                }
+            }
+            out.db_stats = Some(parse_fjall_stats(&block));
+        } else if line.trim_start().starts_with(LEVELDB_STATS_HEADER) {
+            // LevelDB's table, then the `LOG:` line `strata bench` adds.
+            let mut block = format!("{line}\n");
+            while let Some(l) = lines.peek() {
+                if parse_bench_line(l).is_some() || l.trim().is_empty() && block.contains("LOG: ") {
+                    break;
+                }
+                block.push_str(l);
+                block.push('\n');
+                let done = l.starts_with("LOG: ");
+                lines.next();
+                if done {
+                    break;
+                }
+            }
+            out.db_stats = Some(parse_leveldb_stats(&block));
         }
     }
     out
@@ -356,6 +526,80 @@ pub fn parse_output(text: &str) -> ParsedOutput {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `leveldb.stats` from Debian's LevelDB 1.23 after `strata bench
+    /// --engine=leveldb --benchmarks=fillrandom,stats --num=200000
+    /// --write_buffer_size=1048576 --seed=1`, with the LOG line `strata
+    /// bench` prints after it.
+    const LEVELDB_STATS: &str = "                               Compactions
+Level  Files Size(MB) Time(sec) Read(MB) Write(MB)
+--------------------------------------------------
+  0        5        2         0        0        12
+  1        4        7         0       27        24
+  2        1        0         0        0         0
+LOG: 28 flushes 13413408 bytes 0.231 s, 5 compactions 24673778 bytes 0.544 s, W-Amp 2.84
+Approximate size of all keys: 10238654 bytes
+";
+
+    #[test]
+    fn parses_fjall_stats() {
+        let text = "Level Files\n-----------\n    0     2\n    1     0\n    2     5\n    3     0\n    4     0\n    5     0\n    6     0\n\
+                    fjall: 7 tables 3145728 bytes, 4 compactions 0.250 s, disk space 70254592 bytes, 1 journals\n";
+        let s = parse_db_stats(text);
+        let names: Vec<&str> = s.levels.iter().map(|r| r.level.as_str()).collect();
+        assert_eq!(names, ["L0", "L1", "L2", "L3", "L4", "L5", "L6", "Sum"]);
+        assert_eq!(s.levels[0].num("Files"), Some(2.0));
+        let sum = s.levels.last().unwrap();
+        assert_eq!(sum.num("Files"), Some(7.0));
+        assert_eq!(sum.num("Size(MB)"), Some(3.0));
+        assert_eq!(sum.num("Comp(sec)"), Some(0.25));
+        assert_eq!(sum.num("W-Amp"), None);
+        let out = format!(
+            "fillrandom   :       2.000 micros/op 500000 ops/sec 0.400 seconds 200000 operations;   55.3 MB/s\n\n{text}\n"
+        );
+        assert_eq!(parse_output(&out).db_stats, Some(s));
+    }
+
+    #[test]
+    fn parses_leveldb_stats_into_rocksdb_columns() {
+        let s = parse_leveldb_stats(LEVELDB_STATS);
+        let names: Vec<&str> = s.levels.iter().map(|r| r.level.as_str()).collect();
+        assert_eq!(names, ["L0", "L1", "L2", "Sum"]);
+        let l1 = &s.levels[1];
+        assert_eq!(l1.num("Files"), Some(4.0));
+        assert_eq!(l1.num("Size(MB)"), Some(7.0));
+        assert_eq!(l1.num("Comp(sec)"), Some(0.0), "whole seconds");
+        assert_eq!(l1.num("Read(MB)"), Some(27.0));
+        assert_eq!(l1.num("Write(GB)"), Some(0.023));
+        assert_eq!(l1.num("W-Amp"), None, "only the Sum row has W-Amp");
+        let sum = &s.levels[3];
+        assert_eq!(sum.num("Files"), Some(10.0));
+        assert_eq!(sum.num("Write(MB)"), Some(36.0));
+        assert_eq!(sum.num("W-Amp"), Some(2.84));
+        assert_eq!(
+            sum.num("Comp(sec)"),
+            Some(0.775),
+            "the LOG's flush + compaction time"
+        );
+        assert_eq!(s.flush_gb, Some(13413408.0 / 1073741824.0));
+        assert_eq!(s.cumulative_stall_percent, None, "LevelDB reports none");
+        // The same through parse_db_stats (the JSON report's path) and in a
+        // whole stdout (the `stats` benchmark).
+        assert_eq!(parse_db_stats(LEVELDB_STATS), s);
+        let out = format!(
+            "fillrandom   :       2.000 micros/op 500000 ops/sec 0.400 seconds 200000 operations;   55.3 MB/s\n\n{LEVELDB_STATS}\n"
+        );
+        assert_eq!(parse_output(&out).db_stats, Some(s));
+        // Without the LOG line: no W-Amp rather than a made-up one.
+        let bare: String = LEVELDB_STATS
+            .lines()
+            .filter(|l| !l.starts_with("LOG"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let s = parse_leveldb_stats(&bare);
+        assert_eq!(s.levels.last().unwrap().num("W-Amp"), None);
+        assert_eq!(s.flush_gb, None);
+    }
 
     const CAPTURE: &str =
         include_str!("../testdata/rocksdb-7.8.3/all-benchmarks-histogram-statistics.stdout");

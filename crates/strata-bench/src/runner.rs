@@ -137,14 +137,16 @@ pub struct Runner<'a> {
     pub results: Vec<BenchResult>,
 }
 
-/// Default DB path when `--db` is empty (db_bench: `/tmp/rocksdbtest-<uid>/dbbench`).
+/// Default DB path when `--db` is empty (db_bench: `/tmp/rocksdbtest-<uid>/dbbench`,
+/// LevelDB's db_bench: `/tmp/leveldbtest-<uid>/dbbench`).
 pub fn default_db_path(engine: &str) -> PathBuf {
     // SAFETY: getuid has no preconditions and cannot fail.
     let uid = unsafe { libc::getuid() };
-    let dir = if engine == "rocksdb" {
-        "rocksdbtest"
-    } else {
-        "stratatest"
+    let dir = match engine {
+        "rocksdb" => "rocksdbtest",
+        "leveldb" => "leveldbtest",
+        "fjall" => "fjalltest",
+        _ => "stratatest",
     };
     PathBuf::from(format!("/tmp/{dir}-{uid}/dbbench"))
 }

@@ -32,7 +32,11 @@ fn run() -> anyhow::Result<i32> {
         Some("lab") => strata_lab::run_cli(rest)?,
         Some("stress") => stress::run(rest)?,
         Some("--version" | "-V") => {
-            println!("strata {}", env!("CARGO_PKG_VERSION"));
+            println!(
+                "strata {} ({})",
+                env!("CARGO_PKG_VERSION"),
+                strata_bench::build_info::describe()
+            );
             0
         }
         Some(other) => {

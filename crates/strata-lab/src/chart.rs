@@ -56,6 +56,7 @@ pub struct ChartData {
     pub xy: bool,
 }
 
+/// Colours of lines that do not start with an engine's name.
 const COLORS: [RGBColor; 8] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
@@ -66,6 +67,47 @@ const COLORS: [RGBColor; 8] = [
     RGBColor(227, 119, 194),
     RGBColor(23, 190, 207),
 ];
+
+/// Each engine's one colour, in every chart of every report (line names
+/// start with the engine).
+pub const ENGINE_COLORS: [(&str, RGBColor); 4] = [
+    ("strata", RGBColor(31, 119, 180)),
+    ("rocksdb", RGBColor(214, 39, 40)),
+    ("leveldb", RGBColor(44, 160, 44)),
+    ("fjall", RGBColor(255, 127, 14)),
+];
+
+/// The colour of line `i`: its engine's colour, in a lighter or darker
+/// shade for the engine's second, third, ... line in the chart (its other
+/// series); lines without an engine take the palette in order.
+pub fn line_color(lines: &[Line], i: usize) -> RGBColor {
+    let engine = |l: &Line| l.name.split(' ').next().unwrap_or("").to_ascii_lowercase();
+    let e = engine(&lines[i]);
+    let Some(base) = ENGINE_COLORS.iter().find(|(n, _)| *n == e).map(|(_, c)| *c) else {
+        return COLORS[i % COLORS.len()];
+    };
+    let k = lines[..i].iter().filter(|l| engine(l) == e).count();
+    // 0: the colour; then lighter, darker, lighter still, darker still, ...
+    let step = (k.div_ceil(2) as f64 * 0.3).min(0.75);
+    let toward = |c: u8, t: f64| -> u8 {
+        let c = f64::from(c);
+        (if k % 2 == 1 {
+            c + (255.0 - c) * t
+        } else {
+            c * (1.0 - t)
+        })
+        .round() as u8
+    };
+    if k == 0 {
+        base
+    } else {
+        RGBColor(
+            toward(base.0, step),
+            toward(base.1, step),
+            toward(base.2, step),
+        )
+    }
+}
 
 fn ty(v: f64, log: bool) -> f64 {
     if log {
@@ -197,7 +239,7 @@ where
         .draw()
         .map_err(|e| anyhow::anyhow!("{e:?}"))?;
     for (i, l) in c.lines.iter().enumerate() {
-        let color = COLORS[i % COLORS.len()];
+        let color = line_color(&c.lines, i);
         let pts: Vec<(f64, f64)> = l
             .points
             .iter()
@@ -368,7 +410,7 @@ where
         .map_err(|e| anyhow::anyhow!("{e:?}"))?;
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow::anyhow!("{e:?}");
     for (i, l) in c.lines.iter().enumerate() {
-        let color = COLORS[i % COLORS.len()];
+        let color = line_color(&c.lines, i);
         // (label index, x stats, y stats) of each point the line has.
         let pts: Vec<(usize, Stat, Stat)> = l
             .points
@@ -678,6 +720,39 @@ pub fn render_panels(title: &str, panels: &[ChartData], stem: &Path) -> anyhow::
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn named(names: &[&str]) -> Vec<Line> {
+        names
+            .iter()
+            .map(|n| Line {
+                name: (*n).into(),
+                points: Vec::new(),
+                xs: Vec::new(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn each_engine_has_one_colour_whatever_the_order() {
+        let a = named(&["leveldb", "strata", "fjall", "rocksdb"]);
+        let b = named(&["rocksdb", "fjall", "strata", "leveldb"]);
+        for (lines, i, engine) in [(&a, 0, 2), (&a, 1, 0), (&b, 1, 3), (&b, 3, 2)] {
+            assert_eq!(line_color(lines, i), ENGINE_COLORS[engine].1);
+        }
+        // An engine's other series: shades of its colour, all different.
+        let s = named(&[
+            "strata wal=on",
+            "rocksdb wal=on",
+            "strata wal=off",
+            "strata x",
+        ]);
+        let c: Vec<RGBColor> = (0..4).map(|i| line_color(&s, i)).collect();
+        assert_eq!(c[0], ENGINE_COLORS[0].1);
+        assert_eq!(c[1], ENGINE_COLORS[1].1);
+        assert!(c[2] != c[0] && c[3] != c[0] && c[2] != c[3], "{c:?}");
+        // Lines without an engine keep the palette.
+        assert_eq!(line_color(&named(&["a", "b"]), 1), COLORS[1]);
+    }
 
     /// Regression: two crossover markers between the same points (both
     /// engines) drew their labels on top of each other.

@@ -41,6 +41,9 @@ pub struct Common {
     /// External RocksDB db_bench (default: `strata bench --engine=rocksdb` if it works).
     #[arg(long)]
     pub rocksdb_bench: Option<String>,
+    /// External LevelDB db_bench (default: `strata bench --engine=leveldb` if it works).
+    #[arg(long)]
+    pub leveldb_bench: Option<String>,
     /// Override a fixed flag of the study: `--set value_size=4096` (repeatable).
     #[arg(long = "set", value_name = "FLAG=VALUE", allow_hyphen_values = true)]
     pub set: Vec<String>,
@@ -166,6 +169,7 @@ fn options(c: &Common) -> anyhow::Result<RunOptions> {
         resume: false,
         strata_bench: c.strata_bench.clone(),
         rocksdb_bench: c.rocksdb_bench.clone(),
+        leveldb_bench: c.leveldb_bench.clone(),
         max_jobs: None,
     };
     if c.db_bench_on_path {
@@ -186,7 +190,10 @@ fn plan_of(c: &Common) -> anyhow::Result<(crate::model::Plan, PathBuf)> {
             .iter()
             .find(|e| !crate::validate::ENGINES.contains(&e.as_str()))
         {
-            anyhow::bail!("--engines: unknown engine `{bad}` (known: strata, rocksdb)");
+            anyhow::bail!(
+                "--engines: unknown engine `{bad}` (known: {})",
+                crate::validate::ENGINES.join(", ")
+            );
         }
     }
     let mut set = Vec::new();
@@ -383,10 +390,11 @@ mod tests {
 
     #[test]
     fn bad_engine_and_bad_set_are_rejected() {
-        let e = plan_of(&common(&["--engines", "strata,leveldb"]))
+        let e = plan_of(&common(&["--engines", "strata,wiredtiger"]))
             .unwrap_err()
             .to_string();
-        assert!(e.contains("leveldb"), "{e}");
+        assert!(e.contains("wiredtiger") && e.contains("fjall"), "{e}");
+        assert!(plan_of(&common(&["--engines", "strata,leveldb,fjall"])).is_ok());
         assert!(plan_of(&common(&["--set", "novalue"])).is_err());
     }
 

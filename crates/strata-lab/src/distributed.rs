@@ -55,6 +55,9 @@ pub fn plan_lines(
             if let Some(s) = &opts.rocksdb_bench {
                 a.extend(["--rocksdb-bench".into(), s.clone()]);
             }
+            if let Some(s) = &opts.leveldb_bench {
+                a.extend(["--leveldb-bench".into(), s.clone()]);
+            }
             shell_join(&a)
         })
         .collect()

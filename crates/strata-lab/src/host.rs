@@ -74,8 +74,19 @@ pub fn fs_type(dir: &Path) -> String {
     best.1
 }
 
-/// `git rev-parse HEAD` (plus `-dirty` when the tree has changes), if available.
+/// The commit this binary was built from (recorded at build time, with
+/// `-dirty` for uncommitted changes), so a run outside a checkout still
+/// names it; for a binary built outside a checkout, the current
+/// directory's `git rev-parse HEAD` (plus `-dirty`), if available.
 pub fn git_commit() -> Option<String> {
+    match strata_bench::build_info::GIT_COMMIT {
+        "unknown" => checkout_commit(),
+        c => Some(c.to_string()),
+    }
+}
+
+/// `git rev-parse HEAD` (plus `-dirty` when the tree has changes), if available.
+pub fn checkout_commit() -> Option<String> {
     let o = Command::new("git")
         .args(["rev-parse", "HEAD"])
         .output()
@@ -98,6 +109,24 @@ pub fn git_commit() -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_commit_is_the_binarys_outside_a_checkout() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "host::tests::print_commit", "--nocapture"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&c.stdout);
+        let built = strata_bench::build_info::GIT_COMMIT;
+        assert!(out.contains(&format!("commit={built}")), "{out}");
+    }
+
+    #[test]
+    fn print_commit() {
+        println!("commit={}", git_commit().unwrap_or_else(|| "none".into()));
+    }
 
     #[test]
     fn host_info_is_filled() {

@@ -1,6 +1,9 @@
-//! Parser for db_bench-format output (RocksDB's `db_bench`, `strata bench`,
-//! `strata bench --engine=rocksdb`): result lines, `--histogram` blocks,
-//! the `STATISTICS:` dump and the `** Compaction Stats **` table.
+//! Parser for db_bench-format output (RocksDB's `db_bench`, LevelDB's
+//! `db_bench`, `strata bench` with any engine): result lines, `--histogram`
+//! blocks (LevelDB's have no percentiles line: they are read from its
+//! buckets), the `STATISTICS:` dump, the `** Compaction Stats **` table and
+//! LevelDB's `leveldb.stats` table (with the `LOG:` line `strata bench`
+//! prints after it, which gives W-Amp).
 
 use std::collections::BTreeMap;
 
@@ -301,10 +304,19 @@ pub fn parse_output(stdout: &str, stderr: &str) -> BenchOutput {
         out.engine_version = Some(versions.join("; "));
     }
     let mut current_hist: Option<(String, String, ClientHistogram)> = None;
+    // The current block's buckets and Min, for a block without percentiles.
+    let mut buckets: Vec<(f64, f64, f64)> = Vec::new();
+    let mut hist_min = 0.0;
     let mut header: Option<Vec<String>> = None;
+    let mut leveldb = LevelDbTable::default();
+    // L0's table count in `--engine=fjall`'s `Level Files` table.
+    let mut fjall_l0: Option<f64> = None;
     let mut last_bench = String::new();
     for raw in stdout.lines() {
         let line = raw.trim();
+        if leveldb.line(line, &mut out) {
+            continue;
+        }
         if let Some(b) = parse_bench_line(raw) {
             last_bench = b.name.clone();
             out.benches.push(b);
@@ -315,8 +327,10 @@ pub fn parse_output(stdout: &str, stderr: &str) -> BenchOutput {
             .and_then(|r| r.strip_suffix(':'))
         {
             if let Some(h) = current_hist.take() {
-                out.histograms.push(h);
+                out.histograms.push(finish_hist(h, &buckets, hist_min));
             }
+            buckets.clear();
+            hist_min = 0.0;
             current_hist = Some((
                 last_bench.clone(),
                 op.to_string(),
@@ -330,17 +344,23 @@ pub fn parse_output(stdout: &str, stderr: &str) -> BenchOutput {
                 || line.starts_with("Percentiles:")
             {
                 parse_hist_line(line, h);
+                if line.starts_with("Min:") {
+                    let t: Vec<&str> = line.split_whitespace().collect();
+                    hist_min = after(&t, "Min:").and_then(num).unwrap_or(0.0);
+                }
                 continue;
             }
-            if line.starts_with('[')
-                || line.starts_with('(')
-                || line.starts_with("---")
-                || (line.is_empty() && h.count == 0)
-            {
+            if line.starts_with('[') || line.starts_with('(') {
+                if let Some(b) = parse_bucket(line) {
+                    buckets.push(b);
+                }
+                continue;
+            }
+            if line.starts_with("---") || (line.is_empty() && h.count == 0) {
                 continue;
             }
             if let Some(h) = current_hist.take() {
-                out.histograms.push(h);
+                out.histograms.push(finish_hist(h, &buckets, hist_min));
             }
         }
         if line.starts_with("Level ") && line.contains("W-Amp") {
@@ -384,6 +404,28 @@ pub fn parse_output(stdout: &str, stderr: &str) -> BenchOutput {
                 header = None;
             }
         }
+        if let Some(rest) = line.strip_prefix("fjall: ") {
+            // `strata bench --engine=fjall`'s stats: `fjall: T tables B
+            // bytes, C compactions S s, ...`; L0 from the table before it.
+            let r: Vec<&str> = rest.split_whitespace().collect();
+            let n = |i: usize| r.get(i).and_then(|v| num(v));
+            if let (Some(files), Some(bytes), Some(secs)) = (n(0), n(2), n(6)) {
+                out.compaction_sum = BTreeMap::from([
+                    ("Files".into(), files),
+                    ("Size(MB)".into(), bytes / 1e6),
+                    ("Comp(sec)".into(), secs),
+                ]);
+                out.compaction_l0 = BTreeMap::from([("Files".into(), fjall_l0.unwrap_or(0.0))]);
+            }
+            continue;
+        }
+        if let Some(l0) = line
+            .strip_prefix('0')
+            .filter(|_| raw.starts_with("    0 "))
+            .and_then(num)
+        {
+            fjall_l0 = Some(l0);
+        }
         if let Some(s) = parse_stall(line) {
             out.cumulative_stall_sec = Some(s);
             continue;
@@ -393,9 +435,156 @@ pub fn parse_output(stdout: &str, stderr: &str) -> BenchOutput {
         }
     }
     if let Some(h) = current_hist.take() {
-        out.histograms.push(h);
+        out.histograms.push(finish_hist(h, &buckets, hist_min));
     }
+    leveldb.finish(&mut out);
     out
+}
+
+/// A LevelDB histogram bucket row, `[ 0, 1 ) 159320 79.660% ...`: (lower,
+/// upper, count). RocksDB's rows (`[ 0, 1 ]`, `( 1, 2 ]`) are not read:
+/// RocksDB prints its percentiles.
+fn parse_bucket(line: &str) -> Option<(f64, f64, f64)> {
+    let close = line.find([')', ']'])?;
+    if !line.starts_with('[') || &line[close..=close] != ")" {
+        return None;
+    }
+    let t: Vec<&str> = line
+        .split(|c: char| c.is_whitespace() || "[](),".contains(c))
+        .filter(|x| !x.is_empty())
+        .collect();
+    Some((num(t.first()?)?, num(t.get(1)?)?, num(t.get(2)?)?))
+}
+
+/// A block without a `Percentiles:` line (LevelDB's db_bench prints
+/// none) gets its percentiles from its buckets, as LevelDB's own
+/// `Histogram::Percentile` computes its Median: linear within the bucket
+/// that crosses the rank, clamped to Min and Max.
+fn finish_hist(
+    mut h: (String, String, ClientHistogram),
+    buckets: &[(f64, f64, f64)],
+    min: f64,
+) -> (String, String, ClientHistogram) {
+    let c = &mut h.2;
+    if c.p75 == 0.0 && c.p99 == 0.0 && !buckets.is_empty() {
+        let total: f64 = buckets.iter().map(|b| b.2).sum();
+        let pct = |p: f64| -> f64 {
+            let threshold = total * p / 100.0;
+            let mut sum = 0.0;
+            for (lo, hi, n) in buckets {
+                sum += n;
+                if sum >= threshold && *n > 0.0 {
+                    let pos = (threshold - (sum - n)) / n;
+                    return (lo + (hi - lo) * pos).clamp(min, c.max.max(min));
+                }
+            }
+            c.max
+        };
+        if c.p50 == 0.0 {
+            c.p50 = pct(50.0);
+        }
+        c.p75 = pct(75.0);
+        c.p99 = pct(99.0);
+        c.p999 = pct(99.9);
+        c.p9999 = pct(99.99);
+    }
+    h
+}
+
+/// LevelDB's `leveldb.stats` table in a stdout (its `stats` benchmark):
+/// rows of level, files, size (MiB), time (s), read and written (MiB),
+/// summed into the same `compaction_sum` columns RocksDB's Sum row gives
+/// (`Files`, `Size(MB)` in 10^6 bytes, `Comp(sec)`, `Read(GB)`,
+/// `Write(GB)`), and `W-Amp` from the `LOG:` line `strata bench` prints
+/// after the table (absent without it: LevelDB's own db_bench prints none).
+#[derive(Default)]
+struct LevelDbTable {
+    open: bool,
+    seen: bool,
+    sum: [f64; 5],
+    l0: Option<[f64; 5]>,
+    w_amp: Option<f64>,
+    log_secs: Option<f64>,
+}
+
+impl LevelDbTable {
+    const HEADER: &'static str = "Level  Files Size(MB) Time(sec) Read(MB) Write(MB)";
+
+    /// Takes `line` if it belongs to the table.
+    fn line(&mut self, line: &str, out: &mut BenchOutput) -> bool {
+        if line.starts_with(Self::HEADER) {
+            // A later `stats` output replaces an earlier one.
+            *self = Self {
+                open: true,
+                seen: true,
+                ..Self::default()
+            };
+            return true;
+        }
+        if let Some(rest) = line.strip_prefix("LOG: ") {
+            self.open = false;
+            let t: Vec<&str> = rest.split_whitespace().collect();
+            self.w_amp = t.last().and_then(|v| num(v));
+            // Flush + compaction seconds from the LOG's timestamps (the
+            // table rounds to whole seconds).
+            let secs: Vec<f64> = t
+                .windows(2)
+                .filter(|w| w[1] == "s,")
+                .filter_map(|w| num(w[0]))
+                .collect();
+            self.log_secs = (!secs.is_empty()).then(|| secs.iter().sum());
+            self.finish(out);
+            return true;
+        }
+        if !self.open {
+            return false;
+        }
+        if line.starts_with("---") {
+            return true;
+        }
+        let v: Option<Vec<f64>> = line.split_whitespace().map(num).collect();
+        match v {
+            Some(v) if v.len() == 6 => {
+                let row = [v[1], v[2], v[3], v[4], v[5]];
+                for (s, x) in self.sum.iter_mut().zip(row) {
+                    *s += x;
+                }
+                if v[0] == 0.0 {
+                    self.l0 = Some(row);
+                }
+                true
+            }
+            _ => {
+                self.open = false;
+                self.finish(out);
+                false
+            }
+        }
+    }
+
+    fn finish(&mut self, out: &mut BenchOutput) {
+        if !self.seen {
+            return;
+        }
+        let mib = 1048576.0 / 1e6;
+        let cols = |r: [f64; 5]| -> BTreeMap<String, f64> {
+            BTreeMap::from([
+                ("Files".into(), r[0]),
+                ("Size(MB)".into(), r[1] * mib),
+                ("Comp(sec)".into(), r[2]),
+                ("Read(GB)".into(), r[3] / 1024.0),
+                ("Write(GB)".into(), r[4] / 1024.0),
+            ])
+        };
+        out.compaction_sum = cols(self.sum);
+        if let Some(w) = self.w_amp {
+            out.compaction_sum.insert("W-Amp".into(), w);
+        }
+        if let Some(t) = self.log_secs {
+            out.compaction_sum.insert("Comp(sec)".into(), t);
+        }
+        out.compaction_l0 = cols(self.l0.unwrap_or_default());
+    }
 }
 
 /// Statistics tickers the studies read (WAF terms, compaction I/O, stalls).
@@ -511,6 +700,101 @@ fn parse_count(v: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// LevelDB 1.23 db_bench's output shape (`Benchmark::Run`,
+    /// `Stats::Report`, `Histogram::ToString`): no ops/sec, no
+    /// percentiles line, `[ a, b )` buckets.
+    const LEVELDB_DB_BENCH: &str = "LevelDB:    version 1.23
+Date:       Thu Nov 26 14:00:00 2026
+CPU:        2 * Intel(R) Xeon(R) Processor
+CPUCache:   307200 KB
+Keys:       16 bytes each
+Values:     100 bytes each (50 bytes after compression)
+Entries:    1000
+RawSize:    0.1 MB (estimated)
+FileSize:   0.1 MB (estimated)
+WARNING: Assertions are enabled; benchmarks unnecessarily slow
+------------------------------------------------
+fillrandom   :       4.000 micros/op;   27.7 MB/s
+Microseconds per op:
+Count: 1000  Average: 4.0000  StdDev: 2.00
+Min: 1.0000  Median: 2.7500  Max: 20.0000
+------------------------------------------------------
+[       1,       2 )     200  20.000%  20.000% ####
+[       2,       3 )     400  40.000%  60.000% ########
+[       3,       4 )     300  30.000%  90.000% ######
+[      10,      12 )      90   9.000%  99.000% ##
+[      18,      20 )      10   1.000% 100.000%
+
+readrandom   :       2.000 micros/op; (1000 of 1000 found)
+
+                               Compactions
+Level  Files Size(MB) Time(sec) Read(MB) Write(MB)
+--------------------------------------------------
+  0        2        1         0        0         2
+  1        3        4         1        5         4
+LOG: 2 flushes 2097152 bytes 0.250 s, 1 compactions 4194304 bytes 1.500 s, W-Amp 3.00
+Approximate size of all keys: 5000000 bytes
+";
+
+    #[test]
+    fn fjall_stats_give_files_size_and_compaction_time() {
+        let out = "fillrandom   :       2.000 micros/op 500000 ops/sec 0.400 seconds 200000 operations;   55.3 MB/s
+
+Level Files
+-----------
+    0     2
+    1     0
+    2     5
+fjall: 7 tables 3000000 bytes, 4 compactions 0.250 s, disk space 70254592 bytes, 1 journals
+";
+        let o = parse_output(out, "");
+        assert_eq!(o.compaction_sum.get("Files"), Some(&7.0));
+        assert_eq!(o.compaction_sum.get("Size(MB)"), Some(&3.0));
+        assert_eq!(o.compaction_sum.get("Comp(sec)"), Some(&0.25));
+        assert_eq!(o.compaction_sum.get("W-Amp"), None);
+        assert_eq!(o.compaction_l0.get("Files"), Some(&2.0));
+    }
+
+    #[test]
+    fn leveldb_db_bench_output_parses_with_percentiles_from_buckets() {
+        let o = parse_output(LEVELDB_DB_BENCH, "");
+        assert_eq!(o.engine_version.as_deref(), Some("LevelDB 1.23"));
+        assert_eq!(o.benches.len(), 2);
+        let f = &o.benches[0];
+        assert_eq!((f.name.as_str(), f.micros_op), ("fillrandom", 4.0));
+        assert_eq!(
+            f.ops_sec, 250000.0,
+            "1e6 / micros/op: LevelDB prints no ops/sec"
+        );
+        assert_eq!(f.mb_sec, Some(27.7));
+        assert_eq!(o.benches[1].found, Some(1000));
+        let h = o.histogram("fillrandom", "op").unwrap();
+        assert_eq!(h.count, 1000);
+        assert_eq!(h.max, 20.0);
+        // Rank 500 of 1000: 200 before the [2, 3) bucket of 400, so
+        // 2 + 300/400 (LevelDB's Median says the same).
+        assert_eq!(h.p50, 2.75);
+        // Rank 750: [3, 4), 150 of its 300 in.
+        assert_eq!(h.p75, 3.5);
+        // Rank 990: the end of [10, 12).
+        assert_eq!(h.p99, 12.0);
+        assert!((h.p999 - 19.8).abs() < 1e-9, "{}", h.p999);
+        // The table, summed, in RocksDB's Sum-row columns; W-Amp from LOG.
+        let c = &o.compaction_sum;
+        assert_eq!(c.get("Files"), Some(&5.0));
+        assert_eq!(c.get("Comp(sec)"), Some(&1.75), "from the LOG line");
+        assert_eq!(c.get("Write(GB)"), Some(&(6.0 / 1024.0)));
+        assert_eq!(c.get("W-Amp"), Some(&3.0));
+        assert_eq!(o.compaction_l0.get("Files"), Some(&2.0));
+        assert_eq!(o.compaction_l0.get("Size(MB)"), Some(&1.048576));
+        // Without the LOG line (LevelDB's own db_bench): no W-Amp.
+        let bare = LEVELDB_DB_BENCH.replace("LOG: ", "");
+        let o = parse_output(&bare, "");
+        assert_eq!(o.compaction_sum.get("W-Amp"), None);
+        assert_eq!(o.compaction_sum.get("Files"), Some(&5.0));
+        assert_eq!(o.compaction_sum.get("Comp(sec)"), Some(&1.0), "the table's");
+    }
 
     fn data(name: &str) -> String {
         let p = format!("{}/testdata/{name}", env!("CARGO_MANIFEST_DIR"));

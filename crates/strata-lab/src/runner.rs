@@ -21,6 +21,75 @@ pub struct EngineCmd {
     pub prefix: Vec<String>,
     /// How it was found (for the report).
     pub how: String,
+    /// An external db_bench (`--rocksdb-bench`, `--leveldb-bench`), not
+    /// `strata bench`.
+    #[serde(default)]
+    pub external: bool,
+}
+
+/// A step's flags as LevelDB 1.23's own db_bench takes them: the flags it
+/// has under the same name, `--target_file_size_base` as `--max_file_size`,
+/// `--compression_type` none/snappy as `--compression=0/1`, booleans as
+/// 0/1. `--seed` and `--statistics` are not passed (it has neither: it
+/// seeds its generator with 301 and keeps no statistics; the run's notes
+/// say so). Any other flag is an error naming it: the cell is skipped.
+pub fn leveldb_db_bench_flags(
+    flags: &std::collections::BTreeMap<String, String>,
+) -> Result<std::collections::BTreeMap<String, String>, String> {
+    const SAME: &[&str] = &[
+        "benchmarks",
+        "num",
+        "reads",
+        "threads",
+        "value_size",
+        "write_buffer_size",
+        "block_size",
+        "cache_size",
+        "bloom_bits",
+        "open_files",
+        "histogram",
+        "use_existing_db",
+        "compression_ratio",
+        "db",
+    ];
+    let bool01 = |v: &str| match v {
+        "true" => "1".to_string(),
+        "false" => "0".to_string(),
+        v => v.to_string(),
+    };
+    let mut out = std::collections::BTreeMap::new();
+    for (k, v) in flags {
+        match k.as_str() {
+            "seed" | "statistics" => {}
+            "histogram" | "use_existing_db" => {
+                out.insert(k.clone(), bool01(v));
+            }
+            k2 if SAME.contains(&k2) => {
+                out.insert(k.clone(), v.clone());
+            }
+            "target_file_size_base" => {
+                out.insert("max_file_size".into(), v.clone());
+            }
+            "compression_type" => {
+                let c = match v.to_ascii_lowercase().as_str() {
+                    "none" => "0",
+                    "snappy" => "1",
+                    _ => {
+                        return Err(format!(
+                            "skipped: LevelDB's db_bench has no --compression_type={v} (snappy or none only)"
+                        ))
+                    }
+                };
+                out.insert("compression".into(), c.into());
+            }
+            _ => {
+                return Err(format!(
+                    "skipped: LevelDB's db_bench has no --{k} (set to {v})"
+                ))
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Facts about a study directory, kept in `meta.json`.
@@ -63,6 +132,8 @@ pub struct RunOptions {
     pub strata_bench: Option<String>,
     /// External RocksDB db_bench.
     pub rocksdb_bench: Option<String>,
+    /// External LevelDB db_bench.
+    pub leveldb_bench: Option<String>,
     /// Stop after this many jobs (testing interruption).
     pub max_jobs: Option<usize>,
 }
@@ -91,9 +162,15 @@ pub fn probe(prefix: &[String], scratch: &Path) -> Result<String, String> {
     let _ = std::fs::remove_dir_all(&dir);
     let parsed = parse_output(&o.stdout, &o.stderr);
     if o.exit_code == 0 && parsed.primary().is_some() {
-        Ok(parsed
+        let ver = parsed
             .engine_version
-            .unwrap_or_else(|| "unknown version".into()))
+            .unwrap_or_else(|| "unknown version".into());
+        // LevelDB's and RocksDB's db_bench warn on stdout when built with
+        // assertions on.
+        if o.stdout.contains("Assertions are enabled") {
+            return Ok(format!("{ver} (Assertions are enabled)"));
+        }
+        Ok(ver)
     } else {
         Err(format!(
             "`{}` exited {}: {}",
@@ -124,6 +201,13 @@ pub fn resolve_engines(
     let mut out = Vec::new();
     let mut notes = Vec::new();
     for e in engines {
+        // An external db_bench first when one is given, then `strata
+        // bench --engine=<e>`.
+        let external = match e.as_str() {
+            "rocksdb" => opts.rocksdb_bench.as_ref(),
+            "leveldb" => opts.leveldb_bench.as_ref(),
+            _ => None,
+        };
         let candidates: Vec<(Vec<String>, String)> = match e.as_str() {
             "strata" => vec![(
                 strata.clone(),
@@ -131,11 +215,11 @@ pub fn resolve_engines(
             )],
             _ => {
                 let mut c = Vec::new();
-                if let Some(p) = &opts.rocksdb_bench {
+                if let Some(p) = external {
                     c.push((words(p), format!("external db_bench `{p}`")));
                 }
                 let mut s = strata.clone();
-                s.push("--engine=rocksdb".into());
+                s.push(format!("--engine={e}"));
                 c.push((s.clone(), format!("`{}`", s.join(" "))));
                 c
             }
@@ -145,10 +229,23 @@ pub fn resolve_engines(
         for (prefix, how) in candidates {
             match probe(&prefix, scratch) {
                 Ok(ver) => {
+                    if ver.contains("assertions enabled") || ver.contains("Assertions are enabled")
+                    {
+                        notes.push(format!(
+                            "{e} ran a build with assertions enabled ({ver}): its speed figures are not comparable with release builds."
+                        ));
+                    }
+                    let external = external.is_some_and(|p| words(p) == prefix);
+                    if external && e == "leveldb" {
+                        notes.push(format!(
+                            "{e} ran LevelDB's own db_bench: --seed and --statistics are not passed to it (it seeds its key generator with 301 and keeps no statistics), so its keys are not the other engines' keys."
+                        ));
+                    }
                     out.push(EngineCmd {
                         engine: e.clone(),
                         prefix,
                         how: format!("{how}, {ver}"),
+                        external,
                     });
                     found = true;
                     break;
@@ -218,7 +315,17 @@ pub fn run_job(
     let cores = job.cell.cpus.unwrap_or(host.cores).min(host.cores.max(1));
     let mut rows = Vec::new();
     for (i, step) in plan.steps().iter().enumerate() {
-        let flags = plan.step_flags(&job.cell, i);
+        let mut flags = plan.step_flags(&job.cell, i);
+        if let Ok(e) = &engine {
+            if e.external && e.engine == "leveldb" {
+                match leveldb_db_bench_flags(&flags) {
+                    Ok(f) => flags = f,
+                    Err(m) => {
+                        fatal.get_or_insert(m);
+                    }
+                }
+            }
+        }
         let prefix = engine
             .as_ref()
             .map(|e| e.prefix.clone())
@@ -297,11 +404,21 @@ pub fn run_job(
                     .rev()
                     .find(|l| !l.trim().is_empty())
                     .unwrap_or("");
-                let msg = format!(
-                    "exit code {}; no result line parsed; stderr: {}",
-                    o.exit_code,
-                    last.trim()
-                );
+                // `strata bench` refuses a flag an engine has no
+                // equivalent for, naming both: the cell is skipped for it.
+                let msg = if last.contains("is not supported by") {
+                    format!(
+                        "skipped: {} lacks a flag this cell sets: {}",
+                        job.engine,
+                        last.trim()
+                    )
+                } else {
+                    format!(
+                        "exit code {}; no result line parsed; stderr: {}",
+                        o.exit_code,
+                        last.trim()
+                    )
+                };
                 row.error = Some(msg.clone());
                 fatal = Some(format!("step {} failed: {msg}", step.label()));
             }
@@ -445,6 +562,7 @@ flags = { num = 10 }
             engine: "strata".into(),
             prefix: vec!["sh".into(), "-c".into(), script.into()],
             how: "fake".into(),
+            external: false,
         }
     }
 
@@ -466,6 +584,79 @@ flags = { num = 10 }
         assert!(
             job_done(d.path(), &plan.jobs[0]),
             "a failed job still writes its result file"
+        );
+    }
+
+    #[test]
+    fn leveldb_db_bench_gets_its_own_flag_names() {
+        let f = |kv: &[(&str, &str)]| -> std::collections::BTreeMap<String, String> {
+            kv.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let t = leveldb_db_bench_flags(&f(&[
+            ("benchmarks", "fillrandom,stats"),
+            ("num", "1000"),
+            ("target_file_size_base", "4194304"),
+            ("compression_type", "none"),
+            ("histogram", "true"),
+            ("seed", "1"),
+            ("statistics", "1"),
+        ]))
+        .unwrap();
+        assert_eq!(
+            t,
+            f(&[
+                ("benchmarks", "fillrandom,stats"),
+                ("num", "1000"),
+                ("max_file_size", "4194304"),
+                ("compression", "0"),
+                ("histogram", "1"),
+            ])
+        );
+        let e = leveldb_db_bench_flags(&f(&[("max_bytes_for_level_base", "1")])).unwrap_err();
+        assert!(e.contains("--max_bytes_for_level_base"), "{e}");
+        let e = leveldb_db_bench_flags(&f(&[("compression_type", "lz4")])).unwrap_err();
+        assert!(e.contains("lz4"), "{e}");
+        // In a job: a flag it lacks skips the cell before anything runs.
+        let d = tempfile::tempdir().unwrap();
+        let l = parse(SPEC, Path::new("fake.toml")).unwrap();
+        let set = [("max_bytes_for_level_base".to_string(), "1".to_string())];
+        let plan = crate::model::expand_with(&l, "quick", None, None, &set).unwrap();
+        let mut ext = fake("echo 'fillseq      :       2.000 micros/op;'");
+        ext.engine = "leveldb".into();
+        ext.external = true;
+        let rows = run_job(
+            &plan,
+            &plan.jobs[0],
+            Ok(&ext),
+            d.path(),
+            &host_info(d.path()),
+            &None,
+        )
+        .unwrap();
+        assert!(rows.iter().all(|r| !r.ok && r.exit_code == -1), "{rows:?}");
+        assert!(rows[0]
+            .error
+            .as_deref()
+            .unwrap_or("")
+            .starts_with("skipped: LevelDB's db_bench has no --max_bytes_for_level_base"));
+    }
+
+    #[test]
+    fn a_flag_the_engine_lacks_skips_the_cell_saying_why() {
+        let d = tempfile::tempdir().unwrap();
+        let l = parse(SPEC, Path::new("fake.toml")).unwrap();
+        let plan = expand(&l, "quick", None, None).unwrap();
+        let host = host_info(d.path());
+        let lacks = fake(
+            "echo \"ERROR: Not supported: flag '--value_size' (value_size=200) is not supported by LevelDB: x\" >&2; exit 1",
+        );
+        let rows = run_job(&plan, &plan.jobs[0], Ok(&lacks), d.path(), &host, &None).unwrap();
+        let e = rows[0].error.as_deref().unwrap_or("");
+        assert!(
+            e.starts_with("skipped: strata lacks a flag this cell sets: ERROR: Not supported: flag '--value_size'"),
+            "{e}"
         );
     }
 

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use crate::spec::{line_of, FindingKind, LoadedSpec};
 
 /// Known engines.
-pub const ENGINES: &[&str] = &["strata", "rocksdb"];
+pub const ENGINES: &[&str] = &["strata", "rocksdb", "leveldb", "fjall"];
 
 fn scalar(v: &toml::Value) -> bool {
     crate::spec::flag_value(v).is_some()
@@ -45,7 +45,7 @@ pub fn validate(l: &LoadedSpec) -> anyhow::Result<()> {
             return Err(err(
                 top("engines"),
                 "engines",
-                format!("unknown engine `{e}` (known: strata, rocksdb)"),
+                format!("unknown engine `{e}` (known: {})", ENGINES.join(", ")),
             ));
         }
     }
@@ -503,7 +503,7 @@ flags = { num = 100 }
 
     #[test]
     fn unknown_engine_is_rejected_with_line() {
-        let e = err_of(&GOOD.replace("[\"strata\"]", "[\"leveldb\"]"));
+        let e = err_of(&GOOD.replace("[\"strata\"]", "[\"wiredtiger\"]"));
         assert!(e.starts_with("x.toml:5: field `engines`"), "{e}");
     }
 

@@ -1,4 +1,5 @@
-//! The report's "Strata against RocksDB" section: per step and cell, the
+//! The report's "Strata against <engine>" sections, one per other engine
+//! that ran (RocksDB, LevelDB, fjall): per step and cell, the
 //! ratio of the two engines' medians and whether the repeats support a
 //! difference (two-sided Mann-Whitney U test).
 //!
@@ -131,8 +132,19 @@ pub fn versus(
     labels: &BTreeMap<String, String>,
     metric: &str,
 ) -> Option<Versus> {
+    versus_with(rows, "rocksdb", step, labels, metric)
+}
+
+/// [`versus`] against engine `other`.
+pub fn versus_with(
+    rows: &[ResultRow],
+    other: &str,
+    step: &str,
+    labels: &BTreeMap<String, String>,
+    metric: &str,
+) -> Option<Versus> {
     let s = values(rows, "strata", step, labels, metric);
-    let r = values(rows, "rocksdb", step, labels, metric);
+    let r = values(rows, other, step, labels, metric);
     let (ms, mr) = (median(&s)?, median(&r)?);
     if mr == 0.0 {
         return None;
@@ -145,16 +157,36 @@ pub fn versus(
     })
 }
 
-/// The section's blocks; empty when the run lacks either engine.
+/// The other engines Strata is compared with: (name, display name, initial).
+pub const OTHERS: &[(&str, &str, &str)] = &[
+    ("rocksdb", "RocksDB", "R"),
+    ("leveldb", "LevelDB", "L"),
+    ("fjall", "fjall", "F"),
+];
+
+/// One section per other engine that ran beside Strata; empty when none did.
 pub fn section(plan: &Plan, rows: &[ResultRow]) -> Vec<Block> {
+    OTHERS
+        .iter()
+        .flat_map(|o| section_against(plan, rows, *o))
+        .collect()
+}
+
+/// The section comparing Strata with `other`; empty when the run lacks
+/// either engine.
+fn section_against(
+    plan: &Plan,
+    rows: &[ResultRow],
+    (other, name, initial): (&str, &str, &str),
+) -> Vec<Block> {
     let has = |e: &str| rows.iter().any(|r| r.ok && r.engine == e);
-    if !has("strata") || !has("rocksdb") {
+    if !has("strata") || !has(other) {
         return Vec::new();
     }
     let mut b = vec![
-        Block::H(2, "Strata against RocksDB".into()),
+        Block::H(2, format!("Strata against {name}")),
         Block::P(format!(
-            "Each entry is Strata's median over its repeats divided by RocksDB's, for the same flags. \
+            "Each entry is Strata's median over its repeats divided by {name}'s, for the same flags. \
              With at least {MIN_REPEATS} repeats per engine it is followed by the two-sided Mann-Whitney U \
              p-value, and marked better or worse (for Strata: higher throughput, lower WAF, W-Amp and latency \
              are better) when p < {ALPHA}: the repeats then support a difference, where an unmarked ratio \
@@ -179,13 +211,13 @@ pub fn section(plan: &Plan, rows: &[ResultRow]) -> Vec<Block> {
             .collect();
         let mut withheld: Vec<String> = Vec::new();
         let mut header: Vec<String> = plan.axes.iter().map(|a| a.name.clone()).collect();
-        header.push("repeats S/R".into());
-        header.extend(metrics.iter().map(|(_, t)| format!("{t} S/R")));
+        header.push(format!("repeats S/{initial}"));
+        header.extend(metrics.iter().map(|(_, t)| format!("{t} S/{initial}")));
         let mut table = Vec::new();
         for c in &plan.cells {
             let vs: Vec<Option<Versus>> = metrics
                 .iter()
-                .map(|(m, _)| versus(rows, &step, &c.labels, m))
+                .map(|(m, _)| versus_with(rows, other, &step, &c.labels, m))
                 .collect();
             let Some(n) = vs.iter().flatten().map(|v| v.n).next() else {
                 continue;
@@ -319,6 +351,41 @@ mod tests {
 
     fn labels() -> BTreeMap<String, String> {
         sample_row().cell
+    }
+
+    #[test]
+    fn one_section_per_other_engine_that_ran() {
+        let spec = crate::spec::parse(
+            "name = \"t\"\ntitle = \"T\"\nquestion = \"Q\"\nengines = [\"strata\", \"leveldb\", \"fjall\"]\n\
+             [flags]\nnum = 1\n[[axis]]\nname = \"value_size\"\nvalues = [100]\n\
+             [[step]]\nbenchmarks = \"fillrandom\"\n[scales.quick]\nflags = { num = 1 }\n",
+            std::path::Path::new("t.toml"),
+        )
+        .unwrap();
+        let plan = crate::model::expand(&spec, "quick", Some(1), None).unwrap();
+        let mut r = rows("strata", &[1.0]);
+        r.extend(rows("leveldb", &[2.0]));
+        let titles = |b: &[Block]| -> Vec<String> {
+            b.iter()
+                .filter_map(|b| match b {
+                    Block::H(2, t) => Some(t.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(titles(&section(&plan, &r)), ["Strata against LevelDB"]);
+        r.extend(rows("fjall", &[1.0]));
+        r.extend(rows("rocksdb", &[1.0]));
+        assert_eq!(
+            titles(&section(&plan, &r)),
+            [
+                "Strata against RocksDB",
+                "Strata against LevelDB",
+                "Strata against fjall"
+            ]
+        );
+        let v = versus_with(&r, "leveldb", "fillrandom", &labels(), "waf").unwrap();
+        assert_eq!(v.ratio, 0.5);
     }
 
     #[test]

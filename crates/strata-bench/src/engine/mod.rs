@@ -1,13 +1,19 @@
 //! The engine seam: what a benchmark needs from a key-value store.
 //!
-//! Adapters: Strata (`strata_adapter`), RocksDB (`rocksdb_adapter`, cargo
-//! feature `rocksdb`). Tests use an in-memory double that users cannot select.
+//! Adapters: Strata (`strata_adapter`), LevelDB (`leveldb_adapter`, through
+//! the system's LevelDB C library when `build.rs` found it), fjall
+//! (`fjall_adapter`), RocksDB (`rocksdb_adapter`, cargo feature `rocksdb`).
+//! Tests use an in-memory double that users cannot select.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use crate::options_map::{OptionSetting, WriteOpts};
 
+pub mod fjall_adapter;
+#[cfg(strata_leveldb)]
+pub mod leveldb_adapter;
+pub mod leveldb_map;
 #[cfg(test)]
 pub mod memory;
 #[cfg(feature = "rocksdb")]
@@ -81,6 +87,11 @@ pub trait EngineFactory: Send + Sync {
     fn name(&self) -> &'static str;
     /// The engine's version string.
     fn version(&self) -> String;
+    /// Whether the engine keeps its own defaults for flags not given
+    /// (LevelDB, fjall) instead of db_bench's.
+    fn keeps_own_defaults(&self) -> bool {
+        false
+    }
     /// Opens (creating if missing) the DB at `path` with `settings`.
     fn open(&self, path: &Path, settings: &[OptionSetting])
         -> anyhow::Result<Arc<dyn BenchEngine>>;
@@ -90,6 +101,15 @@ pub trait EngineFactory: Send + Sync {
 pub fn factory_for(name: &str) -> anyhow::Result<Box<dyn EngineFactory>> {
     match name {
         "strata" => Ok(Box::new(strata_adapter::StrataFactory)),
+        "fjall" => Ok(Box::new(fjall_adapter::FjallFactory)),
+        #[cfg(strata_leveldb)]
+        "leveldb" => Ok(Box::new(leveldb_adapter::LevelDbFactory)),
+        #[cfg(not(strata_leveldb))]
+        "leveldb" => anyhow::bail!(
+            "--engine=leveldb: this binary was built without LevelDB: its C library was not \
+             found at build time (apt-get install libleveldb-dev, or set LEVELDB_LIB_DIR, \
+             then rebuild)"
+        ),
         #[cfg(feature = "rocksdb")]
         "rocksdb" => Ok(Box::new(rocksdb_adapter::RocksDbFactory)),
         #[cfg(not(feature = "rocksdb"))]
@@ -97,7 +117,9 @@ pub fn factory_for(name: &str) -> anyhow::Result<Box<dyn EngineFactory>> {
             "--engine=rocksdb: this binary was built without the `rocksdb` cargo feature \
              (build with `cargo build --release --features rocksdb`)"
         ),
-        other => anyhow::bail!("--engine={other}: unknown engine (expected strata or rocksdb)"),
+        other => anyhow::bail!(
+            "--engine={other}: unknown engine (expected strata, leveldb, fjall or rocksdb)"
+        ),
     }
 }
 
@@ -105,6 +127,10 @@ pub fn factory_for(name: &str) -> anyhow::Result<Box<dyn EngineFactory>> {
 /// names one of the options the flags produced.
 pub fn explain_open_error(err: &anyhow::Error, settings: &[OptionSetting]) -> String {
     let text = format!("{err:#}");
+    // The LevelDB and fjall adapters name the flag and the engine themselves.
+    if text.contains("flag '--") {
+        return format!("ERROR: {text}");
+    }
     let culprit = settings.iter().find(|s| {
         let group = s.option.split('.').next().unwrap_or(s.option);
         text.contains(s.option) || text.contains(group)

@@ -164,6 +164,8 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
             name if OPTIONS_FILE_ONLY.contains(&name) => {}
             "max_open_files" => o.set_max_open_files(int(s)?),
             "block_size" => table.set_block_size(int(s)?),
+            "block_restart_interval" => table.set_block_restart_interval(int(s)?),
+            "paranoid_checks" => o.set_paranoid_checks(s.value == "true"),
             // RocksDB's default is true; the C API has no setter, so only
             // the default can be honoured.
             "enable_index_compression" if s.value == "true" => {}
@@ -440,6 +442,7 @@ mod tests {
             flag: "delayed_write_rate",
             option: "delayed_write_rate",
             value: "8388608".into(),
+            given: true,
         }];
         let db = RocksDbFactory.open(dir.path(), &settings).unwrap();
         db.put(b"k", b"v", WriteOpts::default()).unwrap();

@@ -50,7 +50,11 @@ impl EngineFactory for StrataFactory {
         "Strata"
     }
     fn version(&self) -> String {
-        env!("CARGO_PKG_VERSION").to_string()
+        format!(
+            "{} ({})",
+            env!("CARGO_PKG_VERSION"),
+            crate::build_info::describe()
+        )
     }
     fn open(
         &self,

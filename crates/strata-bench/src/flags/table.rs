@@ -451,6 +451,18 @@ pub static FLAGS: &[FlagSpec] = &[
     ),
     f("sync", Bool, "false", "Sync all writes to disk"),
     f(
+        "block_restart_interval",
+        I32,
+        "16",
+        "Number of keys between restart points for delta encoding of keys in data block.",
+    ),
+    f(
+        "paranoid_checks",
+        Bool,
+        "true",
+        "RocksDB will aggressively check consistency of the data.",
+    ),
+    f(
         "use_direct_io_for_flush_and_compaction",
         Bool,
         "false",
@@ -544,7 +556,7 @@ pub static FLAGS: &[FlagSpec] = &[
         "engine",
         Str,
         "strata",
-        "[strata] Engine to run: strata, or rocksdb (builds with the `rocksdb` feature)",
+        "[strata] Engine to run: strata, leveldb, fjall, or rocksdb (builds with the `rocksdb` feature)",
     ),
     f(
         "json_report",

@@ -1,0 +1,639 @@
+//! Adapter from [`BenchEngine`](super::BenchEngine) to fjall (the `fjall`
+//! crate): one database with one keyspace, `default`.
+//!
+//! As for LevelDB, db_bench's defaults are not fjall's: a flag that is not
+//! given leaves fjall's own default; a given flag is applied when fjall has
+//! the option, accepted when its value is what fjall does anyway, and
+//! refused naming the flag otherwise.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use fjall::compaction::Leveled;
+use fjall::config::{
+    BlockSizePolicy, BloomConstructionPolicy, CompressionPolicy, FilterPolicy, FilterPolicyEntry,
+    RestartIntervalPolicy,
+};
+use fjall::{AbstractTree, Database, Keyspace, KeyspaceCreateOptions, PersistMode};
+
+use super::leveldb_map::unsupported;
+use super::{BatchOp, BenchEngine, BenchIter, EngineFactory};
+use crate::options_map::{OptionSetting, WriteOpts};
+
+/// The `fjall` crate version this binary is built with.
+pub const FJALL_VERSION: &str = "3.1.13";
+
+/// The fjall options a run asks for; `None` is fjall's default.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FjallConfig {
+    /// Keyspace `max_memtable_size` (`--write_buffer_size`).
+    pub max_memtable_size: Option<u64>,
+    /// Leveled `table_target_size` (`--target_file_size_base`).
+    pub table_target_size: Option<u64>,
+    /// Leveled `l0_threshold` (`--level0_file_num_compaction_trigger`).
+    pub l0_threshold: Option<u8>,
+    /// Leveled level ratio (`--max_bytes_for_level_multiplier`).
+    pub level_ratio: Option<f32>,
+    /// Data block size (`--block_size`).
+    pub block_size: Option<u32>,
+    /// Data block restart interval (`--block_restart_interval`).
+    pub restart_interval: Option<u8>,
+    /// Bloom bits per key (`--bloom_bits`; 0: no filter).
+    pub bloom_bits: Option<f32>,
+    /// LZ4 (true) or none (`--compression_type`).
+    pub lz4: Option<bool>,
+    /// Block cache bytes (`--cache_size`).
+    pub cache_size: Option<u64>,
+    /// Background worker threads (`--max_background_jobs`).
+    pub worker_threads: Option<usize>,
+    /// Open-file cache (`--open_files`; `Some(None)`: no limit).
+    pub max_cached_files: Option<Option<usize>>,
+    /// Notes for the run's stderr.
+    pub notes: Vec<String>,
+}
+
+impl FjallConfig {
+    /// One line: each option's value and where it comes from.
+    pub fn describe(&self) -> String {
+        fn show<T: std::fmt::Display>(name: &str, v: Option<T>) -> String {
+            match v {
+                Some(v) => format!("{name}={v}"),
+                None => format!("{name}=(fjall default)"),
+            }
+        }
+        [
+            show("max_memtable_size", self.max_memtable_size),
+            show("table_target_size", self.table_target_size),
+            show("l0_threshold", self.l0_threshold),
+            show("level_ratio", self.level_ratio),
+            show("data_block_size", self.block_size),
+            show("data_block_restart_interval", self.restart_interval),
+            match self.bloom_bits {
+                Some(b) if b > 0.0 => format!("filter=bloom({b} bits/key)"),
+                Some(_) => "filter=none".into(),
+                None => "filter=(fjall default: bloom, 10 bits/key)".into(),
+            },
+            show(
+                "compression",
+                self.lz4.map(|l| if l { "lz4" } else { "none" }),
+            )
+            .replace("(fjall default)", "(fjall default: lz4)"),
+            show("cache_size", self.cache_size),
+            show("worker_threads", self.worker_threads),
+            show(
+                "max_cached_files",
+                self.max_cached_files
+                    .map(|m| m.map_or_else(|| "unlimited".to_string(), |n| n.to_string())),
+            ),
+        ]
+        .join(" ")
+    }
+}
+
+fn num<T: std::str::FromStr>(s: &OptionSetting) -> anyhow::Result<T> {
+    s.value.parse().map_err(|_| {
+        anyhow::anyhow!(
+            "Invalid argument: flag '--{}' ({}={}) is out of range for fjall",
+            s.flag,
+            s.option,
+            s.value
+        )
+    })
+}
+
+/// fjall's leveled defaults (`lsm_tree::compaction::Leveled`).
+const DEFAULT_TABLE_TARGET: u64 = 64 << 20;
+const DEFAULT_L0_THRESHOLD: u8 = 4;
+
+/// Maps the settings to fjall's configuration.
+pub fn map_options(settings: &[OptionSetting]) -> anyhow::Result<FjallConfig> {
+    let mut c = FjallConfig::default();
+    let mut level_base: Option<&OptionSetting> = None;
+    for s in settings {
+        if s.option == "statistics" {
+            if s.value == "true" {
+                c.notes.push(
+                    "--statistics: fjall keeps no statistics; no STATISTICS block is printed \
+                     (the harness's own latency histograms are: --histogram=1)"
+                        .into(),
+                );
+            }
+            continue;
+        }
+        if !s.given {
+            continue;
+        }
+        match s.option {
+            "write_buffer_size" => c.max_memtable_size = Some(num(s)?),
+            "target_file_size_base" => c.table_target_size = Some(num(s)?),
+            "level0_file_num_compaction_trigger" => c.l0_threshold = Some(num(s)?),
+            "max_bytes_for_level_multiplier" => c.level_ratio = Some(num(s)?),
+            "block_size" => {
+                let n: u32 = num(s)?;
+                if !(1024..=1 << 20).contains(&n) {
+                    return Err(unsupported(
+                        "fjall",
+                        s,
+                        "fjall's block size is 1 KiB to 1 MiB",
+                    ));
+                }
+                c.block_size = Some(n);
+            }
+            "block_restart_interval" => c.restart_interval = Some(num(s)?),
+            "bloom_bits_per_key" => c.bloom_bits = Some(num(s)?),
+            "compression" => {
+                c.lz4 = Some(match s.value.as_str() {
+                    "kLZ4Compression" => true,
+                    "kNoCompression" => false,
+                    _ => return Err(unsupported("fjall", s, "fjall compresses with lz4 or none")),
+                })
+            }
+            "block_cache_size" => c.cache_size = Some(num(s)?),
+            "max_background_jobs" => {
+                let n: usize = num(s)?;
+                if n == 0 {
+                    return Err(unsupported("fjall", s, "fjall needs at least one worker"));
+                }
+                c.worker_threads = Some(n);
+            }
+            "max_open_files" => {
+                let n: i64 = num(s)?;
+                c.max_cached_files = Some(usize::try_from(n).ok().filter(|n| *n > 0));
+            }
+            // Checked below: fjall's L1 is table target size x L0 threshold.
+            "max_bytes_for_level_base" => level_base = Some(s),
+            "compaction_style" if s.value == "kCompactionStyleLevel" => {}
+            "level_compaction_dynamic_level_bytes"
+            | "disable_auto_compactions"
+            | "enable_blob_files"
+                if s.value == "false" => {}
+            _ => {
+                return Err(unsupported(
+                    "fjall",
+                    s,
+                    "fjall has no such option (or fixes it to another value)",
+                ))
+            }
+        }
+    }
+    if let Some(s) = level_base {
+        let l1 = c.table_target_size.unwrap_or(DEFAULT_TABLE_TARGET)
+            * u64::from(c.l0_threshold.unwrap_or(DEFAULT_L0_THRESHOLD));
+        if s.value.parse::<u64>().ok() != Some(l1) {
+            return Err(unsupported(
+                "fjall",
+                s,
+                &format!(
+                    "fjall's L1 is its table target size times its L0 threshold, {l1} bytes here \
+                     (--target_file_size_base x --level0_file_num_compaction_trigger)"
+                ),
+            ));
+        }
+    }
+    Ok(c)
+}
+
+/// What fjall tells about its tree (`Database` and keyspace getters).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FjallSummary {
+    /// Tables in the keyspace.
+    pub tables: usize,
+    /// Bytes of those tables.
+    pub table_bytes: u64,
+    /// Compactions completed.
+    pub compactions: usize,
+    /// Time all compactions took.
+    pub compacting_secs: f64,
+    /// Disk space of the database (tables and journals).
+    pub disk_bytes: u64,
+    /// Journal files.
+    pub journals: usize,
+}
+
+/// The line the `stats` benchmark prints after the per-level table count,
+/// which the parsers read (see `parser::parse_fjall_stats`).
+pub fn fjall_line(f: &FjallSummary) -> String {
+    format!(
+        "fjall: {} tables {} bytes, {} compactions {:.3} s, disk space {} bytes, {} journals",
+        f.tables, f.table_bytes, f.compactions, f.compacting_secs, f.disk_bytes, f.journals
+    )
+}
+
+/// Opens fjall databases.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct FjallFactory;
+
+/// An open fjall database and its one keyspace.
+pub struct FjallEngine {
+    db: Database,
+    ks: Keyspace,
+}
+
+impl EngineFactory for FjallFactory {
+    fn name(&self) -> &'static str {
+        "fjall"
+    }
+    fn keeps_own_defaults(&self) -> bool {
+        true
+    }
+    fn version(&self) -> String {
+        FJALL_VERSION.to_string()
+    }
+    fn open(
+        &self,
+        path: &Path,
+        settings: &[OptionSetting],
+    ) -> anyhow::Result<Arc<dyn BenchEngine>> {
+        let c = map_options(settings)?;
+        eprintln!("fjall options: {}", c.describe());
+        for n in &c.notes {
+            eprintln!("fjall: {n}");
+        }
+        let mut b = Database::builder(path);
+        if let Some(n) = c.cache_size {
+            b = b.cache_size(n);
+        }
+        if let Some(n) = c.worker_threads {
+            b = b.worker_threads(n);
+        }
+        if let Some(m) = c.max_cached_files {
+            b = b.max_cached_files(m);
+        }
+        let db = b.open()?;
+        let cfg = c.clone();
+        let ks = db.keyspace("default", move || {
+            let mut o = KeyspaceCreateOptions::default();
+            if let Some(n) = cfg.max_memtable_size {
+                o = o.max_memtable_size(n);
+            }
+            let mut leveled = Leveled::default();
+            if let Some(n) = cfg.table_target_size {
+                leveled = leveled.with_table_target_size(n);
+            }
+            if let Some(n) = cfg.l0_threshold {
+                leveled = leveled.with_l0_threshold(n);
+            }
+            if let Some(r) = cfg.level_ratio {
+                leveled = leveled.with_level_ratio_policy(vec![r]);
+            }
+            o = o.compaction_strategy(Arc::new(leveled));
+            if let Some(n) = cfg.block_size {
+                o = o.data_block_size_policy(BlockSizePolicy::all(n));
+            }
+            if let Some(n) = cfg.restart_interval {
+                o = o.data_block_restart_interval_policy(RestartIntervalPolicy::all(n));
+            }
+            match cfg.bloom_bits {
+                Some(b) if b > 0.0 => {
+                    o = o.filter_policy(FilterPolicy::all(FilterPolicyEntry::Bloom(
+                        BloomConstructionPolicy::BitsPerKey(b),
+                    )))
+                }
+                Some(_) => o = o.filter_policy(FilterPolicy::disabled()),
+                None => {}
+            }
+            match cfg.lz4 {
+                Some(true) => {
+                    o = o.data_block_compression_policy(CompressionPolicy::all(
+                        fjall::CompressionType::Lz4,
+                    ))
+                }
+                Some(false) => o = o.data_block_compression_policy(CompressionPolicy::disabled()),
+                None => {}
+            }
+            o
+        })?;
+        Ok(Arc::new(FjallEngine { db, ks }))
+    }
+}
+
+impl FjallEngine {
+    fn persist(&self, wo: WriteOpts) -> anyhow::Result<()> {
+        if wo.sync {
+            self.db.persist(PersistMode::SyncData)?;
+        }
+        Ok(())
+    }
+}
+
+fn check_wal(wo: WriteOpts) -> anyhow::Result<()> {
+    if wo.disable_wal {
+        anyhow::bail!(
+            "Not supported: flag '--disable_wal' is not supported by fjall (it always writes its journal)"
+        );
+    }
+    Ok(())
+}
+
+impl BenchEngine for FjallEngine {
+    fn put(&self, key: &[u8], value: &[u8], wo: WriteOpts) -> anyhow::Result<()> {
+        check_wal(wo)?;
+        self.ks.insert(key, value)?;
+        self.persist(wo)
+    }
+    fn delete(&self, key: &[u8], wo: WriteOpts) -> anyhow::Result<()> {
+        check_wal(wo)?;
+        self.ks.remove(key)?;
+        self.persist(wo)
+    }
+    fn write_batch(&self, ops: &[BatchOp<'_>], wo: WriteOpts) -> anyhow::Result<()> {
+        check_wal(wo)?;
+        let mut b = self.db.batch();
+        for op in ops {
+            match op {
+                BatchOp::Put(k, v) => b.insert(&self.ks, *k, *v),
+                BatchOp::Delete(k) => b.remove(&self.ks, *k),
+            }
+        }
+        b.commit()?;
+        self.persist(wo)
+    }
+    fn get(&self, key: &[u8], _verify_checksums: bool) -> anyhow::Result<Option<usize>> {
+        // fjall checks every block's checksum; it has no switch for it.
+        Ok(self.ks.get(key)?.map(|v| v.len()))
+    }
+    fn multi_get(
+        &self,
+        _keys: &[&[u8]],
+        _verify_checksums: bool,
+        _batched: bool,
+    ) -> anyhow::Result<Vec<Option<usize>>> {
+        anyhow::bail!(
+            "Not supported: multireadrandom is not supported by fjall (it has no MultiGet)"
+        )
+    }
+    fn iter(&self) -> anyhow::Result<Box<dyn BenchIter + '_>> {
+        Ok(Box::new(FjallIter {
+            ks: &self.ks,
+            it: None,
+            forward: true,
+            current: None,
+        }))
+    }
+    fn flush(&self) -> anyhow::Result<()> {
+        Ok(self.ks.rotate_memtable_and_wait()?)
+    }
+    fn compact_all(&self) -> anyhow::Result<()> {
+        Ok(self.ks.major_compact()?)
+    }
+    fn wait_for_compaction(&self) -> anyhow::Result<()> {
+        // fjall says how many flushes are queued and compactions run, not
+        // whether one is due: wait until neither has changed for 200 ms.
+        let state = || {
+            (
+                self.db.outstanding_flushes(),
+                self.db.active_compactions(),
+                self.db.compactions_completed(),
+                self.ks.table_count(),
+                self.ks.sealed_memtable_count(),
+            )
+        };
+        let mut last = state();
+        let mut since = std::time::Instant::now();
+        loop {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            let now = state();
+            if now != last {
+                last = now;
+                since = std::time::Instant::now();
+            } else if now.0 == 0
+                && now.1 == 0
+                && now.4 == 0
+                && since.elapsed() >= std::time::Duration::from_millis(200)
+            {
+                return Ok(());
+            }
+        }
+    }
+    fn property(&self, name: &str) -> Option<String> {
+        if name != "rocksdb.stats" && name != "rocksdb.levelstats" {
+            return None;
+        }
+        let mut s = String::from("Level Files\n-----------\n");
+        for level in 0..7 {
+            if let Some(n) = self.ks.tree.level_table_count(level) {
+                s.push_str(&format!("{level:>5} {n:>5}\n"));
+            }
+        }
+        if name == "rocksdb.stats" {
+            s.push_str(&fjall_line(&FjallSummary {
+                tables: self.ks.table_count(),
+                table_bytes: self.ks.tree.disk_space(),
+                compactions: self.db.compactions_completed(),
+                compacting_secs: self.db.time_compacting().as_secs_f64(),
+                disk_bytes: self.db.disk_space().unwrap_or(0),
+                journals: self.db.journal_count(),
+            }));
+            s.push('\n');
+        }
+        Some(s)
+    }
+    fn statistics_dump(&self) -> Option<String> {
+        None
+    }
+}
+
+/// A cursor over fjall's double-ended iterators: forward from a seek, or
+/// backward from the last key; a change of direction starts a new
+/// iterator at the current key.
+struct FjallIter<'a> {
+    ks: &'a Keyspace,
+    it: Option<fjall::Iter>,
+    forward: bool,
+    current: Option<(Vec<u8>, usize)>,
+}
+
+impl FjallIter<'_> {
+    fn step(&mut self) -> anyhow::Result<()> {
+        let Some(it) = self.it.as_mut() else {
+            self.current = None;
+            return Ok(());
+        };
+        let item = if self.forward {
+            it.next()
+        } else {
+            it.next_back()
+        };
+        self.current = match item {
+            Some(g) => {
+                let (k, v) = g.into_inner()?;
+                Some((k.to_vec(), v.len()))
+            }
+            None => None,
+        };
+        Ok(())
+    }
+}
+
+impl BenchIter for FjallIter<'_> {
+    fn seek_to_first(&mut self) -> anyhow::Result<()> {
+        self.it = Some(self.ks.iter());
+        self.forward = true;
+        self.step()
+    }
+    fn seek_to_last(&mut self) -> anyhow::Result<()> {
+        self.it = Some(self.ks.iter());
+        self.forward = false;
+        self.step()
+    }
+    fn seek(&mut self, key: &[u8]) -> anyhow::Result<()> {
+        self.it = Some(self.ks.range(key.to_vec()..));
+        self.forward = true;
+        self.step()
+    }
+    fn valid(&self) -> bool {
+        self.current.is_some()
+    }
+    fn key(&self) -> &[u8] {
+        self.current.as_ref().map_or(&[], |(k, _)| k.as_slice())
+    }
+    fn value_len(&self) -> usize {
+        self.current.as_ref().map_or(0, |(_, n)| *n)
+    }
+    fn next(&mut self) -> anyhow::Result<()> {
+        if !self.forward {
+            let Some((k, _)) = self.current.take() else {
+                return Ok(());
+            };
+            let mut after = k;
+            after.push(0);
+            self.it = Some(self.ks.range(after..));
+            self.forward = true;
+        }
+        self.step()
+    }
+    fn prev(&mut self) -> anyhow::Result<()> {
+        if self.forward {
+            let Some((k, _)) = self.current.take() else {
+                return Ok(());
+            };
+            self.it = Some(self.ks.range(..k));
+            self.forward = false;
+        }
+        self.step()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flags::Flags;
+    use crate::options_map::engine_options;
+
+    fn settings(args: &[&str]) -> Vec<OptionSetting> {
+        let f = Flags::from_args(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap();
+        engine_options(&f)
+    }
+
+    #[test]
+    fn defaults_are_fjalls_own_and_given_flags_map() {
+        assert_eq!(map_options(&settings(&[])).unwrap(), FjallConfig::default());
+        let c = map_options(&settings(&[
+            "--write_buffer_size=8388608",
+            "--target_file_size_base=4194304",
+            "--level0_file_num_compaction_trigger=8",
+            "--max_bytes_for_level_multiplier=8",
+            "--block_size=8192",
+            "--block_restart_interval=4",
+            "--bloom_bits=0",
+            "--compression_type=lz4",
+            "--cache_size=1048576",
+            "--max_background_jobs=2",
+            "--open_files=-1",
+        ]))
+        .unwrap();
+        assert_eq!(c.max_memtable_size, Some(8 << 20));
+        assert_eq!(c.table_target_size, Some(4 << 20));
+        assert_eq!(c.l0_threshold, Some(8));
+        assert_eq!(c.level_ratio, Some(8.0));
+        assert_eq!(c.block_size, Some(8192));
+        assert_eq!(c.restart_interval, Some(4));
+        assert_eq!(c.bloom_bits, Some(0.0));
+        assert_eq!(c.lz4, Some(true));
+        assert_eq!(c.cache_size, Some(1 << 20));
+        assert_eq!(c.worker_threads, Some(2));
+        assert_eq!(c.max_cached_files, Some(None));
+        let d = c.describe();
+        assert!(
+            d.contains("filter=none") && d.contains("compression=lz4"),
+            "{d}"
+        );
+    }
+
+    #[test]
+    fn level_base_is_accepted_when_it_is_fjalls_l1() {
+        map_options(&settings(&[
+            "--target_file_size_base=2621440",
+            "--max_bytes_for_level_base=10485760",
+        ]))
+        .unwrap();
+        map_options(&settings(&[
+            "--target_file_size_base=1048576",
+            "--level0_file_num_compaction_trigger=8",
+            "--max_bytes_for_level_base=8388608",
+        ]))
+        .unwrap();
+        let e = map_options(&settings(&[
+            "--target_file_size_base=4194304",
+            "--max_bytes_for_level_base=10485760",
+        ]))
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("'--max_bytes_for_level_base'") && e.contains("16777216"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn flags_fjall_lacks_are_errors_naming_flag_and_engine() {
+        for flag in [
+            "--compression_type=snappy",
+            "--compression_type=zstd",
+            "--max_bytes_for_level_base=1048576",
+            "--level0_slowdown_writes_trigger=10",
+            "--subcompactions=2",
+            "--enable_blob_files=true",
+            "--paranoid_checks=false",
+            "--block_size=512",
+        ] {
+            let e = map_options(&settings(&[flag])).unwrap_err().to_string();
+            let name = flag.trim_start_matches('-').split('=').next().unwrap();
+            assert!(e.contains(&format!("'--{name}'")), "{flag}: {e}");
+            assert!(e.contains("fjall"), "{flag}: {e}");
+        }
+    }
+
+    #[test]
+    fn iterates_both_ways_and_reports_tables() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = FjallFactory
+            .open(dir.path(), &settings(&["--write_buffer_size=1048576"]))
+            .unwrap();
+        for i in 0..100u32 {
+            db.put(format!("{i:04}").as_bytes(), b"value", WriteOpts::default())
+                .unwrap();
+        }
+        db.flush().unwrap();
+        db.wait_for_compaction().unwrap();
+        assert_eq!(db.get(b"0042", true).unwrap(), Some(5));
+        let mut it = db.iter().unwrap();
+        it.seek(b"0050").unwrap();
+        assert_eq!(it.key(), b"0050");
+        it.prev().unwrap();
+        assert_eq!(it.key(), b"0049");
+        it.next().unwrap();
+        assert_eq!(it.key(), b"0050");
+        it.seek_to_last().unwrap();
+        assert_eq!(it.key(), b"0099");
+        it.prev().unwrap();
+        assert_eq!(it.key(), b"0098");
+        drop(it);
+        let stats = db.property("rocksdb.stats").unwrap();
+        let parsed = crate::parser::parse_db_stats(&stats);
+        let sum = parsed.levels.last().unwrap();
+        assert_eq!(sum.level, "Sum", "{stats}");
+        assert!(sum.num("Files").unwrap() >= 1.0, "{stats}");
+        assert_eq!(sum.num("W-Amp"), None, "fjall tells no bytes written");
+    }
+}

@@ -1,0 +1,723 @@
+//! Adapter from [`BenchEngine`](super::BenchEngine) to LevelDB through its C
+//! API (`leveldb/c.h`), linked from the system library that `build.rs`
+//! found (Debian's `libleveldb-dev`). Options as [`super::leveldb_map`] maps
+//! them; `rocksdb.stats` answers with `leveldb.stats` and the flush and
+//! compaction bytes of the DB's `LOG`.
+
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::leveldb_map::{self, LevelDbConfig};
+use super::{BatchOp, BenchEngine, BenchIter, EngineFactory};
+use crate::options_map::{OptionSetting, WriteOpts};
+
+#[allow(non_camel_case_types)]
+mod ffi {
+    use std::ffi::{c_char, c_int, c_void};
+
+    #[repr(C)]
+    pub struct leveldb_t(u8);
+    #[repr(C)]
+    pub struct leveldb_options_t(u8);
+    #[repr(C)]
+    pub struct leveldb_readoptions_t(u8);
+    #[repr(C)]
+    pub struct leveldb_writeoptions_t(u8);
+    #[repr(C)]
+    pub struct leveldb_writebatch_t(u8);
+    #[repr(C)]
+    pub struct leveldb_iterator_t(u8);
+    #[repr(C)]
+    pub struct leveldb_cache_t(u8);
+    #[repr(C)]
+    pub struct leveldb_filterpolicy_t(u8);
+
+    extern "C" {
+        pub fn leveldb_open(
+            o: *const leveldb_options_t,
+            name: *const c_char,
+            err: *mut *mut c_char,
+        ) -> *mut leveldb_t;
+        pub fn leveldb_close(db: *mut leveldb_t);
+        pub fn leveldb_put(
+            db: *mut leveldb_t,
+            o: *const leveldb_writeoptions_t,
+            k: *const c_char,
+            klen: usize,
+            v: *const c_char,
+            vlen: usize,
+            err: *mut *mut c_char,
+        );
+        pub fn leveldb_delete(
+            db: *mut leveldb_t,
+            o: *const leveldb_writeoptions_t,
+            k: *const c_char,
+            klen: usize,
+            err: *mut *mut c_char,
+        );
+        pub fn leveldb_write(
+            db: *mut leveldb_t,
+            o: *const leveldb_writeoptions_t,
+            b: *mut leveldb_writebatch_t,
+            err: *mut *mut c_char,
+        );
+        pub fn leveldb_get(
+            db: *mut leveldb_t,
+            o: *const leveldb_readoptions_t,
+            k: *const c_char,
+            klen: usize,
+            vlen: *mut usize,
+            err: *mut *mut c_char,
+        ) -> *mut c_char;
+        pub fn leveldb_create_iterator(
+            db: *mut leveldb_t,
+            o: *const leveldb_readoptions_t,
+        ) -> *mut leveldb_iterator_t;
+        pub fn leveldb_property_value(db: *mut leveldb_t, name: *const c_char) -> *mut c_char;
+        pub fn leveldb_approximate_sizes(
+            db: *mut leveldb_t,
+            n: c_int,
+            start: *const *const c_char,
+            start_len: *const usize,
+            limit: *const *const c_char,
+            limit_len: *const usize,
+            sizes: *mut u64,
+        );
+        pub fn leveldb_compact_range(
+            db: *mut leveldb_t,
+            start: *const c_char,
+            start_len: usize,
+            limit: *const c_char,
+            limit_len: usize,
+        );
+        pub fn leveldb_iter_destroy(it: *mut leveldb_iterator_t);
+        pub fn leveldb_iter_valid(it: *const leveldb_iterator_t) -> u8;
+        pub fn leveldb_iter_seek_to_first(it: *mut leveldb_iterator_t);
+        pub fn leveldb_iter_seek_to_last(it: *mut leveldb_iterator_t);
+        pub fn leveldb_iter_seek(it: *mut leveldb_iterator_t, k: *const c_char, klen: usize);
+        pub fn leveldb_iter_next(it: *mut leveldb_iterator_t);
+        pub fn leveldb_iter_prev(it: *mut leveldb_iterator_t);
+        pub fn leveldb_iter_key(it: *const leveldb_iterator_t, klen: *mut usize) -> *const c_char;
+        pub fn leveldb_iter_value(it: *const leveldb_iterator_t, vlen: *mut usize)
+            -> *const c_char;
+        pub fn leveldb_iter_get_error(it: *const leveldb_iterator_t, err: *mut *mut c_char);
+        pub fn leveldb_writebatch_create() -> *mut leveldb_writebatch_t;
+        pub fn leveldb_writebatch_destroy(b: *mut leveldb_writebatch_t);
+        pub fn leveldb_writebatch_put(
+            b: *mut leveldb_writebatch_t,
+            k: *const c_char,
+            klen: usize,
+            v: *const c_char,
+            vlen: usize,
+        );
+        pub fn leveldb_writebatch_delete(
+            b: *mut leveldb_writebatch_t,
+            k: *const c_char,
+            klen: usize,
+        );
+        pub fn leveldb_options_create() -> *mut leveldb_options_t;
+        pub fn leveldb_options_destroy(o: *mut leveldb_options_t);
+        pub fn leveldb_options_set_filter_policy(
+            o: *mut leveldb_options_t,
+            p: *mut leveldb_filterpolicy_t,
+        );
+        pub fn leveldb_options_set_create_if_missing(o: *mut leveldb_options_t, v: u8);
+        pub fn leveldb_options_set_paranoid_checks(o: *mut leveldb_options_t, v: u8);
+        pub fn leveldb_options_set_write_buffer_size(o: *mut leveldb_options_t, v: usize);
+        pub fn leveldb_options_set_max_open_files(o: *mut leveldb_options_t, v: c_int);
+        pub fn leveldb_options_set_cache(o: *mut leveldb_options_t, c: *mut leveldb_cache_t);
+        pub fn leveldb_options_set_block_size(o: *mut leveldb_options_t, v: usize);
+        pub fn leveldb_options_set_block_restart_interval(o: *mut leveldb_options_t, v: c_int);
+        pub fn leveldb_options_set_max_file_size(o: *mut leveldb_options_t, v: usize);
+        pub fn leveldb_options_set_compression(o: *mut leveldb_options_t, v: c_int);
+        pub fn leveldb_filterpolicy_create_bloom(bits: c_int) -> *mut leveldb_filterpolicy_t;
+        pub fn leveldb_filterpolicy_destroy(p: *mut leveldb_filterpolicy_t);
+        pub fn leveldb_readoptions_create() -> *mut leveldb_readoptions_t;
+        pub fn leveldb_readoptions_destroy(o: *mut leveldb_readoptions_t);
+        pub fn leveldb_readoptions_set_verify_checksums(o: *mut leveldb_readoptions_t, v: u8);
+        pub fn leveldb_writeoptions_create() -> *mut leveldb_writeoptions_t;
+        pub fn leveldb_writeoptions_destroy(o: *mut leveldb_writeoptions_t);
+        pub fn leveldb_writeoptions_set_sync(o: *mut leveldb_writeoptions_t, v: u8);
+        pub fn leveldb_cache_create_lru(capacity: usize) -> *mut leveldb_cache_t;
+        pub fn leveldb_cache_destroy(c: *mut leveldb_cache_t);
+        pub fn leveldb_free(p: *mut c_void);
+        pub fn leveldb_major_version() -> c_int;
+        pub fn leveldb_minor_version() -> c_int;
+    }
+}
+
+/// Turns a C API error (a malloc'ed string or null) into a Result.
+fn check(err: *mut c_char) -> anyhow::Result<()> {
+    if err.is_null() {
+        return Ok(());
+    }
+    // SAFETY: LevelDB sets `err` to a NUL-terminated malloc'ed string.
+    let msg = unsafe { CStr::from_ptr(err) }
+        .to_string_lossy()
+        .into_owned();
+    // SAFETY: allocated by LevelDB, freed once.
+    unsafe { ffi::leveldb_free(err.cast::<c_void>()) };
+    anyhow::bail!("LevelDB: {msg}")
+}
+
+/// The loaded LevelDB library's file, from this process's memory map.
+fn loaded_library() -> Option<PathBuf> {
+    let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
+    maps.lines()
+        .filter_map(|l| l.split_whitespace().nth(5))
+        .find(|p| p.contains("libleveldb"))
+        .map(PathBuf::from)
+}
+
+/// Whether a library file was built with `assert()` live (it imports
+/// `__assert_fail`; a build with `-DNDEBUG` does not).
+pub fn has_assertions(lib: &Path) -> Option<bool> {
+    let bytes = std::fs::read(lib).ok()?;
+    Some(bytes.windows(14).any(|w| w == b"__assert_fail\0"))
+}
+
+/// Opens LevelDB databases.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct LevelDbFactory;
+
+impl LevelDbFactory {
+    /// `1.23`.
+    pub fn library_version() -> String {
+        // SAFETY: plain getters.
+        let (major, minor) =
+            unsafe { (ffi::leveldb_major_version(), ffi::leveldb_minor_version()) };
+        format!("{major}.{minor}")
+    }
+}
+
+impl EngineFactory for LevelDbFactory {
+    fn name(&self) -> &'static str {
+        "LevelDB"
+    }
+    fn keeps_own_defaults(&self) -> bool {
+        true
+    }
+    fn version(&self) -> String {
+        let v = Self::library_version();
+        // The library is linked dynamically: name the file the process
+        // loaded, and whether it was built with assertions on.
+        match loaded_library() {
+            Some(lib) => {
+                let asserts = match has_assertions(&lib) {
+                    Some(true) => ", assertions enabled",
+                    Some(false) => ", assertions disabled",
+                    None => "",
+                };
+                let file = lib.file_name().map_or_else(
+                    || lib.display().to_string(),
+                    |f| f.to_string_lossy().into_owned(),
+                );
+                format!("{v} ({file}{asserts})")
+            }
+            None => v,
+        }
+    }
+    fn open(
+        &self,
+        path: &Path,
+        settings: &[OptionSetting],
+    ) -> anyhow::Result<Arc<dyn BenchEngine>> {
+        let cfg = leveldb_map::map_options(settings)?;
+        eprintln!("LevelDB options: {}", cfg.describe());
+        for n in &cfg.notes {
+            eprintln!("LevelDB: {n}");
+        }
+        Ok(Arc::new(LevelDbEngine::open(path, &cfg)?))
+    }
+}
+
+/// An open LevelDB with the objects its options point to.
+pub struct LevelDbEngine {
+    db: *mut ffi::leveldb_t,
+    options: *mut ffi::leveldb_options_t,
+    cache: *mut ffi::leveldb_cache_t,
+    filter: *mut ffi::leveldb_filterpolicy_t,
+    path: PathBuf,
+}
+
+// SAFETY: a LevelDB DB is safe for concurrent use from several threads
+// (its documented contract); the option objects are only read after open
+// and freed in Drop after the DB is closed.
+unsafe impl Send for LevelDbEngine {}
+// SAFETY: as above.
+unsafe impl Sync for LevelDbEngine {}
+
+impl LevelDbEngine {
+    fn open(path: &Path, c: &LevelDbConfig) -> anyhow::Result<Self> {
+        let name = CString::new(path.to_string_lossy().as_bytes())?;
+        // SAFETY: each object is created here, set through the C API and
+        // owned by the returned engine (freed in Drop), or freed below on
+        // error.
+        unsafe {
+            let o = ffi::leveldb_options_create();
+            ffi::leveldb_options_set_create_if_missing(o, 1);
+            if let Some(v) = c.write_buffer_size {
+                ffi::leveldb_options_set_write_buffer_size(o, v);
+            }
+            if let Some(v) = c.max_file_size {
+                ffi::leveldb_options_set_max_file_size(o, v);
+            }
+            if let Some(v) = c.block_size {
+                ffi::leveldb_options_set_block_size(o, v);
+            }
+            if let Some(v) = c.block_restart_interval {
+                ffi::leveldb_options_set_block_restart_interval(o, v);
+            }
+            if let Some(v) = c.paranoid_checks {
+                ffi::leveldb_options_set_paranoid_checks(o, u8::from(v));
+            }
+            if let Some(v) = c.max_open_files {
+                ffi::leveldb_options_set_max_open_files(o, v);
+            }
+            if let Some(s) = c.snappy {
+                ffi::leveldb_options_set_compression(o, c_int::from(s));
+            }
+            let mut filter = std::ptr::null_mut();
+            if let Some(bits) = c.bloom_bits.filter(|b| *b > 0) {
+                filter = ffi::leveldb_filterpolicy_create_bloom(bits);
+                ffi::leveldb_options_set_filter_policy(o, filter);
+            }
+            let mut cache = std::ptr::null_mut();
+            if let Some(bytes) = c.cache_size {
+                cache = ffi::leveldb_cache_create_lru(bytes);
+                ffi::leveldb_options_set_cache(o, cache);
+            }
+            let mut err = std::ptr::null_mut();
+            let db = ffi::leveldb_open(o, name.as_ptr(), &mut err);
+            let engine = Self {
+                db,
+                options: o,
+                cache,
+                filter,
+                path: path.to_path_buf(),
+            };
+            check(err)?;
+            Ok(engine)
+        }
+    }
+
+    fn raw_property(&self, name: &str) -> Option<String> {
+        let n = CString::new(name).ok()?;
+        // SAFETY: db is open; the result is a malloc'ed C string or null.
+        unsafe {
+            let p = ffi::leveldb_property_value(self.db, n.as_ptr());
+            if p.is_null() {
+                return None;
+            }
+            let s = CStr::from_ptr(p).to_string_lossy().into_owned();
+            ffi::leveldb_free(p.cast::<c_void>());
+            Some(s)
+        }
+    }
+
+    /// `leveldb.approximate_sizes` over the whole key space.
+    fn approximate_size(&self) -> u64 {
+        let start: [*const c_char; 1] = [c"".as_ptr()];
+        let start_len = [0usize];
+        let limit_key = [0xffu8; 64];
+        let limit: [*const c_char; 1] = [limit_key.as_ptr().cast::<c_char>()];
+        let limit_len = [limit_key.len()];
+        let mut size = [0u64];
+        // SAFETY: one range of valid pointers and lengths; one output slot.
+        unsafe {
+            ffi::leveldb_approximate_sizes(
+                self.db,
+                1,
+                start.as_ptr(),
+                start_len.as_ptr(),
+                limit.as_ptr(),
+                limit_len.as_ptr(),
+                size.as_mut_ptr(),
+            );
+        }
+        size[0]
+    }
+
+    fn log_bytes(&self) -> leveldb_map::LogBytes {
+        std::fs::read_to_string(self.path.join("LOG"))
+            .map(|t| leveldb_map::parse_log(&t))
+            .unwrap_or_default()
+    }
+
+    /// What LevelDB's background thread is due to do by its own rules
+    /// (`VersionSet::Finalize`): L0 at its trigger, or a level over its
+    /// byte limit. From `leveldb.num-files-at-level<N>` and `leveldb.stats`.
+    fn compaction_due(&self) -> bool {
+        let l0: u32 = self
+            .raw_property("leveldb.num-files-at-level0")
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0);
+        if l0 >= leveldb_map::fixed::L0_COMPACTION_TRIGGER {
+            return true;
+        }
+        let stats = self.raw_property("leveldb.stats").unwrap_or_default();
+        crate::parser::parse_leveldb_stats(&stats)
+            .levels
+            .iter()
+            .filter_map(|r| Some((r.level.strip_prefix('L')?.parse::<u32>().ok()?, r)))
+            .filter(|(l, _)| *l >= 1 && *l < leveldb_map::fixed::NUM_LEVELS - 1)
+            .any(|(l, r)| {
+                let limit = leveldb_map::fixed::LEVEL1_BYTES as f64
+                    * f64::from(leveldb_map::fixed::LEVEL_MULTIPLIER).powi(l as i32 - 1);
+                r.num("Size(MB)").unwrap_or(0.0) * 1048576.0 >= limit
+            })
+    }
+
+    fn write_opts(wo: WriteOpts) -> anyhow::Result<WriteOptsGuard> {
+        if wo.disable_wal {
+            anyhow::bail!(
+                "Not supported: flag '--disable_wal' is not supported by LevelDB (it always writes its log)"
+            );
+        }
+        // SAFETY: created here, freed by the guard.
+        unsafe {
+            let o = ffi::leveldb_writeoptions_create();
+            ffi::leveldb_writeoptions_set_sync(o, u8::from(wo.sync));
+            Ok(WriteOptsGuard(o))
+        }
+    }
+}
+
+struct WriteOptsGuard(*mut ffi::leveldb_writeoptions_t);
+impl Drop for WriteOptsGuard {
+    fn drop(&mut self) {
+        // SAFETY: created by leveldb_writeoptions_create, freed once.
+        unsafe { ffi::leveldb_writeoptions_destroy(self.0) }
+    }
+}
+
+struct ReadOptsGuard(*mut ffi::leveldb_readoptions_t);
+impl ReadOptsGuard {
+    fn new(verify_checksums: bool) -> Self {
+        // SAFETY: created here, freed in Drop.
+        unsafe {
+            let o = ffi::leveldb_readoptions_create();
+            ffi::leveldb_readoptions_set_verify_checksums(o, u8::from(verify_checksums));
+            Self(o)
+        }
+    }
+}
+impl Drop for ReadOptsGuard {
+    fn drop(&mut self) {
+        // SAFETY: created by leveldb_readoptions_create, freed once.
+        unsafe { ffi::leveldb_readoptions_destroy(self.0) }
+    }
+}
+
+impl Drop for LevelDbEngine {
+    fn drop(&mut self) {
+        // SAFETY: the DB is closed before the objects its options point to
+        // are freed; each pointer was created by the C API and is freed once.
+        unsafe {
+            if !self.db.is_null() {
+                ffi::leveldb_close(self.db);
+            }
+            ffi::leveldb_options_destroy(self.options);
+            if !self.cache.is_null() {
+                ffi::leveldb_cache_destroy(self.cache);
+            }
+            if !self.filter.is_null() {
+                ffi::leveldb_filterpolicy_destroy(self.filter);
+            }
+        }
+    }
+}
+
+impl BenchEngine for LevelDbEngine {
+    fn put(&self, key: &[u8], value: &[u8], wo: WriteOpts) -> anyhow::Result<()> {
+        let o = Self::write_opts(wo)?;
+        let mut err = std::ptr::null_mut();
+        // SAFETY: valid slices for the call's duration; db open.
+        unsafe {
+            ffi::leveldb_put(
+                self.db,
+                o.0,
+                key.as_ptr().cast(),
+                key.len(),
+                value.as_ptr().cast(),
+                value.len(),
+                &mut err,
+            );
+        }
+        check(err)
+    }
+    fn delete(&self, key: &[u8], wo: WriteOpts) -> anyhow::Result<()> {
+        let o = Self::write_opts(wo)?;
+        let mut err = std::ptr::null_mut();
+        // SAFETY: as in put.
+        unsafe { ffi::leveldb_delete(self.db, o.0, key.as_ptr().cast(), key.len(), &mut err) };
+        check(err)
+    }
+    fn write_batch(&self, ops: &[BatchOp<'_>], wo: WriteOpts) -> anyhow::Result<()> {
+        let o = Self::write_opts(wo)?;
+        let mut err = std::ptr::null_mut();
+        // SAFETY: the batch is created, filled (LevelDB copies the bytes),
+        // written and destroyed here.
+        unsafe {
+            let b = ffi::leveldb_writebatch_create();
+            for op in ops {
+                match op {
+                    BatchOp::Put(k, v) => ffi::leveldb_writebatch_put(
+                        b,
+                        k.as_ptr().cast(),
+                        k.len(),
+                        v.as_ptr().cast(),
+                        v.len(),
+                    ),
+                    BatchOp::Delete(k) => {
+                        ffi::leveldb_writebatch_delete(b, k.as_ptr().cast(), k.len())
+                    }
+                }
+            }
+            ffi::leveldb_write(self.db, o.0, b, &mut err);
+            ffi::leveldb_writebatch_destroy(b);
+        }
+        check(err)
+    }
+    fn get(&self, key: &[u8], verify_checksums: bool) -> anyhow::Result<Option<usize>> {
+        let ro = ReadOptsGuard::new(verify_checksums);
+        let mut err = std::ptr::null_mut();
+        let mut len = 0usize;
+        // SAFETY: the C API returns a malloc'ed copy of the value (it has no
+        // pinned read), freed here.
+        let v = unsafe {
+            ffi::leveldb_get(
+                self.db,
+                ro.0,
+                key.as_ptr().cast(),
+                key.len(),
+                &mut len,
+                &mut err,
+            )
+        };
+        check(err)?;
+        if v.is_null() {
+            return Ok(None);
+        }
+        // SAFETY: allocated by LevelDB, freed once.
+        unsafe { ffi::leveldb_free(v.cast::<c_void>()) };
+        Ok(Some(len))
+    }
+    fn multi_get(
+        &self,
+        _keys: &[&[u8]],
+        _verify_checksums: bool,
+        _batched: bool,
+    ) -> anyhow::Result<Vec<Option<usize>>> {
+        anyhow::bail!(
+            "Not supported: multireadrandom is not supported by LevelDB (it has no MultiGet)"
+        )
+    }
+    fn iter(&self) -> anyhow::Result<Box<dyn BenchIter + '_>> {
+        let ro = ReadOptsGuard::new(false);
+        // SAFETY: LevelDB copies the read options; the iterator is
+        // destroyed before the DB (it borrows the engine).
+        let it = unsafe { ffi::leveldb_create_iterator(self.db, ro.0) };
+        Ok(Box::new(LevelDbIter {
+            it,
+            _db: std::marker::PhantomData,
+        }))
+    }
+    fn flush(&self) -> anyhow::Result<()> {
+        // LevelDB's C API has no flush; CompactRange of an empty range
+        // compacts the memtable first (DBImpl::CompactRange ->
+        // TEST_CompactMemTable) and then no table.
+        let k = [0u8; 0];
+        // SAFETY: db open; an empty range [k, k).
+        unsafe {
+            ffi::leveldb_compact_range(self.db, k.as_ptr().cast(), 0, k.as_ptr().cast(), 0);
+        }
+        Ok(())
+    }
+    fn compact_all(&self) -> anyhow::Result<()> {
+        // SAFETY: null bounds: the whole key range.
+        unsafe {
+            ffi::leveldb_compact_range(self.db, std::ptr::null(), 0, std::ptr::null(), 0);
+        }
+        Ok(())
+    }
+    fn wait_for_compaction(&self) -> anyhow::Result<()> {
+        // LevelDB cannot say whether a compaction is pending: wait until none
+        // is due by its rules and the file set has stayed the same for
+        // 200 ms.
+        let mut last = String::new();
+        let mut stable_since = std::time::Instant::now();
+        loop {
+            let now = self.raw_property("leveldb.sstables").unwrap_or_default();
+            if now != last {
+                last = now;
+                stable_since = std::time::Instant::now();
+            } else if !self.compaction_due()
+                && stable_since.elapsed() >= std::time::Duration::from_millis(200)
+            {
+                return Ok(());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+    fn property(&self, name: &str) -> Option<String> {
+        match name {
+            // The `stats` benchmark: LevelDB's own table, then the LOG's
+            // flush and compaction bytes and the approximate size.
+            "rocksdb.stats" => {
+                let stats = self.raw_property("leveldb.stats")?;
+                Some(format!(
+                    "{}\n{}\nApproximate size of all keys: {} bytes",
+                    stats.trim_end(),
+                    leveldb_map::log_line(&self.log_bytes()),
+                    self.approximate_size()
+                ))
+            }
+            "rocksdb.levelstats" => {
+                let stats = self.raw_property("leveldb.stats")?;
+                let mut s = String::from("Level Files Size(MB)\n--------------------\n");
+                for r in crate::parser::parse_leveldb_stats(&stats).levels {
+                    if let Some(l) = r.level.strip_prefix('L') {
+                        s.push_str(&format!(
+                            "{l:>3} {:>8} {:>8.0}\n",
+                            r.num("Files").unwrap_or(0.0),
+                            r.num("Size(MB)").unwrap_or(0.0)
+                        ));
+                    }
+                }
+                Some(s)
+            }
+            other if other.starts_with("leveldb.") => self.raw_property(other),
+            _ => None,
+        }
+    }
+    fn statistics_dump(&self) -> Option<String> {
+        None
+    }
+}
+
+struct LevelDbIter<'a> {
+    it: *mut ffi::leveldb_iterator_t,
+    _db: std::marker::PhantomData<&'a LevelDbEngine>,
+}
+
+impl Drop for LevelDbIter<'_> {
+    fn drop(&mut self) {
+        // SAFETY: created by leveldb_create_iterator, freed once, before
+        // the DB (the lifetime ties it to the engine).
+        unsafe { ffi::leveldb_iter_destroy(self.it) }
+    }
+}
+
+impl LevelDbIter<'_> {
+    fn status(&self) -> anyhow::Result<()> {
+        let mut err = std::ptr::null_mut();
+        // SAFETY: valid iterator.
+        unsafe { ffi::leveldb_iter_get_error(self.it, &mut err) };
+        check(err)
+    }
+}
+
+impl BenchIter for LevelDbIter<'_> {
+    fn seek_to_first(&mut self) -> anyhow::Result<()> {
+        // SAFETY: valid iterator.
+        unsafe { ffi::leveldb_iter_seek_to_first(self.it) };
+        self.status()
+    }
+    fn seek_to_last(&mut self) -> anyhow::Result<()> {
+        // SAFETY: valid iterator.
+        unsafe { ffi::leveldb_iter_seek_to_last(self.it) };
+        self.status()
+    }
+    fn seek(&mut self, key: &[u8]) -> anyhow::Result<()> {
+        // SAFETY: valid iterator and key slice.
+        unsafe { ffi::leveldb_iter_seek(self.it, key.as_ptr().cast(), key.len()) };
+        self.status()
+    }
+    fn valid(&self) -> bool {
+        // SAFETY: valid iterator.
+        unsafe { ffi::leveldb_iter_valid(self.it) != 0 }
+    }
+    fn key(&self) -> &[u8] {
+        if !self.valid() {
+            return &[];
+        }
+        let mut len = 0usize;
+        // SAFETY: the key stays valid until the iterator moves, which needs
+        // `&mut self`, so the borrow returned here ends first.
+        unsafe {
+            let p = ffi::leveldb_iter_key(self.it, &mut len);
+            std::slice::from_raw_parts(p.cast::<u8>(), len)
+        }
+    }
+    fn value_len(&self) -> usize {
+        if !self.valid() {
+            return 0;
+        }
+        let mut len = 0usize;
+        // SAFETY: valid iterator on an entry.
+        unsafe { ffi::leveldb_iter_value(self.it, &mut len) };
+        len
+    }
+    fn next(&mut self) -> anyhow::Result<()> {
+        // SAFETY: valid iterator (the workloads only step valid ones).
+        unsafe { ffi::leveldb_iter_next(self.it) };
+        self.status()
+    }
+    fn prev(&mut self) -> anyhow::Result<()> {
+        // SAFETY: as next.
+        unsafe { ffi::leveldb_iter_prev(self.it) };
+        self.status()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opens_writes_reads_and_reports_stats() {
+        let dir = tempfile::tempdir().unwrap();
+        let settings = [OptionSetting {
+            flag: "bloom_bits",
+            option: "bloom_bits_per_key",
+            value: "10".into(),
+            given: true,
+        }];
+        let db = LevelDbFactory
+            .open(&dir.path().join("db"), &settings)
+            .unwrap();
+        for i in 0..1000u32 {
+            db.put(
+                format!("{i:08}").as_bytes(),
+                &[7u8; 100],
+                WriteOpts::default(),
+            )
+            .unwrap();
+        }
+        db.flush().unwrap();
+        db.wait_for_compaction().unwrap();
+        assert_eq!(db.get(b"00000042", true).unwrap(), Some(100));
+        assert_eq!(db.get(b"nope", true).unwrap(), None);
+        let mut it = db.iter().unwrap();
+        it.seek_to_last().unwrap();
+        assert_eq!(it.key(), b"00000999");
+        drop(it);
+        let stats = db.property("rocksdb.stats").unwrap();
+        assert!(stats.contains("Compactions"), "{stats}");
+        assert!(stats.contains("LOG: 1 flushes"), "{stats}");
+        let e = db
+            .put(
+                b"k",
+                b"v",
+                WriteOpts {
+                    sync: false,
+                    disable_wal: true,
+                },
+            )
+            .unwrap_err();
+        assert!(e.to_string().contains("'--disable_wal'"), "{e}");
+        assert!(LevelDbFactory.version().starts_with("1."));
+    }
+}
