@@ -14,19 +14,6 @@ use crate::results::ResultRow;
 use crate::spec::{Finding, FindingKind};
 use crate::verdict::{kinds, Judgement, Verdict, DEFAULT_MIN_EFFECT};
 
-pub use crate::verdict::Verdict as FindingVerdict;
-
-/// A verdict for one engine, with our figures in words.
-#[derive(Clone, Debug)]
-pub struct Checked {
-    /// Engine.
-    pub engine: String,
-    /// Verdict.
-    pub verdict: Verdict,
-    /// Our figures and the reasoning, in words.
-    pub ours: String,
-}
-
 /// Index `i` of a clean crossover of two series of means (no uncertainty):
 /// `b - a` is <= 0 at every point before `i` (at least one) and > 0 at `i`
 /// and every point after it. Missing points are skipped. Charts use it to
@@ -96,16 +83,6 @@ fn cores_needed(plan: &Plan, f: &Finding, xs: &[String]) -> Option<u32> {
         cpus.values.iter().map(|v| &v.label).collect()
     };
     labels.iter().filter_map(|l| l.parse::<u32>().ok()).max()
-}
-
-/// Checks one finding for one engine.
-pub fn check(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Checked {
-    let j = judge(plan, rows, f, engine);
-    Checked {
-        engine: engine.to_string(),
-        verdict: j.verdict,
-        ours: j.text,
-    }
 }
 
 /// The judgement of one finding for one engine, over every facet.
