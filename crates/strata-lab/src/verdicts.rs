@@ -25,7 +25,7 @@ pub fn scale_caveat(plan: &Plan) -> String {
         )
     } else {
         format!(
-            "At the `{}` scale, smaller than the published sizes, with {repeats} repeats per cell: an effect that needs the published size may not show, and \"inconclusive\" means the repeats cannot tell, not that the claim is false.",
+            "At the `{}` scale rather than the `full` one (the published setup), with {repeats} repeats per cell: an effect that needs the published size or more repeats may not show, and \"inconclusive\" means the repeats cannot tell, not that the claim is false.",
             plan.scale
         )
     }
