@@ -10,7 +10,8 @@ const LAB: &str = env!("CARGO_BIN_EXE_strata-lab");
 
 /// inline: 400,000,000 / value_size ops/s; twin: the same flags;
 /// fast: 1.5x inline; noisy: 1.02x inline with repeats at 0.7x, 1x, 1.3x;
-/// blob: 500,000 ops/s at every size.
+/// blob: 500,000 ops/s at every size; noisyblob: blob with repeats at
+/// 0.7x, 1x, 1.3x.
 const SPEC: &str = r#"name = "kinds"
 title = "Verdict kinds"
 question = "Does each kind of claim get the verdict its data supports?"
@@ -41,6 +42,9 @@ flags = { enable_blob_files = false, fake_scale = 1.02, fake_noise = 0.3 }
 [[axis.variant]]
 label = "blob"
 flags = { enable_blob_files = true }
+[[axis.variant]]
+label = "noisyblob"
+flags = { enable_blob_files = true, fake_noise = 0.3 }
 [[step]]
 benchmarks = "fillrandom,stats"
 [scales.quick]
@@ -65,15 +69,18 @@ const FINDINGS: &[(&str, &str, &str)] = &[
     ("mono-rev", "kind = \"monotonic\"\nalong = \"value_size\"\nwhere = { layout = \"inline\" }\ndirection = \"increasing\"", "reversed"),
     ("mono-flat", "kind = \"monotonic\"\nalong = \"value_size\"\nwhere = { layout = \"blob\" }\ndirection = \"increasing\"", "not reproduced"),
     ("mono-ratio", "kind = \"monotonic\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"blob\"]\ndirection = \"increasing\"", "reproduced"),
+    ("mono-noisy", "kind = \"monotonic\"\nalong = \"value_size\"\nwhere = { layout = \"noisyblob\" }\ndirection = \"increasing\"", "inconclusive"),
     ("argmax-yes", "kind = \"argmax\"\nalong = \"value_size\"\nwhere = { layout = \"inline\" }\nexpected = [\"256\"]", "reproduced"),
     ("argmax-no", "kind = \"argmax\"\nalong = \"value_size\"\nwhere = { layout = \"inline\" }\nexpected = [\"4096\"]", "not reproduced"),
     ("argmax-min", "kind = \"argmax\"\nalong = \"value_size\"\nwhere = { layout = \"inline\" }\nexpected = [\"4096\"]\nminimize = true", "reproduced"),
     ("argmax-flat", "kind = \"argmax\"\nalong = \"value_size\"\nwhere = { layout = \"blob\" }\nexpected = [\"interior\"]", "not reproduced"),
+    ("argmax-noisy", "kind = \"argmax\"\nalong = \"value_size\"\nwhere = { layout = \"noisyblob\" }\nexpected = [\"2048\"]", "inconclusive"),
     ("parity-yes", "kind = \"parity\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"twin\"]", "reproduced"),
     ("parity-no", "kind = \"parity\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"fast\"]", "not reproduced"),
     ("parity-noisy", "kind = \"parity\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"noisy\"]", "inconclusive"),
     ("bound-yes", "kind = \"bound\"\nmetric = \"stall_sec\"\nalong = \"value_size\"\nmax = 0.1", "reproduced"),
     ("bound-no", "kind = \"bound\"\nalong = \"value_size\"\nwhere = { layout = \"blob\" }\nmax = 1000", "not reproduced"),
+    ("bound-noisy", "kind = \"bound\"\nalong = \"value_size\"\nwhere = { layout = \"noisyblob\" }\nmax = 550000", "inconclusive"),
     ("noisy-across", "kind = \"ordering\"\nalong = \"value_size\"\nwhere = { value_size = \"256\" }\nseries_axis = \"layout\"\nseries = [\"noisy\", \"twin\"]", "inconclusive"),
 ];
 
