@@ -573,10 +573,12 @@ pub fn monotonic(
         iv(&scale, &overall)
     );
     let values = match scale {
+        // The means of the repeats, as the results tables show them.
         Scale::Log if base.is_none() => xs
             .iter()
-            .zip(&ests)
-            .filter_map(|(x, e)| e.map(|e| format!("{x} {}", fmt_num(e.value.exp()))))
+            .zip(y)
+            .filter(|(_, s)| !s.is_empty())
+            .map(|(x, s)| format!("{x} {}", fmt_num(s.iter().sum::<f64>() / s.len() as f64)))
             .collect::<Vec<_>>()
             .join(", "),
         _ => per_point(xs, &scale, &ests),
