@@ -268,9 +268,126 @@ fn table_cell(vals: &[f64], withheld: usize) -> String {
     }
 }
 
+/// Whether a row was skipped because its engine lacks a flag the cell sets
+/// (the runner's `skipped: ...` error, also on the steps after it).
+fn is_skipped(r: &ResultRow) -> bool {
+    !r.ok && r.error.as_deref().is_some_and(|e| e.contains("skipped: "))
+}
+
+/// The flag a skip message names (`flag '--x'` from `strata bench`,
+/// `has no --x` from LevelDB's own db_bench) and the reason after it.
+fn skipped_flag(msg: &str) -> (String, String) {
+    let m = msg.split_once("skipped: ").map_or(msg, |(_, m)| m);
+    let flag = m
+        .split_once("flag '--")
+        .and_then(|(_, r)| r.split_once('\''))
+        .map(|(f, _)| f)
+        .or_else(|| {
+            m.split_once("has no --")
+                .map(|(_, r)| r.split([' ', '=']).next().unwrap_or(r))
+        })
+        .unwrap_or("")
+        .to_string();
+    let why = m
+        .split_once(" is not supported by ")
+        .and_then(|(_, r)| r.split_once(": "))
+        .map(|(_, w)| w.trim().to_string())
+        .unwrap_or_default();
+    (flag, why)
+}
+
+/// One line per engine and flag it lacks: the cells skipped for it and why
+/// (`leveldb lacks `--enable_blob_files` (...): 5 cells: a, b, ...`).
+fn skipped_lines(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
+    let mut groups: BTreeMap<(String, String), (String, Vec<String>)> = BTreeMap::new();
+    for r in rows.iter().filter(|r| is_skipped(r)) {
+        let (flag, why) = skipped_flag(r.error.as_deref().unwrap_or(""));
+        let g = groups
+            .entry((r.engine.clone(), flag))
+            .or_insert_with(|| (why, Vec::new()));
+        if !g.1.contains(&r.cell_id) {
+            g.1.push(r.cell_id.clone());
+        }
+    }
+    let order = |e: &str| plan.engines.iter().position(|x| x == e);
+    let mut keys: Vec<&(String, String)> = groups.keys().collect();
+    keys.sort_by_key(|(e, f)| (order(e), f.clone()));
+    keys.into_iter()
+        .map(|k| {
+            let (why, cells) = &groups[k];
+            let flag = if k.1.is_empty() {
+                "a flag these cells set".to_string()
+            } else {
+                format!("`--{}`", k.1)
+            };
+            let why = if why.is_empty() {
+                String::new()
+            } else {
+                format!(": {why}")
+            };
+            format!("{} lacks {flag} ({}){why}.", k.0, cells_text(plan, cells))
+        })
+        .collect()
+}
+
+/// The skipped cells in a few words: "the 5 cells with layout=blob" when
+/// they are exactly the cells of one axis value, else their ids.
+fn cells_text(plan: &Plan, cells: &[String]) -> String {
+    let n = cells.len();
+    for a in &plan.axes {
+        for v in &a.values {
+            let with: Vec<&String> = plan
+                .cells
+                .iter()
+                .filter(|c| c.labels.get(&a.name) == Some(&v.label))
+                .map(|c| &c.id)
+                .collect();
+            if with.len() == n && with.iter().all(|id| cells.contains(id)) {
+                let which = if n == 1 {
+                    "the cell".to_string()
+                } else {
+                    format!("all {n} cells")
+                };
+                return format!("{which} with {}={}", a.name, v.label);
+            }
+        }
+    }
+    format!(
+        "{n} {}: {}",
+        if n == 1 { "cell" } else { "cells" },
+        cells.join("; ")
+    )
+}
+
+/// Engines whose build has assertions on (from the probe's version or the
+/// rows' engine versions): their speed figures are not comparable.
+fn assertion_builds(meta: &crate::runner::Meta, rows: &[ResultRow]) -> Vec<String> {
+    let on = |v: &str| {
+        v.to_ascii_lowercase().contains("assertions enabled")
+            || v.contains("Assertions are enabled")
+    };
+    let mut out: Vec<String> = Vec::new();
+    for (e, v) in meta
+        .engines_run
+        .iter()
+        .map(|c| (&c.engine, &c.how))
+        .chain(rows.iter().map(|r| (&r.engine, &r.engine_version)))
+    {
+        if on(v) && !out.contains(e) {
+            out.push(e.clone());
+        }
+    }
+    out
+}
+
 /// The results table of one step and the deduplicated reasons of its n/a
 /// cells (`metric: reason`).
-fn metric_table(plan: &Plan, rows: &[ResultRow], step: &str) -> (Block, Vec<String>) {
+fn metric_table(
+    plan: &Plan,
+    rows: &[ResultRow],
+    step: &str,
+    asserts: &[String],
+) -> (Block, Vec<String>) {
     const COLS: &[&str] = &[
         "ops_sec",
         "mb_sec",
@@ -321,6 +438,7 @@ fn metric_table(plan: &Plan, rows: &[ResultRow], step: &str) -> (Block, Vec<Stri
             let all = rows
                 .iter()
                 .filter(|r| r.step == step && &r.engine == e && r.cell_id == c.id)
+                .filter(|r| !is_skipped(r))
                 .count();
             if all == 0 {
                 continue;
@@ -334,7 +452,11 @@ fn metric_table(plan: &Plan, rows: &[ResultRow], step: &str) -> (Block, Vec<Stri
                 .iter()
                 .map(|a| a.display(c.labels.get(&a.name).map(String::as_str).unwrap_or("")))
                 .collect();
-            row.push(e.clone());
+            row.push(if asserts.contains(e) {
+                format!("{e} †")
+            } else {
+                e.clone()
+            });
             row.push(format!("{}/{all}", ok.len()));
             for m in &cols {
                 let vals: Vec<f64> = ok
@@ -400,13 +522,17 @@ pub fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
     for e in &meta.engines_requested {
         match vers.get(e) {
             Some(v) => setup.push(format!("Engine {e}: {v}.")),
+            // RocksDB's line is the sentence below.
+            None if e == "rocksdb" => {}
             None => setup.push(format!("Engine {e}: not measured.")),
         }
     }
     if !vers.contains_key("rocksdb") {
-        setup.push(
-            "RocksDB was not measured in this run: the figures below are Strata's alone.".into(),
-        );
+        setup.push(if vers.keys().any(|e| e != "strata") {
+            "RocksDB was not measured in this run.".into()
+        } else {
+            "RocksDB was not measured in this run: the figures below are Strata's alone.".into()
+        });
     }
     setup.extend(meta.notes.iter().cloned());
     b.push(Block::H(2, "Setup".into()));
@@ -467,18 +593,34 @@ pub fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
     });
     b.extend(crate::versus::section(&plan, &rows));
     b.push(Block::H(2, "Results".into()));
+    let asserts = assertion_builds(&meta, &rows);
     for st in plan.steps() {
         b.push(Block::H(3, format!("Step `{}`", st.label())));
-        let (table, reasons) = metric_table(&plan, &rows, &st.label());
+        if !asserts.is_empty() {
+            b.push(Block::P(format!(
+                "† {} ran a build with assertions enabled: its speed figures (ops_sec, mb_sec, latencies, CPU) are not comparable with release builds.",
+                asserts.join(", ")
+            )));
+        }
+        let (table, reasons) = metric_table(&plan, &rows, &st.label(), &asserts);
         b.push(table);
         if !reasons.is_empty() {
             b.push(Block::P("n/a: the guards withheld these figures:".into()));
             b.push(Block::List(reasons));
         }
     }
+    let skipped = skipped_lines(&plan, &rows);
+    if !skipped.is_empty() {
+        b.push(Block::H(2, "Skipped cells".into()));
+        b.push(Block::P(
+            "A cell that sets a flag an engine has no equivalent for is not run on that engine:"
+                .into(),
+        ));
+        b.push(Block::List(skipped));
+    }
     let failed: Vec<String> = rows
         .iter()
-        .filter(|r| !r.ok)
+        .filter(|r| !r.ok && !is_skipped(r))
         .map(|r| {
             format!(
                 "{} {} repeat {} step {}: {}",

@@ -494,3 +494,81 @@ fn only_survives_plan_run_one_and_collect() {
     let md = std::fs::read_to_string(merged.join("tiny-quick/report.md")).unwrap();
     assert!(md.contains("4 cells"), "{md}");
 }
+
+/// An engine that lacks a flag a cell sets: `strata bench --engine=leveldb`
+/// refuses `--enable_blob_files=true` naming both, so the blob cells are
+/// skipped for LevelDB and the report lists them once, by engine and flag,
+/// apart from failed runs. Its build has assertions on: its speed figures
+/// are marked as not comparable.
+#[test]
+fn skipped_cells_and_assertion_builds_are_reported() {
+    let (d, spec) = setup();
+    // The fake as `strata bench`: `--engine=leveldb` names a LevelDB built
+    // with assertions and refuses blob files, as the real adapter does.
+    let wrapper = d.path().join("bench.sh");
+    std::fs::write(
+        &wrapper,
+        format!(
+            r#"eng=strata
+for a do shift; case "$a" in --engine=*) eng=${{a#--engine=}} ;; *) set -- "$@" "$a" ;; esac; done
+if [ "$eng" = leveldb ]; then
+  for a do case "$a" in --enable_blob_files=true)
+    echo "ERROR: Not supported: flag '--enable_blob_files' (enable_blob_files=true) is not supported by LevelDB: LevelDB has no blob files" >&2; exit 1 ;;
+  esac; done
+  echo "LevelDB:    version 1.23 (fake, assertions enabled)"
+fi
+exec sh {}/tests/fake_db_bench.sh "$@"
+"#,
+            env!("CARGO_MANIFEST_DIR")
+        ),
+    )
+    .unwrap();
+    let out = d.path().join("out");
+    let bench = format!("sh {}", wrapper.display());
+    lab(&[
+        "run",
+        spec.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--strata-bench",
+        &bench,
+        "--engines",
+        "strata,leveldb",
+        "--repeats",
+        "1",
+    ]);
+    let sdir = out.join("tiny-quick");
+    let all = rows(&sdir.join("results.jsonl"));
+    let skipped: Vec<_> = all
+        .iter()
+        .filter(|r| r.engine == "leveldb" && !r.ok)
+        .collect();
+    // Two blob cells x two steps.
+    assert_eq!(skipped.len(), 4, "{all:?}");
+    assert!(all
+        .iter()
+        .filter(|r| r.engine == "leveldb" && r.cell["layout"] == "inline")
+        .all(|r| r.ok));
+    let md = std::fs::read_to_string(sdir.join("report.md")).unwrap();
+    let section = md.split("## Skipped cells").nth(1).expect(&md);
+    assert!(
+        section.contains("- leveldb lacks `--enable_blob_files` (all 2 cells with layout=blob): LevelDB has no blob files."),
+        "{section}"
+    );
+    // Once per engine and flag, not per run; not among failed runs.
+    assert_eq!(md.matches("lacks `--enable_blob_files`").count(), 1, "{md}");
+    assert!(!md.contains("## Failed runs"), "{md}");
+    // The results tables: no rows for the skipped runs, the LevelDB rows
+    // marked, and a sentence saying why.
+    assert!(md.contains("† leveldb ran a build with assertions enabled: its speed figures"));
+    let results = md.split("## Results").nth(1).unwrap();
+    assert!(
+        results.contains("| 256 B | inline | leveldb † | 1/1 |"),
+        "{results}"
+    );
+    assert!(!results.contains("| blob | leveldb"), "{results}");
+    assert!(
+        results.contains("| 256 B | blob | strata | 1/1 |"),
+        "{results}"
+    );
+}

@@ -362,11 +362,7 @@ impl LevelDbEngine {
             .iter()
             .filter_map(|r| Some((r.level.strip_prefix('L')?.parse::<u32>().ok()?, r)))
             .filter(|(l, _)| *l >= 1 && *l < leveldb_map::fixed::NUM_LEVELS - 1)
-            .any(|(l, r)| {
-                let limit = leveldb_map::fixed::LEVEL1_BYTES as f64
-                    * f64::from(leveldb_map::fixed::LEVEL_MULTIPLIER).powi(l as i32 - 1);
-                r.num("Size(MB)").unwrap_or(0.0) * 1048576.0 >= limit
-            })
+            .any(|(l, r)| leveldb_map::level_over_limit(l, r.num("Size(MB)").unwrap_or(0.0)))
     }
 
     fn write_opts(wo: WriteOpts) -> anyhow::Result<WriteOptsGuard> {

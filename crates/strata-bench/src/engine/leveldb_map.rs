@@ -131,6 +131,19 @@ pub fn fixed_equivalent(option: &str, value: &str) -> bool {
         )
 }
 
+/// Whether level `level` (1 to 5) is surely over LevelDB's byte limit,
+/// given its size as `leveldb.stats` prints it: whole MB, rounded. A level
+/// is due when it holds at least its limit, but a printed 10 is anything
+/// from 9.5 to 10.5 MB, so only a size at least half a MB over the limit
+/// counts; a level within half a MB of it is left to the file set's
+/// stability check (a wait that counted it could never end once LevelDB,
+/// reading the exact size, finds no compaction due).
+pub fn level_over_limit(level: u32, size_mb_rounded: f64) -> bool {
+    let limit_mb = (fixed::LEVEL1_BYTES as f64 / 1048576.0)
+        * f64::from(fixed::LEVEL_MULTIPLIER).powi(level as i32 - 1);
+    size_mb_rounded - 0.5 >= limit_mb
+}
+
 /// The error for a given flag LevelDB has no equivalent for.
 pub fn unsupported(engine: &str, s: &OptionSetting, why: &str) -> anyhow::Error {
     anyhow::anyhow!(
@@ -451,5 +464,15 @@ mod tests {
             2
         );
         assert_eq!(parse_log("").w_amp(), None);
+    }
+
+    #[test]
+    fn a_level_is_over_its_limit_only_when_its_rounded_size_says_so_surely() {
+        // L1's limit is 10 MiB: a printed 10 may be 9.6 MiB, not due.
+        assert!(!level_over_limit(1, 10.0));
+        assert!(level_over_limit(1, 11.0));
+        assert!(!level_over_limit(2, 100.0));
+        assert!(level_over_limit(2, 101.0));
+        assert!(!level_over_limit(3, 0.0));
     }
 }
