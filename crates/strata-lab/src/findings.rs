@@ -145,6 +145,26 @@ pub fn judge(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Judg
     )
 }
 
+/// The flags `engine` lacks that made the runner skip cells matching
+/// `fixed` (`--enable_blob_files`), or `None` when none was skipped.
+fn skipped_flags(
+    rows: &[ResultRow],
+    engine: &str,
+    fixed: &BTreeMap<String, String>,
+) -> Option<String> {
+    let mut flags: Vec<String> = rows
+        .iter()
+        .filter(|r| r.engine == engine && crate::report::is_skipped(r))
+        .filter(|r| fixed.iter().all(|(k, v)| r.cell.get(k) == Some(v)))
+        .map(|r| crate::report::skipped_flag(r.error.as_deref().unwrap_or("")).0)
+        .filter(|f| !f.is_empty())
+        .map(|f| format!("`--{f}`"))
+        .collect();
+    flags.sort();
+    flags.dedup();
+    (!flags.is_empty()).then(|| flags.join(", "))
+}
+
 /// Judges a finding at one facet (`fixed`: every axis but `along` and the series axis).
 fn judge_at(
     plan: &Plan,
@@ -239,7 +259,12 @@ fn judge_at(
     if j.verdict == Verdict::NoData {
         j.text = match crate::guards::na_reason(rows, engine, &f.step, fixed, &f.metric) {
             Some(why) => format!("{} is n/a here: {why}", f.metric),
-            None => format!("no successful runs measured {}", f.metric),
+            None => match skipped_flags(rows, engine, fixed) {
+                Some(flags) => format!(
+                    "{engine} did not run these cells: it lacks {flags} (see \"Skipped cells\")"
+                ),
+                None => format!("no successful runs measured {}", f.metric),
+            },
         };
     }
     j

@@ -270,13 +270,13 @@ fn table_cell(vals: &[f64], withheld: usize) -> String {
 
 /// Whether a row was skipped because its engine lacks a flag the cell sets
 /// (the runner's `skipped: ...` error, also on the steps after it).
-fn is_skipped(r: &ResultRow) -> bool {
+pub(crate) fn is_skipped(r: &ResultRow) -> bool {
     !r.ok && r.error.as_deref().is_some_and(|e| e.contains("skipped: "))
 }
 
 /// The flag a skip message names (`flag '--x'` from `strata bench`,
 /// `has no --x` from LevelDB's own db_bench) and the reason after it.
-fn skipped_flag(msg: &str) -> (String, String) {
+pub(crate) fn skipped_flag(msg: &str) -> (String, String) {
     let m = msg.split_once("skipped: ").map_or(msg, |(_, m)| m);
     let flag = m
         .split_once("flag '--")

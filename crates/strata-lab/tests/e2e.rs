@@ -503,6 +503,11 @@ fn only_survives_plan_run_one_and_collect() {
 #[test]
 fn skipped_cells_and_assertion_builds_are_reported() {
     let (d, spec) = setup();
+    // A claim on blob against inline: LevelDB ran half of its cells.
+    let text = format!(
+        "{SPEC}\n[[finding]]\nid = \"cross\"\nclaim = \"blob overtakes inline\"\npublished = \"p\"\nkind = \"crossover\"\nmetric = \"ops_sec\"\nstep = \"fillrandom\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"blob\"]\n"
+    );
+    std::fs::write(&spec, text).unwrap();
     // The fake as `strata bench`: `--engine=leveldb` names a LevelDB built
     // with assertions and refuses blob files, as the real adapter does.
     let wrapper = d.path().join("bench.sh");
@@ -556,7 +561,22 @@ exec sh {}/tests/fake_db_bench.sh "$@"
         "{section}"
     );
     // Once per engine and flag, not per run; not among failed runs.
-    assert_eq!(md.matches("lacks `--enable_blob_files`").count(), 1, "{md}");
+    assert_eq!(
+        md.matches("(all 2 cells with layout=blob)").count(),
+        1,
+        "{md}"
+    );
+    // The claim that needs the skipped cells says why LevelDB has no verdict.
+    let cross = md
+        .lines()
+        .find(|l| l.starts_with("| cross |") && l.contains("| leveldb |"))
+        .expect(&md);
+    assert!(
+        cross.contains(
+            "| no data | leveldb did not run these cells: it lacks `--enable_blob_files`"
+        ),
+        "{cross}"
+    );
     assert!(!md.contains("## Failed runs"), "{md}");
     // The results tables: no rows for the skipped runs, the LevelDB rows
     // marked, and a sentence saying why.
