@@ -56,3 +56,27 @@ fn leveldb_runs_fillseq_and_readrandom() {
 fn fjall_runs_fillseq_and_readrandom() {
     check("fjall", "fjall");
 }
+
+/// fjall always checks block checksums: asking it not to is refused,
+/// naming the flag and the engine, rather than run with checks on.
+#[test]
+fn fjall_refuses_reads_without_checksums() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new(STRATA)
+        .args([
+            "bench",
+            "--engine=fjall",
+            "--benchmarks=fillseq,readrandom",
+            "--num=100",
+            "--verify_checksum=false",
+            &format!("--db={}", dir.path().join("db").display()),
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert!(
+        err.contains("flag '--verify_checksum' (verify_checksum=false) is not supported by fjall"),
+        "{err}"
+    );
+}

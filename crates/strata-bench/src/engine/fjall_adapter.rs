@@ -348,8 +348,14 @@ impl BenchEngine for FjallEngine {
         b.commit()?;
         self.persist(wo)
     }
-    fn get(&self, key: &[u8], _verify_checksums: bool) -> anyhow::Result<Option<usize>> {
-        // fjall checks every block's checksum; it has no switch for it.
+    fn get(&self, key: &[u8], verify_checksums: bool) -> anyhow::Result<Option<usize>> {
+        // fjall checks every block's checksum; it has no switch to skip it,
+        // so a run that asks not to check is refused, not run checking.
+        if !verify_checksums {
+            anyhow::bail!(
+                "Not supported: flag '--verify_checksum' (verify_checksum=false) is not supported by fjall: it checks every block's checksum"
+            );
+        }
         Ok(self.ks.get(key)?.map(|v| v.len()))
     }
     fn multi_get(
