@@ -263,6 +263,12 @@ fn judge_at(
                 Some(flags) => format!(
                     "{engine} did not run these cells: it lacks {flags} (see \"Skipped cells\")"
                 ),
+                None if rows
+                    .iter()
+                    .any(|r| r.ok && r.engine == engine && r.step == f.step) =>
+                {
+                    format!("{engine}'s runs do not report {}", f.metric)
+                }
                 None => format!("no successful runs measured {}", f.metric),
             },
         };
@@ -410,6 +416,23 @@ benchmarks = "fillrandom"
         );
         assert_eq!(judged(&f, &r).verdict, Verdict::NotReproduced);
         assert_eq!(judged(&f, &[]).verdict, Verdict::NoData);
+    }
+
+    #[test]
+    fn a_metric_the_engine_does_not_report_says_so() {
+        let r = rows(|_, _, _| 100.0, J3);
+        let mut f = finding("argmax", "along = \"x\"\nexpected = [\"2\"]");
+        f.metric = "flush_micros_per_flush".into();
+        let j = judged(&f, &r);
+        assert_eq!(j.verdict, Verdict::NoData);
+        assert_eq!(
+            j.text,
+            "rocksdb's runs do not report flush_micros_per_flush"
+        );
+        assert_eq!(
+            judged(&f, &[]).text,
+            "no successful runs measured flush_micros_per_flush"
+        );
     }
 
     #[test]
