@@ -19,8 +19,8 @@
 //! holds the version it started from until its table is written (RocksDB's
 //! `FlushJob` base version), so the inputs of a compaction that finishes
 //! while a flush runs stay live until then and the flush's thread removes
-//! them; the next compaction need not wait for those. Session 16 read both
-//! engines' order from their LOGs at study 5's quick scale
+//! them; the next compaction need not wait for those. Both engines' order
+//! was read from their LOGs at study 5's quick scale
 //! (docs/benchmarks.md).
 
 use std::time::Duration;

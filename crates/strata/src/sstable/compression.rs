@@ -112,7 +112,7 @@ thread_local! {
     /// One Snappy encoder per thread, reused: a new one allocates and zeroes
     /// 34 KiB of hash tables, eight times the 4 KiB block it compresses. A
     /// flush of 4 KB values took 15% less CPU with the encoder reused
-    /// (docs/benchmarks.md, session 14).
+    /// (docs/benchmarks.md).
     static SNAPPY_C: RefCell<snap::raw::Encoder> = RefCell::new(snap::raw::Encoder::new());
     static ZSTD_C: RefCell<Option<zstd::bulk::Compressor<'static>>> = const { RefCell::new(None) };
     static ZSTD_D: RefCell<Option<zstd::bulk::Decompressor<'static>>> = const { RefCell::new(None) };
