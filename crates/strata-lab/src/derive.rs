@@ -15,7 +15,8 @@
 //!   (falls back to `CompMergeCPU(sec)` of the Sum row).
 //! - `waf_no_wal` = `waf` without the WAL term (see [`waf_no_wal`]).
 //! - `block_cache_hit_rate` = `rocksdb.block.cache.hit` / (hit + miss).
-//! - `flush_micros_per_flush` = SUM / COUNT of `rocksdb.db.flush.micros`.
+//! - `flush_micros_per_flush` = SUM / COUNT of `rocksdb.db.flush.micros`, or
+//!   for LevelDB the mean flush time from its info LOG (the `LOG:` line).
 //! - `sst_write_p50`, `sst_write_p99` = P50 / P99 of `rocksdb.sst.write.micros`;
 //!   `blob_write_p50`, `blob_write_p99` = those of
 //!   `rocksdb.blobdb.blob.file.write.micros` (only when they have samples).
@@ -228,6 +229,8 @@ pub fn metrics(o: &BenchOutput, acc: &Accounting) -> BTreeMap<String, f64> {
             "flush_micros_per_flush".into(),
             h.sum as f64 / h.count as f64,
         );
+    } else if let Some(v) = o.log_flush_micros_per_flush {
+        m.insert("flush_micros_per_flush".into(), v);
     }
     for (hist, name) in [
         ("rocksdb.sst.write.micros", "sst_write"),

@@ -88,6 +88,9 @@ pub struct BenchOutput {
     pub compaction_l0: BTreeMap<String, f64>,
     /// Seconds of `Cumulative stall:` from DB stats, if printed.
     pub cumulative_stall_sec: Option<f64>,
+    /// Mean microseconds per flush from LevelDB's `LOG:` line (its LOG
+    /// times each level-0 table build; LevelDB keeps no flush histogram).
+    pub log_flush_micros_per_flush: Option<f64>,
 }
 
 /// Benchmarks that print no result line of their own interest (meta benchmarks).
@@ -533,6 +536,11 @@ impl LevelDbTable {
                 .filter_map(|w| num(w[0]))
                 .collect();
             self.log_secs = (!secs.is_empty()).then(|| secs.iter().sum());
+            // `<n> flushes <bytes> bytes <secs> s, ...`
+            let flushes = t.first().and_then(|n| num(n)).filter(|&n| n > 0.0);
+            if let (Some(n), Some(s), Some(&"flushes")) = (flushes, secs.first(), t.get(1)) {
+                out.log_flush_micros_per_flush = Some(s * 1e6 / n);
+            }
             self.finish(out);
             return true;
         }
@@ -786,12 +794,14 @@ fjall: 7 tables 3000000 bytes, 4 compactions 0.250 s, disk space 70254592 bytes,
         assert_eq!(c.get("Comp(sec)"), Some(&1.75), "from the LOG line");
         assert_eq!(c.get("Write(GB)"), Some(&(6.0 / 1024.0)));
         assert_eq!(c.get("W-Amp"), Some(&3.0));
+        assert_eq!(o.log_flush_micros_per_flush, Some(125_000.0));
         assert_eq!(o.compaction_l0.get("Files"), Some(&2.0));
         assert_eq!(o.compaction_l0.get("Size(MB)"), Some(&1.048576));
         // Without the LOG line (LevelDB's own db_bench): no W-Amp.
         let bare = LEVELDB_DB_BENCH.replace("LOG: ", "");
         let o = parse_output(&bare, "");
         assert_eq!(o.compaction_sum.get("W-Amp"), None);
+        assert_eq!(o.log_flush_micros_per_flush, None);
         assert_eq!(o.compaction_sum.get("Files"), Some(&5.0));
         assert_eq!(o.compaction_sum.get("Comp(sec)"), Some(&1.0), "the table's");
     }

@@ -25,17 +25,40 @@ pub struct EngineCmd {
     /// `strata bench`.
     #[serde(default)]
     pub external: bool,
+    /// For an external LevelDB db_bench: what the binary takes, probed.
+    #[serde(default)]
+    pub leveldb: Option<LevelDbBenchCaps>,
 }
 
-/// A step's flags as LevelDB 1.23's own db_bench takes them: the flags it
-/// has under the same name, `--target_file_size_base` as `--max_file_size`,
-/// `--compression_type` none/snappy as `--compression=0/1`, booleans as
-/// 0/1. `--seed` and `--statistics` are not passed (it has neither: it
-/// seeds its generator with 301 and keeps no statistics; the run's notes
-/// say so). Any other flag is an error naming it: the cell is skipped.
+/// What a LevelDB db_bench binary takes, found by running it: LevelDB
+/// 1.23 (the release Debian ships) has no `--compression` flag and
+/// compresses with Snappy whenever it was built with it; later sources
+/// have `--compression=0/1`.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct LevelDbBenchCaps {
+    /// It takes `--compression=0/1`.
+    pub compression_flag: bool,
+    /// It was built with Snappy (its header does not warn "Snappy
+    /// compression is not enabled").
+    pub snappy: bool,
+}
+
+/// A step's flags as LevelDB's own db_bench takes them: the flags it has
+/// under the same name, `--target_file_size_base` as `--max_file_size`,
+/// booleans as 0/1, and `--compression_type` none/snappy as
+/// `--compression=0/1` where the binary has that flag; without it (LevelDB
+/// 1.23) the type the binary uses anyway (Snappy when built with it, else
+/// none) is accepted and the other one skips the cell. `--seed` and
+/// `--statistics` are not passed (it has neither: it seeds its generator
+/// with 301 and keeps no statistics; the run's notes say so). An option
+/// LevelDB lacks but whose given value is what LevelDB does anyway (its
+/// fixed 10 MB level 1, say) is accepted and not passed; any other flag is
+/// an error naming it: the cell is skipped.
 pub fn leveldb_db_bench_flags(
     flags: &std::collections::BTreeMap<String, String>,
+    caps: LevelDbBenchCaps,
 ) -> Result<std::collections::BTreeMap<String, String>, String> {
+    use strata_bench::engine::leveldb_map::fixed_equivalent;
     const SAME: &[&str] = &[
         "benchmarks",
         "num",
@@ -71,17 +94,29 @@ pub fn leveldb_db_bench_flags(
                 out.insert("max_file_size".into(), v.clone());
             }
             "compression_type" => {
-                let c = match v.to_ascii_lowercase().as_str() {
-                    "none" => "0",
-                    "snappy" => "1",
+                let snappy = match v.to_ascii_lowercase().as_str() {
+                    "none" => false,
+                    "snappy" => true,
                     _ => {
                         return Err(format!(
                             "skipped: LevelDB's db_bench has no --compression_type={v} (snappy or none only)"
                         ))
                     }
                 };
-                out.insert("compression".into(), c.into());
+                if caps.compression_flag {
+                    out.insert("compression".into(), if snappy { "1" } else { "0" }.into());
+                } else if snappy != caps.snappy {
+                    let uses = if caps.snappy {
+                        "Snappy"
+                    } else {
+                        "none (built without Snappy)"
+                    };
+                    return Err(format!(
+                        "skipped: this LevelDB db_bench has no --compression flag and always compresses with {uses}, so --compression_type={v} cannot be set"
+                    ));
+                }
             }
+            k2 if fixed_equivalent(k2, v) => {}
             _ => {
                 return Err(format!(
                     "skipped: LevelDB's db_bench has no --{k} (set to {v})"
@@ -138,13 +173,32 @@ pub struct RunOptions {
     pub max_jobs: Option<usize>,
 }
 
+/// LevelDB's own db_bench prints its `leveldb.stats` table but not the
+/// flush and compaction bytes W-Amp needs; those are in the DB's info LOG,
+/// read right after the step (the next open moves it to LOG.old). The
+/// table is followed by the `LOG:` line `strata bench --engine=leveldb`
+/// prints, from the same LOG parser, so both paths read alike. A step
+/// without the table (no `stats` benchmark) is left as it is.
+fn with_leveldb_log_line(stdout: &str, db: &Path) -> String {
+    use strata_bench::engine::leveldb_map::{log_line, parse_log};
+    let table = stdout.contains("Level  Files Size(MB) Time(sec) Read(MB) Write(MB)");
+    match std::fs::read_to_string(db.join("LOG")) {
+        Ok(log) if table => format!("{stdout}\n{}\n", log_line(&parse_log(&log))),
+        _ => stdout.to_string(),
+    }
+}
+
 /// Study directory for a plan under `out`.
 pub fn study_dir(out: &Path, plan: &Plan) -> PathBuf {
     out.join(format!("{}-{}", plan.loaded.spec.name, plan.scale))
 }
 
-/// Whether `prefix` runs a tiny db_bench-compatible benchmark successfully.
-pub fn probe(prefix: &[String], scratch: &Path) -> Result<String, String> {
+/// Runs a tiny fillseq with `prefix` and `extra` flags in a scratch DB.
+fn tiny_run(
+    prefix: &[String],
+    scratch: &Path,
+    extra: &[&str],
+) -> Result<(Vec<String>, crate::process::ProcessOutcome), String> {
     // Unique per process and command: plan jobs may probe concurrently.
     let tag: u64 = prefix
         .iter()
@@ -157,9 +211,31 @@ pub fn probe(prefix: &[String], scratch: &Path) -> Result<String, String> {
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let mut argv = prefix.to_vec();
     argv.extend(["--benchmarks=fillseq", "--num=10"].map(String::from));
+    argv.extend(extra.iter().map(|a| a.to_string()));
     argv.push(format!("--db={}", dir.join("db").display()));
     let o = crate::process::run(&argv, None, &dir.join("probe"));
     let _ = std::fs::remove_dir_all(&dir);
+    Ok((argv, o))
+}
+
+/// What an external LevelDB db_bench takes (see [`LevelDbBenchCaps`]):
+/// whether it runs with `--compression=0`, and whether its header warns
+/// that Snappy is not compiled in.
+pub fn probe_leveldb_caps(prefix: &[String], scratch: &Path) -> LevelDbBenchCaps {
+    let ok = |r: &Result<(Vec<String>, crate::process::ProcessOutcome), String>| {
+        r.as_ref().is_ok_and(|(_, o)| o.exit_code == 0)
+    };
+    let compression_flag = ok(&tiny_run(prefix, scratch, &["--compression=0"]));
+    let plain = tiny_run(prefix, scratch, &[]);
+    LevelDbBenchCaps {
+        compression_flag,
+        snappy: plain.is_ok_and(|(_, o)| !o.stdout.contains("Snappy compression is not enabled")),
+    }
+}
+
+/// Whether `prefix` runs a tiny db_bench-compatible benchmark successfully.
+pub fn probe(prefix: &[String], scratch: &Path) -> Result<String, String> {
+    let (argv, o) = tiny_run(prefix, scratch, &[])?;
     let parsed = parse_output(&o.stdout, &o.stderr);
     if o.exit_code == 0 && parsed.primary().is_some() {
         let ver = parsed
@@ -236,9 +312,18 @@ pub fn resolve_engines(
                         ));
                     }
                     let external = external.is_some_and(|p| words(p) == prefix);
-                    if external && e == "leveldb" {
+                    let leveldb = (external && e == "leveldb")
+                        .then(|| probe_leveldb_caps(&prefix, scratch));
+                    if let Some(caps) = leveldb {
+                        let compression = match (caps.compression_flag, caps.snappy) {
+                            (true, _) => "it takes --compression=0/1".to_string(),
+                            (false, s) => format!(
+                                "it has no --compression flag and always compresses with {}",
+                                if s { "Snappy" } else { "none (built without Snappy)" }
+                            ),
+                        };
                         notes.push(format!(
-                            "{e} ran LevelDB's own db_bench: --seed and --statistics are not passed to it (it seeds its key generator with 301 and keeps no statistics), so its keys are not the other engines' keys."
+                            "{e} ran LevelDB's own db_bench: --seed and --statistics are not passed to it (it seeds its key generator with 301 and keeps no statistics), so its keys are not the other engines' keys; {compression}; W-Amp and flush times come from its info LOG."
                         ));
                     }
                     out.push(EngineCmd {
@@ -246,6 +331,7 @@ pub fn resolve_engines(
                         prefix,
                         how: format!("{how}, {ver}"),
                         external,
+                        leveldb,
                     });
                     found = true;
                     break;
@@ -317,8 +403,8 @@ pub fn run_job(
     for (i, step) in plan.steps().iter().enumerate() {
         let mut flags = plan.step_flags(&job.cell, i);
         if let Ok(e) = &engine {
-            if e.external && e.engine == "leveldb" {
-                match leveldb_db_bench_flags(&flags) {
+            if let (true, Some(caps)) = (e.external, e.leveldb) {
+                match leveldb_db_bench_flags(&flags, caps) {
                     Ok(f) => flags = f,
                     Err(m) => {
                         fatal.get_or_insert(m);
@@ -374,7 +460,12 @@ pub fn run_job(
                 &rdir.join(format!("step{i}")),
                 plan.timeout,
             );
-            let parsed = parse_output(&o.stdout, &o.stderr);
+            let external_leveldb = engine.as_ref().is_ok_and(|e| e.leveldb.is_some());
+            let parsed = if external_leveldb {
+                parse_output(&with_leveldb_log_line(&o.stdout, &db), &o.stderr)
+            } else {
+                parse_output(&o.stdout, &o.stderr)
+            };
             row.engine_version = parsed
                 .engine_version
                 .clone()
@@ -563,6 +654,7 @@ flags = { num = 10 }
             prefix: vec!["sh".into(), "-c".into(), script.into()],
             how: "fake".into(),
             external: false,
+            leveldb: None,
         }
     }
 
@@ -594,15 +686,22 @@ flags = { num = 10 }
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect()
         };
-        let t = leveldb_db_bench_flags(&f(&[
-            ("benchmarks", "fillrandom,stats"),
-            ("num", "1000"),
-            ("target_file_size_base", "4194304"),
-            ("compression_type", "none"),
-            ("histogram", "true"),
-            ("seed", "1"),
-            ("statistics", "1"),
-        ]))
+        let caps = LevelDbBenchCaps {
+            compression_flag: true,
+            snappy: true,
+        };
+        let t = leveldb_db_bench_flags(
+            &f(&[
+                ("benchmarks", "fillrandom,stats"),
+                ("num", "1000"),
+                ("target_file_size_base", "4194304"),
+                ("compression_type", "none"),
+                ("histogram", "true"),
+                ("seed", "1"),
+                ("statistics", "1"),
+            ]),
+            caps,
+        )
         .unwrap();
         assert_eq!(
             t,
@@ -614,9 +713,9 @@ flags = { num = 10 }
                 ("histogram", "1"),
             ])
         );
-        let e = leveldb_db_bench_flags(&f(&[("max_bytes_for_level_base", "1")])).unwrap_err();
+        let e = leveldb_db_bench_flags(&f(&[("max_bytes_for_level_base", "1")]), caps).unwrap_err();
         assert!(e.contains("--max_bytes_for_level_base"), "{e}");
-        let e = leveldb_db_bench_flags(&f(&[("compression_type", "lz4")])).unwrap_err();
+        let e = leveldb_db_bench_flags(&f(&[("compression_type", "lz4")]), caps).unwrap_err();
         assert!(e.contains("lz4"), "{e}");
         // In a job: a flag it lacks skips the cell before anything runs.
         let d = tempfile::tempdir().unwrap();
@@ -626,6 +725,7 @@ flags = { num = 10 }
         let mut ext = fake("echo 'fillseq      :       2.000 micros/op;'");
         ext.engine = "leveldb".into();
         ext.external = true;
+        ext.leveldb = Some(caps);
         let rows = run_job(
             &plan,
             &plan.jobs[0],
@@ -641,6 +741,104 @@ flags = { num = 10 }
             .as_deref()
             .unwrap_or("")
             .starts_with("skipped: LevelDB's db_bench has no --max_bytes_for_level_base"));
+    }
+
+    #[test]
+    fn leveldb_db_bench_takes_a_level_size_it_has_fixed() {
+        // The quick scales set LevelDB's own fixed 10 MB level 1: every
+        // cell was skipped on an external db_bench before.
+        let f = |kv: &[(&str, &str)]| -> std::collections::BTreeMap<String, String> {
+            kv.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let caps = LevelDbBenchCaps::default();
+        let t = leveldb_db_bench_flags(
+            &f(&[("max_bytes_for_level_base", "10485760"), ("num", "10")]),
+            caps,
+        )
+        .unwrap();
+        assert_eq!(t, f(&[("num", "10")]));
+        let e = leveldb_db_bench_flags(&f(&[("max_bytes_for_level_base", "20971520")]), caps)
+            .unwrap_err();
+        assert!(
+            e.contains("--max_bytes_for_level_base (set to 20971520)"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn leveldb_1_23_db_bench_compresses_as_it_was_built() {
+        let f = |v: &str| {
+            std::collections::BTreeMap::from([("compression_type".to_string(), v.to_string())])
+        };
+        // No --compression flag, built without Snappy: none is what it does.
+        let plain = LevelDbBenchCaps {
+            compression_flag: false,
+            snappy: false,
+        };
+        assert!(leveldb_db_bench_flags(&f("none"), plain)
+            .unwrap()
+            .is_empty());
+        let e = leveldb_db_bench_flags(&f("snappy"), plain).unwrap_err();
+        assert!(
+            e.contains("no --compression flag") && e.contains("built without Snappy"),
+            "{e}"
+        );
+        // Built with Snappy: snappy is accepted, none cannot be set.
+        let snappy = LevelDbBenchCaps {
+            compression_flag: false,
+            snappy: true,
+        };
+        assert!(leveldb_db_bench_flags(&f("snappy"), snappy)
+            .unwrap()
+            .is_empty());
+        let e = leveldb_db_bench_flags(&f("none"), snappy).unwrap_err();
+        assert!(e.contains("always compresses with Snappy"), "{e}");
+    }
+
+    #[test]
+    fn leveldb_db_bench_w_amp_and_flush_time_come_from_its_log() {
+        // Output and info LOG of LevelDB 1.23's db_bench (fillrandom,
+        // readrandom, stats; 20,000 x 2,000-byte values, 1 MiB buffers).
+        let data = |n: &str| {
+            let p = format!("{}/testdata/{n}", env!("CARGO_MANIFEST_DIR"));
+            std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
+        };
+        let stdout = data("leveldb_fillrandom_1.23.stdout");
+        let stderr = data("leveldb_fillrandom_1.23.stderr");
+        let d = tempfile::tempdir().unwrap();
+        // Without a LOG the output is left as it is: no W-Amp.
+        assert_eq!(with_leveldb_log_line(&stdout, d.path()), stdout);
+        std::fs::write(d.path().join("LOG"), data("leveldb_fillrandom_1.23.LOG")).unwrap();
+        let o = parse_output(&with_leveldb_log_line(&stdout, d.path()), &stderr);
+        assert_eq!(o.engine_version.as_deref(), Some("LevelDB 1.23"));
+        let sum = &o.compaction_sum;
+        // The table's Write(MB) column sums to 136 (37 + 76 + 23, each
+        // rounded); the LOG's flush + compaction bytes must agree.
+        let log =
+            strata_bench::engine::leveldb_map::parse_log(&data("leveldb_fillrandom_1.23.LOG"));
+        let log_mb = (log.flush_bytes + log.compaction_bytes) as f64 / 1048576.0;
+        assert!((log_mb - 136.0).abs() <= 1.5, "{log_mb}");
+        assert!((sum["Write(GB)"] * 1024.0 - 136.0).abs() < 1e-9);
+        let w = sum["W-Amp"];
+        assert!(
+            (w - log_mb * 1048576.0 / log.flush_bytes as f64).abs() < 0.006,
+            "{w}"
+        );
+        assert!(w > 1.5, "fillrandom compacts: {w}");
+        let m = crate::derive::metrics(&o, &crate::derive::Accounting::default());
+        assert_eq!(m["wamp"], w);
+        let per_flush = log.flush_micros as f64 / log.flushes as f64;
+        // The LOG line prints seconds to the millisecond.
+        let slack = 500.0 / log.flushes as f64 + 1e-6;
+        assert!(
+            (m["flush_micros_per_flush"] - per_flush).abs() <= slack,
+            "{m:?}"
+        );
+        // A step without the stats table (a read step) gets no LOG line.
+        let read = "readrandom   :       3.535 micros/op; (12674 of 20000 found)\n";
+        assert_eq!(with_leveldb_log_line(read, d.path()), read);
     }
 
     #[test]
