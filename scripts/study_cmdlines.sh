@@ -12,7 +12,7 @@
 # Environment:
 #   STRATA_ROCKSDB_BIN  `strata` built with --features rocksdb (default BIN_STRATA;
 #                       the rocksdb engine is skipped when it lacks the feature)
-#   CMDLINES            command file (default: ../testdata/study-cmdlines.txt)
+#   CMDLINES            command file (default: crates/strata-bench/testdata/study-cmdlines.txt)
 #   OUT                 where stdout/stderr/parsed JSON are kept (default /tmp/study-cmdlines)
 #   SHRINK              divisor for --write_buffer_size, --max_bytes_for_level_base,
 #                       --target_file_size_base (default 128, floor 65536)
@@ -34,7 +34,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 BIN=${1:?usage: study_cmdlines.sh BIN_STRATA [DB_BENCH]}
 DBB=${2:-/usr/bin/db_bench}
 ROCKS=${STRATA_ROCKSDB_BIN:-$BIN}
-CMDLINES=${CMDLINES:-$here/../testdata/study-cmdlines.txt}
+CMDLINES=${CMDLINES:-$here/../crates/strata-bench/testdata/study-cmdlines.txt}
 OUT=${OUT:-/tmp/study-cmdlines}
 SHRINK=${SHRINK:-128}
 WB=${WB-1048576}
