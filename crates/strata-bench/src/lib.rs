@@ -12,6 +12,7 @@
 
 pub mod build_info;
 pub mod dbdir;
+pub mod distributions;
 pub mod engine;
 pub mod flags;
 pub mod header;

@@ -312,16 +312,19 @@ pub fn resolve_engines(
                         ));
                     }
                     let external = external.is_some_and(|p| words(p) == prefix);
-                    let leveldb = (external && e == "leveldb")
-                        .then(|| probe_leveldb_caps(&prefix, scratch));
+                    let leveldb =
+                        (external && e == "leveldb").then(|| probe_leveldb_caps(&prefix, scratch));
                     if let Some(caps) = leveldb {
-                        let compression = match (caps.compression_flag, caps.snappy) {
-                            (true, _) => "it takes --compression=0/1".to_string(),
-                            (false, s) => format!(
+                        let compression =
+                            match (caps.compression_flag, caps.snappy) {
+                                (true, _) => "it takes --compression=0/1".to_string(),
+                                (false, s) => {
+                                    format!(
                                 "it has no --compression flag and always compresses with {}",
                                 if s { "Snappy" } else { "none (built without Snappy)" }
-                            ),
-                        };
+                            )
+                                }
+                            };
                         notes.push(format!(
                             "{e} ran LevelDB's own db_bench: --seed and --statistics are not passed to it (it seeds its key generator with 301 and keeps no statistics), so its keys are not the other engines' keys; {compression}; W-Amp and flush times come from its info LOG."
                         ));
