@@ -28,6 +28,7 @@ pub mod stats;
 pub mod sysinfo;
 pub mod valuegen;
 pub mod workloads;
+pub mod ycsb;
 
 #[cfg(test)]
 mod e2e_tests;

@@ -60,6 +60,10 @@ pub enum Bench {
     Stats,
     /// print `rocksdb.levelstats`
     LevelStats,
+    /// insert YCSB's records
+    YcsbLoad,
+    /// one of YCSB's core workloads
+    Ycsb(crate::ycsb::Workload),
 }
 
 impl Bench {
@@ -86,14 +90,15 @@ impl Bench {
             "waitforcompaction" => Self::WaitForCompaction,
             "stats" => Self::Stats,
             "levelstats" => Self::LevelStats,
-            _ => return None,
+            "ycsb_load" => Self::YcsbLoad,
+            other => return crate::ycsb::Workload::parse(other).map(Self::Ycsb),
         })
     }
 
     fn fresh_db(self) -> bool {
         matches!(
             self,
-            Self::FillSeq | Self::FillRandom | Self::FillSync | Self::FillBatch
+            Self::FillSeq | Self::FillRandom | Self::FillSync | Self::FillBatch | Self::YcsbLoad
         )
     }
 
@@ -109,6 +114,8 @@ impl Bench {
                 | Self::ReadRandomWriteRandom
                 | Self::ReadWhileWriting
                 | Self::UpdateRandom
+                | Self::YcsbLoad
+                | Self::Ycsb(_)
         )
     }
 }
@@ -369,6 +376,8 @@ impl<'a> Runner<'a> {
                                 workloads::read_random_write_random(&mut ctx)
                             }
                             Bench::UpdateRandom => workloads::update_random(&mut ctx),
+                            Bench::YcsbLoad => crate::ycsb::load(&mut ctx, n),
+                            Bench::Ycsb(w) => crate::ycsb::run(&mut ctx, w, n),
                             Bench::ReadWhileWriting if tid == 0 => {
                                 workloads::background_writer(&mut ctx)
                             }

@@ -19,8 +19,14 @@ pub enum OpType {
     Delete,
     /// Seek
     Seek,
-    /// Read-modify-write
+    /// Read-modify-write (db_bench's updaterandom); a YCSB update
     Update,
+    /// A YCSB insert of a new record
+    Insert,
+    /// A YCSB scan (seek, then up to `--ycsb_max_scan_length` nexts)
+    Scan,
+    /// A YCSB read-modify-write
+    ReadModifyWrite,
 }
 
 impl OpType {
@@ -32,6 +38,9 @@ impl OpType {
             OpType::Delete => "delete",
             OpType::Seek => "seek",
             OpType::Update => "update",
+            OpType::Insert => "insert",
+            OpType::Scan => "scan",
+            OpType::ReadModifyWrite => "readmodifywrite",
         }
     }
 }
@@ -124,6 +133,22 @@ impl Stats {
             self.last_op_finish = now;
         }
         self.done += n;
+    }
+
+    /// Counts one op whose latency runs from `scheduled` (its slot under
+    /// a target rate, so waiting behind a slow op counts as latency) to
+    /// now.
+    pub fn finished_op_from(&mut self, scheduled: Instant, op: OpType) {
+        if self.record_latency {
+            let now = Instant::now();
+            let nanos = now.saturating_duration_since(scheduled).as_nanos() as u64;
+            self.hist
+                .entry(op)
+                .or_insert_with(Latency::new)
+                .record(nanos);
+            self.last_op_finish = now;
+        }
+        self.done += 1;
     }
 
     /// Adds bytes for the MB/s figure.

@@ -42,6 +42,13 @@ impl ThreadCtx<'_> {
         self.progress.tick(self.stats.done);
     }
 
+    /// Counts one op timed from its scheduled start (YCSB under a target
+    /// rate; the op's own start otherwise).
+    pub(crate) fn finish_from(&mut self, scheduled: Instant, op: OpType) {
+        self.stats.finished_op_from(scheduled, op);
+        self.progress.tick(self.stats.done);
+    }
+
     fn key(&self, v: u64, buf: &mut [u8]) {
         generate_key_from_int(v, buf);
     }

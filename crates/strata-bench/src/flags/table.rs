@@ -564,6 +564,30 @@ pub static FLAGS: &[FlagSpec] = &[
         "",
         "[strata] Write every figure of the run to this path as JSON (schema in docs/bench.md)",
     ),
+    f(
+        "ycsb_request_distribution",
+        Str,
+        "",
+        "[strata] Key choice of the ycsb_* workloads: zipfian, uniform or latest (empty: each workload's own)",
+    ),
+    f(
+        "ycsb_zipfian_constant",
+        F64,
+        "0.99",
+        "[strata] The zipfian constant of the ycsb_* workloads, in (0, 1)",
+    ),
+    f(
+        "ycsb_max_scan_length",
+        I64,
+        "100",
+        "[strata] Longest scan of ycsb_e (lengths uniform from 1)",
+    ),
+    f(
+        "ycsb_target_ops_per_sec",
+        F64,
+        "0",
+        "[strata] Target rate of the ycsb_* benchmarks over all threads (0: unthrottled); latencies then count from each op's scheduled start",
+    ),
 ];
 
 /// The spec of flag `name`, if it exists.
