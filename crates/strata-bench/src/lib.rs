@@ -19,6 +19,7 @@ pub mod header;
 pub mod histogram;
 pub mod json_report;
 pub mod keygen;
+pub mod mixgraph;
 pub mod options_map;
 pub mod parser;
 pub mod progress;

@@ -64,6 +64,8 @@ pub enum Bench {
     YcsbLoad,
     /// one of YCSB's core workloads
     Ycsb(crate::ycsb::Workload),
+    /// db_bench's mix of Gets, Puts and Seeks with modelled keys and sizes
+    MixGraph,
 }
 
 impl Bench {
@@ -91,6 +93,7 @@ impl Bench {
             "stats" => Self::Stats,
             "levelstats" => Self::LevelStats,
             "ycsb_load" => Self::YcsbLoad,
+            "mixgraph" => Self::MixGraph,
             other => return crate::ycsb::Workload::parse(other).map(Self::Ycsb),
         })
     }
@@ -116,6 +119,7 @@ impl Bench {
                 | Self::UpdateRandom
                 | Self::YcsbLoad
                 | Self::Ycsb(_)
+                | Self::MixGraph
         )
     }
 }
@@ -378,6 +382,7 @@ impl<'a> Runner<'a> {
                             Bench::UpdateRandom => workloads::update_random(&mut ctx),
                             Bench::YcsbLoad => crate::ycsb::load(&mut ctx, n),
                             Bench::Ycsb(w) => crate::ycsb::run(&mut ctx, w, n),
+                            Bench::MixGraph => crate::mixgraph::run(&mut ctx, n),
                             Bench::ReadWhileWriting if tid == 0 => {
                                 workloads::background_writer(&mut ctx)
                             }

@@ -37,7 +37,7 @@ pub struct ThreadCtx<'a> {
 }
 
 impl ThreadCtx<'_> {
-    fn finished(&mut self, n: u64, op: OpType) {
+    pub(crate) fn finished(&mut self, n: u64, op: OpType) {
         self.stats.finished_ops(n, op);
         self.progress.tick(self.stats.done);
     }
