@@ -12,7 +12,9 @@
 //! | `ycsb_f` | 50% read, 50% read-modify-write | zipfian |
 //!
 //! Records are YCSB's: key number `k` is stored under the db_bench-format
-//! key of `fnv_hash64(k)` (YCSB's default `insertorder=hashed`), values are
+//! key of `fnv_hash64(k)` (YCSB's default `insertorder=hashed`; with
+//! `--ycsb_insert_order=ordered`, under the key of `k`, so the workloads
+//! run on a DB that db_bench's `fillseq` loaded), values are
 //! 1,000 bytes (ten 100-byte fields) unless `--value_size` is given. An
 //! update writes a whole new record; a read-modify-write reads the record
 //! and writes a new one, timed as one operation. Zipfian key choice is
@@ -185,6 +187,8 @@ pub struct YcsbFlags {
     pub target_ops_per_sec: f64,
     /// Record size: `--value_size` when given, else [`RECORD_SIZE`].
     pub record_size: usize,
+    /// `--ycsb_insert_order`: hashed (YCSB's default) or ordered keys.
+    pub hashed: bool,
 }
 
 impl YcsbFlags {
@@ -225,6 +229,15 @@ impl YcsbFlags {
                 "Invalid value '{target_ops_per_sec}' for flag 'ycsb_target_ops_per_sec': must not be negative"
             ));
         }
+        let hashed = match raw("ycsb_insert_order").as_str() {
+            "hashed" => true,
+            "ordered" => false,
+            other => {
+                return Err(format!(
+                "Invalid value '{other}' for flag 'ycsb_insert_order': expected hashed or ordered"
+            ))
+            }
+        };
         let record_size = if f.values.was_given("value_size") {
             f.value_size
         } else {
@@ -236,13 +249,16 @@ impl YcsbFlags {
             max_scan_length: max_scan_length as u64,
             target_ops_per_sec,
             record_size,
+            hashed,
         })
     }
 }
 
-/// Writes the key of record number `keynum` into `buf`.
-pub fn record_key(keynum: u64, buf: &mut [u8]) {
-    generate_key_from_int(fnv_hash64(keynum), buf);
+/// Writes the key of record number `keynum` into `buf`: the key of
+/// `fnv_hash64(keynum)` (hashed), or of `keynum` itself (ordered, the keys
+/// db_bench's fills write).
+pub fn record_key(keynum: u64, hashed: bool, buf: &mut [u8]) {
+    generate_key_from_int(if hashed { fnv_hash64(keynum) } else { keynum }, buf);
 }
 
 /// Chooses the record numbers a workload reads, updates and scans from.
@@ -328,7 +344,7 @@ pub fn load(ctx: &mut ThreadCtx<'_>, threads: usize) -> anyhow::Result<()> {
     let mut k = ctx.tid as u64;
     while k < num {
         let start = pacer.wait();
-        record_key(k, &mut key);
+        record_key(k, y.hashed, &mut key);
         let v = values.generate(y.record_size);
         ctx.db
             .put(&key, v, ctx.wo)
@@ -373,7 +389,7 @@ pub fn run(ctx: &mut ThreadCtx<'_>, w: Workload, threads: usize) -> anyhow::Resu
         let start = pacer.wait();
         match op {
             Op::Insert => {
-                record_key(next_insert, &mut key);
+                record_key(next_insert, y.hashed, &mut key);
                 let v = values.generate(y.record_size);
                 ctx.db
                     .put(&key, v, ctx.wo)
@@ -384,7 +400,7 @@ pub fn run(ctx: &mut ThreadCtx<'_>, w: Workload, threads: usize) -> anyhow::Resu
                 inserts += 1;
             }
             Op::Scan => {
-                record_key(chooser.next(&mut ctx.rand, last), &mut key);
+                record_key(chooser.next(&mut ctx.rand, last), y.hashed, &mut key);
                 let len = 1 + ctx.rand.next_u64() % y.max_scan_length;
                 let db = std::sync::Arc::clone(ctx.db);
                 let mut it = db.iter()?;
@@ -398,7 +414,7 @@ pub fn run(ctx: &mut ThreadCtx<'_>, w: Workload, threads: usize) -> anyhow::Resu
                 scans += 1;
             }
             Op::Read | Op::Update | Op::ReadModifyWrite => {
-                record_key(chooser.next(&mut ctx.rand, last), &mut key);
+                record_key(chooser.next(&mut ctx.rand, last), y.hashed, &mut key);
                 if op != Op::Update {
                     match ctx.db.get(&key, f.verify_checksum) {
                         Ok(Some(len)) => {
@@ -578,6 +594,10 @@ mod tests {
         assert!(f("--ycsb_target_ops_per_sec=-1")
             .unwrap_err()
             .contains("ycsb_target_ops_per_sec"));
+        assert!(f("--ycsb_insert_order=random")
+            .unwrap_err()
+            .contains("ycsb_insert_order"));
+        assert!(!f("--ycsb_insert_order=ordered").unwrap().hashed);
         let ok = f("--ycsb_request_distribution=uniform").unwrap();
         assert_eq!(ok.distribution, Some(Distribution::Uniform));
         assert_eq!(ok.record_size, RECORD_SIZE);
@@ -587,13 +607,16 @@ mod tests {
     #[test]
     fn records_live_under_hashed_keys() {
         let (mut a, mut b) = ([0u8; 16], [0u8; 16]);
-        record_key(1, &mut a);
-        record_key(2, &mut b);
+        record_key(1, true, &mut a);
+        record_key(2, true, &mut b);
         assert_ne!(a, b);
         assert_eq!(&a[8..], b"00000000");
         assert_eq!(
             u64::from_be_bytes(a[..8].try_into().unwrap()),
             fnv_hash64(1)
         );
+        // Ordered: the key db_bench's fills write for the same number.
+        record_key(7, false, &mut a);
+        assert_eq!(a.to_vec(), crate::keygen::make_key(7, 16));
     }
 }

@@ -721,6 +721,12 @@ pub static FLAGS: &[FlagSpec] = &[
         "[strata] Key choice of the ycsb_* workloads: zipfian, uniform or latest (empty: each workload's own)",
     ),
     f(
+        "ycsb_insert_order",
+        Str,
+        "hashed",
+        "[strata] Record keys of the ycsb_* benchmarks: hashed (YCSB's default) or ordered (record k under key k, as fillseq writes it)",
+    ),
+    f(
         "ycsb_zipfian_constant",
         F64,
         "0.99",
