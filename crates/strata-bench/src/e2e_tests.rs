@@ -1,7 +1,7 @@
 //! End-to-end runs of the whole harness against the in-memory test double.
 
+use crate::dbbench_text::{parse_output, BenchOutput};
 use crate::engine::memory::MemoryFactory;
-use crate::parser::parse_output;
 use crate::run_with;
 
 const ALL: &str = "fillseq,fillrandom,overwrite,fillsync,readrandom,readseq,readreverse,readmissing,seekrandom,deleterandom,readrandomwriterandom,readwhilewriting,updaterandom,compact,flush,waitforcompaction,stats,levelstats";
@@ -49,15 +49,19 @@ fn every_benchmark_runs_and_parses_like_rocksdb_output() {
         "{}",
         r.err
     );
-    let p = parse_output(&r.out);
-    let names: Vec<&str> = p.benchmarks.iter().map(|b| b.name.as_str()).collect();
+    let p = parse_output(&r.out, "");
+    let names: Vec<&str> = p.benches.iter().map(|b| b.name.as_str()).collect();
     let expected: Vec<&str> = ALL
         .split(',')
         .filter(|n| !["flush", "waitforcompaction", "stats", "levelstats"].contains(n))
         .collect();
     assert_eq!(names, expected, "output:\n{}", r.out);
-    let by = |n: &str| p.benchmarks.iter().find(|b| b.name == n).unwrap();
-    assert_eq!(by("fillseq").operations, 6000, "each thread writes --num");
+    let by = |n: &str| p.benches.iter().find(|b| b.name == n).unwrap();
+    assert_eq!(
+        by("fillseq").operations,
+        Some(6000),
+        "each thread writes --num"
+    );
     assert_eq!(by("readseq").message, "");
     assert!(
         by("readrandom").message.ends_with("of 3000 found)"),
@@ -74,22 +78,23 @@ fn every_benchmark_runs_and_parses_like_rocksdb_output() {
         .starts_with("( reads:2700 writes:300 total:3000 found:"));
     assert_eq!(
         by("readwhilewriting").operations,
-        6000,
+        Some(6000),
         "writer excluded from the merge"
     );
-    assert_eq!(by("compact").operations, 1);
-    assert_eq!(by("readrandomwriterandom").histograms.len(), 2);
-    assert_eq!(by("seekrandom").histograms[0].op, "seek");
-    assert_eq!(by("deleterandom").histograms[0].op, "delete");
-    assert_eq!(by("updaterandom").histograms[0].op, "update");
+    assert_eq!(by("compact").operations, Some(1));
+    assert_eq!(p.histogram_ops("readrandomwriterandom").len(), 2);
+    assert_eq!(p.histogram_ops("seekrandom")[0], "seek");
+    assert_eq!(p.histogram_ops("deleterandom")[0], "delete");
+    assert_eq!(p.histogram_ops("updaterandom")[0], "update");
     assert!(r.out.contains("flush memtable\n"));
     assert!(r.out.contains("): started\n") && r.out.contains("): finished\n"));
     assert!(r.out.contains("\nLevel Files Size(MB)\n"));
-    assert!(p.db_stats.is_some(), "stats benchmark output parsed");
     assert_eq!(
-        p.statistics.as_ref().unwrap().tickers["rocksdb.bytes.written"],
-        100
+        p.compaction_sum.get("W-Amp"),
+        Some(&1.9),
+        "stats benchmark output parsed"
     );
+    assert_eq!(p.tickers["rocksdb.bytes.written"], 100);
 
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
@@ -130,20 +135,21 @@ fn same_seed_same_keys() {
             ],
         );
         assert_eq!(r.code, 0, "{}", r.err);
-        let p = parse_output(&r.out);
+        let p = parse_output(&r.out, "");
         let rr = p
-            .benchmarks
+            .benches
             .iter()
             .find(|b| b.name == "readrandom")
             .unwrap()
             .message
             .clone();
         let rs = p
-            .benchmarks
+            .benches
             .iter()
             .find(|b| b.name == "readseq")
             .unwrap()
-            .operations;
+            .operations
+            .unwrap_or(0);
         (rr, rs)
     };
     let a = found("--seed=42");
@@ -345,13 +351,14 @@ fn duration_bounds_random_benchmarks() {
     );
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(start.elapsed().as_secs_f64() >= 1.0);
-    let p = parse_output(&r.out);
+    let p = parse_output(&r.out, "");
     assert_eq!(
-        p.benchmarks[0].operations, 100,
+        p.benches[0].operations,
+        Some(100),
         "fillseq ignores --duration"
     );
     assert!(
-        p.benchmarks[1].operations > 100,
+        p.benches[1].operations > Some(100),
         "readrandom ran for a second"
     );
 }
@@ -403,13 +410,13 @@ fn every_benchmark_on_strata() {
     let err = String::from_utf8(err).unwrap();
     assert_eq!(code, 0, "stderr: {err}\nstdout: {out}");
     assert!(err.starts_with("Strata:    version "), "{err}");
-    let p = parse_output(&out);
-    assert_eq!(p.benchmarks.len(), 14, "{out}");
-    let by = |n: &str| p.benchmarks.iter().find(|b| b.name == n).unwrap();
+    let p = parse_output(&out, "");
+    assert_eq!(p.benches.len(), 14, "{out}");
+    let by = |n: &str| p.benches.iter().find(|b| b.name == n).unwrap();
     assert_eq!(by("readmissing").message, "(0 of 3000 found)");
     // After fillsync (fresh DB over num/1000 keys), readrandom finds few.
     assert!(by("readrandom").message.ends_with("of 3000 found)"));
-    assert!(by("readseq").operations >= 1);
+    assert!(by("readseq").operations >= Some(1));
     assert!(out.contains("** Compaction Stats [default] **"), "{out}");
     assert!(out.contains("STATISTICS:\n"), "{out}");
     let v: serde_json::Value =
@@ -441,10 +448,10 @@ fn strata_fill_then_read_finds_everything() {
         "{}",
         String::from_utf8_lossy(&err)
     );
-    let p = parse_output(&String::from_utf8(out).unwrap());
-    assert_eq!(p.benchmarks[1].message, "(2000 of 2000 found)");
-    assert_eq!(p.benchmarks[2].operations, 2000);
-    assert_eq!(p.benchmarks[3].message, "(2000 of 2000 found)");
+    let p = parse_output(&String::from_utf8(out).unwrap(), "");
+    assert_eq!(p.benches[1].message, "(2000 of 2000 found)");
+    assert_eq!(p.benches[2].operations, Some(2000));
+    assert_eq!(p.benches[3].message, "(2000 of 2000 found)");
 }
 
 #[test]
@@ -519,16 +526,13 @@ fn strata_blob_run_reports_disk_by_kind() {
 
 /// Runs `args` on `factory` and returns the parsed output (panics on a
 /// non-zero exit).
-fn run_parsed(
-    factory: &dyn crate::engine::EngineFactory,
-    args: &[&str],
-) -> crate::parser::ParsedOutput {
+fn run_parsed(factory: &dyn crate::engine::EngineFactory, args: &[&str]) -> BenchOutput {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let code = run_with(&args, factory, &mut out, &mut err).unwrap();
     let out = String::from_utf8(out).unwrap();
     assert_eq!(code, 0, "{}\n{out}", String::from_utf8_lossy(&err));
-    parse_output(&out)
+    parse_output(&out, "")
 }
 
 /// `--batch_size` groups db_bench's writes and deletes into batches counted
@@ -548,15 +552,16 @@ fn check_batches_and_multiget(factory: &dyn crate::engine::EngineFactory, extra:
     ];
     args.extend_from_slice(extra);
     let p = run_parsed(factory, &args);
-    assert_eq!(p.benchmarks[0].name, "fillbatch");
+    assert_eq!(p.benches[0].name, "fillbatch");
     assert_eq!(
-        p.benchmarks[0].operations, 2000,
+        p.benches[0].operations,
+        Some(2000),
         "two whole batches of 1000"
     );
     // 9 MultiGets of 10 (the 10th would pass --reads=95); keys < 2500, of
     // which 0..2000 exist.
-    let m = &p.benchmarks[1];
-    assert_eq!(m.operations, 90);
+    let m = &p.benches[1];
+    assert_eq!(m.operations, Some(90));
     assert!(m.message.ends_with(" of 90 found)"), "{}", m.message);
 
     // Strided MultiGets near the end of the key range start early enough
@@ -573,7 +578,7 @@ fn check_batches_and_multiget(factory: &dyn crate::engine::EngineFactory, extra:
     ];
     args.extend_from_slice(extra);
     let p = run_parsed(factory, &args);
-    assert_eq!(p.benchmarks[0].message, "(50 of 50 found)");
+    assert_eq!(p.benches[0].message, "(50 of 50 found)");
 
     // fillrandom in batches of 7 over --num=100: 14 batches, 98 puts.
     let dir2 = tempfile::tempdir().unwrap();
@@ -587,8 +592,8 @@ fn check_batches_and_multiget(factory: &dyn crate::engine::EngineFactory, extra:
     ];
     args.extend_from_slice(extra);
     let p = run_parsed(factory, &args);
-    assert_eq!(p.benchmarks[0].operations, 98);
-    assert_eq!(p.benchmarks[1].operations, 98);
+    assert_eq!(p.benches[0].operations, Some(98));
+    assert_eq!(p.benches[1].operations, Some(98));
 }
 
 #[test]
@@ -640,13 +645,13 @@ fn every_benchmark_on(factory: &dyn crate::engine::EngineFactory, engine: &str) 
         out.contains("\nCompression: NoCompression\n"),
         "given: {out}"
     );
-    let p = parse_output(&out);
-    assert_eq!(p.benchmarks.len(), 14, "{out}");
-    let by = |n: &str| p.benchmarks.iter().find(|b| b.name == n).unwrap();
+    let p = parse_output(&out, "");
+    assert_eq!(p.benches.len(), 14, "{out}");
+    let by = |n: &str| p.benches.iter().find(|b| b.name == n).unwrap();
     assert_eq!(by("readmissing").message, "(0 of 3000 found)");
     assert!(by("readrandom").message.ends_with("of 3000 found)"));
-    assert!(by("readrandom").histograms.len() == 1, "{out}");
-    assert!(by("readseq").operations >= 1);
+    assert!(p.histogram_ops("readrandom").len() == 1, "{out}");
+    assert!(by("readseq").operations >= Some(1));
     assert!(!out.contains("STATISTICS:"), "{out}");
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();

@@ -7,6 +7,8 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Barrier};
 
+use crate::dbbench_text::histogram::format_histograms;
+use crate::dbbench_text::result_line::format_result_line;
 use crate::dbdir;
 use crate::engine::{explain_open_error, BenchEngine, EngineFactory};
 use crate::flags::Flags;
@@ -14,7 +16,7 @@ use crate::keygen::KeyOrder;
 use crate::options_map::{engine_options, write_options, OptionSetting, WriteOpts};
 use crate::progress::Progress;
 use crate::rng::Random64;
-use crate::stats::{format_histograms, format_report_line, Stats};
+use crate::stats::Stats;
 use crate::workloads::{self, ThreadCtx};
 
 /// The benchmarks `strata bench` knows.
@@ -252,7 +254,7 @@ impl<'a> Runner<'a> {
                     out.flush()?;
                     let result = self.run_threads(&name, bench, &db)?;
                     let s = result.stats.summary();
-                    out.write_all(format_report_line(&name, &s).as_bytes())?;
+                    out.write_all(format_result_line(&name, &s).as_bytes())?;
                     if self.flags.histogram {
                         out.write_all(format_histograms(&result.stats).as_bytes())?;
                     }

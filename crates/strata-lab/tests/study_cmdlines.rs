@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use strata_lab::parse::{field_set, parse_output, BenchOutput};
+use strata_bench::dbbench_text::{field_set, parse_output, BenchOutput};
 
 fn read(name: &str) -> String {
     let p = format!(

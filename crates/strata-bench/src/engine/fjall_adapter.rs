@@ -18,6 +18,7 @@ use fjall::{AbstractTree, Database, Keyspace, KeyspaceCreateOptions, PersistMode
 
 use super::leveldb_map::unsupported;
 use super::{BatchOp, BenchEngine, BenchIter, EngineFactory};
+use crate::dbbench_text::fjall::{format_fjall_stats, FjallSummary};
 use crate::options_map::{OptionSetting, WriteOpts};
 
 /// The `fjall` crate version this binary is built with.
@@ -191,32 +192,6 @@ pub fn map_options(settings: &[OptionSetting]) -> anyhow::Result<FjallConfig> {
         }
     }
     Ok(c)
-}
-
-/// What fjall tells about its tree (`Database` and keyspace getters).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct FjallSummary {
-    /// Tables in the keyspace.
-    pub tables: usize,
-    /// Bytes of those tables.
-    pub table_bytes: u64,
-    /// Compactions completed.
-    pub compactions: usize,
-    /// Time all compactions took.
-    pub compacting_secs: f64,
-    /// Disk space of the database (tables and journals).
-    pub disk_bytes: u64,
-    /// Journal files.
-    pub journals: usize,
-}
-
-/// The line the `stats` benchmark prints after the per-level table count,
-/// which the parsers read (see `parser::parse_fjall_stats`).
-pub fn fjall_line(f: &FjallSummary) -> String {
-    format!(
-        "fjall: {} tables {} bytes, {} compactions {:.3} s, disk space {} bytes, {} journals",
-        f.tables, f.table_bytes, f.compactions, f.compacting_secs, f.disk_bytes, f.journals
-    )
 }
 
 /// Opens fjall databases.
@@ -415,23 +390,18 @@ impl BenchEngine for FjallEngine {
         if name != "rocksdb.stats" && name != "rocksdb.levelstats" {
             return None;
         }
-        let mut s = String::from("Level Files\n-----------\n");
-        for level in 0..7 {
-            if let Some(n) = self.ks.tree.level_table_count(level) {
-                s.push_str(&format!("{level:>5} {n:>5}\n"));
-            }
-        }
-        if name == "rocksdb.stats" {
-            s.push_str(&fjall_line(&FjallSummary {
-                tables: self.ks.table_count(),
-                table_bytes: self.ks.tree.disk_space(),
-                compactions: self.db.compactions_completed(),
-                compacting_secs: self.db.time_compacting().as_secs_f64(),
-                disk_bytes: self.db.disk_space().unwrap_or(0),
-                journals: self.db.journal_count(),
-            }));
-            s.push('\n');
-        }
+        let levels: Vec<(usize, usize)> = (0..7)
+            .filter_map(|level| Some((level, self.ks.tree.level_table_count(level)?)))
+            .collect();
+        let summary = (name == "rocksdb.stats").then(|| FjallSummary {
+            tables: self.ks.table_count(),
+            table_bytes: self.ks.tree.disk_space(),
+            compactions: self.db.compactions_completed(),
+            compacting_secs: self.db.time_compacting().as_secs_f64(),
+            disk_bytes: self.db.disk_space().unwrap_or(0),
+            journals: self.db.journal_count(),
+        });
+        let s = format_fjall_stats(&levels, summary.as_ref());
         Some(s)
     }
     fn statistics_dump(&self) -> Option<String> {
@@ -636,7 +606,7 @@ mod tests {
         assert_eq!(it.key(), b"0098");
         drop(it);
         let stats = db.property("rocksdb.stats").unwrap();
-        let parsed = crate::parser::parse_db_stats(&stats);
+        let parsed = crate::dbbench_text::parse_db_stats(&stats);
         let sum = parsed.levels.last().unwrap();
         assert_eq!(sum.level, "Sum", "{stats}");
         assert!(sum.num("Files").unwrap() >= 1.0, "{stats}");

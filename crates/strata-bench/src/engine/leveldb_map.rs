@@ -324,23 +324,6 @@ pub fn parse_log(text: &str) -> LogBytes {
     b
 }
 
-/// The line the `stats` benchmark prints after `leveldb.stats`, which the
-/// parsers read W-Amp from.
-pub fn log_line(b: &LogBytes) -> String {
-    let wamp = b
-        .w_amp()
-        .map_or_else(|| "n/a".to_string(), |w| format!("{w:.2}"));
-    format!(
-        "LOG: {} flushes {} bytes {:.3} s, {} compactions {} bytes {:.3} s, W-Amp {wamp}",
-        b.flushes,
-        b.flush_bytes,
-        b.flush_micros as f64 / 1e6,
-        b.compactions,
-        b.compaction_bytes,
-        b.compaction_micros as f64 / 1e6
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -454,7 +437,7 @@ mod tests {
         );
         assert_eq!(b.w_amp(), Some(1.95));
         assert_eq!(
-            log_line(&b),
+            crate::dbbench_text::leveldb::log_line(&b),
             "LOG: 2 flushes 2000 bytes 0.200 s, 1 compactions 1900 bytes 0.100 s, W-Amp 1.95"
         );
         // Across midnight and a month end.
