@@ -16,7 +16,7 @@ use fjall::config::{
 };
 use fjall::{AbstractTree, Database, Keyspace, KeyspaceCreateOptions, PersistMode};
 
-use super::leveldb_map::unsupported;
+use super::mapping::{given, unsupported, value};
 use super::{BatchOp, BenchEngine, BenchIter, EngineFactory};
 use crate::dbbench_text::fjall::{format_fjall_stats, FjallSummary};
 use crate::options_map::{OptionSetting, WriteOpts};
@@ -92,14 +92,7 @@ impl FjallConfig {
 }
 
 fn num<T: std::str::FromStr>(s: &OptionSetting) -> anyhow::Result<T> {
-    s.value.parse().map_err(|_| {
-        anyhow::anyhow!(
-            "Invalid argument: flag '--{}' ({}={}) is out of range for fjall",
-            s.flag,
-            s.option,
-            s.value
-        )
-    })
+    value("fjall", s)
 }
 
 /// fjall's leveled defaults (`lsm_tree::compaction::Leveled`).
@@ -110,20 +103,7 @@ const DEFAULT_L0_THRESHOLD: u8 = 4;
 pub fn map_options(settings: &[OptionSetting]) -> anyhow::Result<FjallConfig> {
     let mut c = FjallConfig::default();
     let mut level_base: Option<&OptionSetting> = None;
-    for s in settings {
-        if s.option == "statistics" {
-            if s.value == "true" {
-                c.notes.push(
-                    "--statistics: fjall keeps no statistics; no STATISTICS block is printed \
-                     (the harness's own latency histograms are: --histogram=1)"
-                        .into(),
-                );
-            }
-            continue;
-        }
-        if !s.given {
-            continue;
-        }
+    for s in given("fjall", settings, &mut c.notes) {
         match s.option {
             "write_buffer_size" => c.max_memtable_size = Some(num(s)?),
             "target_file_size_base" => c.table_target_size = Some(num(s)?),
@@ -493,13 +473,7 @@ impl BenchIter for FjallIter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::flags::Flags;
-    use crate::options_map::engine_options;
-
-    fn settings(args: &[&str]) -> Vec<OptionSetting> {
-        let f = Flags::from_args(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap();
-        engine_options(&f)
-    }
+    use crate::options_map::settings_of as settings;
 
     #[test]
     fn defaults_are_fjalls_own_and_given_flags_map() {
@@ -563,21 +537,20 @@ mod tests {
 
     #[test]
     fn flags_fjall_lacks_are_errors_naming_flag_and_engine() {
-        for flag in [
-            "--compression_type=snappy",
-            "--compression_type=zstd",
-            "--max_bytes_for_level_base=1048576",
-            "--level0_slowdown_writes_trigger=10",
-            "--subcompactions=2",
-            "--enable_blob_files=true",
-            "--paranoid_checks=false",
-            "--block_size=512",
-        ] {
-            let e = map_options(&settings(&[flag])).unwrap_err().to_string();
-            let name = flag.trim_start_matches('-').split('=').next().unwrap();
-            assert!(e.contains(&format!("'--{name}'")), "{flag}: {e}");
-            assert!(e.contains("fjall"), "{flag}: {e}");
-        }
+        crate::engine::mapping::assert_refused(
+            map_options,
+            "fjall",
+            &[
+                "--compression_type=snappy",
+                "--compression_type=zstd",
+                "--max_bytes_for_level_base=1048576",
+                "--level0_slowdown_writes_trigger=10",
+                "--subcompactions=2",
+                "--enable_blob_files=true",
+                "--paranoid_checks=false",
+                "--block_size=512",
+            ],
+        );
     }
 
     #[test]
