@@ -12,7 +12,14 @@ struct Run {
     err: String,
 }
 
-fn run(factory: &MemoryFactory, args: &[&str]) -> Run {
+/// A fresh temporary directory and the `--db=` flag of a database in it.
+fn temp_db() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("--db={}", dir.path().join("db").display());
+    (dir, db)
+}
+
+fn run(factory: &dyn crate::engine::EngineFactory, args: &[&str]) -> Run {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     let mut out = Vec::new();
     let mut err = Vec::new();
@@ -26,8 +33,7 @@ fn run(factory: &MemoryFactory, args: &[&str]) -> Run {
 
 #[test]
 fn every_benchmark_runs_and_parses_like_rocksdb_output() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (dir, db) = temp_db();
     let json = dir.path().join("report.json");
     let f = MemoryFactory::default();
     let r = run(
@@ -122,8 +128,7 @@ fn every_benchmark_runs_and_parses_like_rocksdb_output() {
 #[test]
 fn same_seed_same_keys() {
     let found = |seed: &str| {
-        let dir = tempfile::tempdir().unwrap();
-        let db = format!("--db={}", dir.path().join("db").display());
+        let (_dir, db) = temp_db();
         let f = MemoryFactory::default();
         let r = run(
             &f,
@@ -161,8 +166,7 @@ fn same_seed_same_keys() {
 
 #[test]
 fn output_lines_have_db_bench_shape() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (_dir, db) = temp_db();
     let f = MemoryFactory::default();
     let r = run(
         &f,
@@ -213,8 +217,7 @@ fn output_lines_have_db_bench_shape() {
 #[test]
 fn unknown_benchmark_and_flags() {
     let f = MemoryFactory::default();
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (_dir, db) = temp_db();
     let r = run(&f, &[&db, "--benchmarks=bogus", "--seed=1"]);
     assert_eq!(r.code, 1);
     let golden = include_str!("../testdata/rocksdb-7.8.3/error-unknown-benchmark.stderr");
@@ -231,8 +234,7 @@ fn unknown_benchmark_and_flags() {
 #[test]
 fn sync_with_disable_wal_is_rejected_like_db_bench() {
     let f = MemoryFactory::default();
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (_dir, db) = temp_db();
     let r = run(
         &f,
         &[
@@ -267,8 +269,7 @@ fn unsupported_feature_flag_names_the_flag() {
         unsupported: vec!["compaction_style"],
         ..Default::default()
     };
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (_dir, db) = temp_db();
     let r = run(
         &f,
         &[
@@ -298,8 +299,7 @@ fn unsupported_feature_flag_names_the_flag() {
 #[test]
 fn use_existing_db_skips_fills_and_keeps_data() {
     let f = MemoryFactory::default();
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (_dir, db) = temp_db();
     assert_eq!(
         run(&f, &[&db, "--benchmarks=fillseq", "--num=50", "--seed=1"]).code,
         0
@@ -336,8 +336,7 @@ fn use_existing_db_skips_fills_and_keeps_data() {
 #[test]
 fn duration_bounds_random_benchmarks() {
     let f = MemoryFactory::default();
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (_dir, db) = temp_db();
     let start = std::time::Instant::now();
     let r = run(
         &f,
@@ -366,8 +365,7 @@ fn duration_bounds_random_benchmarks() {
 #[test]
 fn seed_zero_prints_the_seed() {
     let f = MemoryFactory::default();
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (_dir, db) = temp_db();
     let r = run(&f, &[&db, "--benchmarks=fillseq", "--num=10"]);
     assert!(r.out.starts_with("Set seed to "), "{}", r.out);
     assert!(r
@@ -382,32 +380,26 @@ fn seed_zero_prints_the_seed() {
 /// buffers so flushes and compactions happen.
 #[test]
 fn every_benchmark_on_strata() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (dir, db) = temp_db();
     let json = dir.path().join("report.json");
     let f = crate::engine::strata_adapter::StrataFactory;
-    let args: Vec<String> = [
-        db.as_str(),
-        &format!("--benchmarks={ALL}"),
-        "--num=3000",
-        "--seed=7",
-        "--histogram=1",
-        "--statistics=1",
-        "--threads=2",
-        "--write_buffer_size=65536",
-        "--target_file_size_base=65536",
-        "--max_bytes_for_level_base=262144",
-        "--compression_type=none",
-        &format!("--json_report={}", json.display()),
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let mut out = Vec::new();
-    let mut err = Vec::new();
-    let code = run_with(&args, &f, &mut out, &mut err).unwrap();
-    let out = String::from_utf8(out).unwrap();
-    let err = String::from_utf8(err).unwrap();
+    let Run { code, out, err } = run(
+        &f,
+        &[
+            &db,
+            &format!("--benchmarks={ALL}"),
+            "--num=3000",
+            "--seed=7",
+            "--histogram=1",
+            "--statistics=1",
+            "--threads=2",
+            "--write_buffer_size=65536",
+            "--target_file_size_base=65536",
+            "--max_bytes_for_level_base=262144",
+            "--compression_type=none",
+            &format!("--json_report={}", json.display()),
+        ],
+    );
     assert_eq!(code, 0, "stderr: {err}\nstdout: {out}");
     assert!(err.starts_with("Strata:    version "), "{err}");
     let p = parse_output(&out, "");
@@ -428,27 +420,18 @@ fn every_benchmark_on_strata() {
 
 #[test]
 fn strata_fill_then_read_finds_everything() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (_dir, db) = temp_db();
     let f = crate::engine::strata_adapter::StrataFactory;
-    let args: Vec<String> = [
-        db.as_str(),
-        "--benchmarks=fillseq,readrandom,readreverse,seekrandom",
-        "--num=2000",
-        "--seed=3",
-        "--write_buffer_size=65536",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    assert_eq!(
-        run_with(&args, &f, &mut out, &mut err).unwrap(),
-        0,
-        "{}",
-        String::from_utf8_lossy(&err)
+    let p = run_parsed(
+        &f,
+        &[
+            &db,
+            "--benchmarks=fillseq,readrandom,readreverse,seekrandom",
+            "--num=2000",
+            "--seed=3",
+            "--write_buffer_size=65536",
+        ],
     );
-    let p = parse_output(&String::from_utf8(out).unwrap(), "");
     assert_eq!(p.benches[1].message, "(2000 of 2000 found)");
     assert_eq!(p.benches[2].operations, Some(2000));
     assert_eq!(p.benches[3].message, "(2000 of 2000 found)");
@@ -456,22 +439,19 @@ fn strata_fill_then_read_finds_everything() {
 
 #[test]
 fn strata_rejects_unbuilt_feature_flag() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (_dir, db) = temp_db();
     let f = crate::engine::strata_adapter::StrataFactory;
-    let args: Vec<String> = [
-        db.as_str(),
-        "--benchmarks=fillseq",
-        "--num=10",
-        "--seed=1",
-        "--compaction_pri=4",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    assert_eq!(run_with(&args, &f, &mut out, &mut err).unwrap(), 1);
-    let err = String::from_utf8(err).unwrap();
+    let Run { code, err, .. } = run(
+        &f,
+        &[
+            &db,
+            "--benchmarks=fillseq",
+            "--num=10",
+            "--seed=1",
+            "--compaction_pri=4",
+        ],
+    );
+    assert_eq!(code, 1);
     assert!(
         err.contains("flag '--compaction_pri'") && err.contains("Not supported"),
         "{err}"
@@ -482,29 +462,26 @@ fn strata_rejects_unbuilt_feature_flag() {
 /// disk by kind and reports both write amplifications and stall time.
 #[test]
 fn strata_blob_run_reports_disk_by_kind() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (dir, db) = temp_db();
     let json = dir.path().join("r.json");
     let f = crate::engine::strata_adapter::StrataFactory;
-    let args: Vec<String> = [
-        db.as_str(),
-        "--benchmarks=fillrandom,readrandomwriterandom",
-        "--readwritepercent=95",
-        "--num=2000",
-        "--value_size=1024",
-        "--enable_blob_files=true",
-        "--min_blob_size=0",
-        "--write_buffer_size=65536",
-        "--statistics=1",
-        "--seed=1",
-        &format!("--json_report={}", json.display()),
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = run_with(&args, &f, &mut out, &mut err).unwrap();
-    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
+    let r = run(
+        &f,
+        &[
+            &db,
+            "--benchmarks=fillrandom,readrandomwriterandom",
+            "--readwritepercent=95",
+            "--num=2000",
+            "--value_size=1024",
+            "--enable_blob_files=true",
+            "--min_blob_size=0",
+            "--write_buffer_size=65536",
+            "--statistics=1",
+            "--seed=1",
+            &format!("--json_report={}", json.display()),
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let disk = &v["disk"];
@@ -527,12 +504,9 @@ fn strata_blob_run_reports_disk_by_kind() {
 /// Runs `args` on `factory` and returns the parsed output (panics on a
 /// non-zero exit).
 fn run_parsed(factory: &dyn crate::engine::EngineFactory, args: &[&str]) -> BenchOutput {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = run_with(&args, factory, &mut out, &mut err).unwrap();
-    let out = String::from_utf8(out).unwrap();
-    assert_eq!(code, 0, "{}\n{out}", String::from_utf8_lossy(&err));
-    parse_output(&out, "")
+    let r = run(factory, args);
+    assert_eq!(r.code, 0, "{}\n{}", r.err, r.out);
+    parse_output(&r.out, "")
 }
 
 /// `--batch_size` groups db_bench's writes and deletes into batches counted
@@ -540,8 +514,7 @@ fn run_parsed(factory: &dyn crate::engine::EngineFactory, args: &[&str]) -> Benc
 /// whole batches only), fillbatch writes 1000 per batch, and
 /// multireadrandom reads `--batch_size` keys per MultiGet, random or strided.
 fn check_batches_and_multiget(factory: &dyn crate::engine::EngineFactory, extra: &[&str]) {
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (_dir, db) = temp_db();
     let mut args = vec![
         db.as_str(),
         "--benchmarks=fillbatch,multireadrandom",
@@ -614,27 +587,22 @@ fn batch_size_and_multireadrandom_on_strata() {
 /// benchmark's table, and a given flag the engine lacks refused naming the
 /// flag and the engine.
 fn every_benchmark_on(factory: &dyn crate::engine::EngineFactory, engine: &str) {
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (dir, db) = temp_db();
     let json = dir.path().join("report.json");
-    let args: Vec<String> = [
-        db.as_str(),
-        &format!("--benchmarks={ALL}"),
-        "--num=3000",
-        "--seed=7",
-        "--histogram=1",
-        "--threads=2",
-        "--write_buffer_size=65536",
-        "--compression_type=none",
-        &format!("--json_report={}", json.display()),
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = run_with(&args, factory, &mut out, &mut err).unwrap();
-    let out = String::from_utf8(out).unwrap();
-    let err = String::from_utf8(err).unwrap();
+    let Run { code, out, err } = run(
+        factory,
+        &[
+            &db,
+            &format!("--benchmarks={ALL}"),
+            "--num=3000",
+            "--seed=7",
+            "--histogram=1",
+            "--threads=2",
+            "--write_buffer_size=65536",
+            "--compression_type=none",
+            &format!("--json_report={}", json.display()),
+        ],
+    );
     assert_eq!(code, 0, "stderr: {err}\nstdout: {out}");
     assert!(
         err.starts_with(&format!("{}:    version ", factory.name())),
@@ -671,18 +639,16 @@ fn every_benchmark_on(factory: &dyn crate::engine::EngineFactory, engine: &str) 
     assert!(v["benchmarks"][0]["latency"].as_object().is_some());
 
     // A flag the engine has no equivalent for.
-    let args: Vec<String> = [
-        db.as_str(),
-        "--benchmarks=fillseq",
-        "--num=10",
-        "--max_bytes_for_level_base=1048576",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    assert_eq!(run_with(&args, factory, &mut out, &mut err).unwrap(), 1);
-    let err = String::from_utf8(err).unwrap();
+    let Run { code, err, .. } = run(
+        factory,
+        &[
+            &db,
+            "--benchmarks=fillseq",
+            "--num=10",
+            "--max_bytes_for_level_base=1048576",
+        ],
+    );
+    assert_eq!(code, 1);
     assert!(
         err.contains("flag '--max_bytes_for_level_base'") && err.contains(engine),
         "{err}"
