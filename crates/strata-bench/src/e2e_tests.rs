@@ -19,6 +19,11 @@ fn temp_db() -> (tempfile::TempDir, String) {
     (dir, db)
 }
 
+/// The JSON report at `path`.
+fn read_json(path: &std::path::Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
 fn run(factory: &dyn crate::engine::EngineFactory, args: &[&str]) -> Run {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     let mut out = Vec::new();
@@ -102,8 +107,7 @@ fn every_benchmark_runs_and_parses_like_rocksdb_output() {
     );
     assert_eq!(p.tickers["rocksdb.bytes.written"], 100);
 
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let v = read_json(&json);
     assert_eq!(v["schema"], "strata-bench-report");
     assert_eq!(v["schema_version"], 1);
     assert_eq!(v["seed"], 7);
@@ -411,8 +415,7 @@ fn every_benchmark_on_strata() {
     assert!(by("readseq").operations >= Some(1));
     assert!(out.contains("** Compaction Stats [default] **"), "{out}");
     assert!(out.contains("STATISTICS:\n"), "{out}");
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let v = read_json(&json);
     assert!(v["disk"]["total_bytes"].as_u64().unwrap() > 0);
     assert!(!v["compaction_stats"].as_array().unwrap().is_empty());
     assert!(v["statistics"]["tickers"].as_object().unwrap().len() > 10);
@@ -482,8 +485,7 @@ fn strata_blob_run_reports_disk_by_kind() {
         ],
     );
     assert_eq!(r.code, 0, "{}", r.err);
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let v = read_json(&json);
     let disk = &v["disk"];
     assert!(disk["blob_bytes"].as_u64().unwrap() > 1_000_000, "{disk}");
     assert!(
@@ -621,8 +623,7 @@ fn every_benchmark_on(factory: &dyn crate::engine::EngineFactory, engine: &str) 
     assert!(p.histogram_ops("readrandom").len() == 1, "{out}");
     assert!(by("readseq").operations >= Some(1));
     assert!(!out.contains("STATISTICS:"), "{out}");
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let v = read_json(&json);
     assert_eq!(v["engine"], factory.name());
     assert!(v["statistics"].is_null(), "absent, not zero");
     assert!(v["stall_micros"].is_null(), "absent, not zero");
