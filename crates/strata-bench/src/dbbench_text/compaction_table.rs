@@ -133,6 +133,7 @@ pub struct DbStats {
 
 impl DbStats {
     /// A row by label (`Sum`, `L0`).
+    #[cfg(test)]
     pub fn row(&self, level: &str) -> Option<&CompactionRow> {
         self.levels.iter().find(|r| r.level == level)
     }

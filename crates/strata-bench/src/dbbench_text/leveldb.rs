@@ -20,11 +20,11 @@ use super::number::num;
 use crate::engine::leveldb_map::LogBytes;
 
 /// The header line of the table.
-pub const HEADER: &str = "Level  Files Size(MB) Time(sec) Read(MB) Write(MB)";
+pub(crate) const HEADER: &str = "Level  Files Size(MB) Time(sec) Read(MB) Write(MB)";
 
 /// The `LOG:` line's figures.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct LogLine {
+pub(crate) struct LogLine {
     /// Flushes (level-0 tables built).
     pub flushes: Option<f64>,
     /// Bytes the flushes wrote.
@@ -85,7 +85,7 @@ pub fn log_line(b: &LogBytes) -> String {
 /// The table and `LOG:` line, read a line at a time; a later table
 /// replaces an earlier one.
 #[derive(Debug, Clone, Default)]
-pub struct LevelDbStats {
+pub(crate) struct LevelDbStats {
     open: bool,
     seen: bool,
     /// Rows: level, files, size MiB, seconds, read MiB, written MiB.
@@ -223,7 +223,7 @@ fn row(level: String, v: &[f64]) -> CompactionRow {
 }
 
 /// Parses `leveldb.stats` text (with the `LOG:` line when present).
-pub fn parse_leveldb_stats(text: &str) -> DbStats {
+pub(crate) fn parse_leveldb_stats(text: &str) -> DbStats {
     let mut s = LevelDbStats::default();
     for line in text.lines() {
         s.read_line(line.trim());

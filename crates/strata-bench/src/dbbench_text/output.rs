@@ -45,7 +45,7 @@ pub struct BenchOutput {
 }
 
 /// Benchmarks that print no result line of their own interest (meta benchmarks).
-pub const META_BENCHMARKS: &[&str] = &[
+pub(crate) const META_BENCHMARKS: &[&str] = &[
     "stats",
     "levelstats",
     "sstables",

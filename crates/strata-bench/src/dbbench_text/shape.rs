@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use super::output::BenchOutput;
 
 /// Statistics tickers the studies read (WAF terms, compaction I/O, stalls).
-pub const STUDY_TICKERS: &[&str] = &[
+pub(crate) const STUDY_TICKERS: &[&str] = &[
     "rocksdb.bytes.written",
     "rocksdb.wal.bytes",
     "rocksdb.flush.write.bytes",
@@ -19,7 +19,7 @@ pub const STUDY_TICKERS: &[&str] = &[
 /// Statistics histograms the studies read: compaction CPU (COMP_CPU), Get
 /// latency (GET_P50/P99), write latency P95, blob file write latency (BLOB_W).
 /// (SST_W, `rocksdb.sst.write.micros`, is not printed by db_bench 7.8.3.)
-pub const STUDY_HISTOGRAMS: &[&str] = &[
+pub(crate) const STUDY_HISTOGRAMS: &[&str] = &[
     "rocksdb.compaction.times.cpu_micros",
     "rocksdb.db.get.micros",
     "rocksdb.db.write.micros",
