@@ -16,7 +16,6 @@ pub mod dbdir;
 pub mod engine;
 pub mod flags;
 pub mod header;
-pub mod histogram;
 pub mod json_report;
 pub mod keygen;
 pub mod options_map;

@@ -9,6 +9,7 @@ use std::sync::{Arc, Barrier};
 
 use crate::dbbench_text::histogram::format_histograms;
 use crate::dbbench_text::result_line::format_result_line;
+use crate::dbbench_text::statistics::format_statistics;
 use crate::dbdir;
 use crate::engine::{explain_open_error, BenchEngine, EngineFactory};
 use crate::flags::Flags;
@@ -265,7 +266,7 @@ impl<'a> Runner<'a> {
         }
         if self.flags.statistics {
             if let Some(dump) = self.db.as_ref().and_then(|d| d.statistics_dump()) {
-                write!(out, "STATISTICS:\n{dump}\n")?;
+                out.write_all(format_statistics(&dump).as_bytes())?;
             }
         }
         Ok(())

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use hdrhistogram::Histogram as Hdr;
 
-use crate::histogram::DbBenchHistogram;
+use crate::dbbench_text::histogram::DbBenchHistogram;
 
 /// The operation kinds db_bench histograms by, in its print order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

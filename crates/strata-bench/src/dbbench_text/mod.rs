@@ -29,7 +29,7 @@ mod number;
 mod output;
 pub(crate) mod result_line;
 mod shape;
-mod statistics;
+pub(crate) mod statistics;
 
 #[cfg(test)]
 mod golden_tests;

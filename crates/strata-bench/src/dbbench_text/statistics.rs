@@ -78,6 +78,12 @@ fn integer(t: &[&str], key: &str) -> Option<u64> {
     t.get(i + 2)?.parse().ok()
 }
 
+/// The `STATISTICS:` section `--statistics` prints at the end of a run:
+/// the heading, then the engine's dump.
+pub(crate) fn format_statistics(dump: &str) -> String {
+    format!("STATISTICS:\n{dump}\n")
+}
+
 /// Parses every dump line in `text` (a dump, or a whole output).
 pub fn parse_statistics(text: &str) -> Statistics {
     let mut s = Statistics::default();
@@ -124,6 +130,21 @@ mod tests {
         let h = &d.histograms["rocksdb.compaction.times.cpu_micros"];
         assert_eq!((h.count, h.sum, h.p100), (10, 55, 10.0));
         assert_eq!(h.p50, s.histogram(Histogram::CompactionCpuTime).median());
+    }
+
+    /// The section `strata bench` writes reads back, alone and in a whole
+    /// output.
+    #[test]
+    fn written_section_reads_back() {
+        let s = EngineStatistics::with_shards(1);
+        s.record_tick(Ticker::StallMicros, 7);
+        s.record_histogram(Histogram::DbGet, 3);
+        let text = format_statistics(&s.to_string());
+        let d = parse_statistics(&text);
+        let o = crate::dbbench_text::parse_output(&text, "");
+        assert_eq!(d.tickers.get("rocksdb.stall.micros"), Some(&7));
+        assert_eq!(d.histograms["rocksdb.db.get.micros"].count, 1);
+        assert_eq!((o.tickers, o.stat_histograms), (d.tickers, d.histograms));
     }
 
     #[test]
