@@ -1,5 +1,6 @@
-//! Per-thread benchmark measurements (db_bench's `Stats`) and the
-//! per-benchmark report line.
+//! Per-thread benchmark measurements (db_bench's `Stats`) and the figures
+//! of the per-benchmark result line ([`Summary`]; the line's text is
+//! `dbbench_text`'s `result_line`).
 
 use std::collections::BTreeMap;
 use std::time::Instant;
