@@ -1,7 +1,7 @@
 //! End-to-end runs of the whole harness against the in-memory test double.
 
+use crate::dbbench_text::{parse_output, BenchOutput};
 use crate::engine::memory::MemoryFactory;
-use crate::parser::parse_output;
 use crate::run_with;
 
 const ALL: &str = "fillseq,fillrandom,overwrite,fillsync,readrandom,readseq,readreverse,readmissing,seekrandom,deleterandom,readrandomwriterandom,readwhilewriting,updaterandom,compact,flush,waitforcompaction,stats,levelstats";
@@ -12,7 +12,19 @@ struct Run {
     err: String,
 }
 
-fn run(factory: &MemoryFactory, args: &[&str]) -> Run {
+/// A fresh temporary directory and the `--db=` flag of a database in it.
+fn temp_db() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("--db={}", dir.path().join("db").display());
+    (dir, db)
+}
+
+/// The JSON report at `path`.
+fn read_json(path: &std::path::Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn run(factory: &dyn crate::engine::EngineFactory, args: &[&str]) -> Run {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     let mut out = Vec::new();
     let mut err = Vec::new();
@@ -26,8 +38,7 @@ fn run(factory: &MemoryFactory, args: &[&str]) -> Run {
 
 #[test]
 fn every_benchmark_runs_and_parses_like_rocksdb_output() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (dir, db) = temp_db();
     let json = dir.path().join("report.json");
     let f = MemoryFactory::default();
     let r = run(
@@ -49,15 +60,19 @@ fn every_benchmark_runs_and_parses_like_rocksdb_output() {
         "{}",
         r.err
     );
-    let p = parse_output(&r.out);
-    let names: Vec<&str> = p.benchmarks.iter().map(|b| b.name.as_str()).collect();
+    let p = parse_output(&r.out, "");
+    let names: Vec<&str> = p.benches.iter().map(|b| b.name.as_str()).collect();
     let expected: Vec<&str> = ALL
         .split(',')
         .filter(|n| !["flush", "waitforcompaction", "stats", "levelstats"].contains(n))
         .collect();
     assert_eq!(names, expected, "output:\n{}", r.out);
-    let by = |n: &str| p.benchmarks.iter().find(|b| b.name == n).unwrap();
-    assert_eq!(by("fillseq").operations, 6000, "each thread writes --num");
+    let by = |n: &str| p.benches.iter().find(|b| b.name == n).unwrap();
+    assert_eq!(
+        by("fillseq").operations,
+        Some(6000),
+        "each thread writes --num"
+    );
     assert_eq!(by("readseq").message, "");
     assert!(
         by("readrandom").message.ends_with("of 3000 found)"),
@@ -74,25 +89,25 @@ fn every_benchmark_runs_and_parses_like_rocksdb_output() {
         .starts_with("( reads:2700 writes:300 total:3000 found:"));
     assert_eq!(
         by("readwhilewriting").operations,
-        6000,
+        Some(6000),
         "writer excluded from the merge"
     );
-    assert_eq!(by("compact").operations, 1);
-    assert_eq!(by("readrandomwriterandom").histograms.len(), 2);
-    assert_eq!(by("seekrandom").histograms[0].op, "seek");
-    assert_eq!(by("deleterandom").histograms[0].op, "delete");
-    assert_eq!(by("updaterandom").histograms[0].op, "update");
+    assert_eq!(by("compact").operations, Some(1));
+    assert_eq!(p.histogram_ops("readrandomwriterandom").len(), 2);
+    assert_eq!(p.histogram_ops("seekrandom")[0], "seek");
+    assert_eq!(p.histogram_ops("deleterandom")[0], "delete");
+    assert_eq!(p.histogram_ops("updaterandom")[0], "update");
     assert!(r.out.contains("flush memtable\n"));
     assert!(r.out.contains("): started\n") && r.out.contains("): finished\n"));
     assert!(r.out.contains("\nLevel Files Size(MB)\n"));
-    assert!(p.db_stats.is_some(), "stats benchmark output parsed");
     assert_eq!(
-        p.statistics.as_ref().unwrap().tickers["rocksdb.bytes.written"],
-        100
+        p.compaction_sum.get("W-Amp"),
+        Some(&1.9),
+        "stats benchmark output parsed"
     );
+    assert_eq!(p.tickers["rocksdb.bytes.written"], 100);
 
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let v = read_json(&json);
     assert_eq!(v["schema"], "strata-bench-report");
     assert_eq!(v["schema_version"], 1);
     assert_eq!(v["seed"], 7);
@@ -117,8 +132,7 @@ fn every_benchmark_runs_and_parses_like_rocksdb_output() {
 #[test]
 fn same_seed_same_keys() {
     let found = |seed: &str| {
-        let dir = tempfile::tempdir().unwrap();
-        let db = format!("--db={}", dir.path().join("db").display());
+        let (_dir, db) = temp_db();
         let f = MemoryFactory::default();
         let r = run(
             &f,
@@ -130,20 +144,21 @@ fn same_seed_same_keys() {
             ],
         );
         assert_eq!(r.code, 0, "{}", r.err);
-        let p = parse_output(&r.out);
+        let p = parse_output(&r.out, "");
         let rr = p
-            .benchmarks
+            .benches
             .iter()
             .find(|b| b.name == "readrandom")
             .unwrap()
             .message
             .clone();
         let rs = p
-            .benchmarks
+            .benches
             .iter()
             .find(|b| b.name == "readseq")
             .unwrap()
-            .operations;
+            .operations
+            .unwrap_or(0);
         (rr, rs)
     };
     let a = found("--seed=42");
@@ -155,8 +170,7 @@ fn same_seed_same_keys() {
 
 #[test]
 fn output_lines_have_db_bench_shape() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (_dir, db) = temp_db();
     let f = MemoryFactory::default();
     let r = run(
         &f,
@@ -207,8 +221,7 @@ fn output_lines_have_db_bench_shape() {
 #[test]
 fn unknown_benchmark_and_flags() {
     let f = MemoryFactory::default();
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (_dir, db) = temp_db();
     let r = run(&f, &[&db, "--benchmarks=bogus", "--seed=1"]);
     assert_eq!(r.code, 1);
     let golden = include_str!("../testdata/rocksdb-7.8.3/error-unknown-benchmark.stderr");
@@ -225,8 +238,7 @@ fn unknown_benchmark_and_flags() {
 #[test]
 fn sync_with_disable_wal_is_rejected_like_db_bench() {
     let f = MemoryFactory::default();
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (_dir, db) = temp_db();
     let r = run(
         &f,
         &[
@@ -261,8 +273,7 @@ fn unsupported_feature_flag_names_the_flag() {
         unsupported: vec!["compaction_style"],
         ..Default::default()
     };
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (_dir, db) = temp_db();
     let r = run(
         &f,
         &[
@@ -292,8 +303,7 @@ fn unsupported_feature_flag_names_the_flag() {
 #[test]
 fn use_existing_db_skips_fills_and_keeps_data() {
     let f = MemoryFactory::default();
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (_dir, db) = temp_db();
     assert_eq!(
         run(&f, &[&db, "--benchmarks=fillseq", "--num=50", "--seed=1"]).code,
         0
@@ -330,8 +340,7 @@ fn use_existing_db_skips_fills_and_keeps_data() {
 #[test]
 fn duration_bounds_random_benchmarks() {
     let f = MemoryFactory::default();
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (_dir, db) = temp_db();
     let start = std::time::Instant::now();
     let r = run(
         &f,
@@ -345,13 +354,14 @@ fn duration_bounds_random_benchmarks() {
     );
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(start.elapsed().as_secs_f64() >= 1.0);
-    let p = parse_output(&r.out);
+    let p = parse_output(&r.out, "");
     assert_eq!(
-        p.benchmarks[0].operations, 100,
+        p.benches[0].operations,
+        Some(100),
         "fillseq ignores --duration"
     );
     assert!(
-        p.benchmarks[1].operations > 100,
+        p.benches[1].operations > Some(100),
         "readrandom ran for a second"
     );
 }
@@ -359,8 +369,7 @@ fn duration_bounds_random_benchmarks() {
 #[test]
 fn seed_zero_prints_the_seed() {
     let f = MemoryFactory::default();
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (_dir, db) = temp_db();
     let r = run(&f, &[&db, "--benchmarks=fillseq", "--num=10"]);
     assert!(r.out.starts_with("Set seed to "), "{}", r.out);
     assert!(r
@@ -375,45 +384,38 @@ fn seed_zero_prints_the_seed() {
 /// buffers so flushes and compactions happen.
 #[test]
 fn every_benchmark_on_strata() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (dir, db) = temp_db();
     let json = dir.path().join("report.json");
     let f = crate::engine::strata_adapter::StrataFactory;
-    let args: Vec<String> = [
-        db.as_str(),
-        &format!("--benchmarks={ALL}"),
-        "--num=3000",
-        "--seed=7",
-        "--histogram=1",
-        "--statistics=1",
-        "--threads=2",
-        "--write_buffer_size=65536",
-        "--target_file_size_base=65536",
-        "--max_bytes_for_level_base=262144",
-        "--compression_type=none",
-        &format!("--json_report={}", json.display()),
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let mut out = Vec::new();
-    let mut err = Vec::new();
-    let code = run_with(&args, &f, &mut out, &mut err).unwrap();
-    let out = String::from_utf8(out).unwrap();
-    let err = String::from_utf8(err).unwrap();
+    let Run { code, out, err } = run(
+        &f,
+        &[
+            &db,
+            &format!("--benchmarks={ALL}"),
+            "--num=3000",
+            "--seed=7",
+            "--histogram=1",
+            "--statistics=1",
+            "--threads=2",
+            "--write_buffer_size=65536",
+            "--target_file_size_base=65536",
+            "--max_bytes_for_level_base=262144",
+            "--compression_type=none",
+            &format!("--json_report={}", json.display()),
+        ],
+    );
     assert_eq!(code, 0, "stderr: {err}\nstdout: {out}");
     assert!(err.starts_with("Strata:    version "), "{err}");
-    let p = parse_output(&out);
-    assert_eq!(p.benchmarks.len(), 14, "{out}");
-    let by = |n: &str| p.benchmarks.iter().find(|b| b.name == n).unwrap();
+    let p = parse_output(&out, "");
+    assert_eq!(p.benches.len(), 14, "{out}");
+    let by = |n: &str| p.benches.iter().find(|b| b.name == n).unwrap();
     assert_eq!(by("readmissing").message, "(0 of 3000 found)");
     // After fillsync (fresh DB over num/1000 keys), readrandom finds few.
     assert!(by("readrandom").message.ends_with("of 3000 found)"));
-    assert!(by("readseq").operations >= 1);
+    assert!(by("readseq").operations >= Some(1));
     assert!(out.contains("** Compaction Stats [default] **"), "{out}");
     assert!(out.contains("STATISTICS:\n"), "{out}");
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let v = read_json(&json);
     assert!(v["disk"]["total_bytes"].as_u64().unwrap() > 0);
     assert!(!v["compaction_stats"].as_array().unwrap().is_empty());
     assert!(v["statistics"]["tickers"].as_object().unwrap().len() > 10);
@@ -421,50 +423,38 @@ fn every_benchmark_on_strata() {
 
 #[test]
 fn strata_fill_then_read_finds_everything() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (_dir, db) = temp_db();
     let f = crate::engine::strata_adapter::StrataFactory;
-    let args: Vec<String> = [
-        db.as_str(),
-        "--benchmarks=fillseq,readrandom,readreverse,seekrandom",
-        "--num=2000",
-        "--seed=3",
-        "--write_buffer_size=65536",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    assert_eq!(
-        run_with(&args, &f, &mut out, &mut err).unwrap(),
-        0,
-        "{}",
-        String::from_utf8_lossy(&err)
+    let p = run_parsed(
+        &f,
+        &[
+            &db,
+            "--benchmarks=fillseq,readrandom,readreverse,seekrandom",
+            "--num=2000",
+            "--seed=3",
+            "--write_buffer_size=65536",
+        ],
     );
-    let p = parse_output(&String::from_utf8(out).unwrap());
-    assert_eq!(p.benchmarks[1].message, "(2000 of 2000 found)");
-    assert_eq!(p.benchmarks[2].operations, 2000);
-    assert_eq!(p.benchmarks[3].message, "(2000 of 2000 found)");
+    assert_eq!(p.benches[1].message, "(2000 of 2000 found)");
+    assert_eq!(p.benches[2].operations, Some(2000));
+    assert_eq!(p.benches[3].message, "(2000 of 2000 found)");
 }
 
 #[test]
 fn strata_rejects_unbuilt_feature_flag() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (_dir, db) = temp_db();
     let f = crate::engine::strata_adapter::StrataFactory;
-    let args: Vec<String> = [
-        db.as_str(),
-        "--benchmarks=fillseq",
-        "--num=10",
-        "--seed=1",
-        "--compaction_pri=4",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    assert_eq!(run_with(&args, &f, &mut out, &mut err).unwrap(), 1);
-    let err = String::from_utf8(err).unwrap();
+    let Run { code, err, .. } = run(
+        &f,
+        &[
+            &db,
+            "--benchmarks=fillseq",
+            "--num=10",
+            "--seed=1",
+            "--compaction_pri=4",
+        ],
+    );
+    assert_eq!(code, 1);
     assert!(
         err.contains("flag '--compaction_pri'") && err.contains("Not supported"),
         "{err}"
@@ -475,31 +465,27 @@ fn strata_rejects_unbuilt_feature_flag() {
 /// disk by kind and reports both write amplifications and stall time.
 #[test]
 fn strata_blob_run_reports_disk_by_kind() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (dir, db) = temp_db();
     let json = dir.path().join("r.json");
     let f = crate::engine::strata_adapter::StrataFactory;
-    let args: Vec<String> = [
-        db.as_str(),
-        "--benchmarks=fillrandom,readrandomwriterandom",
-        "--readwritepercent=95",
-        "--num=2000",
-        "--value_size=1024",
-        "--enable_blob_files=true",
-        "--min_blob_size=0",
-        "--write_buffer_size=65536",
-        "--statistics=1",
-        "--seed=1",
-        &format!("--json_report={}", json.display()),
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = run_with(&args, &f, &mut out, &mut err).unwrap();
-    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let r = run(
+        &f,
+        &[
+            &db,
+            "--benchmarks=fillrandom,readrandomwriterandom",
+            "--readwritepercent=95",
+            "--num=2000",
+            "--value_size=1024",
+            "--enable_blob_files=true",
+            "--min_blob_size=0",
+            "--write_buffer_size=65536",
+            "--statistics=1",
+            "--seed=1",
+            &format!("--json_report={}", json.display()),
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    let v = read_json(&json);
     let disk = &v["disk"];
     assert!(disk["blob_bytes"].as_u64().unwrap() > 1_000_000, "{disk}");
     assert!(
@@ -519,16 +505,10 @@ fn strata_blob_run_reports_disk_by_kind() {
 
 /// Runs `args` on `factory` and returns the parsed output (panics on a
 /// non-zero exit).
-fn run_parsed(
-    factory: &dyn crate::engine::EngineFactory,
-    args: &[&str],
-) -> crate::parser::ParsedOutput {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = run_with(&args, factory, &mut out, &mut err).unwrap();
-    let out = String::from_utf8(out).unwrap();
-    assert_eq!(code, 0, "{}\n{out}", String::from_utf8_lossy(&err));
-    parse_output(&out)
+fn run_parsed(factory: &dyn crate::engine::EngineFactory, args: &[&str]) -> BenchOutput {
+    let r = run(factory, args);
+    assert_eq!(r.code, 0, "{}\n{}", r.err, r.out);
+    parse_output(&r.out, "")
 }
 
 /// `--batch_size` groups db_bench's writes and deletes into batches counted
@@ -536,8 +516,7 @@ fn run_parsed(
 /// whole batches only), fillbatch writes 1000 per batch, and
 /// multireadrandom reads `--batch_size` keys per MultiGet, random or strided.
 fn check_batches_and_multiget(factory: &dyn crate::engine::EngineFactory, extra: &[&str]) {
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (_dir, db) = temp_db();
     let mut args = vec![
         db.as_str(),
         "--benchmarks=fillbatch,multireadrandom",
@@ -548,15 +527,16 @@ fn check_batches_and_multiget(factory: &dyn crate::engine::EngineFactory, extra:
     ];
     args.extend_from_slice(extra);
     let p = run_parsed(factory, &args);
-    assert_eq!(p.benchmarks[0].name, "fillbatch");
+    assert_eq!(p.benches[0].name, "fillbatch");
     assert_eq!(
-        p.benchmarks[0].operations, 2000,
+        p.benches[0].operations,
+        Some(2000),
         "two whole batches of 1000"
     );
     // 9 MultiGets of 10 (the 10th would pass --reads=95); keys < 2500, of
     // which 0..2000 exist.
-    let m = &p.benchmarks[1];
-    assert_eq!(m.operations, 90);
+    let m = &p.benches[1];
+    assert_eq!(m.operations, Some(90));
     assert!(m.message.ends_with(" of 90 found)"), "{}", m.message);
 
     // Strided MultiGets near the end of the key range start early enough
@@ -573,7 +553,7 @@ fn check_batches_and_multiget(factory: &dyn crate::engine::EngineFactory, extra:
     ];
     args.extend_from_slice(extra);
     let p = run_parsed(factory, &args);
-    assert_eq!(p.benchmarks[0].message, "(50 of 50 found)");
+    assert_eq!(p.benches[0].message, "(50 of 50 found)");
 
     // fillrandom in batches of 7 over --num=100: 14 batches, 98 puts.
     let dir2 = tempfile::tempdir().unwrap();
@@ -587,8 +567,8 @@ fn check_batches_and_multiget(factory: &dyn crate::engine::EngineFactory, extra:
     ];
     args.extend_from_slice(extra);
     let p = run_parsed(factory, &args);
-    assert_eq!(p.benchmarks[0].operations, 98);
-    assert_eq!(p.benchmarks[1].operations, 98);
+    assert_eq!(p.benches[0].operations, Some(98));
+    assert_eq!(p.benches[1].operations, Some(98));
 }
 
 #[test]
@@ -609,27 +589,22 @@ fn batch_size_and_multireadrandom_on_strata() {
 /// benchmark's table, and a given flag the engine lacks refused naming the
 /// flag and the engine.
 fn every_benchmark_on(factory: &dyn crate::engine::EngineFactory, engine: &str) {
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("--db={}", dir.path().join("db").display());
+    let (dir, db) = temp_db();
     let json = dir.path().join("report.json");
-    let args: Vec<String> = [
-        db.as_str(),
-        &format!("--benchmarks={ALL}"),
-        "--num=3000",
-        "--seed=7",
-        "--histogram=1",
-        "--threads=2",
-        "--write_buffer_size=65536",
-        "--compression_type=none",
-        &format!("--json_report={}", json.display()),
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = run_with(&args, factory, &mut out, &mut err).unwrap();
-    let out = String::from_utf8(out).unwrap();
-    let err = String::from_utf8(err).unwrap();
+    let Run { code, out, err } = run(
+        factory,
+        &[
+            &db,
+            &format!("--benchmarks={ALL}"),
+            "--num=3000",
+            "--seed=7",
+            "--histogram=1",
+            "--threads=2",
+            "--write_buffer_size=65536",
+            "--compression_type=none",
+            &format!("--json_report={}", json.display()),
+        ],
+    );
     assert_eq!(code, 0, "stderr: {err}\nstdout: {out}");
     assert!(
         err.starts_with(&format!("{}:    version ", factory.name())),
@@ -640,16 +615,15 @@ fn every_benchmark_on(factory: &dyn crate::engine::EngineFactory, engine: &str) 
         out.contains("\nCompression: NoCompression\n"),
         "given: {out}"
     );
-    let p = parse_output(&out);
-    assert_eq!(p.benchmarks.len(), 14, "{out}");
-    let by = |n: &str| p.benchmarks.iter().find(|b| b.name == n).unwrap();
+    let p = parse_output(&out, "");
+    assert_eq!(p.benches.len(), 14, "{out}");
+    let by = |n: &str| p.benches.iter().find(|b| b.name == n).unwrap();
     assert_eq!(by("readmissing").message, "(0 of 3000 found)");
     assert!(by("readrandom").message.ends_with("of 3000 found)"));
-    assert!(by("readrandom").histograms.len() == 1, "{out}");
-    assert!(by("readseq").operations >= 1);
+    assert!(p.histogram_ops("readrandom").len() == 1, "{out}");
+    assert!(by("readseq").operations >= Some(1));
     assert!(!out.contains("STATISTICS:"), "{out}");
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let v = read_json(&json);
     assert_eq!(v["engine"], factory.name());
     assert!(v["statistics"].is_null(), "absent, not zero");
     assert!(v["stall_micros"].is_null(), "absent, not zero");
@@ -666,18 +640,16 @@ fn every_benchmark_on(factory: &dyn crate::engine::EngineFactory, engine: &str) 
     assert!(v["benchmarks"][0]["latency"].as_object().is_some());
 
     // A flag the engine has no equivalent for.
-    let args: Vec<String> = [
-        db.as_str(),
-        "--benchmarks=fillseq",
-        "--num=10",
-        "--max_bytes_for_level_base=1048576",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    assert_eq!(run_with(&args, factory, &mut out, &mut err).unwrap(), 1);
-    let err = String::from_utf8(err).unwrap();
+    let Run { code, err, .. } = run(
+        factory,
+        &[
+            &db,
+            "--benchmarks=fillseq",
+            "--num=10",
+            "--max_bytes_for_level_base=1048576",
+        ],
+    );
+    assert_eq!(code, 1);
     assert!(
         err.contains("flag '--max_bytes_for_level_base'") && err.contains(engine),
         "{err}"

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::dbbench_text::{CompactionRow, Statistics};
 use crate::dbdir::DiskUsage;
-use crate::parser::{CompactionRow, Statistics};
 use crate::runner::BenchResult;
 use crate::stats::Latency;
 use crate::sysinfo::ProcessUsage;
@@ -214,7 +214,7 @@ pub fn write_amp(stats: Option<&Statistics>, rows: &[CompactionRow]) -> WriteAmp
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parser::{parse_db_stats, parse_statistics};
+    use crate::dbbench_text::{parse_db_stats, parse_statistics};
 
     #[test]
     fn write_amp_both_definitions() {

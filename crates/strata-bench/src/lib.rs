@@ -11,17 +11,16 @@
 #![warn(missing_docs)]
 
 pub mod build_info;
+pub mod dbbench_text;
 pub mod dbdir;
 pub mod distributions;
 pub mod engine;
 pub mod flags;
 pub mod header;
-pub mod histogram;
 pub mod json_report;
 pub mod keygen;
 pub mod mixgraph;
 pub mod options_map;
-pub mod parser;
 pub mod progress;
 pub mod rng;
 pub mod runner;
@@ -178,10 +177,10 @@ fn build_report(
     let db = runner.db();
     let statistics = db
         .and_then(|d| d.statistics_dump())
-        .map(|t| parser::parse_statistics(&t));
+        .map(|t| dbbench_text::parse_statistics(&t));
     let db_stats = db
         .and_then(|d| d.property("rocksdb.stats"))
-        .map(|t| parser::parse_db_stats(&t));
+        .map(|t| dbbench_text::parse_db_stats(&t));
     let rows = db_stats
         .as_ref()
         .map(|s| s.levels.clone())

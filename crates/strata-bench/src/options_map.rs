@@ -292,6 +292,14 @@ pub fn option_string(settings: &[OptionSetting], skip: &[&str]) -> String {
         .join(";")
 }
 
+/// The engine settings of a `strata bench` command line (`args` after
+/// `strata bench`), for the adapters' tests.
+#[cfg(test)]
+pub(crate) fn settings_of(args: &[&str]) -> Vec<OptionSetting> {
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    engine_options(&Flags::from_args(&args).unwrap())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

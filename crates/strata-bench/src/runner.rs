@@ -7,6 +7,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Barrier};
 
+use crate::dbbench_text::histogram::format_histograms;
+use crate::dbbench_text::result_line::format_result_line;
+use crate::dbbench_text::statistics::format_statistics;
 use crate::dbdir;
 use crate::engine::{explain_open_error, BenchEngine, EngineFactory};
 use crate::flags::Flags;
@@ -14,7 +17,7 @@ use crate::keygen::KeyOrder;
 use crate::options_map::{engine_options, write_options, OptionSetting, WriteOpts};
 use crate::progress::Progress;
 use crate::rng::Random64;
-use crate::stats::{format_histograms, format_report_line, Stats};
+use crate::stats::Stats;
 use crate::workloads::{self, ThreadCtx};
 
 /// The benchmarks `strata bench` knows.
@@ -263,7 +266,7 @@ impl<'a> Runner<'a> {
                     out.flush()?;
                     let result = self.run_threads(&name, bench, &db)?;
                     let s = result.stats.summary();
-                    out.write_all(format_report_line(&name, &s).as_bytes())?;
+                    out.write_all(format_result_line(&name, &s).as_bytes())?;
                     if self.flags.histogram {
                         out.write_all(format_histograms(&result.stats).as_bytes())?;
                     }
@@ -274,7 +277,7 @@ impl<'a> Runner<'a> {
         }
         if self.flags.statistics {
             if let Some(dump) = self.db.as_ref().and_then(|d| d.statistics_dump()) {
-                write!(out, "STATISTICS:\n{dump}\n")?;
+                out.write_all(format_statistics(&dump).as_bytes())?;
             }
         }
         Ok(())

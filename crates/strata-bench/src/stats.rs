@@ -1,12 +1,13 @@
-//! Per-thread benchmark measurements (db_bench's `Stats`) and the
-//! per-benchmark report line.
+//! Per-thread benchmark measurements (db_bench's `Stats`) and the figures
+//! of the per-benchmark result line ([`Summary`]; the line's text is
+//! `dbbench_text`'s `result_line`).
 
 use std::collections::BTreeMap;
 use std::time::Instant;
 
 use hdrhistogram::Histogram as Hdr;
 
-use crate::histogram::DbBenchHistogram;
+use crate::dbbench_text::histogram::DbBenchHistogram;
 
 /// The operation kinds db_bench histograms by, in its print order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -231,78 +232,9 @@ pub struct Summary {
     pub message: String,
 }
 
-/// db_bench's report line (with its trailing newline):
-/// `%-12s : %11.3f micros/op %ld ops/sec %.3f seconds %lu operations;%s%s`.
-pub fn format_report_line(name: &str, s: &Summary) -> String {
-    let mut extra = s
-        .mb_per_sec
-        .map(|mb| format!("{mb:6.1} MB/s"))
-        .unwrap_or_default();
-    if !s.message.is_empty() {
-        if !extra.is_empty() {
-            extra.push(' ');
-        }
-        extra.push_str(&s.message);
-    }
-    format!(
-        "{:<12} : {:11.3} micros/op {} ops/sec {:.3} seconds {} operations;{}{}\n",
-        name,
-        s.micros_per_op,
-        s.ops_per_sec as i64,
-        s.elapsed,
-        s.ops,
-        if extra.is_empty() { "" } else { " " },
-        extra
-    )
-}
-
-/// The `--histogram` blocks that follow the report line.
-pub fn format_histograms(stats: &Stats) -> String {
-    let mut out = String::new();
-    for (op, lat) in &stats.hist {
-        out.push_str(&format!(
-            "Microseconds per {}:\n{}\n",
-            op.name(),
-            lat.buckets.to_db_bench_string()
-        ));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn summary(mb: Option<f64>, msg: &str) -> Summary {
-        Summary {
-            micros_per_op: 7.83,
-            ops_per_sec: 127437.9,
-            elapsed: 0.0157,
-            ops: 2000,
-            mb_per_sec: mb,
-            message: msg.into(),
-        }
-    }
-
-    #[test]
-    fn report_line_golden_shapes() {
-        assert_eq!(
-            format_report_line("fillseq", &summary(Some(14.1), "")),
-            "fillseq      :       7.830 micros/op 127437 ops/sec 0.016 seconds 2000 operations;   14.1 MB/s\n"
-        );
-        assert_eq!(
-            format_report_line("deleterandom", &summary(None, "")),
-            "deleterandom :       7.830 micros/op 127437 ops/sec 0.016 seconds 2000 operations;\n"
-        );
-        assert_eq!(
-            format_report_line("readmissing", &summary(None, "(0 of 2000 found)\n")),
-            "readmissing  :       7.830 micros/op 127437 ops/sec 0.016 seconds 2000 operations; (0 of 2000 found)\n\n"
-        );
-        assert_eq!(
-            format_report_line("readrandomwriterandom", &summary(None, "( reads:1800 writes:200 total:2000 found:650)")),
-            "readrandomwriterandom :       7.830 micros/op 127437 ops/sec 0.016 seconds 2000 operations; ( reads:1800 writes:200 total:2000 found:650)\n"
-        );
-    }
 
     #[test]
     fn merge_sums_ops_and_keeps_first_message() {
@@ -322,7 +254,7 @@ mod tests {
         assert_eq!(a.message, "(1 of 2 found)");
         assert_eq!(a.hist[&OpType::Read].buckets.count(), 2);
         assert_eq!(a.hist[&OpType::Read].hdr.len(), 2);
-        let h = format_histograms(&a);
+        let h = crate::dbbench_text::histogram::format_histograms(&a);
         assert!(h.starts_with("Microseconds per read:\nCount: 2 "), "{h}");
         assert!(h.contains("Microseconds per write:\nCount: 1 "), "{h}");
     }

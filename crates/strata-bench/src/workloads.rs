@@ -52,6 +52,25 @@ impl ThreadCtx<'_> {
     fn key(&self, v: u64, buf: &mut [u8]) {
         generate_key_from_int(v, buf);
     }
+
+    /// A key drawn from this thread's RNG over the key range into `buf`.
+    fn random_key(&mut self, buf: &mut [u8]) {
+        generate_key_from_int(self.rand.next_u64() % self.key_range, buf);
+    }
+
+    /// Reads `key`, counting it in `found` and its key and value bytes in
+    /// `bytes` when it is there.
+    fn get_counted(&self, key: &[u8], found: &mut u64, bytes: &mut u64) -> anyhow::Result<()> {
+        match self.db.get(key, self.flags.verify_checksum) {
+            Ok(Some(len)) => {
+                *found += 1;
+                *bytes += (key.len() + len) as u64;
+            }
+            Ok(None) => {}
+            Err(e) => anyhow::bail!("Get returned an error: {e:#}"),
+        }
+        Ok(())
+    }
 }
 
 /// db_bench's `Duration`: stop after `max_ops`, or after `max_seconds` when
@@ -199,7 +218,7 @@ pub fn multi_read_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
             }
         } else {
             for key in &mut keys {
-                generate_key_from_int(ctx.rand.next_u64() % ctx.key_range, key);
+                ctx.random_key(key);
             }
         }
         let refs: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
@@ -232,17 +251,9 @@ pub fn read_random(ctx: &mut ThreadCtx<'_>, missing: bool) -> anyhow::Result<()>
     }
     let (mut read, mut found, mut bytes) = (0u64, 0u64, 0u64);
     while !duration.done(1) {
-        let k = ctx.rand.next_u64() % ctx.key_range;
-        generate_key_from_int(k, &mut key[..f.key_size]);
+        ctx.random_key(&mut key[..f.key_size]);
         read += 1;
-        match ctx.db.get(&key, f.verify_checksum) {
-            Ok(Some(len)) => {
-                found += 1;
-                bytes += (key.len() + len) as u64;
-            }
-            Ok(None) => {}
-            Err(e) => anyhow::bail!("Get returned an error: {e:#}"),
-        }
+        ctx.get_counted(&key, &mut found, &mut bytes)?;
         ctx.finished(1, OpType::Read);
     }
     ctx.stats.add_bytes(bytes);
@@ -285,8 +296,7 @@ pub fn seek_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
     let mut key = vec![0u8; f.key_size];
     let (mut read, mut found, mut bytes) = (0u64, 0u64, 0u64);
     while !duration.done(1) {
-        let k = ctx.rand.next_u64() % ctx.key_range;
-        generate_key_from_int(k, &mut key);
+        ctx.random_key(&mut key);
         read += 1;
         it.seek(&key)?;
         if it.valid() && it.key() == key.as_slice() {
@@ -318,7 +328,7 @@ pub fn delete_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
         let mut keys = vec![vec![0u8; f.key_size]; n];
         while !duration.done(batch) {
             for key in &mut keys {
-                generate_key_from_int(ctx.rand.next_u64() % ctx.key_range, key);
+                ctx.random_key(key);
             }
             let ops: Vec<BatchOp<'_>> = keys.iter().map(|k| BatchOp::Delete(k)).collect();
             ctx.db
@@ -330,8 +340,7 @@ pub fn delete_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
     }
     let mut key = vec![0u8; f.key_size];
     while !duration.done(1) {
-        let k = ctx.rand.next_u64() % ctx.key_range;
-        generate_key_from_int(k, &mut key);
+        ctx.random_key(&mut key);
         ctx.db
             .delete(&key, ctx.wo)
             .map_err(|e| anyhow::anyhow!("del error: {e:#}"))?;
@@ -349,8 +358,7 @@ pub fn read_random_write_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
     let (mut reads, mut writes, mut found) = (0u64, 0u64, 0u64);
     let (mut get_weight, mut put_weight) = (0i64, 0i64);
     while !duration.done(1) {
-        let k = ctx.rand.next_u64() % ctx.key_range;
-        generate_key_from_int(k, &mut key);
+        ctx.random_key(&mut key);
         if get_weight == 0 && put_weight == 0 {
             get_weight = f.readwritepercent;
             put_weight = 100 - get_weight;
@@ -387,16 +395,8 @@ pub fn update_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
     let mut key = vec![0u8; f.key_size];
     let (mut found, mut bytes) = (0u64, 0u64);
     while !duration.done(1) {
-        let k = ctx.rand.next_u64() % ctx.key_range;
-        generate_key_from_int(k, &mut key);
-        match ctx.db.get(&key, f.verify_checksum) {
-            Ok(Some(len)) => {
-                found += 1;
-                bytes += (key.len() + len) as u64;
-            }
-            Ok(None) => {}
-            Err(e) => anyhow::bail!("Get returned an error: {e:#}"),
-        }
+        ctx.random_key(&mut key);
+        ctx.get_counted(&key, &mut found, &mut bytes)?;
         let v = values.generate(f.value_size);
         ctx.db.put(&key, v, ctx.wo).map_err(put_error)?;
         bytes += (key.len() + v.len()) as u64;
@@ -417,8 +417,7 @@ pub fn background_writer(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
     let mut key = vec![0u8; f.key_size];
     let mut limiter = RateLimit::new(f.benchmark_write_rate_limit);
     while !ctx.readers_done.load(Ordering::Acquire) {
-        let k = ctx.rand.next_u64() % ctx.key_range;
-        generate_key_from_int(k, &mut key);
+        ctx.random_key(&mut key);
         let v = values.generate(f.value_size);
         limiter.request((f.key_size + f.value_size) as u64);
         ctx.db.put(&key, v, ctx.wo).map_err(put_error)?;

@@ -123,9 +123,9 @@ pub enum Cmd {
         #[arg(long)]
         pool: bool,
     },
-    /// Parse a saved db_bench / `strata bench` stdout with the lab's parser and
+    /// Parse a saved db_bench / `strata bench` stdout with strata-bench's reader and
     /// print what it found as JSON: `fields` (the output's shape, see
-    /// `parse::field_set`), `metrics` (the derived metrics a result row gets)
+    /// `strata_bench::dbbench_text::field_set`), `metrics` (the derived metrics a result row gets)
     /// and ticker / histogram counts.
     Parse {
         /// Saved stdout of the benchmark.
@@ -224,7 +224,7 @@ pub fn parse_json(
         Some(p) => read(p)?,
         None => String::new(),
     };
-    let o = crate::parse::parse_output(&out, &err);
+    let o = strata_bench::dbbench_text::parse_output(&out, &err);
     let metrics: std::collections::BTreeMap<String, f64> =
         crate::derive::metrics(&o, &crate::derive::Accounting::default())
             .into_iter()
@@ -240,7 +240,7 @@ pub fn parse_json(
     Ok(serde_json::json!({
         "engine_version": o.engine_version,
         "benchmarks": o.benches.iter().map(|b| b.name.clone()).collect::<Vec<_>>(),
-        "fields": crate::parse::field_set(&o),
+        "fields": strata_bench::dbbench_text::field_set(&o),
         "metrics": metrics,
         "tickers": o.tickers.len(),
         "stat_histograms": o.stat_histograms.len(),
@@ -400,7 +400,7 @@ mod tests {
 
     #[test]
     fn parse_subcommand_prints_fields_of_a_saved_output() {
-        let d = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata");
+        let d = concat!(env!("CARGO_MANIFEST_DIR"), "/../strata-bench/testdata");
         let out = std::path::PathBuf::from(format!("{d}/fillrandom_compact_7.8.3.stdout"));
         let err = std::path::PathBuf::from(format!("{d}/fillrandom_compact_7.8.3.stderr"));
         let j = parse_json(&out, Some(&err)).unwrap();
@@ -424,7 +424,7 @@ mod tests {
         }
         assert!(j["metrics"]["waf"].as_f64().unwrap() > 0.0);
         // W-Amp at full precision: (flush + compaction) / flush bytes, from the tickers.
-        let o = crate::parse::parse_output(
+        let o = strata_bench::dbbench_text::parse_output(
             &std::fs::read_to_string(&out).unwrap(),
             &std::fs::read_to_string(&err).unwrap(),
         );

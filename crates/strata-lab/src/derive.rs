@@ -23,7 +23,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::parse::BenchOutput;
+use strata_bench::dbbench_text::BenchOutput;
 
 /// Write amplification by our definition: (WAL + flush + compaction + blob
 /// bytes written) / user bytes written; `None` when no user bytes were written.
@@ -358,7 +358,7 @@ pub fn score_against(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse::parse_output;
+    use strata_bench::dbbench_text::parse_output;
 
     fn t(pairs: &[(&str, u64)]) -> BTreeMap<String, u64> {
         pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
@@ -514,7 +514,7 @@ mod tests {
 
     #[test]
     fn metrics_from_captured_output() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../strata-bench/testdata/");
         let so = std::fs::read_to_string(format!("{dir}fillrandom_compact_7.8.3.stdout")).unwrap();
         let o = parse_output(&so, "");
         let m = metrics(

@@ -360,7 +360,7 @@ mod tests {
 
     #[test]
     fn a_compact_step_keeps_bench_sec_from_its_result_line() {
-        let out = crate::parse::parse_output(
+        let out = strata_bench::dbbench_text::parse_output(
             "compact      : 1025850.460 micros/op 0 ops/sec 1.026 seconds 1 operations;\n",
             "",
         );

@@ -18,7 +18,6 @@ pub mod guards;
 pub mod host;
 pub mod joblog;
 pub mod model;
-pub mod parse;
 pub mod process;
 pub mod report;
 pub mod results;

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use crate::derive::{metrics, Accounting};
 use crate::host::{git_commit, host_info, HostInfo};
 use crate::model::{step_command, Job, Plan};
-use crate::parse::parse_output;
 use crate::results::{self, ResultRow, RUN_FILE, SCHEMA_VERSION};
+use strata_bench::dbbench_text::parse_output;
 
 /// How an engine is run: command prefix before the db_bench flags.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -180,7 +180,8 @@ pub struct RunOptions {
 /// prints, from the same LOG parser, so both paths read alike. A step
 /// without the table (no `stats` benchmark) is left as it is.
 fn with_leveldb_log_line(stdout: &str, db: &Path) -> String {
-    use strata_bench::engine::leveldb_map::{log_line, parse_log};
+    use strata_bench::dbbench_text::leveldb::log_line;
+    use strata_bench::engine::leveldb_map::parse_log;
     let table = stdout.contains("Level  Files Size(MB) Time(sec) Read(MB) Write(MB)");
     match std::fs::read_to_string(db.join("LOG")) {
         Ok(log) if table => format!("{stdout}\n{}\n", log_line(&parse_log(&log))),
@@ -805,7 +806,10 @@ flags = { num = 10 }
         // Output and info LOG of LevelDB 1.23's db_bench (fillrandom,
         // readrandom, stats; 20,000 x 2,000-byte values, 1 MiB buffers).
         let data = |n: &str| {
-            let p = format!("{}/testdata/{n}", env!("CARGO_MANIFEST_DIR"));
+            let p = format!(
+                "{}/../strata-bench/testdata/{n}",
+                env!("CARGO_MANIFEST_DIR")
+            );
             std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
         };
         let stdout = data("leveldb_fillrandom_1.23.stdout");

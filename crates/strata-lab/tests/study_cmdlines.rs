@@ -2,11 +2,11 @@
 //! parse alike on Debian's db_bench 7.8.3 and on `strata bench`: captured
 //! stdout/stderr of both (testdata/study-cmdlines/N.{db_bench,strata}.*, the
 //! command in N.cmd; made by crates/strata-bench/scripts/study_cmdlines.sh)
-//! must give the same field set under the lab's parser.
+//! must give the same field set (`strata_bench::dbbench_text::field_set`).
 
 use std::collections::BTreeSet;
 
-use strata_lab::parse::{field_set, parse_output, BenchOutput};
+use strata_bench::dbbench_text::{field_set, parse_output, BenchOutput};
 
 fn read(name: &str) -> String {
     let p = format!(

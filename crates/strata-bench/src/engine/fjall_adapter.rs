@@ -16,8 +16,9 @@ use fjall::config::{
 };
 use fjall::{AbstractTree, Database, Keyspace, KeyspaceCreateOptions, PersistMode};
 
-use super::leveldb_map::unsupported;
+use super::mapping::{given, unsupported, value};
 use super::{BatchOp, BenchEngine, BenchIter, EngineFactory};
+use crate::dbbench_text::fjall::{format_fjall_stats, FjallSummary};
 use crate::options_map::{OptionSetting, WriteOpts};
 
 /// The `fjall` crate version this binary is built with.
@@ -91,14 +92,7 @@ impl FjallConfig {
 }
 
 fn num<T: std::str::FromStr>(s: &OptionSetting) -> anyhow::Result<T> {
-    s.value.parse().map_err(|_| {
-        anyhow::anyhow!(
-            "Invalid argument: flag '--{}' ({}={}) is out of range for fjall",
-            s.flag,
-            s.option,
-            s.value
-        )
-    })
+    value("fjall", s)
 }
 
 /// fjall's leveled defaults (`lsm_tree::compaction::Leveled`).
@@ -109,20 +103,7 @@ const DEFAULT_L0_THRESHOLD: u8 = 4;
 pub fn map_options(settings: &[OptionSetting]) -> anyhow::Result<FjallConfig> {
     let mut c = FjallConfig::default();
     let mut level_base: Option<&OptionSetting> = None;
-    for s in settings {
-        if s.option == "statistics" {
-            if s.value == "true" {
-                c.notes.push(
-                    "--statistics: fjall keeps no statistics; no STATISTICS block is printed \
-                     (the harness's own latency histograms are: --histogram=1)"
-                        .into(),
-                );
-            }
-            continue;
-        }
-        if !s.given {
-            continue;
-        }
+    for s in given("fjall", settings, &mut c.notes) {
         match s.option {
             "write_buffer_size" => c.max_memtable_size = Some(num(s)?),
             "target_file_size_base" => c.table_target_size = Some(num(s)?),
@@ -191,32 +172,6 @@ pub fn map_options(settings: &[OptionSetting]) -> anyhow::Result<FjallConfig> {
         }
     }
     Ok(c)
-}
-
-/// What fjall tells about its tree (`Database` and keyspace getters).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct FjallSummary {
-    /// Tables in the keyspace.
-    pub tables: usize,
-    /// Bytes of those tables.
-    pub table_bytes: u64,
-    /// Compactions completed.
-    pub compactions: usize,
-    /// Time all compactions took.
-    pub compacting_secs: f64,
-    /// Disk space of the database (tables and journals).
-    pub disk_bytes: u64,
-    /// Journal files.
-    pub journals: usize,
-}
-
-/// The line the `stats` benchmark prints after the per-level table count,
-/// which the parsers read (see `parser::parse_fjall_stats`).
-pub fn fjall_line(f: &FjallSummary) -> String {
-    format!(
-        "fjall: {} tables {} bytes, {} compactions {:.3} s, disk space {} bytes, {} journals",
-        f.tables, f.table_bytes, f.compactions, f.compacting_secs, f.disk_bytes, f.journals
-    )
 }
 
 /// Opens fjall databases.
@@ -415,23 +370,18 @@ impl BenchEngine for FjallEngine {
         if name != "rocksdb.stats" && name != "rocksdb.levelstats" {
             return None;
         }
-        let mut s = String::from("Level Files\n-----------\n");
-        for level in 0..7 {
-            if let Some(n) = self.ks.tree.level_table_count(level) {
-                s.push_str(&format!("{level:>5} {n:>5}\n"));
-            }
-        }
-        if name == "rocksdb.stats" {
-            s.push_str(&fjall_line(&FjallSummary {
-                tables: self.ks.table_count(),
-                table_bytes: self.ks.tree.disk_space(),
-                compactions: self.db.compactions_completed(),
-                compacting_secs: self.db.time_compacting().as_secs_f64(),
-                disk_bytes: self.db.disk_space().unwrap_or(0),
-                journals: self.db.journal_count(),
-            }));
-            s.push('\n');
-        }
+        let levels: Vec<(usize, usize)> = (0..7)
+            .filter_map(|level| Some((level, self.ks.tree.level_table_count(level)?)))
+            .collect();
+        let summary = (name == "rocksdb.stats").then(|| FjallSummary {
+            tables: self.ks.table_count(),
+            table_bytes: self.ks.tree.disk_space(),
+            compactions: self.db.compactions_completed(),
+            compacting_secs: self.db.time_compacting().as_secs_f64(),
+            disk_bytes: self.db.disk_space().unwrap_or(0),
+            journals: self.db.journal_count(),
+        });
+        let s = format_fjall_stats(&levels, summary.as_ref());
         Some(s)
     }
     fn statistics_dump(&self) -> Option<String> {
@@ -523,13 +473,7 @@ impl BenchIter for FjallIter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::flags::Flags;
-    use crate::options_map::engine_options;
-
-    fn settings(args: &[&str]) -> Vec<OptionSetting> {
-        let f = Flags::from_args(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap();
-        engine_options(&f)
-    }
+    use crate::options_map::settings_of as settings;
 
     #[test]
     fn defaults_are_fjalls_own_and_given_flags_map() {
@@ -593,21 +537,20 @@ mod tests {
 
     #[test]
     fn flags_fjall_lacks_are_errors_naming_flag_and_engine() {
-        for flag in [
-            "--compression_type=snappy",
-            "--compression_type=zstd",
-            "--max_bytes_for_level_base=1048576",
-            "--level0_slowdown_writes_trigger=10",
-            "--subcompactions=2",
-            "--enable_blob_files=true",
-            "--paranoid_checks=false",
-            "--block_size=512",
-        ] {
-            let e = map_options(&settings(&[flag])).unwrap_err().to_string();
-            let name = flag.trim_start_matches('-').split('=').next().unwrap();
-            assert!(e.contains(&format!("'--{name}'")), "{flag}: {e}");
-            assert!(e.contains("fjall"), "{flag}: {e}");
-        }
+        crate::engine::mapping::assert_refused(
+            map_options,
+            "fjall",
+            &[
+                "--compression_type=snappy",
+                "--compression_type=zstd",
+                "--max_bytes_for_level_base=1048576",
+                "--level0_slowdown_writes_trigger=10",
+                "--subcompactions=2",
+                "--enable_blob_files=true",
+                "--paranoid_checks=false",
+                "--block_size=512",
+            ],
+        );
     }
 
     #[test]
@@ -636,7 +579,7 @@ mod tests {
         assert_eq!(it.key(), b"0098");
         drop(it);
         let stats = db.property("rocksdb.stats").unwrap();
-        let parsed = crate::parser::parse_db_stats(&stats);
+        let parsed = crate::dbbench_text::parse_db_stats(&stats);
         let sum = parsed.levels.last().unwrap();
         assert_eq!(sum.level, "Sum", "{stats}");
         assert!(sum.num("Files").unwrap() >= 1.0, "{stats}");

@@ -357,7 +357,7 @@ impl LevelDbEngine {
             return true;
         }
         let stats = self.raw_property("leveldb.stats").unwrap_or_default();
-        crate::parser::parse_leveldb_stats(&stats)
+        crate::dbbench_text::leveldb::parse_leveldb_stats(&stats)
             .levels
             .iter()
             .filter_map(|r| Some((r.level.strip_prefix('L')?.parse::<u32>().ok()?, r)))
@@ -566,14 +566,14 @@ impl BenchEngine for LevelDbEngine {
                 Some(format!(
                     "{}\n{}\nApproximate size of all keys: {} bytes",
                     stats.trim_end(),
-                    leveldb_map::log_line(&self.log_bytes()),
+                    crate::dbbench_text::leveldb::log_line(&self.log_bytes()),
                     self.approximate_size()
                 ))
             }
             "rocksdb.levelstats" => {
                 let stats = self.raw_property("leveldb.stats")?;
                 let mut s = String::from("Level Files Size(MB)\n--------------------\n");
-                for r in crate::parser::parse_leveldb_stats(&stats).levels {
+                for r in crate::dbbench_text::leveldb::parse_leveldb_stats(&stats).levels {
                     if let Some(l) = r.level.strip_prefix('L') {
                         s.push_str(&format!(
                             "{l:>3} {:>8} {:>8.0}\n",

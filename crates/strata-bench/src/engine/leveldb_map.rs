@@ -7,6 +7,7 @@
 //! option, accepted when its value is what LevelDB does anyway (its fixed
 //! level sizes and L0 triggers), and refused naming the flag otherwise.
 
+use super::mapping::{given, unsupported, value};
 use crate::options_map::OptionSetting;
 
 /// LevelDB 1.23's compile-time constants and option defaults (`dbformat.h`,
@@ -144,44 +145,14 @@ pub fn level_over_limit(level: u32, size_mb_rounded: f64) -> bool {
     size_mb_rounded - 0.5 >= limit_mb
 }
 
-/// The error for a given flag LevelDB has no equivalent for.
-pub fn unsupported(engine: &str, s: &OptionSetting, why: &str) -> anyhow::Error {
-    anyhow::anyhow!(
-        "Not supported: flag '--{}' ({}={}) is not supported by {engine}: {why}",
-        s.flag,
-        s.option,
-        s.value
-    )
-}
-
 fn num<T: std::str::FromStr>(s: &OptionSetting) -> anyhow::Result<T> {
-    s.value.parse().map_err(|_| {
-        anyhow::anyhow!(
-            "Invalid argument: flag '--{}' ({}={}) is out of range for LevelDB",
-            s.flag,
-            s.option,
-            s.value
-        )
-    })
+    value("LevelDB", s)
 }
 
 /// Maps the settings to LevelDB's options (see the module doc for the rule).
 pub fn map_options(settings: &[OptionSetting]) -> anyhow::Result<LevelDbConfig> {
     let mut c = LevelDbConfig::default();
-    for s in settings {
-        if s.option == "statistics" {
-            if s.value == "true" {
-                c.notes.push(
-                    "--statistics: LevelDB keeps no statistics; no STATISTICS block is printed \
-                     (the harness's own latency histograms are: --histogram=1)"
-                        .into(),
-                );
-            }
-            continue;
-        }
-        if !s.given {
-            continue;
-        }
+    for s in given("LevelDB", settings, &mut c.notes) {
         match s.option {
             "write_buffer_size" => c.write_buffer_size = Some(num(s)?),
             "target_file_size_base" => c.max_file_size = Some(num(s)?),
@@ -324,33 +295,10 @@ pub fn parse_log(text: &str) -> LogBytes {
     b
 }
 
-/// The line the `stats` benchmark prints after `leveldb.stats`, which the
-/// parsers read W-Amp from.
-pub fn log_line(b: &LogBytes) -> String {
-    let wamp = b
-        .w_amp()
-        .map_or_else(|| "n/a".to_string(), |w| format!("{w:.2}"));
-    format!(
-        "LOG: {} flushes {} bytes {:.3} s, {} compactions {} bytes {:.3} s, W-Amp {wamp}",
-        b.flushes,
-        b.flush_bytes,
-        b.flush_micros as f64 / 1e6,
-        b.compactions,
-        b.compaction_bytes,
-        b.compaction_micros as f64 / 1e6
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::flags::Flags;
-    use crate::options_map::engine_options;
-
-    fn settings(args: &[&str]) -> Vec<OptionSetting> {
-        let f = Flags::from_args(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap();
-        engine_options(&f)
-    }
+    use crate::options_map::settings_of as settings;
 
     #[test]
     fn defaults_are_leveldbs_own() {
@@ -411,21 +359,20 @@ mod tests {
 
     #[test]
     fn flags_leveldb_lacks_are_errors_naming_flag_and_engine() {
-        for flag in [
-            "--level0_file_num_compaction_trigger=8",
-            "--max_bytes_for_level_base=1048576",
-            "--compression_type=lz4",
-            "--enable_blob_files=true",
-            "--subcompactions=4",
-            "--compaction_style=1",
-            "--max_write_buffer_number=4",
-            "--open_files=-1",
-        ] {
-            let e = map_options(&settings(&[flag])).unwrap_err().to_string();
-            let name = flag.trim_start_matches('-').split('=').next().unwrap();
-            assert!(e.contains(&format!("'--{name}'")), "{flag}: {e}");
-            assert!(e.contains("LevelDB"), "{flag}: {e}");
-        }
+        crate::engine::mapping::assert_refused(
+            map_options,
+            "LevelDB",
+            &[
+                "--level0_file_num_compaction_trigger=8",
+                "--max_bytes_for_level_base=1048576",
+                "--compression_type=lz4",
+                "--enable_blob_files=true",
+                "--subcompactions=4",
+                "--compaction_style=1",
+                "--max_write_buffer_number=4",
+                "--open_files=-1",
+            ],
+        );
     }
 
     #[test]
@@ -454,7 +401,7 @@ mod tests {
         );
         assert_eq!(b.w_amp(), Some(1.95));
         assert_eq!(
-            log_line(&b),
+            crate::dbbench_text::leveldb::log_line(&b),
             "LOG: 2 flushes 2000 bytes 0.200 s, 1 compactions 1900 bytes 0.100 s, W-Amp 1.95"
         );
         // Across midnight and a month end.

@@ -14,6 +14,7 @@ pub mod fjall_adapter;
 #[cfg(strata_leveldb)]
 pub mod leveldb_adapter;
 pub mod leveldb_map;
+pub mod mapping;
 #[cfg(test)]
 pub mod memory;
 #[cfg(feature = "rocksdb")]

@@ -188,13 +188,7 @@ impl BenchIter for StrataIter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::flags::Flags;
-    use crate::options_map::engine_options;
-
-    fn settings(args: &[&str]) -> Vec<OptionSetting> {
-        let f = Flags::from_args(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap();
-        engine_options(&f)
-    }
+    use crate::options_map::settings_of as settings;
 
     #[test]
     fn db_bench_defaults_are_accepted_by_strata() {

@@ -9,7 +9,6 @@
 //! - [`Statistics`]: the shared object the engine records into.
 //! - [`compaction_table`]: the `rocksdb.stats` text formatter.
 //! - [`waf`]: the two write-amplification definitions.
-//! - [`parse`]: readers for RocksDB's dump and compaction table text.
 //!
 //! See `docs/stats.md` for every name, its unit and what records it.
 
@@ -19,7 +18,6 @@ pub mod compaction_table;
 mod histogram_impl;
 mod histogram_kind;
 pub mod human;
-pub mod parse;
 mod statistics;
 mod ticker;
 mod unit;
