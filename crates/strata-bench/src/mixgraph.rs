@@ -235,14 +235,7 @@ pub fn run(ctx: &mut ThreadCtx<'_>, threads: usize) -> anyhow::Result<()> {
         match query.pick(ini_rand as i64) {
             Query::Get => {
                 gets += 1;
-                match ctx.db.get(&key, f.verify_checksum) {
-                    Ok(Some(len)) => {
-                        get_found += 1;
-                        bytes += (key.len() + len) as u64;
-                    }
-                    Ok(None) => {}
-                    Err(e) => anyhow::bail!("Get returned an error: {e:#}"),
-                }
+                ctx.get_counted(&key, &mut get_found, &mut bytes)?;
                 read_rate.request();
                 ctx.finished(1, OpType::Read);
             }

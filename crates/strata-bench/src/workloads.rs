@@ -60,7 +60,12 @@ impl ThreadCtx<'_> {
 
     /// Reads `key`, counting it in `found` and its key and value bytes in
     /// `bytes` when it is there.
-    fn get_counted(&self, key: &[u8], found: &mut u64, bytes: &mut u64) -> anyhow::Result<()> {
+    pub(crate) fn get_counted(
+        &self,
+        key: &[u8],
+        found: &mut u64,
+        bytes: &mut u64,
+    ) -> anyhow::Result<()> {
         match self.db.get(key, self.flags.verify_checksum) {
             Ok(Some(len)) => {
                 *found += 1;

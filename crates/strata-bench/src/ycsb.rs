@@ -416,14 +416,7 @@ pub fn run(ctx: &mut ThreadCtx<'_>, w: Workload, threads: usize) -> anyhow::Resu
             Op::Read | Op::Update | Op::ReadModifyWrite => {
                 record_key(chooser.next(&mut ctx.rand, last), y.hashed, &mut key);
                 if op != Op::Update {
-                    match ctx.db.get(&key, f.verify_checksum) {
-                        Ok(Some(len)) => {
-                            found += 1;
-                            bytes += (key.len() + len) as u64;
-                        }
-                        Ok(None) => {}
-                        Err(e) => anyhow::bail!("Get returned an error: {e:#}"),
-                    }
+                    ctx.get_counted(&key, &mut found, &mut bytes)?;
                 }
                 if op != Op::Read {
                     let v = values.generate(y.record_size);
