@@ -27,7 +27,7 @@ use crate::keygen::generate_key_from_int;
 use crate::rng::{Random, Random64};
 use crate::stats::OpType;
 use crate::valuegen::ValueGenerator;
-use crate::workloads::{Duration, ThreadCtx};
+use crate::workloads::{scan_from, Duration, ThreadCtx};
 
 /// The `mixgraph` flags, read and checked.
 #[derive(Clone, Debug, PartialEq)]
@@ -260,13 +260,7 @@ pub fn run(ctx: &mut ThreadCtx<'_>, threads: usize) -> anyhow::Result<()> {
                 }
                 let (theta, k, sigma) = m.iter;
                 let len = pareto_cdf_inversion(u, theta, k, sigma).rem_euclid(m.max_scan_len);
-                let mut j = 0;
-                while j < len && it.valid() {
-                    bytes += (it.key().len() + it.value_len()) as u64;
-                    it.next()?;
-                    scan_total += 1.0;
-                    j += 1;
-                }
+                scan_total += scan_from(it.as_mut(), len as u64, &mut bytes)? as f64;
                 read_rate.request();
                 ctx.finished(1, OpType::Seek);
             }

@@ -78,6 +78,22 @@ impl ThreadCtx<'_> {
     }
 }
 
+/// Reads up to `len` entries from the iterator's position on, adding their
+/// key and value bytes to `bytes`; returns how many it read.
+pub(crate) fn scan_from(
+    it: &mut (dyn crate::engine::BenchIter + '_),
+    len: u64,
+    bytes: &mut u64,
+) -> anyhow::Result<u64> {
+    let mut n = 0;
+    while n < len && it.valid() {
+        *bytes += (it.key().len() + it.value_len()) as u64;
+        it.next()?;
+        n += 1;
+    }
+    Ok(n)
+}
+
 /// db_bench's `Duration`: stop after `max_ops`, or after `max_seconds` when
 /// non-zero (checked every 1000 ops).
 pub struct Duration {

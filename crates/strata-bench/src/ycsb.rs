@@ -46,7 +46,7 @@ use crate::keygen::generate_key_from_int;
 use crate::rng::Random64;
 use crate::stats::OpType;
 use crate::valuegen::ValueGenerator;
-use crate::workloads::{Duration, ThreadCtx};
+use crate::workloads::{scan_from, Duration, ThreadCtx};
 
 /// YCSB's record size: ten fields of 100 bytes.
 pub const RECORD_SIZE: usize = 1000;
@@ -405,12 +405,7 @@ pub fn run(ctx: &mut ThreadCtx<'_>, w: Workload, threads: usize) -> anyhow::Resu
                 let db = std::sync::Arc::clone(ctx.db);
                 let mut it = db.iter()?;
                 it.seek(&key)?;
-                let mut n = 0;
-                while n < len && it.valid() {
-                    bytes += (it.key().len() + it.value_len()) as u64;
-                    it.next()?;
-                    n += 1;
-                }
+                scan_from(it.as_mut(), len, &mut bytes)?;
                 scans += 1;
             }
             Op::Read | Op::Update | Op::ReadModifyWrite => {
