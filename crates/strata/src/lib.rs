@@ -8,6 +8,7 @@
 pub mod batch;
 pub mod blob;
 pub mod clock;
+mod cache;
 pub mod coding;
 pub mod error;
 pub mod filename;

@@ -15,7 +15,7 @@ use crate::stats::{Statistics, Ticker};
 use super::cache::BlobCache;
 use super::index::BlobIndex;
 use super::reader::{BlobFileReader, BlobReadahead};
-use crate::sstable::lru::Lru;
+use crate::cache::Lru;
 
 /// Resolves blob indexes to values for `get`, iterators and compaction.
 pub struct BlobSource {

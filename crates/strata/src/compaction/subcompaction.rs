@@ -14,7 +14,7 @@
 
 use std::sync::Arc;
 
-use super::picker::CompactionTask;
+use super::task::CompactionTask;
 use crate::types::user_key;
 use crate::version::edit::FileMetaData;
 

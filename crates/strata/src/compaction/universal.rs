@@ -12,7 +12,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use super::picker::{non_overlapping, target_file_size, Busy, CompactionReason, CompactionTask};
+use super::leveled::target_file_size;
+use super::task::{key_range, non_overlapping, Busy, CompactionReason, CompactionTask};
 use crate::error::{Error, Result};
 use crate::options::Options;
 use crate::types::user_key;
@@ -390,23 +391,6 @@ fn run_infos(runs: &[SortedRun]) -> Vec<RunInfo> {
         .collect()
 }
 
-/// Smallest and largest user key over `files`.
-fn key_range<'a>(files: impl Iterator<Item = &'a Arc<FileMetaData>>) -> (Vec<u8>, Vec<u8>) {
-    let mut lo: Option<&[u8]> = None;
-    let mut hi: Option<&[u8]> = None;
-    for f in files {
-        let s = user_key(&f.smallest);
-        let l = user_key(&f.largest);
-        if lo.is_none_or(|x| s < x) {
-            lo = Some(s);
-        }
-        if hi.is_none_or(|x| l > x) {
-            hi = Some(l);
-        }
-    }
-    (lo.unwrap_or(&[]).to_vec(), hi.unwrap_or(&[]).to_vec())
-}
-
 /// True if no two of `files` overlap in user keys.
 /// Files of the runs `start..=end` arranged as a task: the first run's
 /// level in `inputs`, the output level's in `output_level_inputs`, the
@@ -647,7 +631,7 @@ fn older_l0_outside_task_overlaps(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compaction::picker::pick_compaction;
+    use crate::compaction::leveled::pick_compaction;
     use crate::compaction::testutil::{l0, meta, version_with};
     use crate::types::{make_internal_key, ValueType};
     use crate::version::edit::VersionEdit;

@@ -25,7 +25,7 @@ use std::time::Instant;
 use parking_lot::{Condvar, Mutex, RwLock};
 
 use crate::batch::WriteBatch;
-use crate::compaction::picker::Busy;
+use crate::compaction::Busy;
 use crate::error::{Error, Result};
 use crate::filename::FileNumber;
 use crate::fs::{FileLock, FileSystem};

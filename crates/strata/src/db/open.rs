@@ -13,7 +13,7 @@ use parking_lot::{Condvar, Mutex, RwLock};
 use super::internal_stats::InternalStats;
 use super::{Db, DbInner, State, SuperVersion};
 use crate::batch::WriteBatch;
-use crate::compaction::picker::Busy;
+use crate::compaction::Busy;
 use crate::error::{Error, Result};
 use crate::filename::{
     current_file_name, lock_file_name, parse_file_name, wal_file_name, FileType,

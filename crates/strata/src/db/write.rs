@@ -10,7 +10,7 @@ use parking_lot::{Condvar, Mutex, MutexGuard};
 
 use super::{DbInner, State};
 use crate::batch::WriteBatch;
-use crate::compaction::picker::estimated_pending_compaction_bytes;
+use crate::compaction::leveled::estimated_pending_compaction_bytes;
 use crate::error::{Error, Result};
 use crate::filename::wal_file_name;
 use crate::memtable::MemTable;

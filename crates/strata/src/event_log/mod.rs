@@ -11,7 +11,7 @@ pub mod timeline;
 
 use serde_json::Value;
 
-use crate::sstable::builder::TableInfo;
+use crate::sstable::TableInfo;
 use crate::version::Version;
 
 /// The marker RocksDB's event logger puts before the JSON object.

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::iter::InternalIterator;
 use crate::types::parse_internal_key;
 
-use super::table::{ReadOpts, Table};
+use super::reader::{ReadOpts, Table};
 
 /// Bytes as text: printable ASCII as is, everything else as `\xNN`.
 pub fn escape_bytes(b: &[u8]) -> String {

@@ -11,8 +11,8 @@ use crate::fs::FileSystem;
 use crate::stats::{Histogram, Statistics, Ticker};
 
 use super::block_cache::BlockCache;
-use super::lru::Lru;
-use super::table::Table;
+use crate::cache::Lru;
+use super::reader::Table;
 
 /// An LRU map from file number to open [`Table`].
 pub struct TableCache {

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Weak};
 
-use super::current::{Version, VersionBuilder};
+use super::version::{Version, VersionBuilder};
 use super::edit::VersionEdit;
 use crate::error::{Error, Result};
 use crate::filename::{current_file_name, manifest_file_name, temp_file_name, FileNumber};

@@ -16,7 +16,7 @@ use crate::types::{compare_internal_keys, user_key};
 use super::block::{bytewise_cmp, Block, BlockIter};
 use super::block_cache::BlockCache;
 use super::bloom::BloomFilter;
-use super::builder::{META_FILTER, META_PROPERTIES};
+use super::writer::{META_FILTER, META_PROPERTIES};
 use super::compression::CompressionType;
 use super::format::{
     read_block, read_raw_block, BlockHandle, Footer, FOOTER_SIZE, INDEX_WITHOUT_VALUE_LENGTH,
