@@ -3,7 +3,7 @@
 //! either live or deleted later, and the last `lsm_state` is the tree the
 //! DB reports.
 
-mod common;
+use strata_testkit as common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -15,7 +15,7 @@
 //! a fault-free run of the workload performs. The test prints a summary
 //! line (run with `--nocapture`) that `docs/reliability.md` can quote.
 
-mod common;
+use strata_testkit as common;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -23,8 +23,8 @@ use std::sync::Arc;
 use common::{apply, batch_of, dump, first_diff, matching_prefix, Model, Ops};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use strata::fs::fault::{FaultInjectionFs, FaultOp};
 use strata::{Db, Error, Options, WriteOptions};
+use strata_testkit::fault::{FaultInjectionFs, FaultOp};
 
 enum Step {
     Write(Ops, bool),

@@ -4,15 +4,15 @@
 //! under it, every flush's and compaction's MANIFEST fsync held them all.
 //! The fault FS's MANIFEST sync gate stands in for a slow fsync.
 
-mod common;
+use strata_testkit as common;
 
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::Duration;
 
-use strata::fs::fault::FaultInjectionFs;
 use strata::fs::FileSystem;
 use strata::{Db, Options};
+use strata_testkit::fault::FaultInjectionFs;
 
 use common::{eventually, put_in_background, put_until_held, PATIENCE};
 

@@ -7,15 +7,15 @@
 //! study 5's 1 KB overwrite (docs/benchmarks.md). The fault FS's remove
 //! gate stands in for the slow unlink.
 
-mod common;
+use strata_testkit as common;
 
 use std::sync::mpsc;
 use std::sync::Arc;
 
-use strata::fs::fault::FaultInjectionFs;
 use strata::fs::FileSystem;
 use strata::stats::{Histogram, Ticker};
 use strata::{Db, Options};
+use strata_testkit::fault::FaultInjectionFs;
 
 use common::{eventually, put_in_background, put_until_held, PATIENCE};
 

@@ -2,7 +2,7 @@
 //! a RocksDB user reads, and each was printed empty by Strata before it was
 //! wired (the STATISTICS dump showed 0 where RocksDB shows a count).
 
-mod common;
+use strata_testkit as common;
 
 use strata::stats::{Histogram, Ticker};
 use strata::{CompressionType, Db, Options};

@@ -3,7 +3,7 @@
 //! and stopped, yet every write completes (no deadlock: a watchdog fails the
 //! test after 120 s) and `rocksdb.stall.micros` counts the waiting.
 
-mod common;
+use strata_testkit as common;
 
 use std::sync::mpsc;
 use std::sync::Arc;

@@ -81,11 +81,13 @@ impl BlobCache {
     }
 
     /// Number of values held.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.lru.len()
     }
 
     /// True if nothing is cached.
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

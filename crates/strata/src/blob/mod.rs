@@ -21,7 +21,7 @@
 //! - [`CompactionBlobs`]: the blob side of one compaction, entry by entry
 //!   (metering, relocation, separation), built from the pieces below and
 //!   above.
-//! - [`GarbageMeter`]: per-compaction garbage, for `BlobFileGarbage` edits.
+//! - [`GarbageMeter`](garbage::GarbageMeter): per-compaction garbage, for `BlobFileGarbage` edits.
 //! - [`BlobSpaceStats`]: totals and the text of `rocksdb.blob-stats`.
 //! - [`dump_blob_file`]: the text `strata inspect` prints for a blob file.
 //! - [`gc_policy`]: which files are relocated, which tables the force
@@ -52,7 +52,7 @@
 //! and `blob_compaction_readahead_size`. Call `input(ikey, value)` for every
 //! entry read, kept or dropped, and `output(ikey, value, new_file_number)`
 //! for every entry kept, writing the returned replacement entry if there is
-//! one. It meters garbage (a [`GarbageMeter`]: references in minus
+//! one. It meters garbage (a [`GarbageMeter`](garbage::GarbageMeter): references in minus
 //! references out, per blob file), relocates blobs of files below the
 //! cutoff (read through a [`BlobFetcher`] with read-ahead; written to the
 //! new blob files, or inline without a `BlobOutput`, as RocksDB does), and
@@ -101,10 +101,9 @@ mod testutil;
 pub use cache::BlobCache;
 pub use compaction::{CompactionBlobResult, CompactionBlobs};
 pub use dump::{dump_blob_file, format_blob_index_value, BlobDumpOptions};
-pub use garbage::{BlobFlow, GarbageMeter};
 pub use index::BlobIndex;
 pub use output::{BlobOutput, BlobOutputOptions};
-pub use reader::{BlobFileIter, BlobFileReader, BlobReadahead, BlobRecord};
-pub use source::{BlobFetcher, BlobSource};
+pub use reader::BlobFileReader;
+pub use source::BlobSource;
 pub use space::BlobSpaceStats;
 pub use writer::{BlobFileBuilder, BlobFileInfo};

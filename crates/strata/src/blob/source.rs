@@ -180,6 +180,7 @@ impl BlobSource {
     }
 
     /// Blob files currently open.
+    #[cfg(test)]
     pub fn open_files(&self) -> usize {
         self.readers.lock().len()
     }

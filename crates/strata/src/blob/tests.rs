@@ -9,6 +9,7 @@ use crate::sstable::CompressionType;
 use crate::stats::{Histogram, Statistics, Ticker};
 
 use super::format::{FOOTER_SIZE, HEADER_SIZE, RECORD_HEADER_SIZE};
+use super::reader::{BlobReadahead, BlobRecord};
 use super::testutil::{MemFile, MemWritable};
 use super::*;
 

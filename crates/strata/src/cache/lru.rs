@@ -85,6 +85,7 @@ impl<K: Hash + Eq + Clone, V: Clone> Lru<K, V> {
     }
 
     /// True if nothing is held.
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
     }

@@ -53,6 +53,7 @@ impl<V: Clone> ShardedLru<V> {
     }
 
     /// Number of entries held.
+    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.shards.iter().map(|s| s.lock().len()).sum()
     }

@@ -8,8 +8,8 @@ pub mod fifo;
 pub mod file_cut;
 pub mod forced;
 pub mod job;
-pub mod output;
 pub mod leveled;
+pub mod output;
 pub mod subcompaction;
 pub mod task;
 #[cfg(test)]

@@ -178,7 +178,9 @@ pub(crate) fn non_overlapping<'a>(files: impl Iterator<Item = &'a Arc<FileMetaDa
 }
 
 /// Smallest and largest user key over `files`.
-pub(crate) fn key_range<'a>(files: impl Iterator<Item = &'a Arc<FileMetaData>>) -> (Vec<u8>, Vec<u8>) {
+pub(crate) fn key_range<'a>(
+    files: impl Iterator<Item = &'a Arc<FileMetaData>>,
+) -> (Vec<u8>, Vec<u8>) {
     let mut lo: Option<&[u8]> = None;
     let mut hi: Option<&[u8]> = None;
     for f in files {

@@ -157,6 +157,7 @@ pub fn sorted_runs(v: &Version, busy: &Busy, num_levels: usize) -> Vec<SortedRun
 
 /// RocksDB's universal compaction score: sorted runs not being compacted
 /// over `level0_file_num_compaction_trigger`.
+#[cfg(test)]
 pub fn universal_score(v: &Version, busy: &Busy, num_levels: usize, l0_trigger: usize) -> f64 {
     let free = sorted_runs(v, busy, num_levels)
         .iter()
@@ -467,6 +468,7 @@ fn pick_with_target(
 /// `level0_stop_writes_trigger` applies, so a size-amplification merge
 /// keeps every newer run ([`pick_universal_for`] may leave the newest L0
 /// files out).
+#[cfg(test)]
 pub fn pick_universal(
     v: &Version,
     busy: &Busy,
@@ -521,6 +523,7 @@ pub fn pick_universal_for(
 /// pending-bytes stall limits never fire there; a caller that wants
 /// RocksDB's stall behaviour should feed 0 to the write controller and may
 /// use this figure for reporting only.
+#[cfg(test)]
 pub fn estimated_pending_compaction_bytes_universal(
     v: &Version,
     o: &UniversalOptions,

@@ -101,7 +101,6 @@ pub(crate) struct State {
     pub busy: Busy,
     pub pending_outputs: BTreeSet<FileNumber>,
     pub bg_error: Option<Arc<Error>>,
-    pub next_mem_id: u64,
     pub istats: InternalStats,
     pub unpersisted_writes: bool,
     pub rate_limiter: RateLimiter,

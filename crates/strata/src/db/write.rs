@@ -444,12 +444,9 @@ impl DbInner {
         // names it in a predecessor record, and a synced write syncs it
         // first (db/wal_set.rs).
         self.wal.lock().start(number, file)?;
-        let id = st.next_mem_id;
-        st.next_mem_id += 1;
         let old = std::mem::replace(
             &mut st.mem,
             Arc::new(MemTable::new(
-                id,
                 number,
                 self.opts.effective_arena_block_size(),
             )),

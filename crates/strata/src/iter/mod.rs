@@ -37,4 +37,6 @@ mod merging;
 
 pub use db_iter::DbIterator;
 pub(crate) use level::LevelIterator;
-pub use merging::{MergingIterator, VecIterator};
+pub use merging::MergingIterator;
+#[cfg(test)]
+pub use merging::VecIterator;

@@ -64,11 +64,6 @@ impl BloomBuilder {
         }
     }
 
-    /// Distinct keys added so far.
-    pub fn num_keys(&self) -> usize {
-        self.hashes.len()
-    }
-
     /// Builds the filter block contents for `bits_per_key` (> 0).
     pub fn finish(&self, bits_per_key: f64) -> Vec<u8> {
         let n = self.hashes.len() as f64;

@@ -161,6 +161,7 @@ impl Footer {
 }
 
 /// Appends the 5-byte trailer for `contents` stored with compression `ctype`.
+#[cfg(test)]
 pub fn put_block_trailer(dst: &mut Vec<u8>, contents: &[u8], ctype: CompressionType) {
     let t = ctype.to_byte();
     dst.push(t);

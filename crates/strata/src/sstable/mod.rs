@@ -22,9 +22,8 @@ mod tests;
 mod testutil;
 
 pub use block_cache::BlockCache;
-pub use writer::{TableBuilder, TableInfo, TableOptions};
 pub use compression::CompressionType;
-pub use dump::{dump_table, DumpOptions};
 pub use properties::TableProperties;
 pub use reader::{ReadOpts, Table, TableIterator};
 pub use table_cache::TableCache;
+pub use writer::{TableBuilder, TableInfo, TableOptions};

@@ -11,8 +11,8 @@ use crate::fs::FileSystem;
 use crate::stats::{Histogram, Statistics, Ticker};
 
 use super::block_cache::BlockCache;
-use crate::cache::Lru;
 use super::reader::Table;
+use crate::cache::Lru;
 
 /// An LRU map from file number to open [`Table`].
 pub struct TableCache {
@@ -122,12 +122,8 @@ impl TableCache {
     }
 
     /// Tables currently open in the cache.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.tables.lock().len()
-    }
-
-    /// True if no table is open in the cache.
-    pub fn is_empty(&self) -> bool {
-        self.tables.lock().is_empty()
     }
 }

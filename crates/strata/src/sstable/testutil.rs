@@ -10,8 +10,8 @@ use crate::fs::{RandomAccessFile, WritableFile};
 use crate::stats::Statistics;
 
 use super::block_cache::BlockCache;
-use super::writer::{TableBuilder, TableInfo, TableOptions};
 use super::reader::Table;
+use super::writer::{TableBuilder, TableInfo, TableOptions};
 
 /// A writable file whose bytes land in a shared vector.
 pub struct MemWritable(pub Arc<Mutex<Vec<u8>>>, pub Arc<AtomicU64>);

@@ -97,6 +97,7 @@ impl LevelStatsRow {
     /// Counters accumulated since `earlier` (field-wise difference,
     /// saturating at 0), for the `Int` row; files, size and score are taken
     /// from `self`.
+    #[cfg(test)]
     pub fn since(&self, earlier: &LevelStatsRow) -> LevelStatsRow {
         LevelStatsRow {
             level: self.level.clone(),

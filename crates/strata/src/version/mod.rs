@@ -5,5 +5,5 @@ mod set;
 #[allow(clippy::module_inception)]
 mod version;
 
-pub use version::{BlobFileMeta, Version, VersionBuilder};
-pub use set::{ManifestWrite, VersionSet, COMPARATOR_NAME};
+pub use set::VersionSet;
+pub use version::{Version, VersionBuilder};

@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Weak};
 
-use super::version::{Version, VersionBuilder};
 use super::edit::VersionEdit;
+use super::version::{Version, VersionBuilder};
 use crate::error::{Error, Result};
 use crate::filename::{current_file_name, manifest_file_name, temp_file_name, FileNumber};
 use crate::fs::FileSystem;
@@ -366,6 +366,7 @@ impl VersionSet {
     }
 
     /// The next file number that will be allocated.
+    #[cfg(test)]
     pub fn next_file_number(&self) -> FileNumber {
         self.next_file_number
     }
