@@ -45,6 +45,11 @@ pub fn small_opts(fs: Arc<dyn FileSystem>) -> Options {
     }
 }
 
+/// [`small_opts`] on the default file system.
+pub fn small_options() -> Options {
+    small_opts(strata::fs::default_fs())
+}
+
 /// A fault-injecting file system over the real one.
 pub fn fault_fs() -> FaultInjectionFs {
     FaultInjectionFs::new(Arc::new(PosixFileSystem))

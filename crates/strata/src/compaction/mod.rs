@@ -7,6 +7,8 @@ pub mod drop_rules;
 pub mod fifo;
 pub mod file_cut;
 pub mod forced;
+#[cfg(test)]
+mod golden;
 pub mod job;
 pub mod leveled;
 pub mod output;
