@@ -95,8 +95,6 @@ pub mod writer;
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod testutil;
 
 pub use cache::BlobCache;
 pub use compaction::{CompactionBlobResult, CompactionBlobs};

@@ -13,6 +13,8 @@ pub(crate) mod fault;
 mod fault_tests;
 pub(crate) mod incremental_sync;
 mod posix;
+#[cfg(test)]
+pub(crate) mod testutil;
 pub(crate) mod timed;
 
 pub use posix::PosixFileSystem;
