@@ -2,8 +2,8 @@
 //! map from key to a slot in a slab of doubly linked nodes.
 //!
 //! Not thread-safe by itself: [`super::ShardedLru`] shards it behind mutexes
-//! for the block and blob caches, and the table and blob file caches wrap
-//! one in a mutex.
+//! for the block and blob caches, and [`super::OpenFiles`] wraps one in a
+//! mutex for the open table and blob files.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
