@@ -12,10 +12,12 @@
 //! compaction_style=kCompactionStyleUniversal   (any option, RocksDB name)
 //! L0 100 a..z 50                  (level, number, key range, bytes)
 //! L1 10 a..m 400 age=3600         (optional: newest key this old, seconds)
+//! L1 11 n..z 400 seq=3..9         (optional: its sequence number range)
 //! busy 10                         (files already being compacted)
 //! ```
 //!
-//! A file's sequence numbers are its number, so a bigger number is newer.
+//! A file's sequence numbers are its number unless `seq=` says otherwise,
+//! so a bigger number is newer.
 //! FIFO's clock reads [`NOW`].
 
 use std::collections::BTreeSet;
@@ -86,6 +88,12 @@ fn parse_cases(text: &str) -> Vec<Case> {
             for opt in more {
                 match opt.split_once('=') {
                     Some(("age", a)) => m.newest_key_time = NOW - num(a),
+                    Some(("seq", r)) => {
+                        let (lo, hi) = r
+                            .split_once("..")
+                            .unwrap_or_else(|| panic!("{}", at("bad seq range")));
+                        (m.smallest_seq, m.largest_seq) = (num(lo), num(hi));
+                    }
                     _ => panic!("{}", at("unknown file attribute")),
                 }
             }

@@ -518,26 +518,6 @@ mod tests {
         }
     }
 
-    #[test]
-    fn golden_l0_trigger() {
-        let v = version(&[
-            (0, meta(10, "a", "f", 50)),
-            (0, meta(11, "d", "k", 50)),
-            (1, meta(5, "a", "c", 100)),
-            (1, meta(6, "g", "j", 100)),
-            (1, meta(7, "x", "z", 100)),
-        ]);
-        assert_eq!(
-            describe(&pick_compaction(&v, &Busy::default(), &opts())),
-            "L0->L1 score=1.00 reason=LevelL0FilesNum inputs=[11, 10] next=[5, 6] trivial=false target=100"
-        );
-        let one = version(&[(0, meta(10, "a", "f", 50))]);
-        assert_eq!(
-            describe(&pick_compaction(&one, &Busy::default(), &opts())),
-            "none"
-        );
-    }
-
     /// Regression: fillseq at 16 KB rewrote every L0 file into L1 (0.8 GB
     /// of compaction for a 1 GB load) where RocksDB moves them.
     #[test]
@@ -561,25 +541,6 @@ mod tests {
     }
 
     #[test]
-    fn golden_level_size_prefers_min_overlap_and_trivial_moves() {
-        let v = version(&[
-            (1, meta(1, "a", "c", 600)),
-            (1, meta(2, "d", "f", 600)),
-            (2, meta(3, "a", "b", 500)),
-        ]);
-        // L1 = 1200 bytes over a 1000 target: score 1.2; file 2 overlaps
-        // nothing in L2, so it moves down without a rewrite.
-        assert_eq!(
-            describe(&pick_compaction(&v, &Busy::default(), &opts())),
-            "L1->L2 score=1.20 reason=LevelMaxLevelSize inputs=[2] next=[] trivial=true target=200"
-        );
-        let mut busy = Busy::default();
-        busy.files.insert(2);
-        // Without file 2 the level is under target.
-        assert_eq!(describe(&pick_compaction(&v, &busy, &opts())), "none");
-    }
-
-    #[test]
     fn additional_multipliers_scale_each_level_after_the_first() {
         let o = Options {
             num_levels: 5,
@@ -590,47 +551,6 @@ mod tests {
         };
         // L2 = 100 x 10 x add[1]; L3 = L2 x 10 x add[2]; L4 = L3 x 10 x add[3].
         assert_eq!(level_targets(&o), vec![0, 100, 1000, 20_000, 600_000]);
-    }
-
-    #[test]
-    fn golden_compaction_pri_orders_the_files_of_a_level() {
-        // L1 holds 1010 bytes over a 1000 target. Each priority prefers a
-        // different file: 1 is the largest, 3's newest entry is the oldest,
-        // 2's oldest entry is the oldest, 4 overlaps least below per byte.
-        let with_seqs = |mut m: FileMetaData, smallest: u64, largest: u64| {
-            m.smallest_seq = smallest;
-            m.largest_seq = largest;
-            m
-        };
-        let v = version(&[
-            (1, with_seqs(meta(1, "a", "b", 410), 5, 5)),
-            (1, with_seqs(meta(2, "c", "d", 300), 1, 9)),
-            (1, with_seqs(meta(3, "e", "f", 200), 3, 3)),
-            (1, with_seqs(meta(4, "g", "h", 100), 7, 7)),
-            (2, meta(11, "a", "b", 2000)),
-            (2, meta(12, "c", "d", 600)),
-            (2, meta(13, "e", "f", 300)),
-            (2, meta(14, "g", "h", 10)),
-        ]);
-        for (pri, file, below) in [
-            (CompactionPri::ByCompensatedSize, 1, 11),
-            (CompactionPri::OldestLargestSeqFirst, 3, 13),
-            (CompactionPri::OldestSmallestSeqFirst, 2, 12),
-            (CompactionPri::MinOverlappingRatio, 4, 14),
-        ] {
-            let o = Options {
-                compaction_pri: pri,
-                ..opts()
-            };
-            assert_eq!(
-                describe(&pick_compaction(&v, &Busy::default(), &o)),
-                format!(
-                    "L1->L2 score=1.01 reason=LevelMaxLevelSize inputs=[{file}] next=[{below}] trivial=false target=200"
-                ),
-                "{}",
-                pri.name()
-            );
-        }
     }
 
     #[test]
