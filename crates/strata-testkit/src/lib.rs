@@ -50,6 +50,16 @@ pub fn small_options() -> Options {
     small_opts(strata::fs::default_fs())
 }
 
+/// A DB in `dir` on `fs` with [`small_opts`] as `more` changes them.
+pub fn open_on(
+    dir: &Path,
+    fs: &FaultInjectionFs,
+    more: impl FnOnce(Options) -> Options,
+) -> Arc<Db> {
+    let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
+    Arc::new(Db::open(dir, more(small_opts(shared))).unwrap())
+}
+
 /// A fault-injecting file system over the real one.
 pub fn fault_fs() -> FaultInjectionFs {
     FaultInjectionFs::new(Arc::new(PosixFileSystem))
