@@ -86,6 +86,7 @@ fn main() -> Res<()> {
             block_restart_interval: 4,
             compression: *c,
             bloom_bits_per_key: if i % 2 == 0 { 10.0 } else { 0.0 },
+            ..TableOptions::default()
         };
         let t = build_table(&opts, &entries(24))?;
         put(&root, "sst", &format!("table-{}", c.short_name()), &t)?;
