@@ -8,10 +8,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use strata::tools::sstable::compress_block;
-use strata::tools::sstable::TableOptions;
-use strata::tools::sstable::{bytewise_cmp, Block};
-use strata::tools::sstable::{Footer, FOOTER_SIZE};
+use strata::tools::sstable::{
+    bytewise_cmp, compress_block, Block, Footer, TableOptions, FOOTER_SIZE,
+};
 use strata::tools::types::{make_internal_key, ValueType};
 use strata::tools::wal::Reader;
 use strata::tools::InternalIterator;

@@ -1,5 +1,5 @@
-//! Test helpers for Strata's integration tests (`crates/strata/tests`, the
-//! `strata-cli` tests): the fault-injecting file system [`fault`] (after
+//! Test helpers for Strata's integration tests (`crates/strata/tests`):
+//! the fault-injecting file system [`fault`] (after
 //! RocksDB's `FaultInjectionTestFS`), the kill switch [`killfs`] built on
 //! it, temporary DBs and their options, and the [`model`] randomized tests
 //! compare a DB with. A dev-dependency only, never published.

@@ -8,8 +8,7 @@ use std::path::Path;
 use strata::fs::{FileSystem, PosixFileSystem};
 use strata::tools::batch::WriteBatchInternals;
 use strata::tools::filename::wal_file_name;
-use strata::tools::wal::Predecessor;
-use strata::tools::wal::Writer;
+use strata::tools::wal::{Predecessor, Writer};
 use strata::{Db, Options, ReadOptions, WalRecoveryMode, WriteBatch};
 
 /// Creates an empty DB and returns the number of its (empty) WAL.

@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 
 use strata::fs::{FileSystem, PosixFileSystem};
 use strata::tools::filename::{current_file_name, manifest_file_name, parse_file_name, FileType};
-use strata::tools::version::MAX_LEVELS;
-use strata::tools::version::{Version, VersionBuilder};
+use strata::tools::version::{Version, VersionBuilder, MAX_LEVELS};
 use strata::tools::wal::DroppedBytes;
 use strata::Error;
 

@@ -6,8 +6,7 @@ use std::path::Path;
 
 use strata::fs::{FileSystem, PosixFileSystem};
 use strata::tools::batch::WriteBatchInternals;
-use strata::tools::wal::Predecessor;
-use strata::tools::wal::{DroppedBytes, Reader};
+use strata::tools::wal::{DroppedBytes, Predecessor, Reader};
 use strata::WalRecoveryMode;
 use strata::WriteBatch;
 
