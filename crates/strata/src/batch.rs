@@ -18,7 +18,7 @@ pub const HEADER_SIZE: usize = 12;
 /// A set of puts and deletes that the DB applies atomically: after a crash
 /// either all of them are visible or none is. Operations apply in the order
 /// they were added, and the batch's records get consecutive sequence numbers
-/// starting at [`WriteBatch::sequence`].
+/// starting at the batch's sequence number.
 #[derive(Clone, PartialEq, Eq)]
 pub struct WriteBatch {
     rep: Vec<u8>,
@@ -143,7 +143,7 @@ impl WriteBatch {
         &self.rep
     }
 
-    /// Size of [`WriteBatch::data`] in bytes (RocksDB's `GetDataSize`).
+    /// Size of the encoded batch in bytes (RocksDB's `GetDataSize`).
     pub fn data_size(&self) -> usize {
         self.rep.len()
     }

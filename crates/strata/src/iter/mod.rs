@@ -2,7 +2,7 @@
 
 use crate::error::Result;
 
-/// A cursor over entries sorted by internal key (see [`crate::types`]).
+/// A cursor over entries sorted by internal key (`tools::types`).
 ///
 /// LevelDB's iterator contract: after a positioning call, `valid()` says
 /// whether the cursor is on an entry; `key()`/`value()` may only be called

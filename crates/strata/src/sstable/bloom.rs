@@ -135,7 +135,7 @@ impl BloomFilter {
         self.may_contain_hash(bloom_hash(user_key))
     }
 
-    /// [`may_contain`](Self::may_contain) for a precomputed [`bloom_hash`].
+    /// [`may_contain`](Self::may_contain) for a precomputed `bloom_hash`.
     pub fn may_contain_hash(&self, h: u64) -> bool {
         if self.num_lines == 0 {
             return false;

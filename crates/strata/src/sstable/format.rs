@@ -101,7 +101,7 @@ pub struct Footer {
     pub metaindex: BlockHandle,
     /// Handle of the index block.
     pub index: BlockHandle,
-    /// Format version ([`FORMAT_VERSION`]).
+    /// Format version (`FORMAT_VERSION`).
     pub format_version: u32,
 }
 
