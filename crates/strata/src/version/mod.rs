@@ -2,6 +2,8 @@
 
 pub mod edit;
 mod set;
+#[cfg(test)]
+pub(crate) mod testutil;
 #[allow(clippy::module_inception)]
 mod version;
 

@@ -409,22 +409,11 @@ impl VersionSet {
 mod tests {
     use super::*;
     use crate::fs::default_fs;
-    use crate::types::{make_internal_key, ValueType};
     use crate::version::edit::FileMetaData;
+    use crate::version::testutil::file_meta;
 
     fn meta(number: u64, small: &str, large: &str) -> FileMetaData {
-        FileMetaData {
-            number,
-            file_size: 10,
-            smallest: make_internal_key(small.as_bytes(), 1, ValueType::Value),
-            largest: make_internal_key(large.as_bytes(), 1, ValueType::Value),
-            smallest_seq: 1,
-            largest_seq: 1,
-            num_entries: 1,
-            num_deletions: 0,
-            oldest_blob_file: 0,
-            newest_key_time: 0,
-        }
+        file_meta(number, small, large, 1, 10)
     }
 
     #[test]
