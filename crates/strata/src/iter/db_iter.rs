@@ -541,7 +541,13 @@ mod tests {
     use crate::iter::VecIterator;
     use crate::types::compare_internal_keys;
 
-    fn build(entries: &[(&str, u64, ValueType, &str)], seq: u64) -> DbIterator {
+    /// A user iterator at `seq` over `entries`, between `lower` and `upper`.
+    fn build_bounded(
+        entries: &[(&str, u64, ValueType, &str)],
+        seq: u64,
+        lower: Option<&[u8]>,
+        upper: Option<&[u8]>,
+    ) -> DbIterator {
         let mut v: Vec<(Vec<u8>, Vec<u8>)> = entries
             .iter()
             .map(|(k, s, t, val)| {
@@ -552,7 +558,17 @@ mod tests {
             })
             .collect();
         v.sort_by(|a, b| compare_internal_keys(&a.0, &b.0));
-        DbIterator::new(Box::new(VecIterator::new(v)), seq, None, None, Vec::new())
+        DbIterator::new(
+            Box::new(VecIterator::new(v)),
+            seq,
+            lower.map(<[u8]>::to_vec),
+            upper.map(<[u8]>::to_vec),
+            Vec::new(),
+        )
+    }
+
+    fn build(entries: &[(&str, u64, ValueType, &str)], seq: u64) -> DbIterator {
+        build_bounded(entries, seq, None, None)
     }
 
     const V: ValueType = ValueType::Value;
@@ -717,31 +733,9 @@ mod tests {
 
     #[test]
     fn bounds_are_respected() {
-        let mut v: Vec<(Vec<u8>, Vec<u8>)> = data()
-            .iter()
-            .map(|(k, s, t, val)| {
-                (
-                    make_internal_key(k.as_bytes(), *s, *t),
-                    val.as_bytes().to_vec(),
-                )
-            })
-            .collect();
-        v.sort_by(|a, b| compare_internal_keys(&a.0, &b.0));
-        let it = DbIterator::new(
-            Box::new(VecIterator::new(v.clone())),
-            100,
-            Some(b"b".to_vec()),
-            Some(b"d".to_vec()),
-            Vec::new(),
-        );
+        let it = build_bounded(&data(), 100, Some(b"b"), Some(b"d"));
         assert_eq!(collect(it), ["c=c3"]);
-        let it = DbIterator::new(
-            Box::new(VecIterator::new(v)),
-            100,
-            Some(b"a".to_vec()),
-            Some(b"d".to_vec()),
-            Vec::new(),
-        );
+        let it = build_bounded(&data(), 100, Some(b"a"), Some(b"d"));
         assert_eq!(collect(it.reverse()), ["c=c3", "a=a5"]);
     }
 }
