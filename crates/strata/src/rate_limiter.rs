@@ -142,7 +142,7 @@ impl RateLimiter {
         Self::with_tuning(rate_bytes_per_sec, refill_period_us, fairness, false)
     }
 
-    /// As [`RateLimiter::new`]; with `auto_tuned`, `rate_bytes_per_sec` is
+    /// As `RateLimiter::new`; with `auto_tuned`, `rate_bytes_per_sec` is
     /// the ceiling and the limiter starts at half of it (RocksDB's
     /// `NewGenericRateLimiter(..., auto_tuned)`).
     pub fn with_tuning(

@@ -15,9 +15,9 @@
 //!   prepopulates the cache, and finishes (syncs) or deletes the files.
 //! - [`BlobFileReader`]: validates a file on open, reads one blob by index
 //!   (checking that the record belongs to the key asking for it), scans a
-//!   whole file, and reads ahead for compaction ([`BlobReadahead`]).
+//!   whole file, and reads ahead for compaction ([`BlobReadahead`](reader::BlobReadahead)).
 //! - [`BlobCache`] and [`BlobSource`]: the read path (cache, then an LRU of
-//!   open readers); [`BlobFetcher`] reads for one compaction.
+//!   open readers); [`BlobFetcher`](source::BlobFetcher) reads for one compaction.
 //! - [`CompactionBlobs`]: the blob side of one compaction, entry by entry
 //!   (metering, relocation, separation), built from the pieces below and
 //!   above.
@@ -54,7 +54,7 @@
 //! for every entry kept, writing the returned replacement entry if there is
 //! one. It meters garbage (a [`GarbageMeter`](garbage::GarbageMeter): references in minus
 //! references out, per blob file), relocates blobs of files below the
-//! cutoff (read through a [`BlobFetcher`] with read-ahead; written to the
+//! cutoff (read through a [`BlobFetcher`](source::BlobFetcher) with read-ahead; written to the
 //! new blob files, or inline without a `BlobOutput`, as RocksDB does), and
 //! separates large inline values. `finish()` syncs the new blob files and
 //! returns the edit's `blob_file_additions` and `blob_file_garbage`, `Rblob`

@@ -1,6 +1,11 @@
 //! Compaction: policy (pickers, pure functions of a [`Version`]) apart from
 //! mechanism (jobs that read inputs and write outputs).
 //!
+//! Pickers: [`leveled`] (RocksDB's `LevelCompactionPicker`), [`universal`]
+//! (`UniversalCompactionPicker`), [`fifo`] (`FIFOCompactionPicker`); what
+//! they choose is a [`task::CompactionTask`]. Mechanism: [`job`],
+//! [`subcompaction`], [`output`], [`file_cut`], [`drop_rules`].
+//!
 //! [`Version`]: crate::version::Version
 
 pub mod drop_rules;

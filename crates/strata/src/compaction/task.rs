@@ -141,7 +141,7 @@ pub struct Busy {
     pub output_ranges: Vec<(usize, Vec<u8>, Vec<u8>)>,
     /// Sealed memtables whose flush is running or due: L0 files in all but
     /// name. The leveled picker counts them toward L0's score (see
-    /// [`level_scores`]) so that whether a compaction ends just before or
+    /// [`level_scores`](super::leveled::level_scores)) so that whether a compaction ends just before or
     /// just after a flush does not change what runs next.
     pub flushing: usize,
     /// Approximate memory bytes of those memtables (used to estimate their

@@ -167,7 +167,7 @@ pub fn universal_score(v: &Version, busy: &Busy, num_levels: usize, l0_trigger: 
 }
 
 /// What the picker needs to know of a run (so that the choice can also run
-/// on a size-only model, see [`estimated_pending_compaction_bytes_universal`]).
+/// on a size-only model, see `estimated_pending_compaction_bytes_universal`).
 #[derive(Debug, Clone, Copy)]
 struct RunInfo {
     level: usize,
@@ -492,7 +492,7 @@ pub fn universal_target_file_size(o: &Options, level: usize) -> u64 {
     }
 }
 
-/// [`pick_universal`] with `num_levels`, `level0_file_num_compaction_trigger`
+/// `pick_universal` with `num_levels`, `level0_file_num_compaction_trigger`
 /// and the output file size targets taken from `o`.
 pub fn pick_universal_for(
     v: &Version,

@@ -1,5 +1,5 @@
-//! The block-based table (SST) format: builder, reader, iterators, bloom
-//! filter, block cache and table cache.
+//! The block-based table (SST) format (RocksDB's `BlockBasedTable`): writer,
+//! reader, iterators, bloom filter, block cache and table cache.
 //!
 //! The byte layout is specified in `docs/formats/sstable.md`.
 

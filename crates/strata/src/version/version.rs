@@ -1,7 +1,7 @@
 //! An immutable [`Version`]: the set of table files in each level at one
 //! point in time. Readers hold an `Arc<Version>`; nothing mutates a
 //! published version. A new version is made by applying a
-//! [`VersionEdit`](super::edit::VersionEdit) with [`VersionBuilder`].
+//! [`VersionEdit`] with [`VersionBuilder`].
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
