@@ -8,13 +8,13 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use strata::iter::InternalIterator;
-use strata::sstable::block::{bytewise_cmp, Block};
-use strata::sstable::compression::compress_block;
-use strata::sstable::format::{Footer, FOOTER_SIZE};
-use strata::sstable::TableOptions;
-use strata::types::{make_internal_key, ValueType};
-use strata::wal::{Reader, WalRecoveryMode};
+use strata::tools::sstable::{
+    bytewise_cmp, compress_block, Block, Footer, TableOptions, FOOTER_SIZE,
+};
+use strata::tools::types::{make_internal_key, ValueType};
+use strata::tools::wal::Reader;
+use strata::tools::InternalIterator;
+use strata::WalRecoveryMode;
 use strata::{CompressionType, Db, Options, WriteBatch};
 use strata_fuzz::{build_table, MemFile};
 
@@ -58,7 +58,7 @@ fn entries(n: usize) -> Vec<(Vec<u8>, Vec<u8>)> {
 fn meta_block(table: &[u8], name: &str) -> Res<Option<Vec<u8>>> {
     let at = table.len() - FOOTER_SIZE;
     let f = Footer::decode(&table[at..], "seed.sst", at as u64)?;
-    let slice = |h: strata::sstable::format::BlockHandle| {
+    let slice = |h: strata::tools::sstable::BlockHandle| {
         table[h.offset as usize..(h.offset + h.size) as usize].to_vec()
     };
     let meta = Arc::new(Block::new(slice(f.metaindex), Arc::from("seed.sst"), 0)?);
@@ -66,7 +66,7 @@ fn meta_block(table: &[u8], name: &str) -> Res<Option<Vec<u8>>> {
     it.seek_to_first();
     while it.valid() {
         if it.key() == name.as_bytes() {
-            if let Some(h) = strata::sstable::format::BlockHandle::decode(it.value()) {
+            if let Some(h) = strata::tools::sstable::BlockHandle::decode(it.value()) {
                 return Ok(Some(slice(h)));
             }
         }
@@ -85,6 +85,7 @@ fn main() -> Res<()> {
             block_restart_interval: 4,
             compression: *c,
             bloom_bits_per_key: if i % 2 == 0 { 10.0 } else { 0.0 },
+            ..TableOptions::default()
         };
         let t = build_table(&opts, &entries(24))?;
         put(&root, "sst", &format!("table-{}", c.short_name()), &t)?;
@@ -111,7 +112,7 @@ fn main() -> Res<()> {
                 "index",
                 &t[f.index.offset as usize..(f.index.offset + f.index.size) as usize],
             )?;
-            let tbl = strata::sstable::Table::open(
+            let tbl = strata::tools::sstable::Table::open(
                 Arc::new(MemFile(t.clone())),
                 1,
                 "seed.sst".into(),
@@ -236,7 +237,7 @@ fn main() -> Res<()> {
     .iter()
     .enumerate()
     {
-        let bi = strata::blob::BlobIndex {
+        let bi = strata::tools::blob::BlobIndex {
             file_number: idx.0,
             offset: idx.1,
             size: idx.2,
@@ -320,7 +321,7 @@ fn main() -> Res<()> {
         .enumerate()
     {
         let mut e = Vec::new();
-        strata::coding::put_varint64(&mut e, *v);
+        strata::tools::coding::put_varint64(&mut e, *v);
         e.extend_from_slice(b"\x05hello\x01\x02\x03\x04");
         put(&root, "varint", &format!("v{i}"), &e)?;
     }

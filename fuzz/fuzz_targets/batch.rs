@@ -3,6 +3,7 @@
 //! same operations.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
+use strata::tools::batch::WriteBatchInternals;
 use strata::WriteBatch;
 
 fuzz_target!(|data: &[u8]| {
@@ -23,9 +24,9 @@ fuzz_target!(|data: &[u8]| {
     let mut rebuilt = WriteBatch::new();
     for op in b.iter() {
         match op.value_type {
-            strata::types::ValueType::Value => rebuilt.put(op.key, op.value),
-            strata::types::ValueType::Deletion => rebuilt.delete(op.key),
-            strata::types::ValueType::BlobIndex => rebuilt.put_blob_index(op.key, op.value),
+            strata::tools::types::ValueType::Value => rebuilt.put(op.key, op.value),
+            strata::tools::types::ValueType::Deletion => rebuilt.delete(op.key),
+            strata::tools::types::ValueType::BlobIndex => rebuilt.put_blob_index(op.key, op.value),
         }
     }
     rebuilt.set_sequence(b.sequence());

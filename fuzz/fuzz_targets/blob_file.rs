@@ -8,7 +8,7 @@
 use std::sync::{Arc, Mutex};
 
 use libfuzzer_sys::fuzz_target;
-use strata::blob::{BlobFileBuilder, BlobFileReader, BlobIndex};
+use strata::tools::blob::{BlobFileBuilder, BlobFileReader, BlobIndex};
 use strata_fuzz::{compression_of, Bytes, MemFile, MemWritable};
 
 const NAME: &str = "000009.blob";

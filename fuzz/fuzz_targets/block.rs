@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use strata::sstable::block::{bytewise_cmp, Block};
+use strata::tools::sstable::{bytewise_cmp, Block};
 use strata_fuzz::drive_iter;
 
 fuzz_target!(|data: &[u8]| {

@@ -1,7 +1,7 @@
 //! BloomFilter::new over arbitrary bytes, then probes.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use strata::sstable::bloom::BloomFilter;
+use strata::tools::sstable::BloomFilter;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(f) = BloomFilter::new(data.to_vec()) else {

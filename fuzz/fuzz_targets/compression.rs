@@ -2,7 +2,7 @@
 //! rest of the input and decompressing it must give it back.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use strata::sstable::compression::{compress_block, decompress_block};
+use strata::tools::sstable::{compress_block, decompress_block};
 use strata::CompressionType;
 use strata_fuzz::compression_of;
 

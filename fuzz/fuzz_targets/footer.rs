@@ -3,7 +3,7 @@
 //! reached.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use strata::sstable::format::{mask_crc, BlockHandle, Footer, FOOTER_SIZE, TABLE_MAGIC};
+use strata::tools::sstable::{mask_crc, BlockHandle, Footer, FOOTER_SIZE, TABLE_MAGIC};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&mode, rest)) = data.split_first() else {

@@ -3,8 +3,7 @@
 //! the edits read are applied to a version as recovery would.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use strata::version::edit::read_manifest;
-use strata::version::{Version, VersionBuilder};
+use strata::tools::version::{read_manifest, Version, VersionBuilder};
 use strata_fuzz::{build_log, Bytes};
 
 fuzz_target!(|data: &[u8]| {

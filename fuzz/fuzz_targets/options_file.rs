@@ -3,7 +3,7 @@
 //! accepted options render and parse back to the same text.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use strata::options_file::{parse, render};
+use strata::tools::options_file::{parse, render};
 
 fn with_checksum(body: &[u8]) -> Vec<u8> {
     let mut v = body.to_vec();

@@ -4,8 +4,7 @@
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use strata::sstable::block::Block;
-use strata::sstable::TableProperties;
+use strata::tools::sstable::{Block, TableProperties};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(block) = Block::new(data.to_vec(), Arc::from("fuzz.sst"), 0) else {

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use strata::sstable::{ReadOpts, Table};
-use strata::types::{make_internal_key, MAX_SEQUENCE_NUMBER, VALUE_TYPE_FOR_SEEK};
+use strata::tools::sstable::{ReadOpts, Table};
+use strata::tools::types::{make_internal_key, MAX_SEQUENCE_NUMBER, VALUE_TYPE_FOR_SEEK};
 use strata_fuzz::{drive_iter, MemFile};
 
 fuzz_target!(|data: &[u8]| {

@@ -7,9 +7,11 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use strata::iter::InternalIterator;
-use strata::sstable::{ReadOpts, Table, TableOptions};
-use strata::types::{make_internal_key, ValueType, MAX_SEQUENCE_NUMBER, VALUE_TYPE_FOR_SEEK};
+use strata::tools::sstable::{ReadOpts, Table, TableOptions};
+use strata::tools::types::{
+    make_internal_key, ValueType, MAX_SEQUENCE_NUMBER, VALUE_TYPE_FOR_SEEK,
+};
+use strata::tools::InternalIterator;
 use strata_fuzz::{build_table, compression_of, drive_iter, Bytes, MemFile};
 
 fn read_all(table: &Arc<Table>) -> Option<Vec<(Vec<u8>, Vec<u8>)>> {

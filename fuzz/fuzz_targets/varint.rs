@@ -2,7 +2,7 @@
 //! the encoders on arbitrary bytes.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use strata::coding::{
+use strata::tools::coding::{
     decode_fixed32, decode_fixed64, decode_varint32, decode_varint64, put_varint32, put_varint64,
     varint_length, Decoder,
 };

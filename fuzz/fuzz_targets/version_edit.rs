@@ -2,8 +2,7 @@
 //! encode/decode round trip and applying it to an empty version never panics.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use strata::version::edit::VersionEdit;
-use strata::version::{Version, VersionBuilder};
+use strata::tools::version::{Version, VersionBuilder, VersionEdit};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(edit) = VersionEdit::decode(data, "MANIFEST-000001", 0) else {

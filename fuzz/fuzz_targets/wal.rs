@@ -4,7 +4,8 @@
 //! fragment and tail handling are reached past the CRC.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use strata::wal::{Reader, WalRecoveryMode};
+use strata::tools::wal::Reader;
+use strata::WalRecoveryMode;
 use strata_fuzz::{build_log, Bytes};
 
 fn read(data: &[u8], mode: WalRecoveryMode) -> Vec<Vec<u8>> {

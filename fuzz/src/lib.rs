@@ -6,8 +6,8 @@
 use std::sync::{Arc, Mutex};
 
 use strata::fs::{RandomAccessFile, WritableFile};
-use strata::iter::InternalIterator;
-use strata::sstable::{TableBuilder, TableOptions};
+use strata::tools::sstable::{TableBuilder, TableOptions};
+use strata::tools::InternalIterator;
 use strata::{CompressionType, Error, Result};
 
 /// A read-only file held in memory.
@@ -70,7 +70,7 @@ pub fn build_table(opts: &TableOptions, entries: &[(Vec<u8>, Vec<u8>)]) -> Resul
 /// Writes `records` as a WAL (or MANIFEST) file with the engine's writer.
 pub fn build_log(records: &[Vec<u8>]) -> Result<Vec<u8>> {
     let buf = Arc::new(Mutex::new(Vec::new()));
-    let mut w = strata::wal::Writer::new(Box::new(MemWritable(buf.clone())));
+    let mut w = strata::tools::wal::Writer::new(Box::new(MemWritable(buf.clone())));
     for r in records {
         w.add_record(r)?;
     }

@@ -18,7 +18,7 @@ pub const HEADER_SIZE: usize = 12;
 /// A set of puts and deletes that the DB applies atomically: after a crash
 /// either all of them are visible or none is. Operations apply in the order
 /// they were added, and the batch's records get consecutive sequence numbers
-/// starting at [`WriteBatch::sequence`].
+/// starting at the batch's sequence number.
 #[derive(Clone, PartialEq, Eq)]
 pub struct WriteBatch {
     rep: Vec<u8>,
@@ -66,7 +66,7 @@ impl WriteBatch {
 
     /// Adds a put whose value lives in a blob file; `index` is the encoded
     /// blob index (used by the write path when values are separated).
-    pub fn put_blob_index(&mut self, key: &[u8], index: &[u8]) {
+    pub(crate) fn put_blob_index(&mut self, key: &[u8], index: &[u8]) {
         self.add(ValueType::BlobIndex, key, Some(index));
     }
 
@@ -94,7 +94,7 @@ impl WriteBatch {
     /// key or value was 4 GiB or larger or the batch had `u32::MAX`
     /// operations; such operations are left out of the batch, so the write
     /// path must call this and refuse the batch.
-    pub fn check(&self) -> Result<()> {
+    pub(crate) fn check(&self) -> Result<()> {
         match &self.invalid {
             Some(m) => Err(Error::InvalidArgument(format!("write batch has {m}"))),
             None => Ok(()),
@@ -126,24 +126,24 @@ impl WriteBatch {
     }
 
     /// Sequence number of the first operation (set by the write path).
-    pub fn sequence(&self) -> SequenceNumber {
+    pub(crate) fn sequence(&self) -> SequenceNumber {
         let b = self.rep.get(..8).unwrap_or(&[0; 8]);
         u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
     }
 
     /// Sets the sequence number of the first operation.
-    pub fn set_sequence(&mut self, seq: SequenceNumber) {
+    pub(crate) fn set_sequence(&mut self, seq: SequenceNumber) {
         if let Some(b) = self.rep.get_mut(..8) {
             b.copy_from_slice(&seq.to_le_bytes());
         }
     }
 
     /// The encoded batch: exactly the payload of its WAL record.
-    pub fn data(&self) -> &[u8] {
+    pub(crate) fn data(&self) -> &[u8] {
         &self.rep
     }
 
-    /// Size of [`WriteBatch::data`] in bytes (RocksDB's `GetDataSize`).
+    /// Size of the encoded batch in bytes (RocksDB's `GetDataSize`).
     pub fn data_size(&self) -> usize {
         self.rep.len()
     }
@@ -159,7 +159,7 @@ impl WriteBatch {
     /// `file_name` at `offset`). A short header, a truncated or unknown
     /// record, trailing bytes or a count that does not match the records is
     /// `Corruption` naming that file and offset.
-    pub fn from_data(data: Vec<u8>, file_name: &str, offset: u64) -> Result<WriteBatch> {
+    pub(crate) fn from_data(data: Vec<u8>, file_name: &str, offset: u64) -> Result<WriteBatch> {
         let bad = |m: String| Error::corruption(file_name, offset, format!("write batch: {m}"));
         if data.len() < HEADER_SIZE {
             return Err(bad(format!(
@@ -192,7 +192,7 @@ impl WriteBatch {
     /// The operations in order. A batch is always well formed (built through
     /// this API or validated by [`WriteBatch::from_data`]), so iteration
     /// needs no error; it would simply end early on malformed bytes.
-    pub fn iter(&self) -> impl Iterator<Item = BatchOp<'_>> + '_ {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = BatchOp<'_>> + '_ {
         let mut d = Decoder::new(self.rep.get(HEADER_SIZE..).unwrap_or(&[]));
         std::iter::from_fn(move || decode_op(&mut d))
     }

@@ -33,13 +33,6 @@ impl InfoLog {
         }
     }
 
-    /// A log that writes nowhere.
-    pub fn disabled() -> Self {
-        InfoLog {
-            file: Mutex::new(None),
-        }
-    }
-
     /// Writes a structured event (`EVENT_LOG_v1 {...}`, event_log.rs).
     pub fn event(&self, e: &crate::event_log::Event) {
         self.log(&e.to_line());

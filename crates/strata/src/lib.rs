@@ -2,41 +2,59 @@
 //!
 //! Option and statistic names follow RocksDB's, so RocksDB users can carry
 //! their tuning knowledge over. See the repository README for an example.
+//!
+//! The public API is what an embedding program needs: [`Db`], its
+//! [`Options`] (with the option types [`CompactionStyle`],
+//! [`CompactionPri`], [`CompressionType`], [`UniversalOptions`],
+//! [`FifoOptions`], [`PrepopulateBlobCache`], [`WalRecoveryMode`]),
+//! [`ReadOptions`], [`WriteOptions`], [`WriteBatch`], [`Snapshot`],
+//! [`DbIterator`], [`PinnableSlice`], [`stats`] (tickers, histograms),
+//! [`fs`] (the [`FileSystem`](fs::FileSystem) trait and its POSIX
+//! implementation), [`event_log`] (reading the LOG's events) and
+//! [`Error`]. [`tools`] opens engine internals to the bundled tools and is
+//! not a stable API.
 
 #![warn(missing_docs)]
 
-pub mod batch;
-pub mod blob;
-pub mod clock;
-pub mod coding;
-pub mod error;
-pub mod filename;
-pub mod fs;
-pub mod iter;
-pub mod sstable;
-pub mod stats;
-pub mod types;
-pub mod version;
-pub mod wal;
-
-pub use error::{Error, Result};
-pub mod compaction;
+mod batch;
+mod blob;
+mod cache;
+mod clock;
+mod coding;
+mod compaction;
 mod db;
+mod error;
 pub mod event_log;
-pub mod info_log;
-pub mod memtable;
-pub mod options;
-pub mod options_file;
+mod filename;
+pub mod fs;
+mod info_log;
+mod iter;
+mod memtable;
+mod options;
+mod options_file;
 mod pinnable;
-pub mod rate_limiter;
-pub mod snapshot;
-pub mod write_controller;
+mod rate_limiter;
+mod snapshot;
+mod sstable;
+pub mod stats;
+pub mod tools;
+mod types;
+mod version;
+mod wal;
+mod write_controller;
 
 pub use batch::WriteBatch;
+pub use compaction::fifo::FifoOptions;
+pub use compaction::universal::{StopStyle, UniversalOptions};
 pub use db::Db;
+pub use error::{Error, Result};
 pub use iter::DbIterator;
-pub use options::{CompactionPri, CompactionStyle, Options, ReadOptions, WriteOptions};
+pub use options::{
+    CompactionPri, CompactionStyle, Options, PrepopulateBlobCache, ReadOptions, WriteOptions,
+    DEFAULT_TTL,
+};
 pub use pinnable::PinnableSlice;
 pub use snapshot::Snapshot;
 pub use sstable::CompressionType;
+pub use types::SequenceNumber;
 pub use wal::WalRecoveryMode;

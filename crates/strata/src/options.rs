@@ -180,7 +180,7 @@ pub struct Options {
     /// compactions, unless `max_background_flushes` or
     /// `max_background_compactions` is set; and only one compaction runs at
     /// a time until compaction falls behind (see
-    /// [`crate::write_controller::needs_compaction_speedup`]). Strata runs
+    /// `write_controller::needs_compaction_speedup`). Strata runs
     /// one flush at a time, which writes every sealed memtable into one L0
     /// table, so the flush share only matters through what is left for
     /// compactions. More: compaction catches up sooner under pressure, at

@@ -137,11 +137,12 @@ impl RateLimiter {
     /// A limiter of `rate_bytes_per_sec` (> 0) refilled every
     /// `refill_period_us` microseconds (RocksDB: 100,000), serving low
     /// priority first at one refill in `fairness` (RocksDB: 10).
+    #[cfg(test)]
     pub fn new(rate_bytes_per_sec: u64, refill_period_us: u64, fairness: u32) -> Self {
         Self::with_tuning(rate_bytes_per_sec, refill_period_us, fairness, false)
     }
 
-    /// As [`RateLimiter::new`]; with `auto_tuned`, `rate_bytes_per_sec` is
+    /// As `RateLimiter::new`; with `auto_tuned`, `rate_bytes_per_sec` is
     /// the ceiling and the limiter starts at half of it (RocksDB's
     /// `NewGenericRateLimiter(..., auto_tuned)`).
     pub fn with_tuning(
@@ -184,6 +185,7 @@ impl RateLimiter {
 
     /// The rate now, in bytes per second (below the configured one while
     /// auto-tuning holds it down).
+    #[cfg(test)]
     pub fn rate_bytes_per_sec(&self) -> u64 {
         self.state.lock().rate
     }
@@ -195,11 +197,13 @@ impl RateLimiter {
 
     /// Times a request found the bucket empty and waited for a refill
     /// (RocksDB's `rocksdb.number.rate_limiter.drains`).
+    #[cfg(test)]
     pub fn drains(&self) -> u64 {
         self.state.lock().drains
     }
 
     /// Bytes granted so far at `pri`.
+    #[cfg(test)]
     pub fn total_bytes_through(&self, pri: IoPriority) -> u64 {
         self.state.lock().through[pri as usize]
     }

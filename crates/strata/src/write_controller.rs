@@ -221,6 +221,7 @@ pub fn bg_job_limits(o: &Options, parallelize: bool) -> BgJobLimits {
 
 /// Microseconds a write of `bytes` must wait while delayed at `rate`
 /// bytes/second (at least 1 ms so tiny writes still yield).
+#[cfg(test)]
 pub fn delay_micros(bytes: u64, rate: u64) -> u64 {
     let rate = rate.max(1);
     (bytes.saturating_mul(1_000_000) / rate).max(1000)

@@ -5,13 +5,13 @@
 //! smaller L0 batches than RocksDB under the same flags (study 5,
 //! docs/benchmarks.md).
 
-mod common;
+use strata_testkit as common;
 
 use std::sync::Arc;
 
-use strata::fs::fault::FaultInjectionFs;
 use strata::fs::{FileSystem, PosixFileSystem};
 use strata::{Db, Options};
+use strata_testkit::fault::FaultInjectionFs;
 
 /// A DB on a fault-injecting FS with `advise_random_on_open` set to
 /// `advise` and `more` applied to the small test options; the directory

@@ -8,9 +8,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use strata::fs::{FileSystem, PosixFileSystem};
-use strata::iter::InternalIterator;
-use strata::sstable::{ReadOpts, Table};
-use strata::types::{parse_internal_key, ValueType};
+use strata::tools::sstable::{ReadOpts, Table};
+use strata::tools::types::{parse_internal_key, ValueType};
+use strata::tools::InternalIterator;
 use strata::{CompactionStyle, Db, Options, ReadOptions};
 
 /// Universal style: a manual compaction is one full compaction, so every

@@ -4,12 +4,12 @@
 //! default under a rate limiter; a failing range sync is an I/O error like
 //! any other.
 
-mod common;
+use strata_testkit as common;
 
 use std::sync::Arc;
 
-use strata::fs::fault::{FaultInjectionFs, FaultOp};
 use strata::{Db, Error, Options};
+use strata_testkit::fault::{FaultInjectionFs, FaultOp};
 
 fn opts(fs: &FaultInjectionFs) -> Options {
     Options {

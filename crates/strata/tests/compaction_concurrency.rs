@@ -5,7 +5,7 @@
 //! compaction start and done lines, which are written under the DB mutex in
 //! the order the state changes.
 
-mod common;
+use strata_testkit as common;
 
 use strata::{Db, Options};
 

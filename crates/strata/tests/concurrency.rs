@@ -15,7 +15,7 @@
 //!
 //! Longer: `STRATA_CONCURRENCY_BATCHES=20000 cargo test -p strata --test concurrency -- --nocapture`
 
-mod common;
+use strata_testkit as common;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;

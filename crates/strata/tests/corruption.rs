@@ -18,7 +18,7 @@
 //! and deletions) and a WAL of 150 single puts (one of them 50 KiB, so
 //! records span WAL blocks) that were never flushed.
 
-mod common;
+use strata_testkit as common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -20,7 +20,7 @@
 //! CI: 4 configurations x 40 crash cycles. Longer:
 //! `STRATA_CRASH_CYCLES=1000 cargo test -p strata --test crash_recovery -- --ignored --nocapture`
 
-mod common;
+use strata_testkit as common;
 
 use std::sync::Arc;
 
@@ -28,8 +28,8 @@ use common::killfs::KillFs;
 use common::{apply, batch_of, dump, first_diff, matching_prefix, Model, Ops};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use strata::fs::fault::FaultInjectionFs;
 use strata::{Db, Options, WriteOptions};
+use strata_testkit::fault::FaultInjectionFs;
 
 /// The durable state and the later writes of one key partition.
 #[derive(Default)]
@@ -321,7 +321,7 @@ fn synced_write_after_memtable_switch_survives_crash() {
     // The next write creates the new WAL (create #1); make the flush of the
     // old memtable fail creating its table (create #2), so that nothing
     // else syncs the directory.
-    fs.fail_after(strata::fs::fault::FaultOp::Create, 2, libc::EIO);
+    fs.fail_after(strata_testkit::fault::FaultOp::Create, 2, libc::EIO);
     let sync = WriteOptions {
         sync: true,
         disable_wal: false,

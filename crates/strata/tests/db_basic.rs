@@ -2,17 +2,7 @@
 //! reopen, iteration, snapshots, compaction, the DB folder's files.
 
 use strata::{Db, Options, ReadOptions, WriteBatch, WriteOptions};
-
-fn small_opts() -> Options {
-    Options {
-        write_buffer_size: 64 << 10,
-        max_bytes_for_level_base: 256 << 10,
-        target_file_size_base: 64 << 10,
-        level0_file_num_compaction_trigger: 2,
-        compression: strata::CompressionType::None,
-        ..Options::default()
-    }
-}
+use strata_testkit::small_options as small_opts;
 
 fn key(i: u32) -> Vec<u8> {
     format!("key{i:08}").into_bytes()

@@ -2,7 +2,7 @@
 //! and without stalling writers on the L0 triggers (as in RocksDB), and a
 //! manual compaction still merges everything.
 
-mod common;
+use strata_testkit as common;
 
 use strata::stats::Ticker;
 use strata::{Db, Options};

@@ -3,7 +3,7 @@
 //! either live or deleted later, and the last `lsm_state` is the tree the
 //! DB reports.
 
-mod common;
+use strata_testkit as common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -14,12 +14,8 @@ use strata::{CompactionStyle, Db, Options};
 
 fn opts() -> Options {
     Options {
-        write_buffer_size: 64 << 10,
-        level0_file_num_compaction_trigger: 2,
-        max_bytes_for_level_base: 256 << 10,
         target_file_size_base: 32 << 10,
-        compression: strata::CompressionType::None,
-        ..Options::default()
+        ..common::small_options()
     }
 }
 

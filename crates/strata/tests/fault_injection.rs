@@ -15,7 +15,7 @@
 //! a fault-free run of the workload performs. The test prints a summary
 //! line (run with `--nocapture`) that `docs/reliability.md` can quote.
 
-mod common;
+use strata_testkit as common;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -23,8 +23,8 @@ use std::sync::Arc;
 use common::{apply, batch_of, dump, first_diff, matching_prefix, Model, Ops};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use strata::fs::fault::{FaultInjectionFs, FaultOp};
 use strata::{Db, Error, Options, WriteOptions};
+use strata_testkit::fault::{FaultInjectionFs, FaultOp};
 
 enum Step {
     Write(Ops, bool),
@@ -317,7 +317,12 @@ const KINDS: [(FaultOp, &str); 5] = [
     (FaultOp::SyncDir, "sync_dir"),
 ];
 
-fn run_all(kinds: &[FaultOp], points_per_kind: u64, strict: bool, crashes: bool) {
+/// Injects each fault of `kinds` at `STRATA_FAULT_POINTS` (default 10)
+/// points of the workload, once as EIO and once as sticky ENOSPC, half of
+/// the cases followed by a simulated crash; with `strict`, every error must
+/// stop later writes.
+fn run_all(kinds: &[FaultOp], strict: bool) {
+    let points_per_kind = common::env_u64("STRATA_FAULT_POINTS", 10);
     let t = std::time::Instant::now();
     let steps = workload();
     let counts = dry_run(&steps);
@@ -339,7 +344,7 @@ fn run_all(kinds: &[FaultOp], points_per_kind: u64, strict: bool, crashes: bool)
                     n,
                     errno,
                     sticky,
-                    crash: crashes && rng.gen_bool(0.5),
+                    crash: rng.gen_bool(0.5),
                 };
                 let (out, fs) = run_case(&case, &steps, strict);
                 cases += 1;
@@ -375,36 +380,21 @@ fn run_all(kinds: &[FaultOp], points_per_kind: u64, strict: bool, crashes: bool)
 #[test]
 fn write_rename_and_dir_sync_faults_are_reported_and_recovered() {
     let kinds = [FaultOp::Write, FaultOp::Rename, FaultOp::SyncDir];
-    run_all(
-        &kinds,
-        common::env_u64("STRATA_FAULT_POINTS", 10),
-        false,
-        true,
-    );
+    run_all(&kinds, false);
 }
 
 /// Every kind of fault, half of the cases followed by a simulated crash.
 #[test]
 fn all_faults_with_crashes_are_reported_and_recovered() {
     let kinds = KINDS.map(|(op, _)| op);
-    run_all(
-        &kinds,
-        common::env_u64("STRATA_FAULT_POINTS", 10),
-        false,
-        true,
-    );
+    run_all(&kinds, false);
 }
 
 /// As above, and every error stops later writes (background-error state).
 #[test]
 fn every_fault_stops_later_writes() {
     let kinds = KINDS.map(|(op, _)| op);
-    run_all(
-        &kinds,
-        common::env_u64("STRATA_FAULT_POINTS", 10),
-        true,
-        true,
-    );
+    run_all(&kinds, true);
 }
 
 /// Regression: when creating the new WAL at a memtable switch fails, the

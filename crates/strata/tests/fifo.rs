@@ -3,10 +3,10 @@
 //! `allow_compaction` merges small newest files, and the DB reopens with
 //! what was kept.
 
-mod common;
+use strata_testkit as common;
 
-use strata::compaction::fifo::FifoOptions;
 use strata::stats::Ticker;
+use strata::FifoOptions;
 use strata::{CompactionStyle, Db, Options};
 
 fn fifo_opts(max: u64, allow: bool) -> Options {

@@ -4,25 +4,22 @@
 //! under it, every flush's and compaction's MANIFEST fsync held them all.
 //! The fault FS's MANIFEST sync gate stands in for a slow fsync.
 
-mod common;
+use strata_testkit as common;
 
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::Duration;
 
-use strata::fs::fault::FaultInjectionFs;
-use strata::fs::FileSystem;
 use strata::{Db, Options};
+use strata_testkit::fault::FaultInjectionFs;
 
 use common::{eventually, put_in_background, put_until_held, PATIENCE};
 
 fn open(dir: &tempfile::TempDir, fs: &FaultInjectionFs) -> Arc<Db> {
-    let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
-    let opts = Options {
+    common::open_on(dir.path(), fs, |o| Options {
         disable_auto_compactions: true,
-        ..common::small_opts(shared)
-    };
-    Arc::new(Db::open(dir.path(), opts).unwrap())
+        ..o
+    })
 }
 
 fn value(db: &Db, key: &str) -> Option<Vec<u8>> {

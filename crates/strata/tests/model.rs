@@ -15,15 +15,15 @@
 //! CI runs 5 seeds x 20,000 operations. Longer runs:
 //! `STRATA_MODEL_SEEDS=1,2,3,4,5,6,7,8 STRATA_MODEL_OPS=200000 cargo test -p strata --test model -- --ignored --nocapture`
 
-mod common;
+use strata_testkit as common;
 
 use std::ops::Bound;
 
 use common::{apply, batch_of, dump, first_diff, matching_prefix, show, Model, Ops};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use strata::fs::fault::FaultInjectionFs;
 use strata::{Db, Options, ReadOptions, Snapshot, WriteOptions};
+use strata_testkit::fault::FaultInjectionFs;
 
 /// Counts of what a run did, to show the test exercised what it claims.
 #[derive(Debug, Default)]

@@ -13,13 +13,8 @@ use strata::{Db, Options, ReadOptions, WriteBatch};
 
 fn opts() -> Options {
     Options {
-        write_buffer_size: 64 << 10,
-        max_bytes_for_level_base: 256 << 10,
-        target_file_size_base: 64 << 10,
-        level0_file_num_compaction_trigger: 2,
-        compression: strata::CompressionType::None,
         statistics: true,
-        ..Options::default()
+        ..strata_testkit::small_options()
     }
 }
 

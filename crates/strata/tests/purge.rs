@@ -7,27 +7,26 @@
 //! study 5's 1 KB overwrite (docs/benchmarks.md). The fault FS's remove
 //! gate stands in for the slow unlink.
 
-mod common;
+use strata_testkit as common;
 
 use std::sync::mpsc;
 use std::sync::Arc;
 
-use strata::fs::fault::FaultInjectionFs;
-use strata::fs::FileSystem;
 use strata::stats::{Histogram, Ticker};
 use strata::{Db, Options};
+use strata_testkit::fault::FaultInjectionFs;
 
 use common::{eventually, put_in_background, put_until_held, PATIENCE};
 
 fn open(more: impl FnOnce(Options) -> Options) -> (tempfile::TempDir, FaultInjectionFs, Arc<Db>) {
     let dir = common::tempdir();
     let fs = common::fault_fs();
-    let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
-    let opts = more(Options {
-        statistics: true,
-        ..common::small_opts(shared)
+    let db = common::open_on(dir.path(), &fs, |o| {
+        more(Options {
+            statistics: true,
+            ..o
+        })
     });
-    let db = Arc::new(Db::open(dir.path(), opts).unwrap());
     (dir, fs, db)
 }
 

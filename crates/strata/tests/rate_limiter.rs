@@ -2,7 +2,7 @@
 //! files) take their bytes from one token bucket, so they cannot write
 //! faster than the rate; WAL writes are not limited.
 
-mod common;
+use strata_testkit as common;
 
 use std::time::Instant;
 

@@ -2,21 +2,17 @@
 //! a RocksDB user reads, and each was printed empty by Strata before it was
 //! wired (the STATISTICS dump showed 0 where RocksDB shows a count).
 
-mod common;
+use strata_testkit as common;
 
 use strata::stats::{Histogram, Ticker};
 use strata::{CompressionType, Db, Options};
 
 fn opts() -> Options {
     Options {
-        write_buffer_size: 64 << 10,
-        max_bytes_for_level_base: 256 << 10,
-        target_file_size_base: 64 << 10,
-        level0_file_num_compaction_trigger: 2,
         max_subcompactions: 2,
         compression: CompressionType::Lz4,
         statistics: true,
-        ..Options::default()
+        ..common::small_options()
     }
 }
 

@@ -3,15 +3,15 @@
 //! ticker that stops being recorded fails here instead of printing 0 in the
 //! `STATISTICS:` dump where RocksDB prints a real count.
 
-mod common;
+use strata_testkit as common;
 
 use std::path::Path;
 use std::sync::Arc;
 
-use strata::fs::fault::FaultOp;
 use strata::fs::FileSystem;
 use strata::stats::{Histogram, Statistics, Ticker};
 use strata::{Db, Options};
+use strata_testkit::fault::FaultOp;
 
 fn opts() -> Options {
     Options {

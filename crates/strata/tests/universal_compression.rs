@@ -2,10 +2,10 @@
 //! uncompressed tables (RocksDB's `GetCompressionFlush`); at -1 they are
 //! compressed as usual.
 
-mod common;
+use strata_testkit as common;
 
-use strata::compaction::universal::UniversalOptions;
 use strata::stats::Ticker;
+use strata::UniversalOptions;
 use strata::{CompactionStyle, Db, Options};
 
 fn compressed_blocks_after_one_flush(percent: i32) -> u64 {

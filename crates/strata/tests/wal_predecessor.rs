@@ -5,10 +5,10 @@
 
 use std::path::Path;
 
-use strata::filename::wal_file_name;
 use strata::fs::{FileSystem, PosixFileSystem};
-use strata::wal::predecessor::Predecessor;
-use strata::wal::Writer;
+use strata::tools::batch::WriteBatchInternals;
+use strata::tools::filename::wal_file_name;
+use strata::tools::wal::{Predecessor, Writer};
 use strata::{Db, Options, ReadOptions, WalRecoveryMode, WriteBatch};
 
 /// Creates an empty DB and returns the number of its (empty) WAL.

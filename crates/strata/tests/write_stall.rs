@@ -3,7 +3,7 @@
 //! and stopped, yet every write completes (no deadlock: a watchdog fails the
 //! test after 120 s) and `rocksdb.stall.micros` counts the waiting.
 
-mod common;
+use strata_testkit as common;
 
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -16,15 +16,11 @@ fn stall_opts() -> Options {
     Options {
         write_buffer_size: 32 << 10,
         max_write_buffer_number: 2,
-        level0_file_num_compaction_trigger: 2,
         level0_slowdown_writes_trigger: 2,
         level0_stop_writes_trigger: 3,
-        max_bytes_for_level_base: 256 << 10,
-        target_file_size_base: 64 << 10,
         delayed_write_rate: 4 << 20,
-        compression: strata::CompressionType::None,
         statistics: true,
-        ..Options::default()
+        ..common::small_options()
     }
 }
 

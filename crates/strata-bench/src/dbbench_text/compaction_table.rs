@@ -205,9 +205,7 @@ mod tests {
     /// printed, under RocksDB's headers.
     #[test]
     fn reads_the_engines_table_back() {
-        use strata::stats::compaction_table::{
-            format_cf_stats, CompactionStatsInput, LevelStatsRow,
-        };
+        use strata::tools::stats::{format_cf_stats, CompactionStatsInput, LevelStatsRow};
         let l0 = LevelStatsRow {
             files: 3,
             size_bytes: 3 << 20,

@@ -10,7 +10,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use strata::iter::DbIterator;
+use strata::DbIterator;
 use strata::{Db, Options, ReadOptions, WriteBatch, WriteOptions};
 
 use super::{BatchOp, BenchEngine, BenchIter, EngineFactory};

@@ -4,9 +4,9 @@
 use std::io::Write;
 use std::path::Path;
 
-use strata::blob::{dump_blob_file, BlobDumpOptions, BlobFileReader};
-use strata::filename::{parse_file_name, FileType};
 use strata::fs::{FileSystem, PosixFileSystem};
+use strata::tools::blob::{dump_blob_file, BlobDumpOptions, BlobFileReader};
+use strata::tools::filename::{parse_file_name, FileType};
 
 /// Opens a blob file read-only.
 ///

@@ -6,10 +6,10 @@ use std::io::Write;
 use std::path::Path;
 
 use serde_json::{json, Value};
-use strata::filename::options_file_name;
 use strata::fs::{FileSystem, PosixFileSystem};
-use strata::options_file;
-use strata::version::edit::{FileMetaData, MAX_LEVELS};
+use strata::tools::filename::options_file_name;
+use strata::tools::options_file;
+use strata::tools::version::{FileMetaData, MAX_LEVELS};
 
 use super::format::{human_bytes, BytesFmt};
 use super::shape::{list_dir, load_manifest, used_levels, DirListing, ManifestState};
@@ -206,7 +206,7 @@ fn write_text(dir: &Path, r: &Report, fmt: BytesFmt, out: &mut dyn Write) -> any
                 s.garbage_blob_bytes
             )?;
         }
-        let space = strata::blob::BlobSpaceStats::from_files(&m.version.blob_file_states());
+        let space = strata::tools::blob::BlobSpaceStats::from_files(&m.version.blob_file_states());
         writeln!(out, "{}", space.to_property_string().trim_end())?;
     }
     writeln!(out)?;

@@ -1,8 +1,8 @@
 //! How `strata inspect` shows bytes and sizes: keys and values as escaped
 //! text or hex, byte counts in human units.
 
-use strata::sstable::dump::escape_bytes;
-use strata::types::{parse_internal_key, ValueType};
+use strata::tools::sstable::escape_bytes;
+use strata::tools::types::{parse_internal_key, ValueType};
 
 /// How keys and values are printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -101,7 +101,7 @@ pub fn human_bytes(bytes: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use strata::types::make_internal_key;
+    use strata::tools::types::make_internal_key;
 
     #[test]
     fn escaped_and_hex() {

@@ -4,8 +4,9 @@ use std::io::Write;
 use std::path::Path;
 
 use strata::fs::{FileSystem, PosixFileSystem};
-use strata::version::edit::VersionEdit;
-use strata::wal::{DroppedBytes, Reader, WalRecoveryMode};
+use strata::tools::version::VersionEdit;
+use strata::tools::wal::{DroppedBytes, Reader};
+use strata::WalRecoveryMode;
 
 /// Reads every edit of the MANIFEST at `path` as recovery does (a torn last
 /// record is dropped and returned), calling `each` with its offset.

@@ -6,11 +6,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use strata::filename::{current_file_name, manifest_file_name, parse_file_name, FileType};
 use strata::fs::{FileSystem, PosixFileSystem};
-use strata::version::edit::MAX_LEVELS;
-use strata::version::{Version, VersionBuilder};
-use strata::wal::DroppedBytes;
+use strata::tools::filename::{current_file_name, manifest_file_name, parse_file_name, FileType};
+use strata::tools::version::{Version, VersionBuilder, MAX_LEVELS};
+use strata::tools::wal::DroppedBytes;
 use strata::Error;
 
 /// How many times a MANIFEST that vanished between reading CURRENT and

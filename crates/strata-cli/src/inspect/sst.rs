@@ -5,10 +5,10 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
-use strata::filename::{parse_file_name, FileType};
 use strata::fs::{FileSystem, PosixFileSystem};
-use strata::iter::InternalIterator;
-use strata::sstable::{ReadOpts, Table};
+use strata::tools::filename::{parse_file_name, FileType};
+use strata::tools::sstable::{ReadOpts, Table};
+use strata::tools::InternalIterator;
 
 use super::format::{human_bytes, BytesFmt};
 

@@ -7,13 +7,13 @@ use std::io::Write;
 use std::path::Path;
 
 use serde_json::json;
-use strata::filename::{
+use strata::fs::{FileSystem, PosixFileSystem};
+use strata::tools::filename::{
     manifest_file_name, options_file_name, parse_file_name, table_file_name, wal_file_name,
     FileType,
 };
-use strata::fs::{FileSystem, PosixFileSystem};
-use strata::options_file;
-use strata::wal::WalRecoveryMode;
+use strata::tools::options_file;
+use strata::WalRecoveryMode;
 
 use super::shape::{is_not_found, list_dir, load_manifest, read_current, ManifestState};
 
@@ -196,7 +196,7 @@ pub fn verify(dir: &Path) -> anyhow::Result<VerifyReport> {
         None => listing.blobs.iter().map(|f| f.number).collect(),
     };
     for n in blobs {
-        let path = strata::filename::blob_file_name(dir, n);
+        let path = strata::tools::filename::blob_file_name(dir, n);
         rep.push(format!("{n:06}.blob"), "blob", super::blob::check(&path));
     }
     let log_number = manifest.as_ref().map_or(0, |m| m.log_number);

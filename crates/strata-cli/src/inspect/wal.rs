@@ -5,8 +5,9 @@ use std::io::Write;
 use std::path::Path;
 
 use strata::fs::{FileSystem, PosixFileSystem};
-use strata::wal::predecessor::Predecessor;
-use strata::wal::{DroppedBytes, Reader, WalRecoveryMode};
+use strata::tools::batch::WriteBatchInternals;
+use strata::tools::wal::{DroppedBytes, Predecessor, Reader};
+use strata::WalRecoveryMode;
 use strata::WriteBatch;
 
 use super::format::{type_name, BytesFmt};
@@ -118,7 +119,7 @@ pub fn dump(
         for (i, op) in batch.iter().enumerate() {
             let seq = batch.sequence().saturating_add(i as u64);
             match op.value_type {
-                strata::types::ValueType::Deletion => writeln!(
+                strata::tools::types::ValueType::Deletion => writeln!(
                     out,
                     "  {seq} {} {}",
                     type_name(op.value_type),

@@ -1,12 +1,9 @@
 //! [`BlobCache`]: a sharded LRU of uncompressed blob values keyed by
 //! (blob file number, value offset), charged by value size.
 
-use std::hash::BuildHasher;
 use std::sync::Arc;
 
-use parking_lot::Mutex;
-
-use crate::sstable::lru::{IntBuildHasher, Lru};
+use crate::cache::ShardedLru;
 
 /// Bytes charged per entry on top of the value (key, node, `Arc` header), so
 /// that empty values still cost something.
@@ -20,15 +17,13 @@ const MAX_SHARD_BITS: u32 = 4;
 /// shards so a single value still fits a shard.
 const MIN_SHARD_BYTES: usize = 512 * 1024;
 
-/// Cache key: (blob file number, offset of the value in that file).
-pub type BlobCacheKey = (u64, u64);
-
-/// A sharded LRU cache of uncompressed blobs (RocksDB's `blob_cache`).
+/// A sharded LRU cache of uncompressed blobs (RocksDB's `blob_cache`),
+/// keyed by (blob file number, offset of the value in that file).
 ///
 /// A capacity of 0 caches nothing. Hit/miss tickers are recorded by
 /// [`super::BlobSource`], which knows the DB's statistics.
 pub struct BlobCache {
-    shards: Vec<Mutex<Lru<BlobCacheKey, Arc<Vec<u8>>>>>,
+    lru: ShardedLru<Arc<Vec<u8>>>,
     shard_capacity: usize,
     capacity: usize,
 }
@@ -37,7 +32,7 @@ impl std::fmt::Debug for BlobCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BlobCache")
             .field("capacity", &self.capacity)
-            .field("shards", &self.shards.len())
+            .field("shards", &self.lru.shard_count())
             .field("usage", &self.usage())
             .finish()
     }
@@ -54,18 +49,10 @@ impl BlobCache {
         let n = 1usize << bits;
         let shard_capacity = capacity_bytes / n;
         BlobCache {
-            shards: (0..n)
-                .map(|_| Mutex::new(Lru::new(shard_capacity)))
-                .collect(),
+            lru: ShardedLru::new(n, shard_capacity, 32),
             shard_capacity,
             capacity: capacity_bytes,
         }
-    }
-
-    fn shard(&self, key: &BlobCacheKey) -> &Mutex<Lru<BlobCacheKey, Arc<Vec<u8>>>> {
-        let h = IntBuildHasher::default().hash_one(key);
-        let i = (h >> 32) as usize % self.shards.len();
-        &self.shards[i]
     }
 
     /// The cached value, if present (and marks it recently used).
@@ -73,8 +60,7 @@ impl BlobCache {
         if self.capacity == 0 {
             return None;
         }
-        let key = (file_number, offset);
-        self.shard(&key).lock().get(&key)
+        self.lru.lookup(&(file_number, offset))
     }
 
     /// Caches a value, evicting cold values of its shard as needed. Returns
@@ -85,22 +71,23 @@ impl BlobCache {
         if self.capacity == 0 || charge > self.shard_capacity {
             return false;
         }
-        let key = (file_number, offset);
-        self.shard(&key).lock().insert(key, value, charge);
+        self.lru.insert((file_number, offset), value, charge);
         true
     }
 
     /// Bytes charged for the values held.
     pub fn usage(&self) -> usize {
-        self.shards.iter().map(|s| s.lock().usage()).sum()
+        self.lru.usage()
     }
 
     /// Number of values held.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
-        self.shards.iter().map(|s| s.lock().len()).sum()
+        self.lru.len()
     }
 
     /// True if nothing is cached.
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -113,9 +100,7 @@ impl BlobCache {
     /// Drops every value of one blob file (e.g. once it is deleted). Scans
     /// the whole cache.
     pub fn erase_file(&self, file_number: u64) {
-        for s in &self.shards {
-            s.lock().retain(|k| k.0 != file_number);
-        }
+        self.lru.erase_file(file_number);
     }
 }
 
@@ -158,12 +143,12 @@ mod tests {
     #[test]
     fn large_cache_is_sharded_and_bounded() {
         let c = BlobCache::new(16 << 20);
-        assert_eq!(c.shards.len(), 16);
+        assert_eq!(c.lru.shard_count(), 16);
         for i in 0..5000u64 {
             c.insert(i % 7 + 1, i * 4096, val(4096, i as u8));
         }
         assert!(c.usage() <= c.capacity());
         assert!(c.usage() > c.capacity() / 2, "usage {}", c.usage());
-        assert_eq!(BlobCache::new(1 << 20).shards.len(), 2);
+        assert_eq!(BlobCache::new(1 << 20).lru.shard_count(), 2);
     }
 }

@@ -174,15 +174,6 @@ impl<'a> CompactionBlobs<'a> {
         })
     }
 
-    /// Numbers of the blob files created so far (for cleanup by a caller
-    /// that does not call [`abandon`](Self::abandon)).
-    pub fn created_files(&self) -> Vec<u64> {
-        self.output
-            .as_ref()
-            .map(|o| o.created().to_vec())
-            .unwrap_or_default()
-    }
-
     /// Finishes (syncs) the new blob files and reports; records the GC
     /// relocation tickers.
     pub fn finish(self) -> Result<CompactionBlobResult> {

@@ -93,8 +93,8 @@ pub fn dump_blob_file(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::blob::testutil::{MemFile, MemWritable};
     use crate::blob::BlobFileBuilder;
+    use crate::fs::testutil::{MemFile, MemWritable};
     use crate::sstable::CompressionType;
 
     fn file() -> (Vec<u8>, Vec<BlobIndex>) {

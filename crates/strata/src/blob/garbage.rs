@@ -87,6 +87,7 @@ impl GarbageMeter {
     }
 
     /// Inflow and outflow per blob file, by file number.
+    #[cfg(test)]
     pub fn flows(&self) -> impl Iterator<Item = (u64, BlobFlow, BlobFlow)> + '_ {
         self.flows.iter().map(|(n, (i, o))| (*n, *i, *o))
     }

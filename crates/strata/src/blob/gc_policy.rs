@@ -52,6 +52,7 @@ pub fn gc_cutoff_file_number(blob_files: &[u64], age_cutoff: f64) -> u64 {
 
 /// The numbers of the blob files whose live blobs compaction relocates
 /// (see [`gc_cutoff_file_number`]), ascending.
+#[cfg(test)]
 pub fn eligible_blob_files(blob_files: &[u64], age_cutoff: f64) -> Vec<u64> {
     let mut sorted = blob_files.to_vec();
     sorted.sort_unstable();

@@ -15,13 +15,13 @@
 //!   prepopulates the cache, and finishes (syncs) or deletes the files.
 //! - [`BlobFileReader`]: validates a file on open, reads one blob by index
 //!   (checking that the record belongs to the key asking for it), scans a
-//!   whole file, and reads ahead for compaction ([`BlobReadahead`]).
+//!   whole file, and reads ahead for compaction ([`BlobReadahead`](reader::BlobReadahead)).
 //! - [`BlobCache`] and [`BlobSource`]: the read path (cache, then an LRU of
-//!   open readers); [`BlobFetcher`] reads for one compaction.
+//!   open readers); [`BlobFetcher`](source::BlobFetcher) reads for one compaction.
 //! - [`CompactionBlobs`]: the blob side of one compaction, entry by entry
 //!   (metering, relocation, separation), built from the pieces below and
 //!   above.
-//! - [`GarbageMeter`]: per-compaction garbage, for `BlobFileGarbage` edits.
+//! - [`GarbageMeter`](garbage::GarbageMeter): per-compaction garbage, for `BlobFileGarbage` edits.
 //! - [`BlobSpaceStats`]: totals and the text of `rocksdb.blob-stats`.
 //! - [`dump_blob_file`]: the text `strata inspect` prints for a blob file.
 //! - [`gc_policy`]: which files are relocated, which tables the force
@@ -52,9 +52,9 @@
 //! and `blob_compaction_readahead_size`. Call `input(ikey, value)` for every
 //! entry read, kept or dropped, and `output(ikey, value, new_file_number)`
 //! for every entry kept, writing the returned replacement entry if there is
-//! one. It meters garbage (a [`GarbageMeter`]: references in minus
+//! one. It meters garbage (a [`GarbageMeter`](garbage::GarbageMeter): references in minus
 //! references out, per blob file), relocates blobs of files below the
-//! cutoff (read through a [`BlobFetcher`] with read-ahead; written to the
+//! cutoff (read through a [`BlobFetcher`](source::BlobFetcher) with read-ahead; written to the
 //! new blob files, or inline without a `BlobOutput`, as RocksDB does), and
 //! separates large inline values. `finish()` syncs the new blob files and
 //! returns the edit's `blob_file_additions` and `blob_file_garbage`, `Rblob`
@@ -95,16 +95,13 @@ pub mod writer;
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod testutil;
 
 pub use cache::BlobCache;
 pub use compaction::{CompactionBlobResult, CompactionBlobs};
 pub use dump::{dump_blob_file, format_blob_index_value, BlobDumpOptions};
-pub use garbage::{BlobFlow, GarbageMeter};
 pub use index::BlobIndex;
 pub use output::{BlobOutput, BlobOutputOptions};
-pub use reader::{BlobFileIter, BlobFileReader, BlobReadahead, BlobRecord};
-pub use source::{BlobFetcher, BlobSource};
+pub use reader::BlobFileReader;
+pub use source::BlobSource;
 pub use space::BlobSpaceStats;
 pub use writer::{BlobFileBuilder, BlobFileInfo};

@@ -202,12 +202,8 @@ impl<'a> BlobOutput<'a> {
         Ok(())
     }
 
-    /// Blob files finished so far.
-    pub fn finished(&self) -> &[BlobFileInfo] {
-        &self.finished
-    }
-
     /// Numbers of every blob file created (finished or not).
+    #[cfg(test)]
     pub fn created(&self) -> &[u64] {
         &self.created
     }

@@ -5,8 +5,6 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use parking_lot::Mutex;
-
 use crate::error::Result;
 use crate::filename::blob_file_name;
 use crate::fs::FileSystem;
@@ -15,7 +13,7 @@ use crate::stats::{Statistics, Ticker};
 use super::cache::BlobCache;
 use super::index::BlobIndex;
 use super::reader::{BlobFileReader, BlobReadahead};
-use crate::sstable::lru::Lru;
+use crate::cache::OpenFiles;
 
 /// Resolves blob indexes to values for `get`, iterators and compaction.
 pub struct BlobSource {
@@ -23,7 +21,7 @@ pub struct BlobSource {
     fs: Arc<dyn FileSystem>,
     cache: Option<Arc<BlobCache>>,
     stats: Option<Arc<Statistics>>,
-    readers: Mutex<Lru<u64, Arc<BlobFileReader>>>,
+    readers: OpenFiles<BlobFileReader>,
     advise_random: bool,
 }
 
@@ -31,7 +29,7 @@ impl std::fmt::Debug for BlobSource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BlobSource")
             .field("db_dir", &self.db_dir)
-            .field("open_files", &self.readers.lock().len())
+            .field("open_files", &self.readers.len())
             .field("cache", &self.cache)
             .finish()
     }
@@ -53,7 +51,7 @@ impl BlobSource {
             fs,
             cache: cache.filter(|c| c.capacity() > 0),
             stats,
-            readers: Mutex::new(Lru::new(max_open_files.max(1))),
+            readers: OpenFiles::new(max_open_files),
             advise_random: false,
         }
     }
@@ -81,24 +79,17 @@ impl BlobSource {
     /// The open reader of blob file `file_number`, opening (and validating)
     /// it on a miss without holding the lock.
     pub fn reader(&self, file_number: u64) -> Result<Arc<BlobFileReader>> {
-        if let Some(r) = self.readers.lock().get(&file_number) {
-            return Ok(r);
-        }
-        let path = blob_file_name(&self.db_dir, file_number);
-        let file = self.fs.open_random(&path)?;
-        if self.advise_random {
-            file.advise_random();
-        }
-        let reader = Arc::new(
-            BlobFileReader::open(file, file_number, path.display().to_string())?
-                .with_statistics(self.stats.clone()),
-        );
-        let mut readers = self.readers.lock();
-        if let Some(r) = readers.get(&file_number) {
-            return Ok(r);
-        }
-        readers.insert(file_number, reader.clone(), 1);
-        Ok(reader)
+        self.readers.get_or_open(file_number, || {
+            let path = blob_file_name(&self.db_dir, file_number);
+            let file = self.fs.open_random(&path)?;
+            if self.advise_random {
+                file.advise_random();
+            }
+            Ok(Arc::new(
+                BlobFileReader::open(file, file_number, path.display().to_string())?
+                    .with_statistics(self.stats.clone()),
+            ))
+        })
     }
 
     fn lookup_cache(&self, index: &BlobIndex) -> Option<Arc<Vec<u8>>> {
@@ -173,15 +164,16 @@ impl BlobSource {
     /// Closes blob file `file_number` and drops its cached values (call when
     /// the file is deleted). Readers still held elsewhere stay usable.
     pub fn evict(&self, file_number: u64) {
-        self.readers.lock().remove(&file_number);
+        self.readers.evict(file_number);
         if let Some(c) = &self.cache {
             c.erase_file(file_number);
         }
     }
 
     /// Blob files currently open.
+    #[cfg(test)]
     pub fn open_files(&self) -> usize {
-        self.readers.lock().len()
+        self.readers.len()
     }
 
     /// A fetcher for one compaction: reads with `readahead_size` bytes of

@@ -9,8 +9,9 @@ use crate::sstable::CompressionType;
 use crate::stats::{Histogram, Statistics, Ticker};
 
 use super::format::{FOOTER_SIZE, HEADER_SIZE, RECORD_HEADER_SIZE};
-use super::testutil::{MemFile, MemWritable};
+use super::reader::{BlobReadahead, BlobRecord};
 use super::*;
+use crate::fs::testutil::{MemFile, MemWritable};
 
 const FILE: &str = "000007.blob";
 
@@ -292,12 +293,12 @@ fn readahead_batches_sequential_reads() {
     let w = write(CompressionType::None, &entries, None);
     let file = MemFile::new(w.data.clone());
     let r = BlobFileReader::open(file.clone(), 7, FILE.to_string()).unwrap();
-    let opens = *file.reads.lock();
+    let opens = file.reads.load(std::sync::atomic::Ordering::Relaxed);
     let mut ra = BlobReadahead::new(16 * 1024);
     for ((k, v), i) in entries.iter().zip(&w.indexes) {
         assert_eq!(&r.get_with_readahead(k, i, true, &mut ra).unwrap(), v);
     }
-    let reads = *file.reads.lock() - opens;
+    let reads = file.reads.load(std::sync::atomic::Ordering::Relaxed) - opens;
     // ~51 KB of records in 16 KB windows.
     assert!((3..=5).contains(&reads), "{reads} reads");
     // Going backwards still works (refills the buffer).
@@ -308,11 +309,14 @@ fn readahead_batches_sequential_reads() {
         v
     );
     let mut none = BlobReadahead::new(0);
-    let before = *file.reads.lock();
+    let before = file.reads.load(std::sync::atomic::Ordering::Relaxed);
     for ((k, v), i) in entries.iter().zip(&w.indexes) {
         assert_eq!(&r.get_with_readahead(k, i, true, &mut none).unwrap(), v);
     }
-    assert_eq!(*file.reads.lock() - before, 50);
+    assert_eq!(
+        file.reads.load(std::sync::atomic::Ordering::Relaxed) - before,
+        50
+    );
 }
 
 #[test]

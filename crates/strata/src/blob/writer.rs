@@ -15,7 +15,7 @@ use super::format::{
 use super::index::BlobIndex;
 
 /// What a finished blob file holds; goes into the MANIFEST as a
-/// [`BlobFileAddition`].
+/// `BlobFileAddition`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BlobFileInfo {
     /// File number (`NNNNNN.blob`).

@@ -14,7 +14,7 @@ use std::fmt;
 use crate::options::Options;
 use crate::version::Version;
 
-use super::picker::{Busy, CompactionReason, CompactionTask};
+use super::task::{Busy, CompactionReason, CompactionTask};
 
 /// FIFO compaction's knobs (`compaction_options_fifo`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

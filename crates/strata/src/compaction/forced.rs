@@ -6,7 +6,8 @@ use crate::blob::gc_policy::forced_blob_gc;
 use crate::options::Options;
 use crate::version::Version;
 
-use super::picker::{pick_manual, Busy, CompactionTask};
+use super::leveled::pick_manual;
+use super::task::{Busy, CompactionTask};
 
 /// A compaction of one table the force threshold marked, or `None`.
 ///
@@ -43,7 +44,7 @@ pub fn pick_forced_blob_gc(v: &Version, busy: &Busy, o: &Options) -> Option<Comp
         } else {
             pick_manual(v, busy, o, level, Some(&lo), Some(&hi))?
         };
-        task.reason = super::picker::CompactionReason::ForcedBlobGc;
+        task.reason = super::task::CompactionReason::ForcedBlobGc;
         return Some(task);
     }
     None

@@ -9,7 +9,7 @@ use std::time::Instant;
 use super::drop_rules::{settled_key, Decision, DropRules};
 use super::file_cut::{Grandparent, GrandparentCutter};
 use super::output::OutputWriter;
-use super::picker::CompactionTask;
+use super::task::CompactionTask;
 use super::universal::{task_is_bottommost, task_is_bottommost_for_key};
 use crate::blob::{
     BlobOutput, BlobOutputOptions, BlobSource, CompactionBlobResult, CompactionBlobs,

@@ -1,25 +1,33 @@
 //! Compaction: policy (pickers, pure functions of a [`Version`]) apart from
 //! mechanism (jobs that read inputs and write outputs).
 //!
+//! Pickers: [`leveled`] (RocksDB's `LevelCompactionPicker`), [`universal`]
+//! (`UniversalCompactionPicker`), [`fifo`] (`FIFOCompactionPicker`); what
+//! they choose is a [`task::CompactionTask`]. Mechanism: [`job`],
+//! [`subcompaction`], [`output`], [`file_cut`], [`drop_rules`].
+//!
 //! [`Version`]: crate::version::Version
 
 pub mod drop_rules;
 pub mod fifo;
 pub mod file_cut;
 pub mod forced;
+#[cfg(test)]
+mod golden;
 pub mod job;
+pub mod leveled;
 pub mod output;
-pub mod picker;
 pub mod subcompaction;
+pub mod task;
 #[cfg(test)]
 pub(crate) mod testutil;
 pub mod universal;
 
-pub use picker::{CompactionReason, CompactionTask};
+pub use task::{CompactionReason, CompactionTask};
 
 use crate::options::{CompactionStyle, Options};
 use crate::version::Version;
-use picker::Busy;
+pub use task::Busy;
 
 /// The automatic pick for the configured compaction style.
 pub fn pick_automatic(v: &Version, busy: &Busy, o: &Options) -> Option<CompactionTask> {
@@ -27,7 +35,7 @@ pub fn pick_automatic(v: &Version, busy: &Busy, o: &Options) -> Option<Compactio
         return None;
     }
     match o.compaction_style {
-        CompactionStyle::Level => picker::pick_compaction(v, busy, o),
+        CompactionStyle::Level => leveled::pick_compaction(v, busy, o),
         CompactionStyle::Universal => {
             universal::pick_universal_for(v, busy, o, &o.compaction_options_universal)
         }

@@ -263,15 +263,6 @@ impl<'a> OutputWriter<'a> {
         self.finish_file()?;
         Ok((std::mem::take(&mut self.outputs), self.bytes_written))
     }
-
-    /// Numbers of the files started so far (for cleanup after a failure).
-    pub fn started_files(&self) -> Vec<FileNumber> {
-        let mut v: Vec<_> = self.outputs.iter().map(|f| f.number).collect();
-        if let Some((n, _)) = &self.builder {
-            v.push(*n);
-        }
-        v
-    }
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@
 
 use std::sync::Arc;
 
-use super::picker::CompactionTask;
+use super::task::CompactionTask;
 use crate::types::user_key;
 use crate::version::edit::FileMetaData;
 
@@ -146,6 +146,7 @@ impl Model {
     }
 
     /// Estimated bytes of user keys below `key`.
+    #[cfg(test)]
     fn below_key(&self, key: &[u8]) -> f64 {
         // Keys outside the common prefix sort before or after every input.
         let n = self.prefix.len();
@@ -258,9 +259,11 @@ pub fn subcompaction_boundaries(task: &CompactionTask, max_subcompactions: usize
 
 /// One subcompaction's user-key range: `(start, end)`, `start` inclusive,
 /// `end` exclusive, `None` unbounded.
+#[cfg(test)]
 pub type KeyRange = (Option<Vec<u8>>, Option<Vec<u8>>);
 
 /// The ranges the boundaries describe, in key order.
+#[cfg(test)]
 pub fn subcompaction_ranges(boundaries: &[Vec<u8>]) -> Vec<KeyRange> {
     let mut out = Vec::with_capacity(boundaries.len() + 1);
     let mut start: Option<Vec<u8>> = None;
@@ -274,6 +277,7 @@ pub fn subcompaction_ranges(boundaries: &[Vec<u8>]) -> Vec<KeyRange> {
 
 /// Estimated input bytes of each range (same model as the boundaries; one
 /// entry per range, summing to the inputs' total size up to rounding).
+#[cfg(test)]
 pub fn estimate_range_bytes(task: &CompactionTask, boundaries: &[Vec<u8>]) -> Vec<u64> {
     let Some(model) = Model::new(task.all_inputs()) else {
         return vec![0; boundaries.len() + 1];

@@ -1,24 +1,13 @@
 //! Test helpers shared by the pickers' golden tests.
 
-use crate::types::{make_internal_key, ValueType};
 use crate::version::edit::{FileMetaData, VersionEdit};
+use crate::version::testutil::file_meta;
 use crate::version::{Version, VersionBuilder};
 
 /// A file spanning user keys `small..=large` whose sequence number is its
 /// file number (so a bigger number is newer).
 pub fn meta(number: u64, small: &str, large: &str, size: u64) -> FileMetaData {
-    FileMetaData {
-        number,
-        file_size: size,
-        smallest: make_internal_key(small.as_bytes(), number, ValueType::Value),
-        largest: make_internal_key(large.as_bytes(), number, ValueType::Value),
-        smallest_seq: number,
-        largest_seq: number,
-        num_entries: 1,
-        num_deletions: 0,
-        oldest_blob_file: 0,
-        newest_key_time: 0,
-    }
+    file_meta(number, small, large, number, size)
 }
 
 /// A version of `num_levels` levels holding `files` as (level, file).

@@ -12,7 +12,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use super::picker::{non_overlapping, target_file_size, Busy, CompactionReason, CompactionTask};
+use super::leveled::target_file_size;
+use super::task::{key_range, non_overlapping, Busy, CompactionReason, CompactionTask};
 use crate::error::{Error, Result};
 use crate::options::Options;
 use crate::types::user_key;
@@ -156,6 +157,7 @@ pub fn sorted_runs(v: &Version, busy: &Busy, num_levels: usize) -> Vec<SortedRun
 
 /// RocksDB's universal compaction score: sorted runs not being compacted
 /// over `level0_file_num_compaction_trigger`.
+#[cfg(test)]
 pub fn universal_score(v: &Version, busy: &Busy, num_levels: usize, l0_trigger: usize) -> f64 {
     let free = sorted_runs(v, busy, num_levels)
         .iter()
@@ -165,7 +167,7 @@ pub fn universal_score(v: &Version, busy: &Busy, num_levels: usize, l0_trigger: 
 }
 
 /// What the picker needs to know of a run (so that the choice can also run
-/// on a size-only model, see [`estimated_pending_compaction_bytes_universal`]).
+/// on a size-only model, see `estimated_pending_compaction_bytes_universal`).
 #[derive(Debug, Clone, Copy)]
 struct RunInfo {
     level: usize,
@@ -390,23 +392,6 @@ fn run_infos(runs: &[SortedRun]) -> Vec<RunInfo> {
         .collect()
 }
 
-/// Smallest and largest user key over `files`.
-fn key_range<'a>(files: impl Iterator<Item = &'a Arc<FileMetaData>>) -> (Vec<u8>, Vec<u8>) {
-    let mut lo: Option<&[u8]> = None;
-    let mut hi: Option<&[u8]> = None;
-    for f in files {
-        let s = user_key(&f.smallest);
-        let l = user_key(&f.largest);
-        if lo.is_none_or(|x| s < x) {
-            lo = Some(s);
-        }
-        if hi.is_none_or(|x| l > x) {
-            hi = Some(l);
-        }
-    }
-    (lo.unwrap_or(&[]).to_vec(), hi.unwrap_or(&[]).to_vec())
-}
-
 /// True if no two of `files` overlap in user keys.
 /// Files of the runs `start..=end` arranged as a task: the first run's
 /// level in `inputs`, the output level's in `output_level_inputs`, the
@@ -483,6 +468,7 @@ fn pick_with_target(
 /// `level0_stop_writes_trigger` applies, so a size-amplification merge
 /// keeps every newer run ([`pick_universal_for`] may leave the newest L0
 /// files out).
+#[cfg(test)]
 pub fn pick_universal(
     v: &Version,
     busy: &Busy,
@@ -506,7 +492,7 @@ pub fn universal_target_file_size(o: &Options, level: usize) -> u64 {
     }
 }
 
-/// [`pick_universal`] with `num_levels`, `level0_file_num_compaction_trigger`
+/// `pick_universal` with `num_levels`, `level0_file_num_compaction_trigger`
 /// and the output file size targets taken from `o`.
 pub fn pick_universal_for(
     v: &Version,
@@ -537,6 +523,7 @@ pub fn pick_universal_for(
 /// pending-bytes stall limits never fire there; a caller that wants
 /// RocksDB's stall behaviour should feed 0 to the write controller and may
 /// use this figure for reporting only.
+#[cfg(test)]
 pub fn estimated_pending_compaction_bytes_universal(
     v: &Version,
     o: &UniversalOptions,
@@ -647,7 +634,7 @@ fn older_l0_outside_task_overlaps(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compaction::picker::pick_compaction;
+    use crate::compaction::leveled::pick_compaction;
     use crate::compaction::testutil::{l0, meta, version_with};
     use crate::types::{make_internal_key, ValueType};
     use crate::version::edit::VersionEdit;

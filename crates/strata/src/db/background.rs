@@ -14,7 +14,7 @@ use crate::blob::BlobOutputOptions;
 use crate::compaction::fifo::pick_fifo;
 use crate::compaction::forced::pick_forced_blob_gc;
 use crate::compaction::job::{run_compaction, BlobJobConfig, FileCutConfig, JobContext};
-use crate::compaction::picker::pick_manual;
+use crate::compaction::leveled::pick_manual;
 use crate::compaction::subcompaction::{should_form_subcompactions, subcompaction_boundaries};
 use crate::compaction::universal::task_compresses;
 use crate::compaction::CompactionTask;
@@ -64,7 +64,7 @@ impl DbInner {
 
     /// Records in `st.busy` the sealed memtables whose flush is running or
     /// due, which the leveled picker counts as L0 files (see
-    /// `compaction::picker::level_scores`). Called before every pick.
+    /// `compaction::leveled::level_scores`). Called before every pick.
     pub(crate) fn sync_flushing(&self, st: &mut State) {
         let (n, bytes) = if st.flush_running || self.flush_needed(st) {
             let bytes = st

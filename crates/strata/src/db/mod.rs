@@ -25,7 +25,7 @@ use std::time::Instant;
 use parking_lot::{Condvar, Mutex, RwLock};
 
 use crate::batch::WriteBatch;
-use crate::compaction::picker::Busy;
+use crate::compaction::Busy;
 use crate::error::{Error, Result};
 use crate::filename::FileNumber;
 use crate::fs::{FileLock, FileSystem};
@@ -101,7 +101,6 @@ pub(crate) struct State {
     pub busy: Busy,
     pub pending_outputs: BTreeSet<FileNumber>,
     pub bg_error: Option<Arc<Error>>,
-    pub next_mem_id: u64,
     pub istats: InternalStats,
     pub unpersisted_writes: bool,
     pub rate_limiter: RateLimiter,

@@ -13,7 +13,7 @@ use parking_lot::{Condvar, Mutex, RwLock};
 use super::internal_stats::InternalStats;
 use super::{Db, DbInner, State, SuperVersion};
 use crate::batch::WriteBatch;
-use crate::compaction::picker::Busy;
+use crate::compaction::Busy;
 use crate::error::{Error, Result};
 use crate::filename::{
     current_file_name, lock_file_name, parse_file_name, wal_file_name, FileType,
@@ -135,7 +135,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         bloom_bits_per_key: options.bloom_bits_per_key,
     };
     let last_seq = versions.last_sequence();
-    let mem = Arc::new(MemTable::new(0, 0, options.effective_arena_block_size()));
+    let mem = Arc::new(MemTable::new(0, options.effective_arena_block_size()));
     let version = versions.current();
     let state = State {
         mem: mem.clone(),
@@ -149,7 +149,6 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         busy: Busy::default(),
         pending_outputs: BTreeSet::new(),
         bg_error: None,
-        next_mem_id: 1,
         istats: InternalStats::new(options.num_levels),
         unpersisted_writes: false,
         rate_limiter: Default::default(),
@@ -249,7 +248,7 @@ impl DbInner {
         let mut edit = VersionEdit::default();
         let mut max_seq = st.versions.last_sequence();
         let arena_block = self.opts.effective_arena_block_size();
-        let mut mem = Arc::new(MemTable::new(0, 0, arena_block));
+        let mut mem = Arc::new(MemTable::new(0, arena_block));
         let mut stopped = false;
         let mut outputs = Vec::new();
         // WAL number -> highest sequence replayed from it.
@@ -305,8 +304,7 @@ impl DbInner {
                 }
                 records += 1;
                 if mem.is_full(self.opts.write_buffer_size) {
-                    let full =
-                        std::mem::replace(&mut mem, Arc::new(MemTable::new(0, 0, arena_block)));
+                    let full = std::mem::replace(&mut mem, Arc::new(MemTable::new(0, arena_block)));
                     if let Some(f) = self.recovery_table(&mut st, &full, &mut edit)? {
                         outputs.push(f.number);
                         edit.new_files.push((0, f));
@@ -348,7 +346,6 @@ impl DbInner {
         }
         self.last_sequence.store(max_seq, Ordering::Release);
         st.mem = Arc::new(MemTable::new(
-            0,
             number,
             self.opts.effective_arena_block_size(),
         ));

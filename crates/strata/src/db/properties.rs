@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use super::internal_stats::{InternalStats, LevelCompStats};
 use super::{DbInner, State};
 use crate::blob::BlobSpaceStats;
-use crate::compaction::picker::{estimated_pending_compaction_bytes, level_scores};
+use crate::compaction::leveled::{estimated_pending_compaction_bytes, level_scores};
 use crate::stats::compaction_table::{
     format_stats, CompactionStatsInput, DbStatsCounters, DbStatsInput, LevelStatsRow, StallCounts,
 };

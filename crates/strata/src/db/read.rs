@@ -111,13 +111,7 @@ impl DbInner {
             s.record_tick(Ticker::MemtableMiss, 1);
         }
         let lookup = make_internal_key(key, seq, VALUE_TYPE_FOR_SEEK);
-        let ro = ReadOpts {
-            verify_checksums: opts.verify_checksums,
-            fill_cache: opts.fill_cache,
-            for_compaction: false,
-            last_level: false,
-            readahead: 0,
-        };
+        let ro = table_read_opts(opts);
         let v = &sv.version;
         for level in 0..v.num_levels() {
             let files = v.files(level);
@@ -192,13 +186,7 @@ impl DbInner {
 
     pub(crate) fn iter(&self, opts: &ReadOptions) -> DbIterator {
         let (sv, seq) = self.read_view(opts);
-        let ro = ReadOpts {
-            verify_checksums: opts.verify_checksums,
-            fill_cache: opts.fill_cache,
-            for_compaction: false,
-            last_level: false,
-            readahead: 0,
-        };
+        let ro = table_read_opts(opts);
         let mut children: Vec<Box<dyn InternalIterator>> = Vec::new();
         children.push(Box::new(MemTableIterator::new(sv.mem.clone())));
         for m in &sv.imm {
@@ -246,4 +234,15 @@ impl DbInner {
 #[allow(dead_code)]
 fn _assert_send_sync(sv: super::SuperVersionRef) -> Box<dyn Any + Send + Sync> {
     Box::new(sv)
+}
+
+/// How a user read (`get`, an iterator) reads table files.
+fn table_read_opts(opts: &ReadOptions) -> ReadOpts {
+    ReadOpts {
+        verify_checksums: opts.verify_checksums,
+        fill_cache: opts.fill_cache,
+        for_compaction: false,
+        last_level: false,
+        readahead: 0,
+    }
 }

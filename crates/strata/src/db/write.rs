@@ -10,7 +10,7 @@ use parking_lot::{Condvar, Mutex, MutexGuard};
 
 use super::{DbInner, State};
 use crate::batch::WriteBatch;
-use crate::compaction::picker::estimated_pending_compaction_bytes;
+use crate::compaction::leveled::estimated_pending_compaction_bytes;
 use crate::error::{Error, Result};
 use crate::filename::wal_file_name;
 use crate::memtable::MemTable;
@@ -444,12 +444,9 @@ impl DbInner {
         // names it in a predecessor record, and a synced write syncs it
         // first (db/wal_set.rs).
         self.wal.lock().start(number, file)?;
-        let id = st.next_mem_id;
-        st.next_mem_id += 1;
         let old = std::mem::replace(
             &mut st.mem,
             Arc::new(MemTable::new(
-                id,
                 number,
                 self.opts.effective_arena_block_size(),
             )),

@@ -11,32 +11,32 @@ pub mod timeline;
 
 use serde_json::Value;
 
-use crate::sstable::builder::TableInfo;
+use crate::sstable::TableInfo;
 use crate::version::Version;
 
 /// The marker RocksDB's event logger puts before the JSON object.
 pub const EVENT_PREFIX: &str = "EVENT_LOG_v1 ";
 
 /// The column family name every Strata event carries (Strata has one).
-pub const CF_NAME: &str = "default";
+pub(crate) const CF_NAME: &str = "default";
 
 /// One event: `time_micros`, `job` and `event` first, then the fields in
 /// the order they were added (RocksDB's order, which readers need not rely
 /// on: it is a JSON object).
 #[derive(Debug, Clone)]
-pub struct Event {
+pub(crate) struct Event {
     fields: Vec<(String, Value)>,
 }
 
 impl Event {
     /// An event named `name` of background job `job`, stamped now.
-    pub fn new(name: &str, job: u64) -> Self {
+    pub(crate) fn new(name: &str, job: u64) -> Self {
         Event::at(name, job, crate::clock::unix_micros())
     }
 
     /// An event stamped with `time_micros` (microseconds since the Unix
     /// epoch); tests use fixed times.
-    pub fn at(name: &str, job: u64, time_micros: u64) -> Self {
+    pub(crate) fn at(name: &str, job: u64, time_micros: u64) -> Self {
         Event {
             fields: vec![
                 ("time_micros".into(), time_micros.into()),
@@ -47,13 +47,17 @@ impl Event {
     }
 
     /// Adds a field.
-    pub fn with(mut self, key: impl Into<String>, value: impl Into<Value>) -> Self {
+    pub(crate) fn with(mut self, key: impl Into<String>, value: impl Into<Value>) -> Self {
         self.fields.push((key.into(), value.into()));
         self
     }
 
     /// Adds a nested object.
-    pub fn with_object(mut self, key: &'static str, fields: Vec<(&'static str, Value)>) -> Self {
+    pub(crate) fn with_object(
+        mut self,
+        key: &'static str,
+        fields: Vec<(&'static str, Value)>,
+    ) -> Self {
         let map = fields
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
@@ -63,7 +67,7 @@ impl Event {
     }
 
     /// The LOG text: `EVENT_LOG_v1 {"time_micros": ..., ...}`.
-    pub fn to_line(&self) -> String {
+    pub(crate) fn to_line(&self) -> String {
         let mut s = String::from(EVENT_PREFIX);
         s.push('{');
         for (i, (k, v)) in self.fields.iter().enumerate() {
@@ -82,12 +86,12 @@ impl Event {
 }
 
 /// Files per level of `v`: RocksDB's `lsm_state` field.
-pub fn lsm_state(v: &Version) -> Vec<u64> {
+pub(crate) fn lsm_state(v: &Version) -> Vec<u64> {
     v.levels.iter().map(|files| files.len() as u64).collect()
 }
 
 /// `table_file_creation` for table `number` as its builder finished it.
-pub fn table_file_creation(job: u64, number: u64, info: &TableInfo) -> Event {
+pub(crate) fn table_file_creation(job: u64, number: u64, info: &TableInfo) -> Event {
     let p = &info.properties;
     let avg = |total: u64| total.checked_div(p.num_entries).unwrap_or(0);
     Event::new("table_file_creation", job)
@@ -117,7 +121,7 @@ pub fn table_file_creation(job: u64, number: u64, info: &TableInfo) -> Event {
 
 /// RocksDB's compression name in events (`Snappy`, `NoCompression`, ...)
 /// from the `kSnappyCompression` form the properties block stores.
-pub fn compression_label(name: &str) -> String {
+pub(crate) fn compression_label(name: &str) -> String {
     let Some(codec) = name.strip_prefix('k') else {
         return name.into();
     };

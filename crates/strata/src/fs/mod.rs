@@ -1,12 +1,21 @@
 //! The file-system layer. Every byte the engine reads or writes goes through
 //! a [`FileSystem`], so tests can substitute one that injects faults or drops
-//! unsynced data (see `fault.rs`).
+//! unsynced data (`FaultInjectionFs` of the `strata-testkit` crate).
 
-pub mod direct;
-pub mod fault;
-pub mod incremental_sync;
+pub(crate) mod direct;
+/// The test kit's fault-injecting file system, compiled into the engine's
+/// own unit tests (which cannot depend on a crate that depends on this one).
+#[cfg(test)]
+#[path = "../../../strata-testkit/src/fault.rs"]
+#[allow(dead_code)] // the unit tests use part of it
+pub(crate) mod fault;
+#[cfg(test)]
+mod fault_tests;
+pub(crate) mod incremental_sync;
 mod posix;
-pub mod timed;
+#[cfg(test)]
+pub(crate) mod testutil;
+pub(crate) mod timed;
 
 pub use posix::PosixFileSystem;
 
@@ -14,6 +23,8 @@ use std::fmt::Debug;
 use std::path::Path;
 use std::sync::Arc;
 
+#[cfg(test)]
+use crate::error::Error;
 use crate::error::Result;
 
 /// A file opened for appending. Data is durable only after [`WritableFile::sync`].

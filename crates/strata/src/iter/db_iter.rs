@@ -154,7 +154,11 @@ impl DbIterator {
         }
     }
 
-    fn count_seek(&self, start: Option<Instant>) {
+    /// Runs a positioning call and records it as a seek (`rocksdb.db.seek`,
+    /// `rocksdb.number.db.seek`, ...).
+    fn timed_seek(&mut self, position: impl FnOnce(&mut Self)) {
+        let start = self.stats.as_ref().map(|_| Instant::now());
+        position(self);
         if let (Some(s), Some(t)) = (&self.stats, start) {
             s.record_tick(Ticker::NumberDbSeek, 1);
             if self.valid() {
@@ -243,18 +247,21 @@ impl DbIterator {
         }
     }
 
+    /// Starts a seek in `direction`: whatever the iterator was on is dropped.
+    fn start_positioning(&mut self, direction: Direction) {
+        self.positioned = true;
+        self.done = false;
+        self.direction = direction;
+        self.saved_value.clear();
+    }
+
     /// Positions at the first key (at or after the lower bound).
     pub fn seek_to_first(&mut self) {
-        let t = self.stats.as_ref().map(|_| Instant::now());
-        self.seek_to_first_inner();
-        self.count_seek(t);
+        self.timed_seek(|it| it.seek_to_first_inner());
     }
 
     fn seek_to_first_inner(&mut self) {
-        self.positioned = true;
-        self.done = false;
-        self.direction = Direction::Forward;
-        self.saved_value.clear();
+        self.start_positioning(Direction::Forward);
         match self.lower.clone() {
             Some(l) => self
                 .iter
@@ -266,16 +273,11 @@ impl DbIterator {
 
     /// Positions at the last key (before the upper bound).
     pub fn seek_to_last(&mut self) {
-        let t = self.stats.as_ref().map(|_| Instant::now());
-        self.seek_to_last_inner();
-        self.count_seek(t);
+        self.timed_seek(|it| it.seek_to_last_inner());
     }
 
     fn seek_to_last_inner(&mut self) {
-        self.positioned = true;
-        self.done = false;
-        self.direction = Direction::Reverse;
-        self.saved_value.clear();
+        self.start_positioning(Direction::Reverse);
         match self.upper.clone() {
             Some(u) => self.iter.seek_for_prev(&make_internal_key(
                 &u,
@@ -289,9 +291,7 @@ impl DbIterator {
 
     /// Positions at the first key `>= key`.
     pub fn seek(&mut self, key: &[u8]) {
-        let t = self.stats.as_ref().map(|_| Instant::now());
-        self.seek_inner(key);
-        self.count_seek(t);
+        self.timed_seek(|it| it.seek_inner(key));
     }
 
     fn seek_inner(&mut self, key: &[u8]) {
@@ -299,10 +299,7 @@ impl DbIterator {
             Some(l) if key < l.as_slice() => l.clone(),
             _ => key.to_vec(),
         };
-        self.positioned = true;
-        self.done = false;
-        self.direction = Direction::Forward;
-        self.saved_value.clear();
+        self.start_positioning(Direction::Forward);
         self.iter
             .seek(&make_internal_key(&key, self.seq, VALUE_TYPE_FOR_SEEK));
         self.find_next_user_entry(false);
@@ -310,16 +307,11 @@ impl DbIterator {
 
     /// Positions at the last key `<= key`.
     pub fn seek_for_prev(&mut self, key: &[u8]) {
-        let t = self.stats.as_ref().map(|_| Instant::now());
-        self.seek_for_prev_inner(key);
-        self.count_seek(t);
+        self.timed_seek(|it| it.seek_for_prev_inner(key));
     }
 
     fn seek_for_prev_inner(&mut self, key: &[u8]) {
-        self.positioned = true;
-        self.done = false;
-        self.direction = Direction::Reverse;
-        self.saved_value.clear();
+        self.start_positioning(Direction::Reverse);
         match &self.upper {
             Some(u) if key >= u.as_slice() => {
                 let u = u.clone();
@@ -392,15 +384,20 @@ impl DbIterator {
         self.find_prev_user_entry();
     }
 
+    /// Stops the iterator on an internal key that does not parse.
+    fn fail_on_malformed_key(&mut self) {
+        self.error = Some(Error::corruption(
+            "iterator",
+            0,
+            "malformed internal key in the merged stream",
+        ));
+        self.valid = false;
+    }
+
     fn find_next_user_entry(&mut self, mut skipping: bool) {
         while self.iter.valid() {
             let Some(p) = parse_internal_key(self.iter.key()) else {
-                self.error = Some(Error::corruption(
-                    "iterator",
-                    0,
-                    "malformed internal key in the merged stream",
-                ));
-                self.valid = false;
+                self.fail_on_malformed_key();
                 return;
             };
             if let Some(u) = &self.upper {
@@ -441,12 +438,7 @@ impl DbIterator {
         let mut stepped: u64 = 0;
         while self.iter.valid() {
             let Some(p) = parse_internal_key(self.iter.key()) else {
-                self.error = Some(Error::corruption(
-                    "iterator",
-                    0,
-                    "malformed internal key in the merged stream",
-                ));
-                self.valid = false;
+                self.fail_on_malformed_key();
                 return;
             };
             if let Some(l) = &self.lower {
@@ -549,7 +541,13 @@ mod tests {
     use crate::iter::VecIterator;
     use crate::types::compare_internal_keys;
 
-    fn build(entries: &[(&str, u64, ValueType, &str)], seq: u64) -> DbIterator {
+    /// A user iterator at `seq` over `entries`, between `lower` and `upper`.
+    fn build_bounded(
+        entries: &[(&str, u64, ValueType, &str)],
+        seq: u64,
+        lower: Option<&[u8]>,
+        upper: Option<&[u8]>,
+    ) -> DbIterator {
         let mut v: Vec<(Vec<u8>, Vec<u8>)> = entries
             .iter()
             .map(|(k, s, t, val)| {
@@ -560,7 +558,17 @@ mod tests {
             })
             .collect();
         v.sort_by(|a, b| compare_internal_keys(&a.0, &b.0));
-        DbIterator::new(Box::new(VecIterator::new(v)), seq, None, None, Vec::new())
+        DbIterator::new(
+            Box::new(VecIterator::new(v)),
+            seq,
+            lower.map(<[u8]>::to_vec),
+            upper.map(<[u8]>::to_vec),
+            Vec::new(),
+        )
+    }
+
+    fn build(entries: &[(&str, u64, ValueType, &str)], seq: u64) -> DbIterator {
+        build_bounded(entries, seq, None, None)
     }
 
     const V: ValueType = ValueType::Value;
@@ -725,31 +733,9 @@ mod tests {
 
     #[test]
     fn bounds_are_respected() {
-        let mut v: Vec<(Vec<u8>, Vec<u8>)> = data()
-            .iter()
-            .map(|(k, s, t, val)| {
-                (
-                    make_internal_key(k.as_bytes(), *s, *t),
-                    val.as_bytes().to_vec(),
-                )
-            })
-            .collect();
-        v.sort_by(|a, b| compare_internal_keys(&a.0, &b.0));
-        let it = DbIterator::new(
-            Box::new(VecIterator::new(v.clone())),
-            100,
-            Some(b"b".to_vec()),
-            Some(b"d".to_vec()),
-            Vec::new(),
-        );
+        let it = build_bounded(&data(), 100, Some(b"b"), Some(b"d"));
         assert_eq!(collect(it), ["c=c3"]);
-        let it = DbIterator::new(
-            Box::new(VecIterator::new(v)),
-            100,
-            Some(b"a".to_vec()),
-            Some(b"d".to_vec()),
-            Vec::new(),
-        );
+        let it = build_bounded(&data(), 100, Some(b"a"), Some(b"d"));
         assert_eq!(collect(it.reverse()), ["c=c3", "a=a5"]);
     }
 }

@@ -60,13 +60,20 @@ impl LevelIterator {
         }
     }
 
+    /// Checks the current table's status; true when the iterator is on an
+    /// entry or stopped by an error, so that a skip goes no further.
+    fn settled(&mut self) -> bool {
+        self.check_child();
+        match &self.cur {
+            Some(c) => c.valid(),
+            None => self.error.is_some(),
+        }
+    }
+
     fn skip_forward(&mut self) {
         loop {
-            self.check_child();
-            match &self.cur {
-                Some(c) if c.valid() => return,
-                None if self.error.is_some() => return,
-                _ => {}
+            if self.settled() {
+                return;
             }
             if !self.open(self.index + 1) {
                 self.cur = None;
@@ -80,11 +87,8 @@ impl LevelIterator {
 
     fn skip_backward(&mut self) {
         loop {
-            self.check_child();
-            match &self.cur {
-                Some(c) if c.valid() => return,
-                None if self.error.is_some() => return,
-                _ => {}
+            if self.settled() {
+                return;
             }
             if self.index == 0 || !self.open(self.index - 1) {
                 self.cur = None;

@@ -147,18 +147,22 @@ impl InternalIterator for MergingIterator {
 
 /// An iterator over a sorted in-memory list of (internal key, value); used
 /// in tests and for small merges.
+#[cfg(test)]
 pub struct VecIterator {
     entries: Vec<(Vec<u8>, Vec<u8>)>,
     pos: Option<usize>,
 }
 
+#[cfg(test)]
 impl VecIterator {
     /// `entries` must be sorted by internal key.
+    #[cfg(test)]
     pub fn new(entries: Vec<(Vec<u8>, Vec<u8>)>) -> Self {
         VecIterator { entries, pos: None }
     }
 }
 
+#[cfg(test)]
 impl InternalIterator for VecIterator {
     fn valid(&self) -> bool {
         self.pos.is_some()

@@ -2,7 +2,7 @@
 
 use crate::error::Result;
 
-/// A cursor over entries sorted by internal key (see [`crate::types`]).
+/// A cursor over entries sorted by internal key (`tools::types`).
 ///
 /// LevelDB's iterator contract: after a positioning call, `valid()` says
 /// whether the cursor is on an entry; `key()`/`value()` may only be called
@@ -37,4 +37,6 @@ mod merging;
 
 pub use db_iter::DbIterator;
 pub(crate) use level::LevelIterator;
-pub use merging::{MergingIterator, VecIterator};
+pub use merging::MergingIterator;
+#[cfg(test)]
+pub use merging::VecIterator;

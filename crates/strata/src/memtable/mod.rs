@@ -36,8 +36,6 @@ pub struct MemTable {
     first_seq: AtomicU64,
     /// The WAL whose records this memtable holds (0 when the WAL is off).
     wal_number: FileNumber,
-    /// Unique id, increasing in creation order.
-    id: u64,
     /// Why it was made immutable (RocksDB's flush reason name), set once
     /// when the DB switches it out.
     flush_reason: std::sync::OnceLock<&'static str>,
@@ -46,14 +44,13 @@ pub struct MemTable {
 impl MemTable {
     /// An empty memtable whose writes are logged in WAL `wal_number`, with
     /// arena blocks of `arena_block` bytes ([`arena::block_size`]).
-    pub fn new(id: u64, wal_number: FileNumber, arena_block: usize) -> Self {
+    pub fn new(wal_number: FileNumber, arena_block: usize) -> Self {
         MemTable {
             list: SkipList::new(arena_block),
             entries: AtomicU64::new(0),
             deletions: AtomicU64::new(0),
             first_seq: AtomicU64::new(u64::MAX),
             wal_number,
-            id,
             flush_reason: std::sync::OnceLock::new(),
         }
     }
@@ -131,32 +128,9 @@ impl MemTable {
         self.list.is_empty()
     }
 
-    /// Smallest sequence number inserted (`u64::MAX` when empty).
-    pub fn first_seq(&self) -> SequenceNumber {
-        self.first_seq.load(Ordering::Relaxed)
-    }
-
     /// The WAL number holding this memtable's writes.
     pub fn wal_number(&self) -> FileNumber {
         self.wal_number
-    }
-
-    /// The memtable's id.
-    pub fn id(&self) -> u64 {
-        self.id
-    }
-
-    /// Calls `f(internal_key, value)` for every entry in order (used by flush).
-    pub fn for_each(
-        &self,
-        mut f: impl FnMut(&[u8], &[u8]) -> crate::Result<()>,
-    ) -> crate::Result<()> {
-        let mut n = self.list.first();
-        while let Some(node) = n {
-            f(node.key(), node.value())?;
-            n = self.list.next(node);
-        }
-        Ok(())
     }
 }
 
@@ -168,7 +142,7 @@ mod tests {
 
     #[test]
     fn get_sees_newest_visible_version() {
-        let m = MemTable::new(1, 1, 4096);
+        let m = MemTable::new(1, 4096);
         m.add(1, ValueType::Value, b"a", b"v1");
         m.add(2, ValueType::Value, b"a", b"v2");
         m.add(3, ValueType::Deletion, b"a", b"");
@@ -192,7 +166,7 @@ mod tests {
 
     #[test]
     fn iterator_walks_both_ways() {
-        let m = Arc::new(MemTable::new(1, 1, 4096));
+        let m = Arc::new(MemTable::new(1, 4096));
         for (i, k) in [b"d", b"b", b"a", b"c"].iter().enumerate() {
             m.add(i as u64 + 1, ValueType::Value, *k, *k);
         }
@@ -227,7 +201,7 @@ mod tests {
     /// and `value_len`-byte values, inserted in random order.
     fn entries_until_full(value_len: usize) -> u64 {
         let wbs = 64 << 20;
-        let m = MemTable::new(1, 1, arena::block_size(0, wbs));
+        let m = MemTable::new(1, arena::block_size(0, wbs));
         let value = vec![b'v'; value_len];
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
         let mut seq = 1;
@@ -266,7 +240,7 @@ mod tests {
 
     #[test]
     fn concurrent_inserts_are_all_visible() {
-        let m = Arc::new(MemTable::new(1, 1, 4096));
+        let m = Arc::new(MemTable::new(1, 4096));
         let threads: Vec<_> = (0..4u64)
             .map(|t| {
                 let m = m.clone();

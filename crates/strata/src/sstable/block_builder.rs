@@ -78,16 +78,6 @@ impl BlockBuilder {
         self.num_entries == 0
     }
 
-    /// Entries added since the last reset.
-    pub fn num_entries(&self) -> usize {
-        self.num_entries
-    }
-
-    /// The last key added.
-    pub fn last_key(&self) -> &[u8] {
-        &self.last_key
-    }
-
     /// Appends the restart array and returns the finished contents. The
     /// builder must be [`reset`](Self::reset) before reuse.
     pub fn finish(&mut self) -> &[u8] {

@@ -1,26 +1,21 @@
 //! The block cache: a sharded LRU of uncompressed blocks keyed by
 //! (file number, block offset), charged by block size.
 
-use std::hash::{BuildHasher, Hash};
 use std::sync::Arc;
 
-use parking_lot::Mutex;
-
 use super::block::Block;
-use super::lru::{IntBuildHasher, Lru};
+use crate::cache::ShardedLru;
 
 const NUM_SHARD_BITS: u32 = 4;
 const NUM_SHARDS: usize = 1 << NUM_SHARD_BITS;
 
-/// Cache key: (file number, offset of the block in that file).
-pub type BlockKey = (u64, u64);
-
-/// A sharded LRU cache of blocks (RocksDB's `LRUCache` with 16 shards).
+/// A sharded LRU cache of blocks (RocksDB's `LRUCache` with 16 shards),
+/// keyed by (file number, offset of the block in that file).
 ///
 /// Capacity is in bytes of uncompressed block contents; a capacity of 0
 /// caches nothing. Hit/miss tickers are recorded by the table reader.
 pub struct BlockCache {
-    shards: Vec<Mutex<Lru<BlockKey, Arc<Block>>>>,
+    lru: ShardedLru<Arc<Block>>,
     capacity: usize,
 }
 
@@ -38,18 +33,9 @@ impl BlockCache {
     pub fn new(capacity_bytes: usize) -> Self {
         let per_shard = capacity_bytes.div_ceil(NUM_SHARDS);
         BlockCache {
-            shards: (0..NUM_SHARDS)
-                .map(|_| Mutex::new(Lru::new(per_shard)))
-                .collect(),
+            lru: ShardedLru::new(NUM_SHARDS, per_shard, 64 - NUM_SHARD_BITS),
             capacity: capacity_bytes,
         }
-    }
-
-    fn shard(&self, key: &BlockKey) -> &Mutex<Lru<BlockKey, Arc<Block>>> {
-        let mut h = IntBuildHasher::default().build_hasher();
-        key.hash(&mut h);
-        let i = (std::hash::Hasher::finish(&h) >> (64 - NUM_SHARD_BITS)) as usize;
-        &self.shards[i % NUM_SHARDS]
     }
 
     /// The cached block, if present (and marks it recently used).
@@ -57,8 +43,7 @@ impl BlockCache {
         if self.capacity == 0 {
             return None;
         }
-        let key = (file_number, offset);
-        self.shard(&key).lock().get(&key)
+        self.lru.lookup(&(file_number, offset))
     }
 
     /// Caches a block, evicting cold blocks of its shard if needed. True if
@@ -69,14 +54,13 @@ impl BlockCache {
         if self.capacity == 0 {
             return false;
         }
-        let key = (file_number, offset);
         let charge = block.size();
-        self.shard(&key).lock().insert(key, block, charge)
+        self.lru.insert((file_number, offset), block, charge)
     }
 
     /// Bytes of blocks held.
     pub fn usage(&self) -> usize {
-        self.shards.iter().map(|s| s.lock().usage()).sum()
+        self.lru.usage()
     }
 
     /// The configured capacity in bytes.
@@ -87,9 +71,7 @@ impl BlockCache {
     /// Drops every block of one file (e.g. after the file was deleted).
     /// Scans the whole cache.
     pub fn erase_file(&self, file_number: u64) {
-        for s in &self.shards {
-            s.lock().retain(|k| k.0 != file_number);
-        }
+        self.lru.erase_file(file_number);
     }
 }
 

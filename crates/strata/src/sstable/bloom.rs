@@ -64,11 +64,6 @@ impl BloomBuilder {
         }
     }
 
-    /// Distinct keys added so far.
-    pub fn num_keys(&self) -> usize {
-        self.hashes.len()
-    }
-
     /// Builds the filter block contents for `bits_per_key` (> 0).
     pub fn finish(&self, bits_per_key: f64) -> Vec<u8> {
         let n = self.hashes.len() as f64;
@@ -140,7 +135,7 @@ impl BloomFilter {
         self.may_contain_hash(bloom_hash(user_key))
     }
 
-    /// [`may_contain`](Self::may_contain) for a precomputed [`bloom_hash`].
+    /// [`may_contain`](Self::may_contain) for a precomputed `bloom_hash`.
     pub fn may_contain_hash(&self, h: u64) -> bool {
         if self.num_lines == 0 {
             return false;

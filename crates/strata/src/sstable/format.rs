@@ -101,7 +101,7 @@ pub struct Footer {
     pub metaindex: BlockHandle,
     /// Handle of the index block.
     pub index: BlockHandle,
-    /// Format version ([`FORMAT_VERSION`]).
+    /// Format version (`FORMAT_VERSION`).
     pub format_version: u32,
 }
 
@@ -161,6 +161,7 @@ impl Footer {
 }
 
 /// Appends the 5-byte trailer for `contents` stored with compression `ctype`.
+#[cfg(test)]
 pub fn put_block_trailer(dst: &mut Vec<u8>, contents: &[u8], ctype: CompressionType) {
     let t = ctype.to_byte();
     dst.push(t);

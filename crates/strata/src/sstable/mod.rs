@@ -1,5 +1,5 @@
-//! The block-based table (SST) format: builder, reader, iterators, bloom
-//! filter, block cache and table cache.
+//! The block-based table (SST) format (RocksDB's `BlockBasedTable`): writer,
+//! reader, iterators, bloom filter, block cache and table cache.
 //!
 //! The byte layout is specified in `docs/formats/sstable.md`.
 
@@ -7,15 +7,14 @@ pub mod block;
 pub mod block_builder;
 pub mod block_cache;
 pub mod bloom;
-pub mod builder;
 pub mod compression;
 pub mod dump;
 pub mod format;
-pub(crate) mod lru;
 pub mod properties;
 pub mod readahead;
-pub mod table;
+pub mod reader;
 pub mod table_cache;
+pub mod writer;
 
 #[cfg(test)]
 mod tests;
@@ -23,9 +22,8 @@ mod tests;
 mod testutil;
 
 pub use block_cache::BlockCache;
-pub use builder::{TableBuilder, TableInfo, TableOptions};
 pub use compression::CompressionType;
-pub use dump::{dump_table, DumpOptions};
 pub use properties::TableProperties;
-pub use table::{ReadOpts, Table, TableIterator};
+pub use reader::{ReadOpts, Table, TableIterator};
 pub use table_cache::TableCache;
+pub use writer::{TableBuilder, TableInfo, TableOptions};

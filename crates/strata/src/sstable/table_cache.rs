@@ -3,16 +3,14 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use parking_lot::Mutex;
-
 use crate::error::Result;
 use crate::filename::table_file_name;
 use crate::fs::FileSystem;
 use crate::stats::{Histogram, Statistics, Ticker};
 
 use super::block_cache::BlockCache;
-use super::lru::Lru;
-use super::table::Table;
+use super::reader::Table;
+use crate::cache::OpenFiles;
 
 /// An LRU map from file number to open [`Table`].
 pub struct TableCache {
@@ -20,7 +18,7 @@ pub struct TableCache {
     fs: Arc<dyn FileSystem>,
     block_cache: Option<Arc<BlockCache>>,
     stats: Option<Arc<Statistics>>,
-    tables: Mutex<Lru<u64, Arc<Table>>>,
+    tables: OpenFiles<Table>,
     direct_reads: bool,
     advise_random: bool,
 }
@@ -29,7 +27,7 @@ impl std::fmt::Debug for TableCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TableCache")
             .field("db_dir", &self.db_dir)
-            .field("open", &self.tables.lock().len())
+            .field("open", &self.tables.len())
             .finish()
     }
 }
@@ -49,7 +47,7 @@ impl TableCache {
             fs,
             block_cache,
             stats,
-            tables: Mutex::new(Lru::new(max_open_files.max(1))),
+            tables: OpenFiles::new(max_open_files),
             direct_reads: false,
             advise_random: false,
         }
@@ -75,26 +73,20 @@ impl TableCache {
     /// `rocksdb.no.file.opens` once the file is open, and
     /// `rocksdb.no.file.errors` if opening the file or the table failed.
     pub fn get(&self, file_number: u64) -> Result<Arc<Table>> {
-        if let Some(t) = self.tables.lock().get(&file_number) {
-            return Ok(t);
-        }
-        let start = self.stats.as_ref().map(|_| std::time::Instant::now());
-        let table = self.open_table(file_number);
-        if let (Some(s), Some(t)) = (&self.stats, start) {
-            match &table {
-                Err(_) => s.record_tick(Ticker::NoFileErrors, 1),
-                Ok(_) => {
-                    s.record_histogram(Histogram::TableOpenIoMicros, t.elapsed().as_micros() as u64)
+        self.tables.get_or_open(file_number, || {
+            let start = self.stats.as_ref().map(|_| std::time::Instant::now());
+            let table = self.open_table(file_number);
+            if let (Some(s), Some(t)) = (&self.stats, start) {
+                match &table {
+                    Err(_) => s.record_tick(Ticker::NoFileErrors, 1),
+                    Ok(_) => s.record_histogram(
+                        Histogram::TableOpenIoMicros,
+                        t.elapsed().as_micros() as u64,
+                    ),
                 }
             }
-        }
-        let table = table?;
-        let mut tables = self.tables.lock();
-        if let Some(t) = tables.get(&file_number) {
-            return Ok(t); // another thread opened it meanwhile
-        }
-        tables.insert(file_number, table.clone(), 1);
-        Ok(table)
+            table
+        })
     }
 
     fn open_table(&self, file_number: u64) -> Result<Arc<Table>> {
@@ -118,16 +110,12 @@ impl TableCache {
     /// Forgets a table (e.g. once its file is deleted). Readers holding it
     /// keep it alive until they drop it.
     pub fn evict(&self, file_number: u64) {
-        self.tables.lock().remove(&file_number);
+        self.tables.evict(file_number);
     }
 
     /// Tables currently open in the cache.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
-        self.tables.lock().len()
-    }
-
-    /// True if no table is open in the cache.
-    pub fn is_empty(&self) -> bool {
-        self.tables.lock().is_empty()
+        self.tables.len()
     }
 }

@@ -594,34 +594,6 @@ fn bloom_filter_tickers() {
     assert_eq!(stats.ticker(Ticker::BloomFilterFullTruePositive), 100);
 }
 
-#[test]
-fn dump_lists_properties_index_and_entries() {
-    let entries = model(50);
-    let (data, _, _) = build_table(
-        &TableOptions {
-            block_size: 256,
-            ..TableOptions::default()
-        },
-        &entries,
-    );
-    let (t, _) = open_table(data, None, None).unwrap();
-    let mut out = Vec::new();
-    dump_table(&t, &DumpOptions::default(), &mut out).unwrap();
-    let s = String::from_utf8(out).unwrap();
-    assert!(
-        s.contains(&format!("rocksdb.num.entries: {}", entries.len())),
-        "{s}"
-    );
-    assert!(s.contains("rocksdb.compression: kSnappyCompression"));
-    assert!(s.contains("-> offset 0 size"));
-    assert!(
-        s.contains("'user0000003' @ 1021 : Value => 'value-1-0-value-1-0-'"),
-        "{s}"
-    );
-    assert!(s.contains(": Deletion => ''"));
-    assert_eq!(s.matches(" => ").count(), entries.len());
-}
-
 /// Every byte of the file is under some checksum: flipping any one makes
 /// open fail or makes a verified scan fail; point reads never return a
 /// wrong value.

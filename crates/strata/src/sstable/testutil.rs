@@ -1,70 +1,18 @@
-//! In-memory files and table-building helpers for the sstable tests.
+//! Table-building helpers for the sstable tests, over the in-memory files
+//! of `fs::testutil`.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use parking_lot::Mutex;
 
-use crate::error::{Error, Result};
-use crate::fs::{RandomAccessFile, WritableFile};
+use crate::error::Result;
+use crate::fs::testutil::{MemFile, MemWritable};
 use crate::stats::Statistics;
 
 use super::block_cache::BlockCache;
-use super::builder::{TableBuilder, TableInfo, TableOptions};
-use super::table::Table;
-
-/// A writable file whose bytes land in a shared vector.
-pub struct MemWritable(pub Arc<Mutex<Vec<u8>>>, pub Arc<AtomicU64>);
-
-impl WritableFile for MemWritable {
-    fn append(&mut self, data: &[u8]) -> Result<()> {
-        self.0.lock().extend_from_slice(data);
-        Ok(())
-    }
-    fn flush(&mut self) -> Result<()> {
-        Ok(())
-    }
-    fn sync(&mut self) -> Result<()> {
-        self.1.fetch_add(1, Ordering::Relaxed);
-        Ok(())
-    }
-    fn size(&self) -> u64 {
-        self.0.lock().len() as u64
-    }
-}
-
-/// A read-only in-memory file that counts its reads.
-#[derive(Debug)]
-pub struct MemFile {
-    pub data: Vec<u8>,
-    pub reads: AtomicU64,
-}
-
-impl MemFile {
-    pub fn new(data: Vec<u8>) -> Arc<MemFile> {
-        Arc::new(MemFile {
-            data,
-            reads: AtomicU64::new(0),
-        })
-    }
-}
-
-impl RandomAccessFile for MemFile {
-    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
-        self.reads.fetch_add(1, Ordering::Relaxed);
-        let start = usize::try_from(offset).unwrap_or(usize::MAX);
-        match start
-            .checked_add(len)
-            .and_then(|end| self.data.get(start..end))
-        {
-            Some(b) => Ok(b.to_vec()),
-            None => Err(Error::corruption("mem", offset, "read past end")),
-        }
-    }
-    fn size(&self) -> u64 {
-        self.data.len() as u64
-    }
-}
+use super::reader::Table;
+use super::writer::{TableBuilder, TableInfo, TableOptions};
 
 /// Builds a table from sorted (internal key, value) pairs; returns the
 /// bytes, the info and how many times the file was synced.
@@ -86,7 +34,7 @@ pub fn build_table_as(
     let syncs = Arc::new(AtomicU64::new(0));
     let mut b = TableBuilder::new(
         opts,
-        Box::new(MemWritable(buf.clone(), syncs.clone())),
+        MemWritable::over(buf.clone(), syncs.clone()),
         "test.sst".to_string(),
     );
     if legacy {

@@ -97,6 +97,7 @@ impl LevelStatsRow {
     /// Counters accumulated since `earlier` (field-wise difference,
     /// saturating at 0), for the `Int` row; files, size and score are taken
     /// from `self`.
+    #[cfg(test)]
     pub fn since(&self, earlier: &LevelStatsRow) -> LevelStatsRow {
         LevelStatsRow {
             level: self.level.clone(),
@@ -526,67 +527,55 @@ pub struct DbStatsInput {
 pub fn format_db_stats(input: &DbStatsInput) -> String {
     let c = &input.cumulative;
     let i = c.since(&input.at_previous_dump);
-    let up = input.uptime_secs.max(0.001);
-    let int_up = input.interval_secs.max(0.001);
     let mut out = String::new();
     let _ = writeln!(
         out,
         "\n** DB Stats **\nUptime(secs): {:.1} total, {:.1} interval",
         input.uptime_secs, input.interval_secs
     );
-    let _ = writeln!(
-        out,
-        "Cumulative writes: {} writes, {} keys, {} commit groups, {:.1} writes per commit group, \
-ingest: {:.2} GB, {:.2} MB/s",
-        count_to_human_string(c.write_other.saturating_add(c.write_self)),
-        count_to_human_string(c.keys_written),
-        count_to_human_string(c.write_self),
-        (c.write_other as f64 + c.write_self as f64) / (c.write_self as f64 + 1.0),
-        c.user_bytes_written as f64 / GB,
-        c.user_bytes_written as f64 / MB / up
-    );
-    let _ = writeln!(
-        out,
-        "Cumulative WAL: {} writes, {} syncs, {:.2} writes per sync, written: {:.2} GB, {:.2} MB/s",
-        count_to_human_string(c.write_with_wal),
-        count_to_human_string(c.wal_synced),
-        c.write_with_wal as f64 / (c.wal_synced as f64 + 1.0),
-        c.wal_bytes as f64 / GB,
-        c.wal_bytes as f64 / MB / up
-    );
-    let _ = writeln!(
-        out,
-        "Cumulative stall: {}, {:.1} percent",
-        micros_to_hms(c.write_stall_micros),
-        c.write_stall_micros as f64 / 10_000.0 / up
-    );
-    let _ = writeln!(
-        out,
-        "Interval writes: {} writes, {} keys, {} commit groups, {:.1} writes per commit group, \
-ingest: {:.2} MB, {:.2} MB/s",
-        count_to_human_string(i.write_other.saturating_add(i.write_self)),
-        count_to_human_string(i.keys_written),
-        count_to_human_string(i.write_self),
-        (i.write_other as f64 + i.write_self as f64) / (i.write_self as f64 + 1.0),
-        i.user_bytes_written as f64 / MB,
-        i.user_bytes_written as f64 / MB / int_up
-    );
-    let _ = writeln!(
-        out,
-        "Interval WAL: {} writes, {} syncs, {:.2} writes per sync, written: {:.2} GB, {:.2} MB/s",
-        count_to_human_string(i.write_with_wal),
-        count_to_human_string(i.wal_synced),
-        i.write_with_wal as f64 / (i.wal_synced as f64 + 1.0),
-        i.wal_bytes as f64 / GB,
-        i.wal_bytes as f64 / MB / int_up
-    );
-    let _ = writeln!(
-        out,
-        "Interval stall: {}, {:.1} percent",
-        micros_to_hms(i.write_stall_micros),
-        i.write_stall_micros as f64 / 10_000.0 / int_up
-    );
+    period_lines(&mut out, "Cumulative", c, input.uptime_secs, ("GB", GB));
+    period_lines(&mut out, "Interval", &i, input.interval_secs, ("MB", MB));
     out
+}
+
+/// The writes, WAL and stall lines of one period (`Cumulative` or
+/// `Interval`) whose counters are `d`, over `secs` seconds (at least 1 ms
+/// in rates); the ingest is in `ingest_unit` (name, bytes).
+fn period_lines(
+    out: &mut String,
+    period: &str,
+    d: &DbStatsCounters,
+    secs: f64,
+    ingest_unit: (&str, f64),
+) {
+    let secs = secs.max(0.001);
+    let (unit_name, unit) = ingest_unit;
+    let _ = writeln!(
+        out,
+        "{period} writes: {} writes, {} keys, {} commit groups, {:.1} writes per commit group, \
+ingest: {:.2} {unit_name}, {:.2} MB/s",
+        count_to_human_string(d.write_other.saturating_add(d.write_self)),
+        count_to_human_string(d.keys_written),
+        count_to_human_string(d.write_self),
+        (d.write_other as f64 + d.write_self as f64) / (d.write_self as f64 + 1.0),
+        d.user_bytes_written as f64 / unit,
+        d.user_bytes_written as f64 / MB / secs
+    );
+    let _ = writeln!(
+        out,
+        "{period} WAL: {} writes, {} syncs, {:.2} writes per sync, written: {:.2} GB, {:.2} MB/s",
+        count_to_human_string(d.write_with_wal),
+        count_to_human_string(d.wal_synced),
+        d.write_with_wal as f64 / (d.wal_synced as f64 + 1.0),
+        d.wal_bytes as f64 / GB,
+        d.wal_bytes as f64 / MB / secs
+    );
+    let _ = writeln!(
+        out,
+        "{period} stall: {}, {:.1} percent",
+        micros_to_hms(d.write_stall_micros),
+        d.write_stall_micros as f64 / 10_000.0 / secs
+    );
 }
 
 /// The whole `rocksdb.stats` text: column-family stats, then DB stats.

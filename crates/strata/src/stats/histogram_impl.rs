@@ -37,7 +37,7 @@ pub struct HistogramData {
 }
 
 /// A histogram of `u64` samples in RocksDB's buckets (not thread-safe; see
-/// [`super::AtomicHistogram`] for the shared one).
+/// `AtomicHistogram` for the shared one).
 #[derive(Debug, Clone, PartialEq)]
 pub struct HistogramImpl {
     buckets: [u64; BUCKET_COUNT],

@@ -5,29 +5,28 @@
 //! - [`Ticker`], [`Histogram`]: the names (RocksDB 7.8.3's lists, in dump
 //!   order, plus a few newer names appended).
 //! - [`HistogramImpl`]: RocksDB's bucketed histogram (single-threaded);
-//!   [`AtomicHistogram`]: the thread-safe one.
+//!   `AtomicHistogram`: the thread-safe one.
 //! - [`Statistics`]: the shared object the engine records into.
-//! - [`compaction_table`]: the `rocksdb.stats` text formatter.
-//! - [`waf`]: the two write-amplification definitions.
+//! - `compaction_table`: the `rocksdb.stats` text formatter.
+//! - `waf`: the two write-amplification definitions.
 //!
 //! See `docs/stats.md` for every name, its unit and what records it.
 
 mod atomic_histogram;
 mod buckets;
-pub mod compaction_table;
+pub(crate) mod compaction_table;
 mod histogram_impl;
 mod histogram_kind;
-pub mod human;
+pub(crate) mod human;
 mod statistics;
 mod ticker;
 mod unit;
-pub mod waf;
+pub(crate) mod waf;
 
-pub use atomic_histogram::AtomicHistogram;
-pub use buckets::{bucket_index, bucket_range, BUCKET_COUNT, BUCKET_LIMITS};
+pub use buckets::BUCKET_LIMITS;
 pub use histogram_impl::{HistogramData, HistogramImpl};
 pub use histogram_kind::Histogram;
-pub use statistics::{Statistics, StopWatch};
+pub use statistics::Statistics;
 pub use ticker::Ticker;
 pub use unit::Unit;
 
@@ -146,8 +145,9 @@ mod tests {
                     && !p.ends_with("stats/statistics.rs")
                 {
                     let text = std::fs::read_to_string(&p).unwrap();
-                    // Test modules sit at the end of a file.
-                    let code = text.split("#[cfg(test)]").next().unwrap_or("");
+                    // Test modules sit at the end of a file (test-only
+                    // helpers elsewhere are `#[cfg(test)]` items, not modules).
+                    let code = text.split("#[cfg(test)]\nmod ").next().unwrap_or("");
                     src += code;
                     src.push('\n');
                 }

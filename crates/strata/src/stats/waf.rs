@@ -58,6 +58,7 @@ pub struct WafInputs {
 
 impl WafInputs {
     /// Reads the inputs from a statistics object's tickers.
+    #[cfg(test)]
     pub fn from_statistics(stats: &super::Statistics) -> Self {
         use super::Ticker;
         WafInputs {

@@ -207,7 +207,7 @@ impl VersionEdit {
     }
 
     /// Decodes a MANIFEST record read from `file_name` at `offset`. Malformed
-    /// input, an unknown tag below [`FIRST_SKIPPABLE_TAG`], a level of
+    /// input, an unknown tag below `FIRST_SKIPPABLE_TAG`, a level of
     /// [`MAX_LEVELS`] or more, or a file key that is not an internal key is
     /// `Corruption` naming that file and offset. Unknown skippable tags are
     /// ignored.

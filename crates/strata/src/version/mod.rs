@@ -1,8 +1,11 @@
 //! Versions: the set of live files and its history, kept in the MANIFEST.
 
-mod current;
 pub mod edit;
 mod set;
+#[cfg(test)]
+pub(crate) mod testutil;
+#[allow(clippy::module_inception)]
+mod version;
 
-pub use current::{BlobFileMeta, Version, VersionBuilder};
-pub use set::{ManifestWrite, VersionSet, COMPARATOR_NAME};
+pub use set::VersionSet;
+pub use version::{Version, VersionBuilder};

@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Weak};
 
-use super::current::{Version, VersionBuilder};
 use super::edit::VersionEdit;
+use super::version::{Version, VersionBuilder};
 use crate::error::{Error, Result};
 use crate::filename::{current_file_name, manifest_file_name, temp_file_name, FileNumber};
 use crate::fs::FileSystem;
@@ -366,6 +366,7 @@ impl VersionSet {
     }
 
     /// The next file number that will be allocated.
+    #[cfg(test)]
     pub fn next_file_number(&self) -> FileNumber {
         self.next_file_number
     }
@@ -408,22 +409,11 @@ impl VersionSet {
 mod tests {
     use super::*;
     use crate::fs::default_fs;
-    use crate::types::{make_internal_key, ValueType};
     use crate::version::edit::FileMetaData;
+    use crate::version::testutil::file_meta;
 
     fn meta(number: u64, small: &str, large: &str) -> FileMetaData {
-        FileMetaData {
-            number,
-            file_size: 10,
-            smallest: make_internal_key(small.as_bytes(), 1, ValueType::Value),
-            largest: make_internal_key(large.as_bytes(), 1, ValueType::Value),
-            smallest_seq: 1,
-            largest_seq: 1,
-            num_entries: 1,
-            num_deletions: 0,
-            oldest_blob_file: 0,
-            newest_key_time: 0,
-        }
+        file_meta(number, small, large, 1, 10)
     }
 
     #[test]

@@ -1,36 +1,19 @@
 //! Writer/reader round trips and damage handling in every recovery mode.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+
+use parking_lot::Mutex;
 
 use rand::{Rng, SeedableRng};
 
 use super::*;
 use crate::error::Result;
-use crate::fs::WritableFile;
-
-/// An in-memory writable file whose bytes the test can read back.
-struct MemFile(Arc<Mutex<Vec<u8>>>);
-
-impl WritableFile for MemFile {
-    fn append(&mut self, data: &[u8]) -> Result<()> {
-        self.0.lock().unwrap().extend_from_slice(data);
-        Ok(())
-    }
-    fn flush(&mut self) -> Result<()> {
-        Ok(())
-    }
-    fn sync(&mut self) -> Result<()> {
-        Ok(())
-    }
-    fn size(&self) -> u64 {
-        self.0.lock().unwrap().len() as u64
-    }
-}
+use crate::fs::testutil::MemWritable;
 
 /// Writes `records`; returns the log bytes and each record's start offset.
 fn write_log(records: &[Vec<u8>]) -> (Vec<u8>, Vec<u64>) {
     let buf = Arc::new(Mutex::new(Vec::new()));
-    let mut w = Writer::new(Box::new(MemFile(buf.clone())));
+    let mut w = Writer::new(MemWritable::over(buf.clone(), Arc::default()));
     let mut starts = Vec::new();
     for r in records {
         let before = w.size();
@@ -45,7 +28,7 @@ fn write_log(records: &[Vec<u8>]) -> (Vec<u8>, Vec<u64>) {
         }
         starts.push(start);
     }
-    let data = buf.lock().unwrap().clone();
+    let data = buf.lock().clone();
     (data, starts)
 }
 
@@ -345,9 +328,12 @@ fn unknown_record_type_is_skippable_damage() {
     data.extend_from_slice(&payload);
     let tail_at = data.len();
     let buf = Arc::new(Mutex::new(data));
-    let mut w = Writer::new_at(Box::new(MemFile(buf.clone())), tail_at as u64);
+    let mut w = Writer::new_at(
+        MemWritable::over(buf.clone(), Arc::default()),
+        tail_at as u64,
+    );
     w.add_record(&record(3, 10)).unwrap();
-    let data = buf.lock().unwrap().clone();
+    let data = buf.lock().clone();
     let (got, res, r) = read_all(&data, WalRecoveryMode::SkipAnyCorruptedRecords);
     res.unwrap();
     assert_eq!(got, vec![record(1, 10), record(3, 10)]);

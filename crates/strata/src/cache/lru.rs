@@ -1,8 +1,9 @@
 //! A least-recently-used map with byte charges, O(1) per operation: a hash
 //! map from key to a slot in a slab of doubly linked nodes.
 //!
-//! Not thread-safe by itself; the block cache shards it behind mutexes and
-//! the table cache wraps one in a mutex.
+//! Not thread-safe by itself: [`super::ShardedLru`] shards it behind mutexes
+//! for the block and blob caches, and [`super::OpenFiles`] wraps one in a
+//! mutex for the open table and blob files.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
@@ -84,6 +85,7 @@ impl<K: Hash + Eq + Clone, V: Clone> Lru<K, V> {
     }
 
     /// True if nothing is held.
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
     }

@@ -1,5 +1,7 @@
-//! In-memory files for the blob tests.
+//! In-memory files for the engine's unit tests (WAL, table and blob
+//! files written and read without touching a disk).
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use parking_lot::Mutex;
@@ -10,22 +12,25 @@ use crate::fs::{RandomAccessFile, WritableFile};
 /// A writable file whose bytes land in a shared vector; counts syncs.
 pub struct MemWritable {
     pub data: Arc<Mutex<Vec<u8>>>,
-    pub syncs: Arc<Mutex<u64>>,
+    pub syncs: Arc<AtomicU64>,
     /// Appends fail once this many bytes would be exceeded.
     pub fail_after: Option<usize>,
 }
 
 impl MemWritable {
+    /// An empty file and the vector its bytes land in.
     pub fn new() -> (Box<MemWritable>, Arc<Mutex<Vec<u8>>>) {
         let data = Arc::new(Mutex::new(Vec::new()));
-        (
-            Box::new(MemWritable {
-                data: data.clone(),
-                syncs: Arc::new(Mutex::new(0)),
-                fail_after: None,
-            }),
+        (MemWritable::over(data.clone(), Arc::default()), data)
+    }
+
+    /// A file appending to `data` and counting its syncs in `syncs`.
+    pub fn over(data: Arc<Mutex<Vec<u8>>>, syncs: Arc<AtomicU64>) -> Box<MemWritable> {
+        Box::new(MemWritable {
             data,
-        )
+            syncs,
+            fail_after: None,
+        })
     }
 }
 
@@ -47,7 +52,7 @@ impl WritableFile for MemWritable {
         Ok(())
     }
     fn sync(&mut self) -> Result<()> {
-        *self.syncs.lock() += 1;
+        self.syncs.fetch_add(1, Ordering::Relaxed);
         Ok(())
     }
     fn size(&self) -> u64 {
@@ -59,21 +64,21 @@ impl WritableFile for MemWritable {
 #[derive(Debug)]
 pub struct MemFile {
     pub data: Vec<u8>,
-    pub reads: Mutex<u64>,
+    pub reads: AtomicU64,
 }
 
 impl MemFile {
     pub fn new(data: Vec<u8>) -> Arc<MemFile> {
         Arc::new(MemFile {
             data,
-            reads: Mutex::new(0),
+            reads: AtomicU64::new(0),
         })
     }
 }
 
 impl RandomAccessFile for MemFile {
     fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
-        *self.reads.lock() += 1;
+        self.reads.fetch_add(1, Ordering::Relaxed);
         let start = usize::try_from(offset).unwrap_or(usize::MAX);
         match start
             .checked_add(len)

@@ -2,198 +2,13 @@
 //! every `compaction_pri` but `kRoundRobin`), as pure functions of a
 //! version, the set of files already being compacted, and the options.
 
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use crate::filename::FileNumber;
+use super::task::{key_range, non_overlapping, Busy, CompactionReason, CompactionTask};
 use crate::options::{CompactionPri, Options};
 use crate::types::user_key;
 use crate::version::edit::FileMetaData;
 use crate::version::Version;
-
-/// Why a compaction runs (RocksDB's `CompactionReason` names).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CompactionReason {
-    /// L0 reached `level0_file_num_compaction_trigger` files.
-    LevelL0FilesNum,
-    /// A level exceeded its target size.
-    LevelMaxLevelSize,
-    /// `compact_range` asked for it.
-    ManualCompaction,
-    /// The blob garbage force threshold marked the input table.
-    ForcedBlobGc,
-    /// Universal: the newer sorted runs outgrew the oldest by more than
-    /// `max_size_amplification_percent`.
-    UniversalSizeAmplification,
-    /// Universal: a stretch of newest runs of similar size (`size_ratio`).
-    UniversalSizeRatio,
-    /// Universal: more sorted runs than `level0_file_num_compaction_trigger`.
-    UniversalSortedRunNum,
-    /// FIFO: the tables exceed `max_table_files_size`; the oldest files are
-    /// deleted (nothing is written).
-    FifoMaxSize,
-    /// FIFO with `allow_compaction`: small newest L0 files merged into one.
-    FifoReduceNumFiles,
-    /// FIFO with `ttl`: files whose newest entry is older than `ttl` are
-    /// deleted (nothing is written).
-    FifoTtl,
-}
-
-impl CompactionReason {
-    /// RocksDB's name, as printed in the LOG.
-    pub fn name(self) -> &'static str {
-        match self {
-            CompactionReason::LevelL0FilesNum => "LevelL0FilesNum",
-            CompactionReason::LevelMaxLevelSize => "LevelMaxLevelSize",
-            CompactionReason::ManualCompaction => "ManualCompaction",
-            CompactionReason::ForcedBlobGc => "ForcedBlobGC",
-            CompactionReason::UniversalSizeAmplification => "UniversalSizeAmplification",
-            CompactionReason::UniversalSizeRatio => "UniversalSizeRatio",
-            CompactionReason::UniversalSortedRunNum => "UniversalSortedRunNum",
-            CompactionReason::FifoMaxSize => "FIFOMaxSize",
-            CompactionReason::FifoReduceNumFiles => "FIFOReduceNumFiles",
-            CompactionReason::FifoTtl => "FIFOTtl",
-        }
-    }
-
-    /// True for a compaction that deletes its inputs and writes nothing.
-    pub fn is_deletion(self) -> bool {
-        matches!(
-            self,
-            CompactionReason::FifoMaxSize | CompactionReason::FifoTtl
-        )
-    }
-
-    /// True for the reasons the universal picker gives.
-    pub fn is_universal(self) -> bool {
-        matches!(
-            self,
-            CompactionReason::UniversalSizeAmplification
-                | CompactionReason::UniversalSizeRatio
-                | CompactionReason::UniversalSortedRunNum
-        )
-    }
-}
-
-/// A chosen compaction: inputs from `level`, from the levels strictly
-/// between `level` and `output_level` (`extra_inputs`, universal only) and
-/// from `output_level`, written to `output_level`.
-#[derive(Debug, Clone)]
-pub struct CompactionTask {
-    /// The level the compaction starts from.
-    pub level: usize,
-    /// The level its outputs go to.
-    pub output_level: usize,
-    /// Input files from `level`.
-    pub inputs: Vec<Arc<FileMetaData>>,
-    /// Input files from the levels strictly between `level` and
-    /// `output_level`, by increasing level: (level, files of that level in
-    /// key order). Empty for leveled compactions; a universal compaction
-    /// that merges several sorted runs puts the in-between runs here.
-    pub extra_inputs: Vec<(usize, Vec<Arc<FileMetaData>>)>,
-    /// Input files from `output_level` that overlap `inputs`.
-    pub output_level_inputs: Vec<Arc<FileMetaData>>,
-    /// The score that made the level eligible (>= 1 for automatic picks).
-    pub score: f64,
-    /// Why.
-    pub reason: CompactionReason,
-    /// Output file size target in bytes.
-    pub target_file_size: u64,
-    /// True when the single input can move down without rewriting.
-    pub trivial_move: bool,
-}
-
-impl CompactionTask {
-    /// All input files.
-    pub fn all_inputs(&self) -> impl Iterator<Item = &Arc<FileMetaData>> {
-        self.inputs
-            .iter()
-            .chain(self.extra_inputs.iter().flat_map(|(_, files)| files.iter()))
-            .chain(self.output_level_inputs.iter())
-    }
-
-    /// The inputs grouped by the level they come from: `level`, each level
-    /// of `extra_inputs`, then `output_level` (its group may be empty).
-    /// When `level == output_level` (an intra-L0 compaction) there is one
-    /// group, and `output_level_inputs` must be empty.
-    pub fn input_levels(&self) -> Vec<(usize, &[Arc<FileMetaData>])> {
-        let mut out: Vec<(usize, &[Arc<FileMetaData>])> = vec![(self.level, &self.inputs)];
-        for (level, files) in &self.extra_inputs {
-            out.push((*level, files));
-        }
-        if self.output_level != self.level {
-            out.push((self.output_level, &self.output_level_inputs));
-        }
-        out
-    }
-
-    /// Smallest and largest user key over all inputs.
-    pub fn user_key_range(&self) -> (Vec<u8>, Vec<u8>) {
-        key_range(self.all_inputs())
-    }
-}
-
-/// What running compactions occupy, so that a new pick does not conflict.
-#[derive(Debug, Clone, Default)]
-pub struct Busy {
-    /// Files that are inputs of running compactions.
-    pub files: BTreeSet<FileNumber>,
-    /// (output level, smallest user key, largest user key) of each running
-    /// compaction.
-    pub output_ranges: Vec<(usize, Vec<u8>, Vec<u8>)>,
-    /// Sealed memtables whose flush is running or due: L0 files in all but
-    /// name. The leveled picker counts them toward L0's score (see
-    /// [`level_scores`]) so that whether a compaction ends just before or
-    /// just after a flush does not change what runs next.
-    pub flushing: usize,
-    /// Approximate memory bytes of those memtables (used to estimate their
-    /// L0 file sizes when L0 is empty).
-    pub flushing_bytes: u64,
-}
-
-impl Busy {
-    /// True if any of `files` is busy, or a running compaction writes into
-    /// `out_level` over a range meeting `[lo, hi]`.
-    pub(crate) fn conflicts(
-        &self,
-        files: &[Arc<FileMetaData>],
-        out_level: usize,
-        lo: &[u8],
-        hi: &[u8],
-    ) -> bool {
-        files.iter().any(|f| self.files.contains(&f.number))
-            || self
-                .output_ranges
-                .iter()
-                .any(|(l, a, b)| *l == out_level && a.as_slice() <= hi && lo <= b.as_slice())
-    }
-}
-
-/// True when no two of `files` share a user key (their ranges are
-/// disjoint), so they can sit side by side in one level.
-pub(crate) fn non_overlapping<'a>(files: impl Iterator<Item = &'a Arc<FileMetaData>>) -> bool {
-    let mut ranges: Vec<(&[u8], &[u8])> = files
-        .map(|f| (user_key(&f.smallest), user_key(&f.largest)))
-        .collect();
-    ranges.sort();
-    ranges.windows(2).all(|w| w[0].1 < w[1].0)
-}
-
-fn key_range<'a>(files: impl Iterator<Item = &'a Arc<FileMetaData>>) -> (Vec<u8>, Vec<u8>) {
-    let mut lo: Option<&[u8]> = None;
-    let mut hi: Option<&[u8]> = None;
-    for f in files {
-        let s = user_key(&f.smallest);
-        let l = user_key(&f.largest);
-        if lo.is_none_or(|x| s < x) {
-            lo = Some(s);
-        }
-        if hi.is_none_or(|x| l > x) {
-            hi = Some(l);
-        }
-    }
-    (lo.unwrap_or(&[]).to_vec(), hi.unwrap_or(&[]).to_vec())
-}
 
 /// Target bytes of each level (index 0 unused: L0 is governed by file
 /// count). L1 = `max_bytes_for_level_base`, Ln = L(n-1) x multiplier x
@@ -703,26 +518,6 @@ mod tests {
         }
     }
 
-    #[test]
-    fn golden_l0_trigger() {
-        let v = version(&[
-            (0, meta(10, "a", "f", 50)),
-            (0, meta(11, "d", "k", 50)),
-            (1, meta(5, "a", "c", 100)),
-            (1, meta(6, "g", "j", 100)),
-            (1, meta(7, "x", "z", 100)),
-        ]);
-        assert_eq!(
-            describe(&pick_compaction(&v, &Busy::default(), &opts())),
-            "L0->L1 score=1.00 reason=LevelL0FilesNum inputs=[11, 10] next=[5, 6] trivial=false target=100"
-        );
-        let one = version(&[(0, meta(10, "a", "f", 50))]);
-        assert_eq!(
-            describe(&pick_compaction(&one, &Busy::default(), &opts())),
-            "none"
-        );
-    }
-
     /// Regression: fillseq at 16 KB rewrote every L0 file into L1 (0.8 GB
     /// of compaction for a 1 GB load) where RocksDB moves them.
     #[test]
@@ -746,25 +541,6 @@ mod tests {
     }
 
     #[test]
-    fn golden_level_size_prefers_min_overlap_and_trivial_moves() {
-        let v = version(&[
-            (1, meta(1, "a", "c", 600)),
-            (1, meta(2, "d", "f", 600)),
-            (2, meta(3, "a", "b", 500)),
-        ]);
-        // L1 = 1200 bytes over a 1000 target: score 1.2; file 2 overlaps
-        // nothing in L2, so it moves down without a rewrite.
-        assert_eq!(
-            describe(&pick_compaction(&v, &Busy::default(), &opts())),
-            "L1->L2 score=1.20 reason=LevelMaxLevelSize inputs=[2] next=[] trivial=true target=200"
-        );
-        let mut busy = Busy::default();
-        busy.files.insert(2);
-        // Without file 2 the level is under target.
-        assert_eq!(describe(&pick_compaction(&v, &busy, &opts())), "none");
-    }
-
-    #[test]
     fn additional_multipliers_scale_each_level_after_the_first() {
         let o = Options {
             num_levels: 5,
@@ -775,47 +551,6 @@ mod tests {
         };
         // L2 = 100 x 10 x add[1]; L3 = L2 x 10 x add[2]; L4 = L3 x 10 x add[3].
         assert_eq!(level_targets(&o), vec![0, 100, 1000, 20_000, 600_000]);
-    }
-
-    #[test]
-    fn golden_compaction_pri_orders_the_files_of_a_level() {
-        // L1 holds 1010 bytes over a 1000 target. Each priority prefers a
-        // different file: 1 is the largest, 3's newest entry is the oldest,
-        // 2's oldest entry is the oldest, 4 overlaps least below per byte.
-        let with_seqs = |mut m: FileMetaData, smallest: u64, largest: u64| {
-            m.smallest_seq = smallest;
-            m.largest_seq = largest;
-            m
-        };
-        let v = version(&[
-            (1, with_seqs(meta(1, "a", "b", 410), 5, 5)),
-            (1, with_seqs(meta(2, "c", "d", 300), 1, 9)),
-            (1, with_seqs(meta(3, "e", "f", 200), 3, 3)),
-            (1, with_seqs(meta(4, "g", "h", 100), 7, 7)),
-            (2, meta(11, "a", "b", 2000)),
-            (2, meta(12, "c", "d", 600)),
-            (2, meta(13, "e", "f", 300)),
-            (2, meta(14, "g", "h", 10)),
-        ]);
-        for (pri, file, below) in [
-            (CompactionPri::ByCompensatedSize, 1, 11),
-            (CompactionPri::OldestLargestSeqFirst, 3, 13),
-            (CompactionPri::OldestSmallestSeqFirst, 2, 12),
-            (CompactionPri::MinOverlappingRatio, 4, 14),
-        ] {
-            let o = Options {
-                compaction_pri: pri,
-                ..opts()
-            };
-            assert_eq!(
-                describe(&pick_compaction(&v, &Busy::default(), &o)),
-                format!(
-                    "L1->L2 score=1.01 reason=LevelMaxLevelSize inputs=[{file}] next=[{below}] trivial=false target=200"
-                ),
-                "{}",
-                pri.name()
-            );
-        }
     }
 
     #[test]

@@ -1,22 +1,24 @@
-//! Helpers shared by the integration tests (each test file includes this
-//! module with `mod common;`, so not every helper is used by every file).
-#![allow(dead_code)]
+//! Test helpers for Strata's integration tests (`crates/strata/tests`):
+//! the fault-injecting file system [`fault`] (after
+//! RocksDB's `FaultInjectionTestFS`), the kill switch [`killfs`] built on
+//! it, temporary DBs and their options, and the [`model`] randomized tests
+//! compare a DB with. A dev-dependency only, never published.
+//!
+//! The engine's own unit tests compile [`fault`] from this crate's source
+//! (they cannot depend on a crate that depends on the engine).
 
+pub mod fault;
 pub mod killfs;
+pub mod model;
 
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use strata::fs::fault::FaultInjectionFs;
-use strata::fs::{FileSystem, PosixFileSystem};
-use strata::{CompressionType, Db, Options, WriteBatch};
+use fault::FaultInjectionFs;
+use strata::fs::{FileLock, FileSystem, PosixFileSystem, RandomAccessFile, WritableFile};
+use strata::{CompressionType, Db, Error, Options, Result};
 
-/// The model of a DB: key to value.
-pub type Model = BTreeMap<Vec<u8>, Vec<u8>>;
-
-/// One logical write as the model sees it: `(key, Some(value) | None)`.
-pub type Ops = Vec<(Vec<u8>, Option<Vec<u8>>)>;
+pub use model::{apply, batch_of, dump, first_diff, matching_prefix, show, Model, Ops};
 
 /// A temporary directory, on tmpfs (`/dev/shm`) when there is one: the
 /// tests simulate durability themselves, so real fsyncs only cost time.
@@ -43,6 +45,21 @@ pub fn small_opts(fs: Arc<dyn FileSystem>) -> Options {
     }
 }
 
+/// [`small_opts`] on the default file system.
+pub fn small_options() -> Options {
+    small_opts(strata::fs::default_fs())
+}
+
+/// A DB in `dir` on `fs` with [`small_opts`] as `more` changes them.
+pub fn open_on(
+    dir: &Path,
+    fs: &FaultInjectionFs,
+    more: impl FnOnce(Options) -> Options,
+) -> Arc<Db> {
+    let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
+    Arc::new(Db::open(dir, more(small_opts(shared))).unwrap())
+}
+
 /// A fault-injecting file system over the real one.
 pub fn fault_fs() -> FaultInjectionFs {
     FaultInjectionFs::new(Arc::new(PosixFileSystem))
@@ -56,108 +73,6 @@ pub fn compression(i: u64) -> CompressionType {
         2 => CompressionType::Lz4,
         _ => CompressionType::Zstd,
     }
-}
-
-/// Applies `ops` to `model` in order.
-pub fn apply(model: &mut Model, ops: &Ops) {
-    for (k, v) in ops {
-        match v {
-            Some(v) => {
-                model.insert(k.clone(), v.clone());
-            }
-            None => {
-                model.remove(k);
-            }
-        }
-    }
-}
-
-/// Builds the batch for `ops`.
-pub fn batch_of(ops: &Ops) -> WriteBatch {
-    let mut b = WriteBatch::new();
-    for (k, v) in ops {
-        match v {
-            Some(v) => b.put(k, v),
-            None => b.delete(k),
-        }
-    }
-    b
-}
-
-/// Every key and value of the DB, by forward iteration.
-pub fn dump(db: &Db) -> strata::Result<Model> {
-    let mut m = Model::new();
-    for r in db.iter() {
-        let (k, v) = r?;
-        m.insert(k, v);
-    }
-    Ok(m)
-}
-
-/// Describes the first difference between two models (for assertion messages).
-pub fn first_diff(got: &Model, want: &Model) -> String {
-    for (k, v) in want {
-        match got.get(k) {
-            None => return format!("key {} missing", show(k)),
-            Some(g) if g != v => {
-                return format!("key {}: got {} want {}", show(k), show(g), show(v))
-            }
-            _ => {}
-        }
-    }
-    for k in got.keys() {
-        if !want.contains_key(k) {
-            return format!("unexpected key {}", show(k));
-        }
-    }
-    "no difference".into()
-}
-
-/// A short printable form of bytes.
-pub fn show(b: &[u8]) -> String {
-    let s = String::from_utf8_lossy(&b[..b.len().min(40)]).into_owned();
-    if b.len() > 40 {
-        format!("{s:?}..({} bytes)", b.len())
-    } else {
-        format!("{s:?}")
-    }
-}
-
-/// Finds whether `got` equals `durable` with some prefix of `pending`
-/// applied (`pending[..k]` for some `k`). Returns that `k`.
-///
-/// Runs in time proportional to the models plus the pending writes: it
-/// tracks the set of keys on which the candidate state differs from `got`.
-pub fn matching_prefix(got: &Model, durable: &Model, pending: &[Ops]) -> Option<usize> {
-    let mut cand = durable.clone();
-    let mut differ: std::collections::BTreeSet<Vec<u8>> = std::collections::BTreeSet::new();
-    for (k, v) in &cand {
-        if got.get(k) != Some(v) {
-            differ.insert(k.clone());
-        }
-    }
-    for k in got.keys() {
-        if !cand.contains_key(k) {
-            differ.insert(k.clone());
-        }
-    }
-    if differ.is_empty() {
-        return Some(0);
-    }
-    for (i, ops) in pending.iter().enumerate() {
-        apply(&mut cand, ops);
-        for (k, _) in ops {
-            if cand.get(k) == got.get(k) {
-                differ.remove(k);
-            } else {
-                differ.insert(k.clone());
-            }
-        }
-        if differ.is_empty() {
-            return Some(i + 1);
-        }
-    }
-    None
 }
 
 /// The numbers in environment variable `name` (comma-separated), or `default`.
@@ -196,33 +111,10 @@ pub fn file_names(dir: &Path) -> Vec<String> {
     v
 }
 
-#[test]
-fn matching_prefix_finds_the_prefix_and_rejects_holes() {
-    let k = |s: &str| s.as_bytes().to_vec();
-    let durable: Model = [(k("a"), k("1"))].into_iter().collect();
-    let pending = vec![
-        vec![(k("b"), Some(k("2")))],
-        vec![(k("a"), None)],
-        vec![(k("c"), Some(k("3")))],
-    ];
-    let mut got = durable.clone();
-    assert_eq!(matching_prefix(&got, &durable, &pending), Some(0));
-    got.insert(k("b"), k("2"));
-    assert_eq!(matching_prefix(&got, &durable, &pending), Some(1));
-    got.remove(&k("a"));
-    got.insert(k("c"), k("3"));
-    assert_eq!(matching_prefix(&got, &durable, &pending), Some(3));
-    // A hole: the last write without the second.
-    let mut hole = durable.clone();
-    hole.insert(k("b"), k("2"));
-    hole.insert(k("c"), k("3"));
-    assert_eq!(matching_prefix(&hole, &durable, &pending), None);
-}
-
 /// Whether `rocksdb.stats` counts no stall for L0 files or pending
 /// compaction bytes (the memtable limit may have stalled writers); the
 /// `Stalls(count)` line otherwise, for the failure message.
-pub fn no_l0_or_pending_bytes_stall(db: &Db) -> Result<(), String> {
+pub fn no_l0_or_pending_bytes_stall(db: &Db) -> std::result::Result<(), String> {
     let text = db.property("rocksdb.stats").unwrap();
     let line = text
         .lines()

@@ -16,13 +16,13 @@ use crate::types::{compare_internal_keys, user_key};
 use super::block::{bytewise_cmp, Block, BlockIter};
 use super::block_cache::BlockCache;
 use super::bloom::BloomFilter;
-use super::builder::{META_FILTER, META_PROPERTIES};
 use super::compression::CompressionType;
 use super::format::{
     read_block, read_raw_block, BlockHandle, Footer, FOOTER_SIZE, INDEX_WITHOUT_VALUE_LENGTH,
 };
 use super::properties::TableProperties;
 use super::readahead::ReadaheadFile;
+use super::writer::{META_FILTER, META_PROPERTIES};
 
 /// Per-read options (RocksDB's `ReadOptions` subset relevant to tables).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

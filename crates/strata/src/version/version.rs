@@ -1,7 +1,7 @@
 //! An immutable [`Version`]: the set of table files in each level at one
 //! point in time. Readers hold an `Arc<Version>`; nothing mutates a
 //! published version. A new version is made by applying a
-//! [`VersionEdit`](super::edit::VersionEdit) with [`VersionBuilder`].
+//! [`VersionEdit`] with [`VersionBuilder`].
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
@@ -333,21 +333,10 @@ impl VersionBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::{make_internal_key, ValueType};
+    use crate::version::testutil::file_meta;
 
-    pub(crate) fn meta(number: u64, small: &str, large: &str, seq: u64) -> FileMetaData {
-        FileMetaData {
-            number,
-            file_size: 100,
-            smallest: make_internal_key(small.as_bytes(), seq, ValueType::Value),
-            largest: make_internal_key(large.as_bytes(), seq, ValueType::Value),
-            smallest_seq: seq,
-            largest_seq: seq,
-            num_entries: 1,
-            num_deletions: 0,
-            oldest_blob_file: 0,
-            newest_key_time: 0,
-        }
+    fn meta(number: u64, small: &str, large: &str, seq: u64) -> FileMetaData {
+        file_meta(number, small, large, seq, 100)
     }
 
     /// Regression: output files were cut only at the boundaries of
