@@ -96,6 +96,16 @@ pub struct Config {
 }
 
 impl Config {
+    /// `--seed`, or one from the clock when it is 0 (each run then differs).
+    pub fn effective_seed(&self) -> u64 {
+        if self.seed != 0 {
+            return self.seed;
+        }
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+    }
+
     /// Whether acknowledged writes count as durable after a process kill.
     pub fn acked_durable(&self) -> bool {
         match self.acked_durable {

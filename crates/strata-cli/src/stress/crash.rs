@@ -46,13 +46,7 @@ fn child_args(args: &[String], seed: u64) -> Vec<String> {
 pub fn run(cfg: &Config, args: &[String]) -> Result<i32> {
     let start = Instant::now();
     let deadline = start + Duration::from_secs(cfg.duration);
-    let seed = if cfg.seed == 0 {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64)
-    } else {
-        cfg.seed
-    };
+    let seed = cfg.effective_seed();
     let mut rng = Rng::new(seed);
     let exe = std::env::current_exe().context("locating the strata binary")?;
     let (mut cycles, mut ops, mut keys) = (0u64, 0u64, 0u64);

@@ -138,13 +138,7 @@ fn run_normal(cfg: &Config) -> Result<i32> {
     let dir = expected::dir_for(&cfg.db);
     let log = expected::LogWriter::open(&dir)?;
     let shared = Arc::new(worker::Shared::new(v.db, cfg.clone(), log, &v.base));
-    let seed = if cfg.seed == 0 {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64)
-    } else {
-        cfg.seed
-    };
+    let seed = cfg.effective_seed();
     let handles: Vec<_> = (0..cfg.threads)
         .map(|t| {
             let s = shared.clone();
