@@ -120,8 +120,8 @@ fn setup() -> (tempfile::TempDir, PathBuf) {
     (d, spec)
 }
 
-fn rows(path: &Path) -> Vec<strata_lab::results::ResultRow> {
-    strata_lab::results::read_jsonl(path).unwrap()
+fn rows(path: &Path) -> Vec<strata_lab::data::results::ResultRow> {
+    strata_lab::data::results::read_jsonl(path).unwrap()
 }
 
 #[test]
@@ -238,7 +238,7 @@ fn resume_after_interruption() {
     first.extend(["--max-runs", "2"]);
     lab(&first);
     let sdir = out.join("tiny-quick");
-    let done = strata_lab::results::run_files(&sdir);
+    let done = strata_lab::data::results::run_files(&sdir);
     assert_eq!(done.len(), 2);
     assert!(!sdir.join("report.md").exists());
     let before: Vec<String> = done
@@ -260,7 +260,7 @@ fn resume_after_interruption() {
         std::fs::read_to_string(partial.join("step0.stdout")).unwrap(),
         "garbage from a killed run"
     );
-    let after = strata_lab::results::run_files(&sdir);
+    let after = strata_lab::data::results::run_files(&sdir);
     assert_eq!(after.len(), 4);
     for (p, b) in done.iter().zip(&before) {
         assert_eq!(

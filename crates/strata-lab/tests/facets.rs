@@ -114,7 +114,7 @@ fn run() -> (tempfile::TempDir, PathBuf) {
 #[test]
 fn a_third_axis_becomes_facets() {
     let (_d, sdir) = run();
-    let all = strata_lab::results::read_jsonl(&sdir.join("results.jsonl")).unwrap();
+    let all = strata_lab::data::results::read_jsonl(&sdir.join("results.jsonl")).unwrap();
     // 8 cells x 2 engines x 1 repeat x 1 step.
     assert_eq!(all.len(), 16);
     assert!(all.iter().all(|r| r.ok), "{:?}", all.iter().find(|r| !r.ok));

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-use strata_lab::results::ResultRow;
+use strata_lab::data::results::ResultRow;
 
 const LAB: &str = env!("CARGO_BIN_EXE_strata-lab");
 
@@ -167,7 +167,7 @@ fn run_study(out: &Path, name: &str, extra: &[&str]) {
 /// Scans one study's report; returns the repeats withheld per kind of guard.
 fn scan(sdir: &Path, name: &str) -> BTreeMap<&'static str, usize> {
     let md = std::fs::read_to_string(sdir.join("report.md")).unwrap();
-    let raw = strata_lab::results::read_jsonl(&sdir.join("results.jsonl")).unwrap();
+    let raw = strata_lab::data::results::read_jsonl(&sdir.join("results.jsonl")).unwrap();
     let mut fired = BTreeMap::new();
     let tables = results_tables(&md);
     assert!(!tables.is_empty(), "{name}: no results tables");
