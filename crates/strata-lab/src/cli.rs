@@ -142,6 +142,10 @@ pub(crate) enum Cmd {
         #[arg(long, default_value = "quick")]
         scale: String,
     },
+    /// Print the metric registry as a Markdown table: each metric the lab
+    /// lists by name, its unit, which direction is better, where it comes
+    /// from and where it is shown.
+    Metrics,
     /// Measure the verdict model's error rates on synthetic repeats and
     /// print them as a Markdown table (the table in docs/lab.md).
     Simulate {
@@ -339,6 +343,10 @@ pub(crate) fn execute(cli: Cli) -> anyhow::Result<i32> {
                 "{}",
                 crate::judge::verdict::sim::table(&repeats, &cv, min_effect, trials)
             );
+            Ok(0)
+        }
+        Cmd::Metrics => {
+            print!("{}", crate::data::metrics::table());
             Ok(0)
         }
         Cmd::Check { study, scale } => {

@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::data::metrics::{self, View};
+
 /// Version of [`ResultRow`]; bump on incompatible change.
 pub(crate) const SCHEMA_VERSION: u32 = 1;
 
@@ -90,24 +92,6 @@ pub struct HostInfo {
     pub fs_type: String,
 }
 
-/// Columns of metrics copied into the CSV (all metrics stay in `metrics_json`).
-pub(crate) const CSV_METRICS: &[&str] = &[
-    "ops_sec",
-    "micros_op",
-    "mb_sec",
-    "p50",
-    "p99",
-    "p999",
-    "get_p50",
-    "get_p99",
-    "waf",
-    "wamp",
-    "comp_cpu_sec",
-    "comp_sec",
-    "stall_sec",
-    "cpu_pct",
-];
-
 /// Writes rows as JSON lines.
 pub(crate) fn write_jsonl(path: &Path, rows: &[ResultRow]) -> anyhow::Result<()> {
     let tmp = path.with_extension("tmp");
@@ -172,7 +156,7 @@ pub(crate) fn write_csv(path: &Path, rows: &[ResultRow]) -> anyhow::Result<()> {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    header.extend(CSV_METRICS.iter().map(|s| s.to_string()));
+    header.extend(metrics::names(View::Csv).iter().map(|s| s.to_string()));
     header.push("command".into());
     header.push("metrics_json".into());
     w.write_record(&header)?;
@@ -197,8 +181,8 @@ pub(crate) fn write_csv(path: &Path, rows: &[ResultRow]) -> anyhow::Result<()> {
             r.host.cores.to_string(),
             r.host.fs_type.clone(),
         ];
-        for m in CSV_METRICS {
-            rec.push(r.metrics.get(*m).map(|v| v.to_string()).unwrap_or_default());
+        for m in metrics::names(View::Csv) {
+            rec.push(r.metrics.get(m).map(|v| v.to_string()).unwrap_or_default());
         }
         rec.push(r.command.clone());
         rec.push(serde_json::to_string(&r.metrics)?);

@@ -4,26 +4,9 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use crate::data::aggregate::fmt_num;
+use crate::data::metrics::{self, View};
 use crate::data::results::ResultRow;
 use crate::data::stats::{mann_whitney_p, summarize, welch_p};
-
-/// Metrics compared.
-pub(crate) const METRICS: &[&str] = &[
-    "ops_sec",
-    "micros_op",
-    "mb_sec",
-    "p50",
-    "p99",
-    "p999",
-    "get_p50",
-    "get_p99",
-    "waf",
-    "wamp",
-    "comp_cpu_sec",
-    "stall_sec",
-    "cpu_pct",
-];
 
 /// One compared (engine, cell, step, metric).
 #[derive(Clone, Debug)]
@@ -67,7 +50,7 @@ pub(crate) fn compare(a: &[ResultRow], b: &[ResultRow], alpha: f64, min_delta: f
         .collect();
     let mut out = Vec::new();
     for (e, c, s) in keys {
-        for m in METRICS {
+        for m in metrics::names(View::Compare) {
             let (va, vb) = (vals(a, &e, &c, &s, m), vals(b, &e, &c, &s, m));
             let (Some(sa), Some(sb)) = (summarize(&va), summarize(&vb)) else {
                 continue;
@@ -120,8 +103,8 @@ pub(crate) fn render(deltas: &[Delta], a: &Path, b: &Path) -> String {
             d.cell,
             d.step,
             d.metric,
-            fmt_num(d.a),
-            fmt_num(d.b),
+            metrics::show(&d.metric, d.a),
+            metrics::show(&d.metric, d.b),
             d.delta * 100.0,
             d.p,
             d.test,

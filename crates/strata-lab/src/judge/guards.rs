@@ -22,6 +22,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::data::metrics::{guarded_by, Guard};
 use crate::data::results::ResultRow;
 
 /// Smallest denominator (bytes) of a W-Amp or WAF figure: 4 MiB.
@@ -33,15 +34,6 @@ pub(crate) const MIN_TREE_FRACTION: f64 = 0.05;
 
 /// Latency percentiles at or below this many microseconds are withheld.
 pub(crate) const LATENCY_FLOOR_US: f64 = 1.0;
-
-/// Metrics over flushed bytes.
-pub(crate) const WAMP_METRICS: &[&str] = &["wamp", "wamp_exact"];
-
-/// Metrics over user bytes written.
-pub(crate) const WAF_METRICS: &[&str] = &["waf", "waf_no_wal", "waf_tickers"];
-
-/// Rates withheld for a one-operation benchmark.
-pub(crate) const RATE_METRICS: &[&str] = &["ops_sec", "micros_op", "mb_sec"];
 
 /// Benchmarks that are one operation (a step named after one of them and
 /// printing no operation count is treated as one operation).
@@ -139,13 +131,13 @@ pub(crate) fn reasons(m: &BTreeMap<String, f64>, step: &str) -> BTreeMap<String,
     let tree = m.get("sst_mb_end").copied();
     let flushed = m.get("rocksdb.flush.write.bytes").copied();
     if let Some(r) = small_denominator("W-Amp", "flushed", flushed, tree) {
-        for k in WAMP_METRICS.iter().filter(|k| m.contains_key(**k)) {
+        for k in guarded_by(Guard::FlushedBytes).filter(|k| m.contains_key(*k)) {
             out.insert(k.to_string(), r.clone());
         }
     }
     let user = m.get("rocksdb.bytes.written").copied();
     if let Some(r) = small_denominator("WAF", "of user writes", user, tree) {
-        for k in WAF_METRICS.iter().filter(|k| m.contains_key(**k)) {
+        for k in guarded_by(Guard::UserBytes).filter(|k| m.contains_key(*k)) {
             out.insert(k.to_string(), r.clone());
         }
     }
@@ -163,7 +155,7 @@ pub(crate) fn reasons(m: &BTreeMap<String, f64>, step: &str) -> BTreeMap<String,
         }
     }
     if one_operation(m, step) {
-        for k in RATE_METRICS.iter().filter(|k| m.contains_key(**k)) {
+        for k in guarded_by(Guard::Rate).filter(|k| m.contains_key(*k)) {
             out.insert(k.to_string(), ONE_OP_REASON.to_string());
         }
     }
@@ -274,8 +266,8 @@ mod tests {
             ("wamp", 1.5),
         ]);
         let r = reasons(&small, "fill");
-        for k in WAF_METRICS {
-            assert_eq!(r[*k], "WAF over 3.1 MB of user writes (under 4 MiB)");
+        for k in guarded_by(Guard::UserBytes) {
+            assert_eq!(r[k], "WAF over 3.1 MB of user writes (under 4 MiB)");
         }
         assert!(!r.contains_key("wamp"), "flushed bytes are enough: {r:?}");
         let big = m(&[("waf", 2.0), ("rocksdb.bytes.written", 4.0 * MIB)]);

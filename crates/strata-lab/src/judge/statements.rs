@@ -8,15 +8,13 @@
 use std::collections::BTreeMap;
 
 use crate::data::aggregate::{engines, fmt_num, series, values};
+use crate::data::metrics::higher_is_better;
 use crate::data::results::ResultRow;
 use crate::data::stats::summarize;
 use crate::judge::facet::{facet_prefix, facets, used_axes};
 use crate::judge::findings::crossover;
 use crate::spec::model::Plan;
 use crate::spec::study::Chart;
-
-/// Metrics where higher is better (for "best" statements).
-const HIGHER_BETTER: &[&str] = &["ops_sec", "mb_sec", "score", "found_pct"];
 
 /// A series label with its axis name for scalar axes (see `ResolvedAxis::tag`).
 pub(crate) fn tag(plan: &Plan, axis: Option<&str>, label: &str) -> String {
@@ -146,7 +144,7 @@ fn chart_statements(
                 .enumerate()
                 .filter_map(|(i, v)| v.map(|v| (i, v)))
                 .collect();
-            if valid.len() >= 2 && HIGHER_BETTER.contains(&m.as_str()) {
+            if valid.len() >= 2 && higher_is_better(m) {
                 let who = if lab.is_empty() {
                     e.clone()
                 } else {

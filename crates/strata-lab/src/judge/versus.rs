@@ -12,33 +12,9 @@
 use std::collections::BTreeMap;
 
 use crate::data::aggregate::values;
+use crate::data::metrics::{higher_is_better, judged};
 use crate::data::results::ResultRow;
 use crate::data::stats::mann_whitney_p;
-
-/// Metrics compared, with their column titles.
-pub(crate) const METRICS: &[(&str, &str)] = &[
-    ("ops_sec", "ops/sec"),
-    ("waf", "WAF"),
-    ("wamp_exact", "W-Amp"),
-    ("l0_files_per_merge", "L0 files/merge"),
-    ("l0_files_mean", "mean L0 files"),
-    ("p99", "p99"),
-];
-
-/// Whether a higher value of `metric` is better (throughput) or worse
-/// (amplification, latency).
-pub(crate) fn higher_is_better(metric: &str) -> bool {
-    matches!(metric, "ops_sec" | "mb_sec")
-}
-
-/// Whether a difference in `metric` is good or bad for Strata. The L0
-/// files each L0 merge took and L0's mean file count (joblog.rs) are
-/// neither: they explain WAF (more files per merge, fewer merges, less
-/// rewriting, more files for a lookup to check meanwhile) rather than
-/// grading the engine, so they are marked higher or lower.
-pub(crate) fn judged(metric: &str) -> bool {
-    !matches!(metric, "l0_files_per_merge" | "l0_files_mean")
-}
 
 /// Repeats each engine needs before the test is run.
 pub(crate) const MIN_REPEATS: usize = 4;

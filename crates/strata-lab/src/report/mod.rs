@@ -10,8 +10,9 @@ pub(crate) mod versus;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::data::aggregate::{engines, fmt_num, series, values, versions};
+use crate::data::aggregate::{engines, series, values, versions};
 use crate::data::derive::score_against;
+use crate::data::metrics::{self, View};
 use crate::data::results::ResultRow;
 use crate::data::skipped::{is_skipped, skipped_flag};
 use crate::data::stats::summarize;
@@ -258,7 +259,8 @@ fn git_commits_line(rows: &[ResultRow]) -> String {
 /// Student t interval), `mean (min–max)` below that, the value alone for one
 /// repeat, `n/a` when the guards withheld every repeat's figure, and
 /// "(k of n n/a)" after the figure when they withheld some.
-fn table_cell(vals: &[f64], withheld: usize) -> String {
+fn table_cell(metric: &str, vals: &[f64], withheld: usize) -> String {
+    let fmt_num = |v: f64| metrics::show(metric, v);
     let figure = match summarize(vals) {
         Some(s) if s.n >= 3 => format!("{} ± {}", fmt_num(s.mean), fmt_num(s.ci95)),
         Some(s) if s.n == 2 => format!(
@@ -370,31 +372,9 @@ fn metric_table(
     step: &str,
     asserts: &[String],
 ) -> (Block, Vec<String>) {
-    const COLS: &[&str] = &[
-        "ops_sec",
-        "mb_sec",
-        "bench_sec",
-        "p50",
-        "p99",
-        "p999",
-        "get_p50",
-        "get_p99",
-        "waf",
-        "waf_no_wal",
-        "wamp",
-        "comp_cpu_sec",
-        "sst_write_p50",
-        "sst_write_p99",
-        "blob_write_p50",
-        "blob_write_p99",
-        "stall_sec",
-        "cpu_pct",
-        "score",
-    ];
     let in_step = |r: &&ResultRow| r.ok && r.step == step;
-    let cols: Vec<&str> = COLS
-        .iter()
-        .copied()
+    let cols: Vec<&str> = metrics::names(View::Table)
+        .into_iter()
         .filter(|m| {
             rows.iter()
                 .filter(in_step)
@@ -457,7 +437,7 @@ fn metric_table(
                         }
                     }
                 }
-                row.push(table_cell(&vals, withheld));
+                row.push(table_cell(m, &vals, withheld));
             }
             out.push(row);
         }
@@ -644,13 +624,16 @@ mod tests {
 
     #[test]
     fn table_cells_by_repeats_and_guards() {
-        assert_eq!(table_cell(&[1.0, 2.0, 3.0], 0), "2.00 ± 2.48");
+        assert_eq!(table_cell("waf", &[1.0, 2.0, 3.0], 0), "2.00 ± 2.48");
         // Two repeats: a t interval (12.7 x sd / sqrt 2) would be wider than the mean.
-        assert_eq!(table_cell(&[10.0, 30.0], 0), "20.00 (10.00–30.00)");
-        assert_eq!(table_cell(&[7.0], 0), "7.00");
-        assert_eq!(table_cell(&[], 2), "n/a");
-        assert_eq!(table_cell(&[], 0), "-");
-        assert_eq!(table_cell(&[4.0], 1), "4.00 (1 of 2 n/a)");
-        assert_eq!(table_cell(&[4.0, 6.0, 8.0], 1), "6.00 ± 4.97 (1 of 4 n/a)");
+        assert_eq!(table_cell("waf", &[10.0, 30.0], 0), "20.00 (10.00–30.00)");
+        assert_eq!(table_cell("waf", &[7.0], 0), "7.00");
+        assert_eq!(table_cell("waf", &[], 2), "n/a");
+        assert_eq!(table_cell("waf", &[], 0), "-");
+        assert_eq!(table_cell("waf", &[4.0], 1), "4.00 (1 of 2 n/a)");
+        assert_eq!(
+            table_cell("waf", &[4.0, 6.0, 8.0], 1),
+            "6.00 ± 4.97 (1 of 4 n/a)"
+        );
     }
 }

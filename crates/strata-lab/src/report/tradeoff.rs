@@ -5,11 +5,11 @@
 use std::collections::BTreeMap;
 
 use crate::data::aggregate::{engines, fmt_num};
+use crate::data::metrics::higher_is_better;
 use crate::data::results::ResultRow;
 use crate::judge::facet::{facet_prefix, facets, used_axes};
 use crate::judge::statements::tag;
 use crate::judge::tradeoff::{at_equal_x, curves, AtEqualX};
-use crate::judge::versus::higher_is_better;
 use crate::report::chart::{ChartData, Line};
 use crate::report::doc::Block;
 use crate::spec::model::Plan;

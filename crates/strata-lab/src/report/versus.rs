@@ -5,9 +5,10 @@
 
 use std::collections::BTreeMap;
 
+use crate::data::metrics::{self, judged, Metric, View};
 use crate::data::results::ResultRow;
 use crate::judge::guards::na_reason;
-use crate::judge::versus::{judged, versus_with, Versus, ALPHA, METRICS, MIN_REPEATS};
+use crate::judge::versus::{versus_with, Versus, ALPHA, MIN_REPEATS};
 use crate::report::doc::Block;
 use crate::spec::model::Plan;
 
@@ -52,26 +53,29 @@ fn section_against(
              marked higher or lower: the files a point lookup may have to check in L0."
         )),
     ];
+    let compared = metrics::in_view(View::Versus(0));
     let mut tally: BTreeMap<(&str, String), [usize; 4]> = BTreeMap::new();
     for st in plan.steps() {
         let step = st.label();
-        let metrics: Vec<&(&str, &str)> = METRICS
+        let metrics: Vec<&Metric> = compared
             .iter()
-            .filter(|(m, _)| {
+            .copied()
+            .filter(|m| {
                 rows.iter().any(|r| {
-                    r.ok && r.step == step && (r.metrics.contains_key(*m) || r.na.contains_key(*m))
+                    r.ok && r.step == step
+                        && (r.metrics.contains_key(m.name) || r.na.contains_key(m.name))
                 })
             })
             .collect();
         let mut withheld: Vec<String> = Vec::new();
         let mut header: Vec<String> = plan.axes.iter().map(|a| a.name.clone()).collect();
         header.push(format!("repeats S/{initial}"));
-        header.extend(metrics.iter().map(|(_, t)| format!("{t} S/{initial}")));
+        header.extend(metrics.iter().map(|m| format!("{} S/{initial}", m.label)));
         let mut table = Vec::new();
         for c in &plan.cells {
             let vs: Vec<Option<Versus>> = metrics
                 .iter()
-                .map(|(m, _)| versus_with(rows, other, &step, &c.labels, m))
+                .map(|m| versus_with(rows, other, &step, &c.labels, m.name))
                 .collect();
             let Some(n) = vs.iter().flatten().map(|v| v.n).next() else {
                 continue;
@@ -82,7 +86,8 @@ fn section_against(
                 .map(|a| a.display(c.labels.get(&a.name).map(String::as_str).unwrap_or("")))
                 .collect();
             row.push(format!("{}/{}", n.0, n.1));
-            for ((m, _), v) in metrics.iter().zip(&vs) {
+            for (metric, v) in metrics.iter().zip(&vs) {
+                let m = metric.name;
                 let na: Vec<String> = ["strata", "rocksdb"]
                     .iter()
                     .filter_map(|e| na_reason(rows, e, &step, &c.labels, m))
@@ -131,14 +136,15 @@ fn section_against(
             b.push(Block::List(withheld));
         }
     }
-    let lines: Vec<String> = METRICS
+    let lines: Vec<String> = compared
         .iter()
-        .flat_map(|(m, title)| {
+        .flat_map(|metric| {
+            let (m, title) = (metric.name, metric.label);
             plan.steps()
                 .into_iter()
                 .filter_map(|st| {
                     let step = st.label();
-                    let t = tally.get(&(*m, step.clone()))?;
+                    let t = tally.get(&(m, step.clone()))?;
                     Some(if t[3] > 0 && t[..3].iter().sum::<usize>() == 0 {
                         format!(
                             "{title}, step `{step}`: {} cells, too few repeats to test (needs {MIN_REPEATS} per engine); ratios only.",

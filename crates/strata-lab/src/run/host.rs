@@ -97,7 +97,7 @@ mod tests {
     fn the_commit_is_the_binarys_outside_a_checkout() {
         let dir = tempfile::tempdir().unwrap();
         let c = std::process::Command::new(std::env::current_exe().unwrap())
-            .args(["--exact", "host::tests::print_commit", "--nocapture"])
+            .args(["--exact", "run::host::tests::print_commit", "--nocapture"])
             .current_dir(dir.path())
             .output()
             .unwrap();
