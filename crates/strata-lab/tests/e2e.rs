@@ -6,11 +6,12 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use common::{
-    assert_png, fake_bench, lab, read, rows, run_fake, study, study_in_temp, svg_texts, LAB,
+    assert_contains, assert_png, fake_bench, lab, read, rows, run_fake, run_with, study,
+    study_in_temp, svg_texts, LAB,
 };
 
 fn bench() -> Option<String> {
@@ -40,18 +41,13 @@ fn setup() -> (tempfile::TempDir, PathBuf) {
     study_in_temp("tiny", &study("tiny"))
 }
 
-/// `lab run spec --out out --strata-bench bench`, then `extra`.
-fn run(spec: &Path, out: &Path, bench: &str, extra: &[&str]) -> std::process::Output {
-    let mut args = vec![
-        "run",
-        spec.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--strata-bench",
-        bench,
-    ];
-    args.extend(extra);
-    lab(&args)
+/// The tiny study with a finding that blob overtakes inline, `between`
+/// its value sizes if given.
+fn tiny_with_crossover(between: &str) -> String {
+    format!(
+        "{}\n[[finding]]\nid = \"cross\"\nclaim = \"blob overtakes inline\"\npublished = \"p\"\nkind = \"crossover\"\nmetric = \"ops_sec\"\nstep = \"fillrandom\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"blob\"]\n{between}",
+        study("tiny")
+    )
 }
 
 #[test]
@@ -59,7 +55,7 @@ fn tiny_study_end_to_end() {
     let Some(b) = bench() else { return };
     let (d, spec) = setup();
     let out = d.path().join("out");
-    let o = run(&spec, &out, &b, &["--rocksdb-bench", &b]);
+    let o = run_with(&spec, &out, &b, &["--rocksdb-bench", &b]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("report.html"));
     let sdir = out.join("tiny-quick");
     let md = read(&sdir.join("report.md"));
@@ -105,11 +101,9 @@ fn tiny_study_end_to_end() {
         .map(|(k, _)| k.clone())
         .unwrap();
     let best_h = if best == "256" { "256 B" } else { "2 KB" };
-    assert!(
-        md.contains(&format!(
-            "rocksdb, inline, fillrandom: best ops_sec at value_size = {best_h}"
-        )),
-        "{md}"
+    assert_contains(
+        &md,
+        &format!("rocksdb, inline, fillrandom: best ops_sec at value_size = {best_h}"),
     );
     let verdict = if best == "256" {
         "| reproduced |"
@@ -139,7 +133,7 @@ fn resume_after_interruption() {
     let base = ["--engines", "strata", "--repeats", "1"];
     let mut first = base.to_vec();
     first.extend(["--max-runs", "2"]);
-    run(&spec, &out, &b, &first);
+    run_with(&spec, &out, &b, &first);
     let sdir = out.join("tiny-quick");
     let done = strata_lab::data::results::run_files(&sdir);
     assert_eq!(done.len(), 2);
@@ -154,7 +148,7 @@ fn resume_after_interruption() {
     std::fs::write(partial.join("step0.stdout"), "garbage from a killed run").unwrap();
     let mut again = base.to_vec();
     again.push("--resume");
-    run(&spec, &out, &b, &again);
+    run_with(&spec, &out, &b, &again);
     assert!(
         partial.join("result.jsonl").exists(),
         "the partial job was re-run"
@@ -182,17 +176,17 @@ fn missing_rocksdb_runs_strata_alone_and_says_so() {
     let b = bench_or_fake();
     let (d, spec) = setup();
     let out = d.path().join("out");
-    run(
+    run_with(
         &spec,
         &out,
         &b,
         &["--rocksdb-bench", "/nonexistent/db_bench", "--repeats", "1"],
     );
     let md = read(&out.join("tiny-quick/report.md"));
-    assert!(md.contains("RocksDB was not measured"), "{md}");
-    assert!(
-        md.contains("rocksdb was requested but no bench for it is available"),
-        "{md}"
+    assert_contains(&md, "RocksDB was not measured");
+    assert_contains(
+        &md,
+        "rocksdb was requested but no bench for it is available",
     );
 }
 
@@ -253,11 +247,11 @@ fn plan_runs_through_gnu_parallel_and_collects() {
 #[test]
 fn tiny_study_with_fake_bench_always_runs() {
     let (d, spec) = setup();
-    let text = format!(
-        "{}\n[[finding]]\nid = \"cross\"\nclaim = \"blob overtakes inline\"\npublished = \"p\"\nkind = \"crossover\"\nmetric = \"ops_sec\"\nstep = \"fillrandom\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"blob\"]\nbetween = [\"256\", \"2048\"]\n",
-        study("tiny")
-    );
-    std::fs::write(&spec, text).unwrap();
+    std::fs::write(
+        &spec,
+        tiny_with_crossover("between = [\"256\", \"2048\"]\n"),
+    )
+    .unwrap();
     let out = d.path().join("out");
     // 20,000 keys: the fake's user bytes (num x (value_size + 16)) pass the
     // report's 4 MiB guard on WAF, so the trade-off table has figures.
@@ -281,10 +275,7 @@ fn tiny_study_with_fake_bench_always_runs() {
     assert_eq!(r.metrics["waf"], 2.5);
     let md = read(&sdir.join("report.md"));
     for e in ["strata", "rocksdb"] {
-        assert!(
-            md.contains(&format!("- {e}, fillrandom ops/sec (ops_sec): blob rises above inline between 256 B and 2 KB (inline 195,312 vs blob 500,000 at 2 KB)")),
-            "{md}"
-        );
+        assert_contains(&md, &format!("- {e}, fillrandom ops/sec (ops_sec): blob rises above inline between 256 B and 2 KB (inline 195,312 vs blob 500,000 at 2 KB)"));
         let cross = md
             .lines()
             .find(|l| l.starts_with("| cross |") && l.contains(&format!("| {e} |")))
@@ -304,26 +295,17 @@ fn tiny_study_with_fake_bench_always_runs() {
     // at equal throughput their WAF is the same wherever they are compared.
     // Inline at 2 KB is slower than at 256 B for the same WAF: off the
     // frontier, so not compared.
-    assert!(
-        md.contains("| layout | point | ops_sec | strata waf | rocksdb waf | strata / rocksdb |"),
-        "{md}"
+    assert_contains(
+        &md,
+        "| layout | point | ops_sec | strata waf | rocksdb waf | strata / rocksdb |",
     );
-    assert!(
-        md.contains("| inline | strata value_size=2 KB | 195,312 | 2.50 | - | dominated by its own value_size=256 B |"),
-        "{md}"
+    assert_contains(&md, "| inline | strata value_size=2 KB | 195,312 | 2.50 | - | dominated by its own value_size=256 B |");
+    assert_contains(
+        &md,
+        "| inline | rocksdb value_size=256 B | 1,562,500 | 2.50* | 2.50 | 1.000 |",
     );
-    assert!(
-        md.contains("| inline | rocksdb value_size=256 B | 1,562,500 | 2.50* | 2.50 | 1.000 |"),
-        "{md}"
-    );
-    assert!(
-        md.contains("Geometric mean of strata / rocksdb at equal ops_sec: 1.000 over 6 points; strata as good or better at 6 of them."),
-        "{md}"
-    );
-    assert!(
-        md.contains("Across engines: 0 of rocksdb's 3 frontier points are dominated by a strata point (as good or better in both ops_sec and waf); 0 of strata's 3 by a rocksdb point."),
-        "{md}"
-    );
+    assert_contains(&md, "Geometric mean of strata / rocksdb at equal ops_sec: 1.000 over 6 points; strata as good or better at 6 of them.");
+    assert_contains(&md, "Across engines: 0 of rocksdb's 3 frontier points are dominated by a strata point (as good or better in both ops_sec and waf); 0 of strata's 3 by a rocksdb point.");
     // Nor is it read along its axis like the other charts.
     assert!(!md.contains("WAF against throughput (waf)"), "{md}");
     assert!(!md.contains("WAF against throughput: "), "{md}");
@@ -378,7 +360,7 @@ fn only_survives_plan_run_one_and_collect() {
     ]);
     assert_eq!(rows(&merged.join("tiny-quick/results.jsonl")).len(), 8);
     let md = read(&merged.join("tiny-quick/report.md"));
-    assert!(md.contains("4 cells"), "{md}");
+    assert_contains(&md, "4 cells");
 }
 
 /// An engine that lacks a flag a cell sets: `strata bench --engine=leveldb`
@@ -390,11 +372,7 @@ fn only_survives_plan_run_one_and_collect() {
 fn skipped_cells_and_assertion_builds_are_reported() {
     let (d, spec) = setup();
     // A claim on blob against inline: LevelDB ran half of its cells.
-    let text = format!(
-        "{}\n[[finding]]\nid = \"cross\"\nclaim = \"blob overtakes inline\"\npublished = \"p\"\nkind = \"crossover\"\nmetric = \"ops_sec\"\nstep = \"fillrandom\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"blob\"]\n",
-        study("tiny")
-    );
-    std::fs::write(&spec, text).unwrap();
+    std::fs::write(&spec, tiny_with_crossover("")).unwrap();
     // The fake as `strata bench`: `--engine=leveldb` names a LevelDB built
     // with assertions and refuses blob files, as the real adapter does.
     let wrapper = d.path().join("bench.sh");
@@ -417,7 +395,7 @@ exec {} "$@"
     .unwrap();
     let out = d.path().join("out");
     let bench = format!("sh {}", wrapper.display());
-    run(
+    run_with(
         &spec,
         &out,
         &bench,
@@ -437,10 +415,7 @@ exec {} "$@"
         .all(|r| r.ok));
     let md = read(&sdir.join("report.md"));
     let section = md.split("## Skipped cells").nth(1).expect(&md);
-    assert!(
-        section.contains("- leveldb lacks `--enable_blob_files` (all 2 cells with layout=blob): LevelDB has no blob files."),
-        "{section}"
-    );
+    assert_contains(&section, "- leveldb lacks `--enable_blob_files` (all 2 cells with layout=blob): LevelDB has no blob files.");
     // Once per engine and flag, not per run; not among failed runs.
     assert_eq!(
         md.matches("(all 2 cells with layout=blob)").count(),
@@ -463,13 +438,7 @@ exec {} "$@"
     // marked, and a sentence saying why.
     assert!(md.contains("† leveldb ran a build with assertions enabled: its speed figures"));
     let results = md.split("## Results").nth(1).unwrap();
-    assert!(
-        results.contains("| 256 B | inline | leveldb † | 1/1 |"),
-        "{results}"
-    );
+    assert_contains(&results, "| 256 B | inline | leveldb † | 1/1 |");
     assert!(!results.contains("| blob | leveldb"), "{results}");
-    assert!(
-        results.contains("| 256 B | blob | strata | 1/1 |"),
-        "{results}"
-    );
+    assert_contains(&results, "| 256 B | blob | strata | 1/1 |");
 }

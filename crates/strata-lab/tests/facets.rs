@@ -7,7 +7,9 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{assert_png, fake_bench, lab, read, rows, run_fake, study, study_in_temp, svg_texts};
+use common::{
+    assert_contains, assert_png, fake_bench, read, rows, run_fake, study, study_in_temp, svg_texts,
+};
 
 fn run() -> (tempfile::TempDir, PathBuf) {
     let (d, spec) = study_in_temp("facets", &study("facets"));
@@ -94,22 +96,13 @@ fn a_third_axis_becomes_facets() {
         };
         for e in ["strata", "rocksdb"] {
             let s = format!("- speed={speed}: {e}, fillrandom ops/sec (ops_sec): blob rises above inline between 256 B and 2 KB (inline {inline} vs blob {blob} at 2 KB)");
-            assert!(md.contains(&s), "{s}\n{md}");
+            assert_contains(&md, &s);
         }
     }
     // Along the unordered axis: which series is higher where, no trend.
-    assert!(
-        md.contains("- value_size=2 KB: strata, by speed (ops_sec): blob is higher at slow and fast (blob/inline ratio 2.56 to 2.56)."),
-        "{md}"
-    );
-    assert!(
-        md.contains("- value_size=256 B: rocksdb, by speed (ops_sec): inline is higher at slow and fast (blob/inline ratio 0.32 to 0.32)."),
-        "{md}"
-    );
-    assert!(
-        md.contains("- value_size=2 KB: strata, inline, fillrandom: ops_sec by speed, best first: fast 390,624, slow 195,312; the lowest is 50% below the best."),
-        "{md}"
-    );
+    assert_contains(&md, "- value_size=2 KB: strata, by speed (ops_sec): blob is higher at slow and fast (blob/inline ratio 2.56 to 2.56).");
+    assert_contains(&md, "- value_size=256 B: rocksdb, by speed (ops_sec): inline is higher at slow and fast (blob/inline ratio 0.32 to 0.32).");
+    assert_contains(&md, "- value_size=2 KB: strata, inline, fillrandom: ops_sec by speed, best first: fast 390,624, slow 195,312; the lowest is 50% below the best.");
     let shows = md
         .split("## What this run shows")
         .nth(1)
@@ -128,29 +121,20 @@ fn a_third_axis_becomes_facets() {
     );
     // The trade-off chart's comparison, per facet.
     for speed in ["slow", "fast"] {
-        assert!(
-            md.contains(&format!(
-                "speed={speed}: strata against rocksdb at equal ops_sec"
-            )),
-            "{md}"
+        assert_contains(
+            &md,
+            &format!("speed={speed}: strata against rocksdb at equal ops_sec"),
         );
     }
     // The results table has a column per axis.
-    assert!(
-        md.contains("| value_size | layout | speed | engine | ok/runs |"),
-        "{md}"
-    );
-    assert!(
-        md.contains("| 2 KB | inline | fast | strata | 1/1 | 390,624 |"),
-        "{md}"
-    );
+    assert_contains(&md, "| value_size | layout | speed | engine | ok/runs |");
+    assert_contains(&md, "| 2 KB | inline | fast | strata | 1/1 | 390,624 |");
 }
 
 /// The dashboard: a one-axis study's charts as they are; a faceted
 /// chart's panels each as a dashboard chart titled with chart and facet.
 #[test]
 fn dashboard_takes_plain_and_faceted_charts() {
-    let fake = fake_bench();
     let spec_text = study("facets");
     let d = tempfile::tempdir().unwrap();
     let one_axis = spec_text
@@ -180,16 +164,7 @@ fn dashboard_takes_plain_and_faceted_charts() {
         )
         .unwrap();
         let out = d.path().join(name);
-        lab(&[
-            "run",
-            spec.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--strata-bench",
-            &fake,
-            "--engines",
-            "strata",
-        ]);
+        run_fake(&spec, &out, &["--engines", "strata"]);
         let charts = out.join(format!("{name}-quick/charts"));
         assert_png(&charts.join("dashboard.png"));
         let texts = svg_texts(&charts.join("dashboard.svg"));

@@ -56,22 +56,31 @@ pub fn lab(args: &[&str]) -> Output {
     o
 }
 
-/// `lab run spec --out out` with the fake bench as Strata's, then `extra`;
-/// returns the study's output directory (`out/{name}-quick`).
-pub fn run_fake(spec: &Path, out: &Path, extra: &[&str]) -> PathBuf {
-    let fake = fake_bench();
+/// `lab run spec --out out --strata-bench bench`, then `extra`.
+pub fn run_with(spec: &Path, out: &Path, bench: &str, extra: &[&str]) -> Output {
     let mut args = vec![
         "run",
         spec.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
         "--strata-bench",
-        &fake,
+        bench,
     ];
     args.extend(extra);
-    lab(&args);
+    lab(&args)
+}
+
+/// [`run_with`] the fake bench as Strata's; returns the study's output
+/// directory (`out/{name}-quick`).
+pub fn run_fake(spec: &Path, out: &Path, extra: &[&str]) -> PathBuf {
+    run_with(spec, out, &fake_bench(), extra);
     let name = spec.file_stem().unwrap().to_str().unwrap();
     out.join(format!("{name}-quick"))
+}
+
+/// Asserts that `text` contains `part`, showing `text` when it does not.
+pub fn assert_contains(text: &str, part: &str) {
+    assert!(text.contains(part), "{part:?} not in:\n{text}");
 }
 
 /// A file's text, panicking with its path.
