@@ -6,7 +6,7 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::{
@@ -39,6 +39,28 @@ fn bench_or_fake() -> String {
 
 fn setup() -> (tempfile::TempDir, PathBuf) {
     study_in_temp("tiny", &study("tiny"))
+}
+
+/// The job lines `lab plan` prints for one repeat of `spec` on Strata
+/// (with `bench`) and this test binary's `strata-lab`, then `extra`.
+fn plan_jobs(spec: &Path, out: &Path, bench: &str, extra: &[&str]) -> String {
+    let mut args = vec![
+        "plan",
+        spec.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend([
+        "--strata-bench",
+        bench,
+        "--engines",
+        "strata",
+        "--repeats",
+        "1",
+    ]);
+    args.extend(["--lab-cmd", LAB]);
+    args.extend(extra);
+    String::from_utf8_lossy(&lab(&args).stdout).to_string()
 }
 
 /// The tiny study with a finding that blob overtakes inline, `between`
@@ -199,21 +221,7 @@ fn plan_runs_through_gnu_parallel_and_collects() {
     }
     let (d, spec) = setup();
     let out = d.path().join("out");
-    let o = lab(&[
-        "plan",
-        spec.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--strata-bench",
-        &b,
-        "--engines",
-        "strata",
-        "--repeats",
-        "1",
-        "--lab-cmd",
-        LAB,
-    ]);
-    let jobs = String::from_utf8_lossy(&o.stdout).to_string();
+    let jobs = plan_jobs(&spec, &out, &b, &[]);
     assert_eq!(jobs.lines().count(), 4);
     let jf = d.path().join("jobs.txt");
     std::fs::write(&jf, &jobs).unwrap();
@@ -325,23 +333,7 @@ fn only_survives_plan_run_one_and_collect() {
     for (part, size) in [("a", "256"), ("b", "2048")] {
         let out = d.path().join(part);
         let filter = format!("value_size={size}");
-        let o = lab(&[
-            "plan",
-            spec.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--strata-bench",
-            &fake,
-            "--engines",
-            "strata",
-            "--repeats",
-            "1",
-            "--only",
-            &filter,
-            "--lab-cmd",
-            LAB,
-        ]);
-        let jobs = String::from_utf8_lossy(&o.stdout).to_string();
+        let jobs = plan_jobs(&spec, &out, &fake, &["--only", &filter]);
         assert_eq!(jobs.lines().count(), 2, "{jobs}");
         for line in jobs.lines() {
             assert!(line.contains(&format!("--only {filter}")), "{line}");
