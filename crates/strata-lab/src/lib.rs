@@ -18,6 +18,8 @@ pub mod parse;
 pub(crate) mod report;
 pub(crate) mod run;
 pub mod spec;
+#[cfg(test)]
+mod testutil;
 
 use std::path::PathBuf;
 

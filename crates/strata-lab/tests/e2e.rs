@@ -407,7 +407,7 @@ exec {} "$@"
         .all(|r| r.ok));
     let md = read(&sdir.join("report.md"));
     let section = md.split("## Skipped cells").nth(1).expect(&md);
-    assert_contains(&section, "- leveldb lacks `--enable_blob_files` (all 2 cells with layout=blob): LevelDB has no blob files.");
+    assert_contains(section, "- leveldb lacks `--enable_blob_files` (all 2 cells with layout=blob): LevelDB has no blob files.");
     // Once per engine and flag, not per run; not among failed runs.
     assert_eq!(
         md.matches("(all 2 cells with layout=blob)").count(),
@@ -430,7 +430,7 @@ exec {} "$@"
     // marked, and a sentence saying why.
     assert!(md.contains("† leveldb ran a build with assertions enabled: its speed figures"));
     let results = md.split("## Results").nth(1).unwrap();
-    assert_contains(&results, "| 256 B | inline | leveldb † | 1/1 |");
+    assert_contains(results, "| 256 B | inline | leveldb † | 1/1 |");
     assert!(!results.contains("| blob | leveldb"), "{results}");
-    assert_contains(&results, "| 256 B | blob | strata | 1/1 |");
+    assert_contains(results, "| 256 B | blob | strata | 1/1 |");
 }

@@ -74,39 +74,11 @@ pub(crate) fn facet_prefix(plan: &Plan, facet: &BTreeMap<String, String>) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::model::expand;
-    use crate::spec::parse;
-    use std::path::Path;
 
-    const SPEC: &str = r#"name = "t"
-title = "T"
-question = "Q"
-[[axis]]
-name = "value_size"
-unit = "bytes"
-values = [1024, 4096]
-[[axis]]
-name = "layout"
-[[axis.variant]]
-label = "inline"
-[[axis.variant]]
-label = "blob"
-[[axis]]
-name = "mode"
-[[axis.variant]]
-label = "slow"
-[[axis.variant]]
-label = "fast"
-[[axis.variant]]
-label = "mid"
-[[step]]
-benchmarks = "fillrandom"
-[scales.quick]
-"#;
+    const SPEC: &str = include_str!("../../testdata/studies/unit-facet.toml");
 
     fn plan() -> Plan {
-        let l = parse(SPEC, Path::new("t.toml")).unwrap();
-        expand(&l, "quick", None, None).unwrap()
+        crate::testutil::plan(SPEC, "quick")
     }
 
     #[test]

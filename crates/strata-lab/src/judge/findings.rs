@@ -291,29 +291,9 @@ fn judge_at(
 mod tests {
     use super::*;
     use crate::data::results::{sample_row, ResultRow};
-    use crate::spec::model::expand;
     use crate::spec::parse;
 
-    const SPEC: &str = r#"name = "t"
-title = "t"
-question = "q"
-engines = ["rocksdb"]
-[[axis]]
-name = "x"
-values = [1, 2, 3]
-[[axis]]
-name = "s"
-[[axis.variant]]
-label = "a"
-[[axis.variant]]
-label = "b"
-[[axis]]
-name = "z"
-values = [10, 20]
-[[step]]
-benchmarks = "fillrandom"
-[scales.quick]
-"#;
+    const SPEC: &str = include_str!("../../testdata/studies/unit-findings.toml");
 
     /// Rows with `ops_sec` = f(x, series, z) x (1 + jitter) per repeat.
     fn rows(f: impl Fn(f64, &str, &str) -> f64, jitter: &[f64]) -> Vec<ResultRow> {
@@ -349,8 +329,7 @@ benchmarks = "fillrandom"
     }
 
     fn judged(f: &Finding, rows: &[ResultRow]) -> Judgement {
-        let l = parse(SPEC, std::path::Path::new("t.toml")).unwrap();
-        let plan = expand(&l, "quick", None, None).unwrap();
+        let plan = crate::testutil::plan(SPEC, "quick");
         judge(&plan, rows, f, "rocksdb")
     }
 

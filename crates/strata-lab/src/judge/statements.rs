@@ -331,38 +331,8 @@ fn chart_statements(
 mod tests {
     use super::*;
     use crate::data::results::sample_row;
-    use crate::spec::model::expand;
-    use crate::spec::parse;
-    use std::path::Path;
 
-    const SPEC: &str = r#"name = "t"
-title = "T"
-question = "Q"
-engines = ["strata"]
-[[axis]]
-name = "bloom"
-[[axis.variant]]
-label = "none"
-[[axis.variant]]
-label = "bloom64"
-[[axis]]
-name = "fill"
-[[axis.variant]]
-label = "fillseq"
-[[axis.variant]]
-label = "fillrandom"
-[[step]]
-name = "fill"
-benchmarks = "${fill}"
-[scales.quick]
-[[chart]]
-id = "c"
-title = "Fill"
-step = "fill"
-metrics = ["ops_sec"]
-x = "fill"
-series = "bloom"
-"#;
+    const SPEC: &str = include_str!("../../testdata/studies/unit-statements.toml");
 
     /// One row per cell of `plan` with `ops_sec = f(cell labels)`.
     fn rows(plan: &Plan, f: impl Fn(&BTreeMap<String, String>) -> f64) -> Vec<ResultRow> {
@@ -381,8 +351,7 @@ series = "bloom"
     }
 
     fn statements(spec: &str, f: impl Fn(&BTreeMap<String, String>) -> f64) -> Vec<String> {
-        let l = parse(spec, Path::new("t.toml")).unwrap();
-        let plan = expand(&l, "quick", None, None).unwrap();
+        let plan = crate::testutil::plan(spec, "quick");
         computed_findings(&plan, &rows(&plan, f))
     }
 

@@ -124,21 +124,7 @@ pub(crate) fn versus_with(
 mod tests {
     use super::*;
     use crate::data::results::sample_row;
-
-    /// One row per repeat of `engine`, with `metric` set to each value.
-    fn rows_of(engine: &str, metric: &str, values: &[f64]) -> Vec<ResultRow> {
-        values
-            .iter()
-            .enumerate()
-            .map(|(i, v)| {
-                let mut r = sample_row();
-                r.engine = engine.into();
-                r.repeat = i as u32;
-                r.metrics.insert(metric.into(), *v);
-                r
-            })
-            .collect()
-    }
+    use crate::testutil::rows_of;
 
     fn rows(engine: &str, waf: &[f64]) -> Vec<ResultRow> {
         rows_of(engine, "waf", waf)

@@ -641,25 +641,9 @@ pub(crate) fn run_study(plan: &Plan, opts: &RunOptions) -> anyhow::Result<PathBu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::model::expand;
     use crate::spec::parse;
 
-    const SPEC: &str = r#"name = "fake"
-title = "t"
-question = "q"
-engines = ["strata"]
-repeats = 1
-[[axis]]
-name = "value_size"
-values = [100, 200]
-[[step]]
-benchmarks = "fillseq"
-[[step]]
-name = "read"
-benchmarks = "readrandom"
-[scales.quick]
-flags = { num = 10 }
-"#;
+    const SPEC: &str = include_str!("../../testdata/studies/unit-runner.toml");
 
     /// A fake bench: `sh -c SCRIPT` ignores the appended flags ($0, $1, ...).
     fn fake(script: &str) -> EngineCmd {
@@ -675,8 +659,7 @@ flags = { num = 10 }
     #[test]
     fn failed_step_is_recorded_and_later_steps_skipped() {
         let d = tempfile::tempdir().unwrap();
-        let l = parse(SPEC, Path::new("fake.toml")).unwrap();
-        let plan = expand(&l, "quick", None, None).unwrap();
+        let plan = crate::testutil::plan(SPEC, "quick");
         let host = host_info(d.path());
         let bad = fake("echo boom >&2; exit 3");
         let rows = run_job(&plan, &plan.jobs[0], Ok(&bad), d.path(), &host, &None).unwrap();
@@ -858,8 +841,7 @@ flags = { num = 10 }
     #[test]
     fn a_flag_the_engine_lacks_skips_the_cell_saying_why() {
         let d = tempfile::tempdir().unwrap();
-        let l = parse(SPEC, Path::new("fake.toml")).unwrap();
-        let plan = expand(&l, "quick", None, None).unwrap();
+        let plan = crate::testutil::plan(SPEC, "quick");
         let host = host_info(d.path());
         let lacks = fake(
             "echo \"ERROR: Not supported: flag '--value_size' (value_size=200) is not supported by LevelDB: x\" >&2; exit 1",
@@ -875,8 +857,7 @@ flags = { num = 10 }
     #[test]
     fn successful_fake_bench_gives_metrics_and_command() {
         let d = tempfile::tempdir().unwrap();
-        let l = parse(SPEC, Path::new("fake.toml")).unwrap();
-        let plan = expand(&l, "quick", None, None).unwrap();
+        let plan = crate::testutil::plan(SPEC, "quick");
         let host = host_info(d.path());
         let ok = fake("echo 'Strata:     version 9.9'; echo 'fillseq      :       2.000 micros/op 500000 ops/sec 0.001 seconds 10 operations;    1.0 MB/s'");
         let rows = run_job(
@@ -905,8 +886,7 @@ flags = { num = 10 }
     #[test]
     fn unavailable_engine_is_recorded() {
         let d = tempfile::tempdir().unwrap();
-        let l = parse(SPEC, Path::new("fake.toml")).unwrap();
-        let plan = expand(&l, "quick", None, None).unwrap();
+        let plan = crate::testutil::plan(SPEC, "quick");
         let rows = run_job(
             &plan,
             &plan.jobs[0],

@@ -358,40 +358,7 @@ mod tests {
     use super::*;
     use crate::spec::parse;
 
-    const SPEC: &str = r#"name = "t"
-title = "T"
-question = "Q"
-engines = ["strata", "rocksdb"]
-disk_factor = 2.0
-[flags]
-num = 1000
-key_size = 16
-[[axis]]
-name = "value_size"
-unit = "bytes"
-values = [1024, 4096]
-[[axis]]
-name = "layout"
-[[axis.variant]]
-label = "inline"
-flags = { enable_blob_files = false }
-[[axis.variant]]
-label = "blob"
-flags = { enable_blob_files = true, min_blob_size = 0 }
-[[step]]
-name = "fill"
-benchmarks = "fillrandom,${layout}"
-[[step]]
-name = "mix"
-benchmarks = "readrandomwriterandom"
-flags = { readwritepercent = 95 }
-[scales.quick]
-repeats = 2
-flags = { num = 100 }
-variant_flags = { blob = { min_blob_size = 64 } }
-axis_values = { value_size = [512] }
-[scales.full]
-"#;
+    const SPEC: &str = include_str!("../../testdata/studies/unit-model.toml");
 
     #[test]
     fn expands_cells_jobs_and_flags() {

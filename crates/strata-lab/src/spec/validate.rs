@@ -451,25 +451,7 @@ mod tests {
     use crate::spec::parse;
     use std::path::Path;
 
-    const GOOD: &str = r#"name = "t"
-title = "T"
-question = "Q?"
-repeats = 2
-engines = ["strata"]
-
-[flags]
-num = 1000
-
-[[axis]]
-name = "value_size"
-values = [100, 200]
-
-[[step]]
-benchmarks = "fillrandom,stats"
-
-[scales.quick]
-flags = { num = 100 }
-"#;
+    const GOOD: &str = include_str!("../../testdata/studies/unit-validate.toml");
 
     fn err_of(text: &str) -> String {
         match parse(text, Path::new("x.toml")) {
