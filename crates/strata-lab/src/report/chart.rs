@@ -723,6 +723,32 @@ pub(crate) fn render_panels(title: &str, panels: &[ChartData], stem: &Path) -> a
 mod tests {
     use super::*;
 
+    /// A chart of one line `name` through `points` (mean, min, max) over
+    /// `labels`, drawn with lines on a linear y axis and no markers.
+    fn line_chart(labels: &[&str], name: &str, points: Vec<Option<(f64, f64, f64)>>) -> ChartData {
+        ChartData {
+            title: "t".into(),
+            x_desc: "x".into(),
+            y_desc: "y".into(),
+            x_labels: labels.iter().map(|l| l.to_string()).collect(),
+            lines: vec![Line {
+                name: name.into(),
+                points,
+                xs: Vec::new(),
+            }],
+            log_y: false,
+            markers: Vec::new(),
+            bars: false,
+            xy: false,
+        }
+    }
+
+    /// Asserts that the file at `path` is a PNG.
+    fn assert_png(path: &Path) {
+        let png = std::fs::read(path).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "{}", path.display());
+    }
+
     fn named(names: &[&str]) -> Vec<Line> {
         names
             .iter()
@@ -762,19 +788,12 @@ mod tests {
     fn markers_at_the_same_place_get_separate_label_rows() {
         let d = tempfile::tempdir().unwrap();
         let c = ChartData {
-            title: "t".into(),
-            x_desc: "x".into(),
-            y_desc: "y".into(),
-            x_labels: vec!["1 KB".into(), "2 KB".into()],
-            lines: vec![Line {
-                name: "inline".into(),
-                points: vec![Some((1.0, 1.0, 1.0)), Some((2.0, 2.0, 2.0))],
-                xs: Vec::new(),
-            }],
-            log_y: false,
             markers: vec![(0.5, "alpha marker".into()), (0.5, "beta marker".into())],
-            bars: false,
-            xy: false,
+            ..line_chart(
+                &["1 KB", "2 KB"],
+                "inline",
+                vec![Some((1.0, 1.0, 1.0)), Some((2.0, 2.0, 2.0))],
+            )
         };
         render(&c, &d.path().join("m")).unwrap();
         let svg = std::fs::read_to_string(d.path().join("m.svg")).unwrap();
@@ -817,19 +836,13 @@ mod tests {
     fn renders_valid_png_and_svg() {
         let d = tempfile::tempdir().unwrap();
         let c = ChartData {
-            title: "t".into(),
-            x_desc: "x".into(),
-            y_desc: "y".into(),
-            x_labels: vec!["1 KB".into(), "2 KB".into()],
-            lines: vec![Line {
-                name: "inline".into(),
-                points: vec![Some((1.0, 0.5, 1.5)), Some((2.0, 2.0, 2.0))],
-                xs: Vec::new(),
-            }],
             log_y: true,
             markers: vec![(0.5, "cross".into())],
-            bars: false,
-            xy: false,
+            ..line_chart(
+                &["1 KB", "2 KB"],
+                "inline",
+                vec![Some((1.0, 0.5, 1.5)), Some((2.0, 2.0, 2.0))],
+            )
         };
         let mut bars = c.clone();
         bars.bars = true;
@@ -838,8 +851,7 @@ mod tests {
             .unwrap()
             .contains("<rect"));
         render(&c, &d.path().join("c")).unwrap();
-        let png = std::fs::read(d.path().join("c.png")).unwrap();
-        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        assert_png(&d.path().join("c.png"));
         let svg = std::fs::read_to_string(d.path().join("c.svg")).unwrap();
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
         assert!(svg.contains("inline"));
@@ -850,8 +862,7 @@ mod tests {
             &d.path().join("dash"),
         )
         .unwrap();
-        let png = std::fs::read(d.path().join("dash.png")).unwrap();
-        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        assert_png(&d.path().join("dash.png"));
         assert!(std::fs::read_to_string(d.path().join("dash.svg"))
             .unwrap()
             .contains("use 2 KB"));
@@ -862,29 +873,24 @@ mod tests {
     #[test]
     fn renders_a_trade_off_chart() {
         let d = tempfile::tempdir().unwrap();
-        let c = ChartData {
-            title: "t".into(),
+        let mut c = ChartData {
             x_desc: "l0_files_mean".into(),
             y_desc: "wamp".into(),
-            x_labels: vec!["t=2".into(), "t=4".into(), "t=8".into()],
-            lines: vec![Line {
-                name: "strata leveled".into(),
-                points: vec![Some((5.0, 4.8, 5.1)), None, Some((3.0, 3.0, 3.0))],
-                xs: vec![Some((1.5, 1.4, 1.7)), None, Some((6.0, 6.0, 6.0))],
-            }],
-            log_y: false,
-            markers: Vec::new(),
-            bars: false,
             xy: true,
+            ..line_chart(
+                &["t=2", "t=4", "t=8"],
+                "strata leveled",
+                vec![Some((5.0, 4.8, 5.1)), None, Some((3.0, 3.0, 3.0))],
+            )
         };
+        c.lines[0].xs = vec![Some((1.5, 1.4, 1.7)), None, Some((6.0, 6.0, 6.0))];
         render(&c, &d.path().join("xy")).unwrap();
         let svg = std::fs::read_to_string(d.path().join("xy.svg")).unwrap();
         assert!(svg.contains("strata leveled"));
         // The labels of the points present, not of the missing one.
         assert!(svg.contains("t=2") && svg.contains("t=8"), "{svg}");
         assert!(!svg.contains("t=4"), "{svg}");
-        let png = std::fs::read(d.path().join("xy.png")).unwrap();
-        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        assert_png(&d.path().join("xy.png"));
     }
 
     /// A faceted chart is one image: its title, one legend, and a panel
@@ -937,8 +943,7 @@ mod tests {
         assert_eq!(count("strata bloom64"), 1, "{texts:?}");
         // Three panels side by side.
         assert_eq!(grid_size(&panels).0, 1800);
-        let png = std::fs::read(d.path().join("f.png")).unwrap();
-        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        assert_png(&d.path().join("f.png"));
         // One panel is an ordinary chart.
         render_panels("Fill throughput", &panels[..1], &d.path().join("one")).unwrap();
         let svg = std::fs::read_to_string(d.path().join("one.svg")).unwrap();

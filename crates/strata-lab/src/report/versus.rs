@@ -191,14 +191,6 @@ mod tests {
     use crate::data::results::sample_row;
     use crate::testutil::rows_of;
 
-    fn rows(engine: &str, waf: &[f64]) -> Vec<ResultRow> {
-        rows_of(engine, "waf", waf)
-    }
-
-    fn labels() -> BTreeMap<String, String> {
-        sample_row().cell
-    }
-
     #[test]
     fn one_section_per_other_engine_that_ran() {
         let spec = crate::spec::parse(
@@ -209,8 +201,8 @@ mod tests {
         )
         .unwrap();
         let plan = crate::spec::model::expand(&spec, "quick", Some(1), None).unwrap();
-        let mut r = rows("strata", &[1.0]);
-        r.extend(rows("leveldb", &[2.0]));
+        let mut r = rows_of("strata", "waf", &[1.0]);
+        r.extend(rows_of("leveldb", "waf", &[2.0]));
         let titles = |b: &[Block]| -> Vec<String> {
             b.iter()
                 .filter_map(|b| match b {
@@ -220,8 +212,8 @@ mod tests {
                 .collect()
         };
         assert_eq!(titles(&section(&plan, &r)), ["Strata against LevelDB"]);
-        r.extend(rows("fjall", &[1.0]));
-        r.extend(rows("rocksdb", &[1.0]));
+        r.extend(rows_of("fjall", "waf", &[1.0]));
+        r.extend(rows_of("rocksdb", "waf", &[1.0]));
         assert_eq!(
             titles(&section(&plan, &r)),
             [
@@ -230,7 +222,7 @@ mod tests {
                 "Strata against fjall"
             ]
         );
-        let v = versus_with(&r, "leveldb", "fillrandom", &labels(), "waf").unwrap();
+        let v = versus_with(&r, "leveldb", "fillrandom", &sample_row().cell, "waf").unwrap();
         assert_eq!(v.ratio, 0.5);
     }
 
@@ -242,7 +234,7 @@ mod tests {
             x.metrics.insert("operations".into(), 100.0);
         }
         crate::judge::guards::apply(&mut r);
-        assert!(versus_with(&r, "rocksdb", "fillrandom", &labels(), "p99").is_none());
+        assert!(versus_with(&r, "rocksdb", "fillrandom", &sample_row().cell, "p99").is_none());
         let spec = "name = \"t\"\ntitle = \"t\"\nquestion = \"q\"\n[[axis]]\nname = \"value_size\"\nvalues = [100]\n[[step]]\nbenchmarks = \"fillrandom\"\n[scales.quick]\n";
         let d = tempfile::tempdir().unwrap();
         let path = d.path().join("t.toml");

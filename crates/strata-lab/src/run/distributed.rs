@@ -73,16 +73,7 @@ pub(crate) fn run_one(plan: &Plan, index: usize, opts: &RunOptions) -> anyhow::R
     std::fs::create_dir_all(&sdir)?;
     let (engines, notes) = resolve_engines(std::slice::from_ref(&job.engine), opts, &sdir);
     if !sdir.join("meta.json").exists() {
-        let meta = Meta {
-            study: plan.loaded.spec.name.clone(),
-            scale: plan.scale.clone(),
-            repeats: plan.repeats,
-            engines_requested: plan.engines.clone(),
-            engines_run: engines.clone(),
-            notes: notes.clone(),
-            set: plan.set.clone(),
-            only: plan.only.clone(),
-        };
+        let meta = Meta::of(plan, engines.clone(), notes.clone());
         let tmp = sdir.join(format!(".meta-{index}"));
         std::fs::create_dir_all(&tmp)?;
         write_meta(&tmp, plan, &meta)?;

@@ -151,6 +151,22 @@ pub(crate) struct Meta {
     pub only: Vec<String>,
 }
 
+impl Meta {
+    /// The facts of `plan` run by `engines_run`, with `notes`.
+    pub(crate) fn of(plan: &Plan, engines_run: Vec<EngineCmd>, notes: Vec<String>) -> Meta {
+        Meta {
+            study: plan.loaded.spec.name.clone(),
+            scale: plan.scale.clone(),
+            repeats: plan.repeats,
+            engines_requested: plan.engines.clone(),
+            engines_run,
+            notes,
+            set: plan.set.clone(),
+            only: plan.only.clone(),
+        }
+    }
+}
+
 /// Options of `lab run`.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RunOptions {
@@ -574,16 +590,7 @@ pub(crate) fn run_study(plan: &Plan, opts: &RunOptions) -> anyhow::Result<PathBu
     for e in &engines {
         notes.push(format!("{} ran through {}.", e.engine, e.how));
     }
-    let meta = Meta {
-        study: plan.loaded.spec.name.clone(),
-        scale: plan.scale.clone(),
-        repeats: plan.repeats,
-        engines_requested: plan.engines.clone(),
-        engines_run: engines.clone(),
-        notes,
-        set: plan.set.clone(),
-        only: plan.only.clone(),
-    };
+    let meta = Meta::of(plan, engines.clone(), notes);
     write_meta(&sdir, plan, &meta)?;
     let host = host_info(&sdir);
     let git = git_commit();
