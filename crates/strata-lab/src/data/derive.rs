@@ -340,26 +340,26 @@ mod tests {
         pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
     }
 
+    /// The byte tickers WAF reads: user, WAL, flush, compaction and blob
+    /// file bytes written.
+    fn written([user, wal, flush, compact, blob]: [u64; 5]) -> BTreeMap<String, u64> {
+        t(&[
+            ("rocksdb.bytes.written", user),
+            ("rocksdb.wal.bytes", wal),
+            ("rocksdb.flush.write.bytes", flush),
+            ("rocksdb.compact.write.bytes", compact),
+            ("rocksdb.blobdb.blob.file.bytes.written", blob),
+        ])
+    }
+
     #[test]
     fn waf_sums_all_writes_over_user_bytes() {
         // Engine whose flush/compaction tickers exclude blob files: blob added.
-        let tk = t(&[
-            ("rocksdb.bytes.written", 1000),
-            ("rocksdb.wal.bytes", 1000),
-            ("rocksdb.flush.write.bytes", 50),
-            ("rocksdb.compact.write.bytes", 150),
-            ("rocksdb.blobdb.blob.file.bytes.written", 800),
-        ]);
+        let tk = written([1000, 1000, 50, 150, 800]);
         assert_eq!(waf(&tk), Some(2.0));
         assert_eq!(waf_tickers(&tk), Some(2.0));
         // RocksDB semantics (flush bytes include blob files): blob counted once.
-        let tk = t(&[
-            ("rocksdb.bytes.written", 1000),
-            ("rocksdb.wal.bytes", 1000),
-            ("rocksdb.flush.write.bytes", 900),
-            ("rocksdb.compact.write.bytes", 100),
-            ("rocksdb.blobdb.blob.file.bytes.written", 850),
-        ]);
+        let tk = written([1000, 1000, 900, 100, 850]);
         assert_eq!(waf(&tk), Some(2.0));
         assert_eq!(waf_tickers(&tk), Some(2.85));
         assert_eq!(waf(&t(&[("rocksdb.wal.bytes", 5)])), None);
@@ -367,28 +367,12 @@ mod tests {
 
     #[test]
     fn waf_no_wal_leaves_out_the_wal_and_counts_blob_bytes_once() {
-        let tk = t(&[
-            ("rocksdb.bytes.written", 1000),
-            ("rocksdb.wal.bytes", 1000),
-            ("rocksdb.flush.write.bytes", 50),
-            ("rocksdb.compact.write.bytes", 150),
-            ("rocksdb.blobdb.blob.file.bytes.written", 800),
-        ]);
+        let tk = written([1000, 1000, 50, 150, 800]);
         assert_eq!(waf_no_wal(&tk), Some(1.0));
-        let tk = t(&[
-            ("rocksdb.bytes.written", 1000),
-            ("rocksdb.wal.bytes", 1000),
-            ("rocksdb.flush.write.bytes", 900),
-            ("rocksdb.compact.write.bytes", 100),
-            ("rocksdb.blobdb.blob.file.bytes.written", 850),
-        ]);
+        let tk = written([1000, 1000, 900, 100, 850]);
         assert_eq!(waf_no_wal(&tk), Some(1.0));
         // With the WAL off, waf and waf_no_wal agree.
-        let tk = t(&[
-            ("rocksdb.bytes.written", 400),
-            ("rocksdb.flush.write.bytes", 300),
-            ("rocksdb.compact.write.bytes", 500),
-        ]);
+        let tk = written([400, 0, 300, 500, 0]);
         assert_eq!(waf_no_wal(&tk), Some(2.0));
         assert_eq!(waf(&tk), waf_no_wal(&tk));
         assert_eq!(waf_no_wal(&t(&[("rocksdb.flush.write.bytes", 5)])), None);

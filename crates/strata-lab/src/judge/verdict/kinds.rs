@@ -878,6 +878,7 @@ pub(crate) fn bound(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use Verdict::*;
 
     fn xs(n: usize) -> Vec<String> {
         (1..=n).map(|i| format!("x{i}")).collect()
@@ -900,32 +901,15 @@ mod tests {
         let lo = series(&[100.0, 100.0, 100.0], 0.02, 3);
         let same = series(&[100.0, 100.0, 100.0], 0.01, 5);
         let wide = series(&[110.0, 110.0, 110.0], 0.6, 3);
-        assert_eq!(
-            ordering(&x, "a", "b", &hi, &lo, 0.05).verdict,
-            Verdict::Reproduced
-        );
-        assert_eq!(
-            ordering(&x, "a", "b", &lo, &hi, 0.05).verdict,
-            Verdict::Reversed
-        );
-        assert_eq!(
-            ordering(&x, "a", "b", &same, &same, 0.05).verdict,
-            Verdict::NotReproduced
-        );
-        assert_eq!(
-            ordering(&x, "a", "b", &wide, &lo, 0.05).verdict,
-            Verdict::Inconclusive
-        );
-        assert_eq!(
-            ordering(&x, "a", "b", &[], &[], 0.05).verdict,
-            Verdict::NoData
-        );
+        let v = |a: &Series, b: &Series| ordering(&x, "a", "b", a, b, 0.05).verdict;
+        assert_eq!(v(&hi, &lo), Reproduced);
+        assert_eq!(v(&lo, &hi), Reversed);
+        assert_eq!(v(&same, &same), NotReproduced);
+        assert_eq!(v(&wide, &lo), Inconclusive);
+        assert_eq!(v(&[], &[]), NoData);
         // One repeat per cell: no interval, never a verdict either way.
         let one = series(&[200.0, 200.0, 200.0], 0.0, 1);
-        assert_eq!(
-            ordering(&x, "a", "b", &one, &lo, 0.05).verdict,
-            Verdict::Inconclusive
-        );
+        assert_eq!(v(&one, &lo), Inconclusive);
     }
 
     #[test]
@@ -933,6 +917,7 @@ mod tests {
         let x = xs(4);
         let a = series(&[100.0, 100.0, 100.0, 100.0], 0.01, 3);
         let b = series(&[60.0, 99.0, 150.0, 200.0], 0.01, 3);
+        let v = |a: &Series, b: &Series, w| crossover(&x, "a", "b", a, b, w, 0.05).verdict;
         let j = crossover(&x, "a", "b", &a, &b, None, 0.05);
         assert_eq!(j.verdict, Verdict::Reproduced, "{}", j.text);
         assert!(
@@ -940,33 +925,15 @@ mod tests {
             "{}",
             j.text
         );
-        assert_eq!(
-            crossover(&x, "a", "b", &a, &b, Some((1, 3)), 0.05).verdict,
-            Verdict::Reproduced
-        );
-        assert_eq!(
-            crossover(&x, "a", "b", &a, &b, Some((2, 3)), 0.05).verdict,
-            Verdict::NotReproduced
-        );
-        assert_eq!(
-            crossover(&x, "a", "b", &a, &b, Some((0, 1)), 0.05).verdict,
-            Verdict::NotReproduced
-        );
-        assert_eq!(
-            crossover(&x, "a", "b", &b, &a, None, 0.05).verdict,
-            Verdict::Reversed
-        );
+        assert_eq!(v(&a, &b, Some((1, 3))), Reproduced);
+        assert_eq!(v(&a, &b, Some((2, 3))), NotReproduced);
+        assert_eq!(v(&a, &b, Some((0, 1))), NotReproduced);
+        assert_eq!(v(&b, &a, None), Reversed);
         // Identical series: no crossover either way.
-        assert_eq!(
-            crossover(&x, "a", "b", &a, &a, None, 0.05).verdict,
-            Verdict::NotReproduced
-        );
+        assert_eq!(v(&a, &a, None), NotReproduced);
         // Above everywhere: not a crossover.
         let up = series(&[150.0, 150.0, 150.0, 150.0], 0.01, 3);
-        assert_eq!(
-            crossover(&x, "a", "b", &a, &up, None, 0.05).verdict,
-            Verdict::NotReproduced
-        );
+        assert_eq!(v(&a, &up, None), NotReproduced);
         // Before the crossing, b's lead is unclear: where it crosses cannot be told.
         let fuzzy = vec![
             rep(104.0, 0.3, 3),
@@ -974,10 +941,7 @@ mod tests {
             rep(150.0, 0.01, 3),
             rep(150.0, 0.01, 3),
         ];
-        assert_eq!(
-            crossover(&x, "a", "b", &a, &fuzzy, None, 0.05).verdict,
-            Verdict::Inconclusive
-        );
+        assert_eq!(v(&a, &fuzzy, None), Inconclusive);
     }
 
     #[test]
@@ -985,23 +949,12 @@ mod tests {
         let x = xs(2);
         let a = series(&[100.0, 100.0], 0.01, 5);
         let b = series(&[300.0, 300.0], 0.01, 5);
-        assert_eq!(
-            ratio(&x, "a", "b", &a, &b, (2.0, 10.0), 0.05).verdict,
-            Verdict::Reproduced
-        );
-        assert_eq!(
-            ratio(&x, "a", "b", &a, &b, (5.0, 10.0), 0.05).verdict,
-            Verdict::NotReproduced
-        );
-        assert_eq!(
-            ratio(&x, "a", "b", &b, &a, (2.0, 10.0), 0.05).verdict,
-            Verdict::Reversed
-        );
+        let v = |a: &Series, b: &Series, r| ratio(&x, "a", "b", a, b, r, 0.05).verdict;
+        assert_eq!(v(&a, &b, (2.0, 10.0)), Reproduced);
+        assert_eq!(v(&a, &b, (5.0, 10.0)), NotReproduced);
+        assert_eq!(v(&b, &a, (2.0, 10.0)), Reversed);
         let noisy = series(&[300.0, 300.0], 0.9, 2);
-        assert_eq!(
-            ratio(&x, "a", "b", &a, &noisy, (2.0, 10.0), 0.05).verdict,
-            Verdict::Inconclusive
-        );
+        assert_eq!(v(&a, &noisy, (2.0, 10.0)), Inconclusive);
         // Within noise of 1 against a claim of 1.02-1.08: neither reproduced nor reversed.
         let same = series(&[100.0, 100.0], 0.01, 5);
         let j = ratio(&x, "a", "b", &a, &same, (1.02, 1.08), 0.05);
@@ -1010,10 +963,7 @@ mod tests {
             "{j:?}"
         );
         let zero = series(&[0.0, 0.0], 0.0, 3);
-        assert_eq!(
-            ratio(&x, "a", "b", &zero, &b, (2.0, 10.0), 0.05).verdict,
-            Verdict::Inconclusive
-        );
+        assert_eq!(v(&zero, &b, (2.0, 10.0)), Inconclusive);
     }
 
     #[test]
@@ -1043,11 +993,11 @@ mod tests {
         let zero = vec![rep(0.0, 0.0, 3); 3];
         assert_eq!(
             ordering(&x, "a", "b", &zero, &zero, 0.05).verdict,
-            Verdict::Inconclusive
+            Inconclusive
         );
         assert_eq!(
             ratio(&x, "a", "b", &zero, &zero, (0.1, 0.4), 0.05).verdict,
-            Verdict::Inconclusive
+            Inconclusive
         );
     }
 
@@ -1058,18 +1008,10 @@ mod tests {
         let near = series(&[101.0, 99.0], 0.01, 5);
         let far = series(&[130.0, 99.0], 0.01, 5);
         let wide = series(&[100.0, 100.0], 0.5, 3);
-        assert_eq!(
-            parity(&x, "a", "b", &a, &near, 0.05).verdict,
-            Verdict::Reproduced
-        );
-        assert_eq!(
-            parity(&x, "a", "b", &a, &far, 0.05).verdict,
-            Verdict::NotReproduced
-        );
-        assert_eq!(
-            parity(&x, "a", "b", &a, &wide, 0.05).verdict,
-            Verdict::Inconclusive
-        );
+        let v = |b: &Series| parity(&x, "a", "b", &a, b, 0.05).verdict;
+        assert_eq!(v(&near), Reproduced);
+        assert_eq!(v(&far), NotReproduced);
+        assert_eq!(v(&wide), Inconclusive);
     }
 
     #[test]
@@ -1078,12 +1020,9 @@ mod tests {
         let up = series(&[100.0, 150.0, 200.0], 0.02, 3);
         assert_eq!(
             monotonic(&x, "m", None, &up, true, 0.05).verdict,
-            Verdict::Reproduced
+            Reproduced
         );
-        assert_eq!(
-            monotonic(&x, "m", None, &up, false, 0.05).verdict,
-            Verdict::Reversed
-        );
+        assert_eq!(monotonic(&x, "m", None, &up, false, 0.05).verdict, Reversed);
         // 70.1 -> 70.5 -> 72.5 with 1% noise: a 3% rise is not a trend of 5%.
         let flat = series(&[70.1, 70.5, 72.5], 0.01, 3);
         let j = monotonic(&x, "m", None, &flat, true, 0.05);
@@ -1095,20 +1034,20 @@ mod tests {
         let zig = series(&[100.0, 200.0, 150.0, 300.0], 0.01, 3);
         assert_eq!(
             monotonic(&xs(4), "m", None, &zig, true, 0.05).verdict,
-            Verdict::NotReproduced
+            NotReproduced
         );
         // Zeros: linear scale (stall time falling to 0).
         let stall = series(&[7.0, 0.0, 0.0], 0.05, 3);
         assert_eq!(
             monotonic(&x, "m", None, &stall, false, 0.05).verdict,
-            Verdict::Reproduced
+            Reproduced
         );
         // A ratio's trend: b/a rises from 1 to 2.
         let a = series(&[100.0, 100.0, 100.0], 0.01, 3);
         let b = series(&[100.0, 150.0, 200.0], 0.01, 3);
         assert_eq!(
             monotonic(&x, "m", Some(&a), &b, true, 0.05).verdict,
-            Verdict::Reproduced
+            Reproduced
         );
     }
 
@@ -1125,27 +1064,27 @@ mod tests {
         );
         assert_eq!(
             argmax(&x, "m", &peak, &[2], true, 0.05).verdict,
-            Verdict::NotReproduced
+            NotReproduced
         );
         assert_eq!(
             argmax(&x, "m", &peak, &[3], false, 0.05).verdict,
-            Verdict::Reproduced
+            Reproduced
         );
         // Interior (positions 1 and 2) against the ends.
         assert_eq!(
             argmax(&x, "m", &peak, &[1, 2], true, 0.05).verdict,
-            Verdict::Reproduced
+            Reproduced
         );
         // A tie with a point outside the expected set: not shown best.
         let tie = series(&[100.0, 150.0, 149.0, 90.0], 0.01, 3);
         assert_eq!(
             argmax(&x, "m", &tie, &[1], true, 0.05).verdict,
-            Verdict::NotReproduced
+            NotReproduced
         );
         let wide = series(&[100.0, 115.0, 100.0, 100.0], 0.3, 3);
         assert_eq!(
             argmax(&x, "m", &wide, &[1], true, 0.05).verdict,
-            Verdict::Inconclusive
+            Inconclusive
         );
     }
 
@@ -1155,21 +1094,21 @@ mod tests {
         let zero = series(&[0.0, 0.0, 0.0], 0.0, 3);
         assert_eq!(
             bound(&x, "stall", &zero, Some(0.1), None).verdict,
-            Verdict::Reproduced
+            Reproduced
         );
         let some = series(&[0.0, 2.0, 0.0], 0.05, 3);
         assert_eq!(
             bound(&x, "stall", &some, Some(0.1), None).verdict,
-            Verdict::NotReproduced
+            NotReproduced
         );
         let wide = series(&[0.05, 0.05, 0.05], 0.9, 3);
         assert_eq!(
             bound(&x, "stall", &wide, Some(0.1), None).verdict,
-            Verdict::Inconclusive
+            Inconclusive
         );
         assert_eq!(
             bound(&x, "stall", &some, None, Some(1.0)).verdict,
-            Verdict::NotReproduced
+            NotReproduced
         );
     }
 }
