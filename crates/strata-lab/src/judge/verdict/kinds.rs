@@ -139,6 +139,35 @@ fn labels_where(xs: &[String], sides: &[Side], want: &[Side]) -> Vec<String> {
         .collect()
 }
 
+/// What crossover and parity read first: the side of the minimum effect
+/// each point's difference of `b` from `a` lies on, and the figures line;
+/// `None` when no point has data.
+fn read_pair(
+    xs: &[String],
+    la: &str,
+    lb: &str,
+    a: &Series,
+    b: &Series,
+    min_effect: f64,
+) -> Option<(Vec<Side>, String)> {
+    let (scale, eff) = pair_effects(a, b);
+    if eff.iter().all(Option::is_none) {
+        return None;
+    }
+    let (_, sides) = sides_of(&scale, &eff, min_effect);
+    let figs = format!("{}: {}", rel(&scale, la, lb), per_point(xs, &scale, &eff));
+    Some((sides, figs))
+}
+
+/// The inconclusive outcome: the intervals at `labels` are `what` (do not
+/// clear the effect, reach across a bound).
+fn unclear_at(labels: &[String], what: &str) -> (Verdict, String) {
+    (
+        Verdict::Inconclusive,
+        format!("the intervals at {} {what}", labels.join(", ")),
+    )
+}
+
 fn no_data() -> Judgement {
     Judgement::new(Verdict::NoData, "no successful runs")
 }
@@ -211,12 +240,9 @@ pub(crate) fn ordering(
         }
         (Verdict::NotReproduced, parts.join("; "))
     } else {
-        (
-            Verdict::Inconclusive,
-            format!(
-                "the intervals at {} do not clear {m} either way",
-                labels_where(xs, &sides, &[Side::Unclear]).join(", ")
-            ),
+        unclear_at(
+            &labels_where(xs, &sides, &[Side::Unclear]),
+            &format!("do not clear {m} either way"),
         )
     };
     Judgement::new(v, format!("{why}{left_out}. {figs}"))
@@ -296,12 +322,9 @@ pub(crate) fn crossover(
     window: Option<(usize, usize)>,
     min_effect: f64,
 ) -> Judgement {
-    let (scale, eff) = pair_effects(a, b);
-    if eff.iter().all(Option::is_none) {
+    let Some((sides, figs)) = read_pair(xs, la, lb, a, b, min_effect) else {
         return no_data();
-    }
-    let (_, sides) = sides_of(&scale, &eff, min_effect);
-    let figs = format!("{}: {}", rel(&scale, la, lb), per_point(xs, &scale, &eff));
+    };
     let m = pct(min_effect);
     let between = |p: usize, c: usize| format!("between {} and {}", xs[p], xs[c]);
     let (v, why) = match clean_crossover(&sides) {
@@ -352,13 +375,7 @@ pub(crate) fn crossover(
                 (Verdict::NotReproduced, format!("no crossover: {what}"))
             } else {
                 let unclear = labels_where(xs, &sides, &[Side::Unclear]);
-                (
-                    Verdict::Inconclusive,
-                    format!(
-                        "the intervals at {} do not clear {m} either way",
-                        unclear.join(", ")
-                    ),
-                )
+                unclear_at(&unclear, &format!("do not clear {m} either way"))
             }
         }
     };
@@ -473,12 +490,9 @@ pub(crate) fn parity(
     b: &Series,
     min_effect: f64,
 ) -> Judgement {
-    let (scale, eff) = pair_effects(a, b);
-    if eff.iter().all(Option::is_none) {
+    let Some((sides, figs)) = read_pair(xs, la, lb, a, b, min_effect) else {
         return no_data();
-    }
-    let (_, sides) = sides_of(&scale, &eff, min_effect);
-    let figs = format!("{}: {}", rel(&scale, la, lb), per_point(xs, &scale, &eff));
+    };
     let m = pct(min_effect);
     let off = labels_where(xs, &sides, &[Side::With, Side::Against]);
     let (v, why) = if sides.iter().all(|s| *s == Side::Null) {
@@ -489,12 +503,9 @@ pub(crate) fn parity(
             format!("apart by more than {m} at {}", off.join(", ")),
         )
     } else {
-        (
-            Verdict::Inconclusive,
-            format!(
-                "the intervals at {} are wider than {m} either way",
-                labels_where(xs, &sides, &[Side::Unclear]).join(", ")
-            ),
+        unclear_at(
+            &labels_where(xs, &sides, &[Side::Unclear]),
+            &format!("are wider than {m} either way"),
         )
     };
     Judgement::new(v, format!("{why}. {figs}"))
@@ -864,13 +875,7 @@ pub(crate) fn bound(
             format!("{what} is {limit} at every point"),
         )
     } else {
-        (
-            Verdict::Inconclusive,
-            format!(
-                "the intervals at {} reach across the bound ({limit})",
-                unclear.join(", ")
-            ),
-        )
+        unclear_at(&unclear, &format!("reach across the bound ({limit})"))
     };
     Judgement::new(v, format!("{why}. {figs}"))
 }
