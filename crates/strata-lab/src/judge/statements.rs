@@ -37,7 +37,7 @@ pub(crate) fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> 
             .unwrap_or_else(|| l.to_string())
     };
     // A trade-off chart's statement is its table of engines at equal x
-    // (tradeoff.rs); read along its `x` axis it would repeat an ordinary
+    // (`judge::tradeoff`); read along its `x` axis it would repeat an ordinary
     // chart's, and compare engines at equal knob settings, which is what
     // it exists to avoid.
     for c in plan

@@ -193,7 +193,7 @@ pub struct Chart {
     /// A trade-off chart: this metric on the x axis instead of the `x`
     /// axis's values, `metrics` (exactly one) on y, one curve per engine
     /// (and `series` value) through the `x` axis's values, and a table
-    /// comparing the engines at equal x under it (`tradeoff.rs`).
+    /// comparing the engines at equal x under it (`judge::tradeoff`).
     #[serde(default)]
     pub x_metric: Option<String>,
 }
