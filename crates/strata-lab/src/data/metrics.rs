@@ -9,7 +9,7 @@
 //! still kept in every row's `metrics`; it is shown only where a study names
 //! it (a chart, a finding) and counts as lower-is-better.
 
-use crate::data::aggregate::fmt_num;
+use crate::data::format::fmt_num;
 use Better::{Higher, Lower, Neither};
 use Source::{CompactionStats, EventLog, Histogram, Process, ResultLine, Score, Statistics};
 use View::{Compare, Csv, Table, Versus};

@@ -7,7 +7,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::data::aggregate::{engines, fmt_num, series, values};
+use crate::data::aggregate::{engines, series, values};
+use crate::data::format::fmt_num;
 use crate::data::metrics::higher_is_better;
 use crate::data::results::ResultRow;
 use crate::data::stats::summarize;

@@ -226,9 +226,9 @@ where
                 // Two significant digits on a log axis.
                 let x = 10f64.powf(*v);
                 let mag = 10f64.powf(x.abs().log10().floor() - 1.0);
-                crate::data::aggregate::fmt_num((x / mag).round() * mag)
+                crate::data::format::fmt_num((x / mag).round() * mag)
             } else {
-                crate::data::aggregate::fmt_num(*v)
+                crate::data::format::fmt_num(*v)
             }
         })
         .x_desc(&c.x_desc)
@@ -400,10 +400,8 @@ where
         .map_err(|e| anyhow::anyhow!("{e:?}"))?;
     chart
         .configure_mesh()
-        .x_label_formatter(&|v| crate::data::aggregate::fmt_num(*v))
-        .y_label_formatter(&|v| {
-            crate::data::aggregate::fmt_num(if log { 10f64.powf(*v) } else { *v })
-        })
+        .x_label_formatter(&|v| crate::data::format::fmt_num(*v))
+        .y_label_formatter(&|v| crate::data::format::fmt_num(if log { 10f64.powf(*v) } else { *v }))
         .x_desc(&c.x_desc)
         .y_desc(&c.y_desc)
         .label_style(("sans-serif", 14))

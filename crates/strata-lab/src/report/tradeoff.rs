@@ -4,7 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::data::aggregate::{engines, fmt_num};
+use crate::data::aggregate::engines;
+use crate::data::format::fmt_num;
 use crate::data::metrics::higher_is_better;
 use crate::data::results::ResultRow;
 use crate::judge::facet::{facet_prefix, facets, used_axes};

@@ -172,9 +172,9 @@ impl Scale {
     /// a signed share of the larger mean (`+35.0%`) on the relative one.
     pub fn diff_text(&self, d: f64) -> String {
         match self {
-            Scale::Log if d.exp() >= 1000.0 => crate::data::aggregate::fmt_num(d.exp()),
+            Scale::Log if d.exp() >= 1000.0 => crate::data::format::fmt_num(d.exp()),
             Scale::Log => format!("{:.3}", d.exp()),
-            Scale::Linear(r) => crate::data::aggregate::fmt_num(d * r),
+            Scale::Linear(r) => crate::data::format::fmt_num(d * r),
             Scale::Relative => format!("{:+.1}%", d * 100.0),
         }
     }

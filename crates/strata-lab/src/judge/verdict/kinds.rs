@@ -11,7 +11,7 @@ use rand::{Rng, SeedableRng};
 
 use super::estimate::{neg, side, Est, Scale, Side};
 use super::{Judgement, Verdict};
-use crate::data::aggregate::fmt_num;
+use crate::data::format::fmt_num;
 
 /// Samples of one series at each point (empty: no data there).
 pub(crate) type Series = [Vec<f64>];
