@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use crate::run::runner::RunOptions;
+use crate::run::options::RunOptions;
 
 /// `strata lab`: run tuning studies and report on them.
 #[derive(Debug, Parser)]
@@ -296,7 +296,7 @@ pub(crate) fn execute(cli: Cli) -> anyhow::Result<i32> {
             let (plan, path) = plan_of(&common)?;
             let o = options(&common)?;
             let lab = match lab_cmd {
-                Some(c) => crate::run::runner::words(&c),
+                Some(c) => crate::run::engines::words(&c),
                 None => {
                     let mut v = crate::default_bench_command();
                     if let Some(last) = v.last_mut() {

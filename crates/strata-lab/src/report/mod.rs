@@ -19,7 +19,7 @@ use crate::data::skipped::is_skipped;
 use crate::judge::statements::computed_findings;
 use crate::report::chart::ChartData;
 use crate::report::doc::{html, markdown, Block};
-use crate::run::runner::study_dirs;
+use crate::run::layout::study_dirs;
 use figures::draw_charts;
 use setup::{assertion_builds, git_commits_line, skipped_lines};
 use study::load_study;

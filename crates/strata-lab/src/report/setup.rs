@@ -33,7 +33,7 @@ pub(crate) fn git_commits_line(rows: &[ResultRow]) -> String {
 
 /// Engines whose build has assertions on (from the probe's version or the
 /// rows' engine versions): their speed figures are not comparable.
-pub(crate) fn assertion_builds(meta: &crate::run::runner::Meta, rows: &[ResultRow]) -> Vec<String> {
+pub(crate) fn assertion_builds(meta: &crate::run::layout::Meta, rows: &[ResultRow]) -> Vec<String> {
     let on = |v: &str| {
         v.to_ascii_lowercase().contains("assertions enabled")
             || v.contains("Assertions are enabled")

@@ -5,7 +5,7 @@ use crate::data::aggregate::{engines, values};
 use crate::data::derive::score_against;
 use crate::data::results::ResultRow;
 use crate::data::stats::summarize;
-use crate::run::runner::read_meta;
+use crate::run::layout::read_meta;
 use crate::spec::model::{expand_with, Plan};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -13,7 +13,7 @@ use std::path::Path;
 /// Loads the plan (from the study's `study.toml` copy) and rows of a study directory.
 pub(crate) fn load_study(
     sdir: &Path,
-) -> anyhow::Result<(Plan, Vec<ResultRow>, crate::run::runner::Meta)> {
+) -> anyhow::Result<(Plan, Vec<ResultRow>, crate::run::layout::Meta)> {
     let meta = read_meta(sdir)?;
     let spec = crate::spec::load(&sdir.join("study.toml"))?;
     let mut plan = expand_with(

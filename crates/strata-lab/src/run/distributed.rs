@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::run::engines::resolve_engines;
 use crate::run::host::{git_commit, host_info};
-use crate::run::runner::{
-    merge, read_meta, resolve_engines, run_job, shell_join, study_dir, study_dirs, write_meta,
-    Meta, RunOptions,
-};
+use crate::run::layout::{merge, read_meta, study_dir, study_dirs, write_meta, Meta};
+use crate::run::options::RunOptions;
+use crate::run::runner::{run_job, shell_join};
 use crate::spec::model::Plan;
 
 /// One shell command per job.
