@@ -41,7 +41,7 @@ pub fn run_cli(args: Vec<String>) -> anyhow::Result<i32> {
 
 /// The command that runs Strata's benchmark: this executable with `bench`
 /// as its first argument (override with `--strata-bench CMD`).
-pub fn default_bench_command() -> Vec<String> {
+pub(crate) fn default_bench_command() -> Vec<String> {
     let exe = std::env::current_exe()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|_| "strata".into());
