@@ -2,8 +2,8 @@
 //! study file, the rows with the guards applied, and the composite scores.
 
 use crate::data::aggregate::{engines, values};
-use crate::data::derive::score_against;
 use crate::data::results::ResultRow;
+use crate::data::score::score_against;
 use crate::data::stats::summarize;
 use crate::run::layout::read_meta;
 use crate::spec::model::{expand_with, Plan};
