@@ -7,53 +7,8 @@ use std::process::Command;
 
 const STRATA: &str = env!("CARGO_BIN_EXE_strata");
 
-const SPEC: &str = r#"name = "tiny"
-title = "Tiny blob study"
-question = "Does the lab work end to end on Strata?"
-repeats = 2
-engines = ["strata"]
-[flags]
-num = 2000
-statistics = 1
-histogram = 1
-seed = 7
-compression_type = "none"
-write_buffer_size = 262144
-[[axis]]
-name = "value_size"
-unit = "bytes"
-values = [256, 4096]
-[[axis]]
-name = "layout"
-[[axis.variant]]
-label = "inline"
-flags = { enable_blob_files = false }
-[[axis.variant]]
-label = "blob"
-flags = { enable_blob_files = true, min_blob_size = 0 }
-[[step]]
-benchmarks = "fillrandom,stats"
-[[step]]
-name = "mix"
-benchmarks = "readrandomwriterandom"
-flags = { readwritepercent = 95 }
-[scales.quick]
-[[chart]]
-id = "ops"
-title = "fillrandom ops/sec"
-step = "fillrandom"
-metrics = ["ops_sec"]
-x = "value_size"
-series = "layout"
-[[chart]]
-id = "lat"
-title = "mix Get latency"
-step = "mix"
-metrics = ["get_p50", "get_p99"]
-x = "value_size"
-series = "layout"
-log_y = true
-"#;
+/// The lab's own two-axis test study, shared with its end-to-end tests.
+const SPEC: &str = include_str!("../../strata-lab/testdata/studies/tiny.toml");
 
 fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
@@ -70,6 +25,8 @@ fn run_tiny(extra: &[&str]) -> (tempfile::TempDir, std::path::PathBuf, std::proc
         .args(["lab", "run"])
         .arg(&spec)
         .args(["--scale", "quick", "--engines", "strata"])
+        // Enough keys, and a write buffer small enough, for flushes.
+        .args(["--set", "num=2000", "--set", "write_buffer_size=262144"])
         .args(extra)
         .arg("--out")
         .arg(&out)

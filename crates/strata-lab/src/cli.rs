@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use crate::runner::RunOptions;
+use crate::run::options::RunOptions;
 
 /// `strata lab`: run tuning studies and report on them.
 #[derive(Debug, Parser)]
@@ -12,7 +12,7 @@ use crate::runner::RunOptions;
     name = "strata lab",
     about = "Run tuning studies end to end and report on them"
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     /// Subcommand.
     #[command(subcommand)]
     pub cmd: Cmd,
@@ -20,7 +20,7 @@ pub struct Cli {
 
 /// Options shared by run, plan and run-one.
 #[derive(Debug, clap::Args, Clone)]
-pub struct Common {
+pub(crate) struct Common {
     /// Study file, or a name under `studies/` (e.g. `blob`).
     pub study: String,
     /// Scale: `quick` or `full` (or any scale the study defines).
@@ -61,7 +61,7 @@ pub struct Common {
 
 /// Subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Cmd {
+pub(crate) enum Cmd {
     /// Run a study and write its report.
     Run {
         /// Shared options.
@@ -142,6 +142,10 @@ pub enum Cmd {
         #[arg(long, default_value = "quick")]
         scale: String,
     },
+    /// Print the metric registry as a Markdown table: each metric the lab
+    /// lists by name, its unit, which direction is better, where it comes
+    /// from and where it is shown.
+    Metrics,
     /// Measure the verdict model's error rates on synthetic repeats and
     /// print them as a Markdown table (the table in docs/lab.md).
     Simulate {
@@ -155,16 +159,13 @@ pub enum Cmd {
         #[arg(long, default_value = "0.02,0.1,0.3", value_delimiter = ',')]
         cv: Vec<f64>,
         /// Minimum effect size.
-        #[arg(long, default_value_t = crate::verdict::DEFAULT_MIN_EFFECT)]
+        #[arg(long, default_value_t = crate::judge::verdict::DEFAULT_MIN_EFFECT)]
         min_effect: f64,
     },
 }
 
 fn options(c: &Common) -> anyhow::Result<RunOptions> {
     let mut o = RunOptions {
-        scale: c.scale.clone(),
-        engines: c.engines.clone(),
-        repeats: c.repeats,
         out: c.out.clone(),
         resume: false,
         strata_bench: c.strata_bench.clone(),
@@ -182,17 +183,17 @@ fn options(c: &Common) -> anyhow::Result<RunOptions> {
     Ok(o)
 }
 
-fn plan_of(c: &Common) -> anyhow::Result<(crate::model::Plan, PathBuf)> {
+fn plan_of(c: &Common) -> anyhow::Result<(crate::spec::model::Plan, PathBuf)> {
     let path = crate::spec::resolve_study_path(&c.study);
     let spec = crate::spec::load(&path)?;
     if let Some(es) = &c.engines {
         if let Some(bad) = es
             .iter()
-            .find(|e| !crate::validate::ENGINES.contains(&e.as_str()))
+            .find(|e| !crate::spec::validate::ENGINES.contains(&e.as_str()))
         {
             anyhow::bail!(
                 "--engines: unknown engine `{bad}` (known: {})",
-                crate::validate::ENGINES.join(", ")
+                crate::spec::validate::ENGINES.join(", ")
             );
         }
     }
@@ -203,14 +204,15 @@ fn plan_of(c: &Common) -> anyhow::Result<(crate::model::Plan, PathBuf)> {
             .ok_or_else(|| anyhow::anyhow!("--set {kv}: expected FLAG=VALUE"))?;
         set.push((k.trim_start_matches('-').to_string(), v.to_string()));
     }
-    let mut plan = crate::model::expand_with(&spec, &c.scale, c.repeats, c.engines.clone(), &set)?;
+    let mut plan =
+        crate::spec::model::expand_with(&spec, &c.scale, c.repeats, c.engines.clone(), &set)?;
     plan.timeout = c.timeout.map(std::time::Duration::from_secs);
     plan.select_cells(&c.only)?;
     Ok((plan, path))
 }
 
 /// What `strata lab parse` prints for a saved stdout (and stderr).
-pub fn parse_json(
+pub(crate) fn parse_json(
     stdout: &std::path::Path,
     stderr: Option<&std::path::Path>,
 ) -> anyhow::Result<serde_json::Value> {
@@ -226,7 +228,7 @@ pub fn parse_json(
     };
     let o = strata_bench::dbbench_text::parse_output(&out, &err);
     let metrics: std::collections::BTreeMap<String, f64> =
-        crate::derive::metrics(&o, &crate::derive::Accounting::default())
+        crate::data::derive::metrics(&o, &crate::data::derive::Accounting::default())
             .into_iter()
             .filter(|(k, v)| {
                 !k.starts_with("rocksdb.")
@@ -248,7 +250,7 @@ pub fn parse_json(
 }
 
 /// Executes a parsed command line; returns the process exit code.
-pub fn execute(cli: Cli) -> anyhow::Result<i32> {
+pub(crate) fn execute(cli: Cli) -> anyhow::Result<i32> {
     match cli.cmd {
         Cmd::Run {
             common,
@@ -259,7 +261,7 @@ pub fn execute(cli: Cli) -> anyhow::Result<i32> {
             let mut o = options(&common)?;
             o.resume = resume;
             o.max_jobs = max_runs;
-            let sdir = crate::runner::run_study(&plan, &o)?;
+            let sdir = crate::run::runner::run_study(&plan, &o)?;
             if max_runs.is_some() && !sdir.join("results.jsonl").exists() {
                 println!("stopped early; resume with --resume ({})", sdir.display());
                 return Ok(0);
@@ -282,19 +284,19 @@ pub fn execute(cli: Cli) -> anyhow::Result<i32> {
             alpha,
             min_delta,
         } => {
-            let mut a = crate::results::load_dir(&dir_a)?;
-            let mut b = crate::results::load_dir(&dir_b)?;
-            crate::guards::apply(&mut a);
-            crate::guards::apply(&mut b);
-            let d = crate::compare::compare(&a, &b, alpha, min_delta);
-            print!("{}", crate::compare::render(&d, &dir_a, &dir_b));
+            let mut a = crate::data::results::load_dir(&dir_a)?;
+            let mut b = crate::data::results::load_dir(&dir_b)?;
+            crate::judge::guards::apply(&mut a);
+            crate::judge::guards::apply(&mut b);
+            let d = crate::judge::compare::compare(&a, &b, alpha, min_delta);
+            print!("{}", crate::judge::compare::render(&d, &dir_a, &dir_b));
             Ok(0)
         }
         Cmd::Plan { common, lab_cmd } => {
             let (plan, path) = plan_of(&common)?;
             let o = options(&common)?;
             let lab = match lab_cmd {
-                Some(c) => crate::runner::words(&c),
+                Some(c) => crate::run::engines::words(&c),
                 None => {
                     let mut v = crate::default_bench_command();
                     if let Some(last) = v.last_mut() {
@@ -303,7 +305,7 @@ pub fn execute(cli: Cli) -> anyhow::Result<i32> {
                     v
                 }
             };
-            for l in crate::distributed::plan_lines(&plan, &path, &o, &lab) {
+            for l in crate::run::distributed::plan_lines(&plan, &path, &o, &lab) {
                 println!("{l}");
             }
             Ok(0)
@@ -311,11 +313,15 @@ pub fn execute(cli: Cli) -> anyhow::Result<i32> {
         Cmd::RunOne { common, index } => {
             let (plan, _) = plan_of(&common)?;
             let o = options(&common)?;
-            crate::distributed::run_one(&plan, index, &o)?;
+            crate::run::distributed::run_one(&plan, index, &o)?;
             Ok(0)
         }
         Cmd::Collect { dirs, out, pool } => {
-            for d in crate::distributed::collect(&dirs, &out, pool)? {
+            let merged = crate::run::distributed::collect(&dirs, &out, pool)?;
+            for d in &merged {
+                crate::report::report(d)?;
+            }
+            for d in &merged {
                 println!("report: {}", d.join("report.html").display());
             }
             Ok(0)
@@ -335,14 +341,18 @@ pub fn execute(cli: Cli) -> anyhow::Result<i32> {
             }
             print!(
                 "{}",
-                crate::verdict::sim::table(&repeats, &cv, min_effect, trials)
+                crate::judge::verdict::sim::table(&repeats, &cv, min_effect, trials)
             );
+            Ok(0)
+        }
+        Cmd::Metrics => {
+            print!("{}", crate::data::metrics::table());
             Ok(0)
         }
         Cmd::Check { study, scale } => {
             let path = crate::spec::resolve_study_path(&study);
             let spec = crate::spec::load(&path)?;
-            let plan = crate::model::expand(&spec, &scale, None, None)?;
+            let plan = crate::spec::model::expand(&spec, &scale, None, None)?;
             println!(
                 "{}: {} cells x {} repeats x {} engines = {} runs; disk per run up to {}",
                 path.display(),
@@ -350,7 +360,7 @@ pub fn execute(cli: Cli) -> anyhow::Result<i32> {
                 plan.repeats,
                 plan.engines.len(),
                 plan.jobs.len(),
-                crate::process::gb(plan.max_disk_need())
+                crate::run::process::gb(plan.max_disk_need())
             );
             Ok(0)
         }

@@ -2,35 +2,23 @@
 //! runs) end to end, on Strata and RocksDB side by side, and reports on them.
 //!
 //! Entry point: [`run_cli`] (the arguments after `strata lab`). See `docs/lab.md`.
+//!
+//! The modules are grouped by stage, each using only the stages before it:
+//! [`spec`] (the study file and its plan), [`data`] (result rows and the
+//! figures in them), `run` (executing a plan), `judge` (what the rows say),
+//! `report` (Markdown, HTML and charts), and `cli` on top. db_bench's text
+//! output is read by `strata_bench::dbbench_text`.
 
 #![warn(missing_docs)]
 
-pub mod aggregate;
-pub mod chart;
-pub mod cli;
-pub mod compare;
-pub mod derive;
-pub mod distributed;
-pub mod doc;
-pub mod facet;
-pub mod findings;
-pub mod guards;
-pub mod host;
-pub mod joblog;
-pub mod model;
-pub mod process;
-pub mod report;
-pub mod results;
-pub mod runner;
-pub mod select;
+pub(crate) mod cli;
+pub mod data;
+pub(crate) mod judge;
+pub(crate) mod report;
+pub(crate) mod run;
 pub mod spec;
-pub mod statements;
-pub mod stats;
-pub mod tradeoff;
-pub mod validate;
-pub mod verdict;
-pub mod verdicts;
-pub mod versus;
+#[cfg(test)]
+mod testutil;
 
 use std::path::PathBuf;
 
@@ -52,7 +40,7 @@ pub fn run_cli(args: Vec<String>) -> anyhow::Result<i32> {
 
 /// The command that runs Strata's benchmark: this executable with `bench`
 /// as its first argument (override with `--strata-bench CMD`).
-pub fn default_bench_command() -> Vec<String> {
+pub(crate) fn default_bench_command() -> Vec<String> {
     let exe = std::env::current_exe()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|_| "strata".into());

@@ -3,11 +3,16 @@
 //! The bench is `$STRATA_LAB_BENCH` (a command, e.g. `strata bench`) if set,
 //! else a `db_bench` on PATH; without either the tests print why and skip.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const LAB: &str = env!("CARGO_BIN_EXE_strata-lab");
+use common::{
+    assert_contains, assert_png, fake_bench, lab, read, rows, run_fake, run_with, study,
+    study_in_temp, svg_texts, LAB,
+};
 
 fn bench() -> Option<String> {
     if let Ok(b) = std::env::var("STRATA_LAB_BENCH") {
@@ -29,99 +34,42 @@ fn bench_or_fake() -> String {
             return b;
         }
     }
-    format!("sh {}/tests/fake_db_bench.sh", env!("CARGO_MANIFEST_DIR"))
-}
-
-const SPEC: &str = r#"name = "tiny"
-title = "Tiny study"
-question = "Does the lab work end to end?"
-repeats = 2
-engines = ["strata", "rocksdb"]
-[flags]
-num = 1500
-statistics = 1
-histogram = 1
-seed = 7
-compression_type = "none"
-[[axis]]
-name = "value_size"
-unit = "bytes"
-values = [256, 2048]
-[[axis]]
-name = "layout"
-[[axis.variant]]
-label = "inline"
-flags = { enable_blob_files = false }
-[[axis.variant]]
-label = "blob"
-flags = { enable_blob_files = true, min_blob_size = 0 }
-[[step]]
-benchmarks = "fillrandom,stats"
-[[step]]
-name = "mix"
-benchmarks = "readrandomwriterandom"
-flags = { readwritepercent = 95 }
-[scales.quick]
-[[chart]]
-id = "ops"
-title = "fillrandom ops/sec"
-step = "fillrandom"
-metrics = ["ops_sec"]
-x = "value_size"
-series = "layout"
-mark_crossover = true
-[[chart]]
-id = "lat"
-title = "mix Get latency"
-step = "mix"
-metrics = ["get_p50", "get_p99"]
-x = "value_size"
-series = "layout"
-log_y = true
-[[chart]]
-id = "trade"
-title = "WAF against throughput"
-step = "fillrandom"
-metrics = ["waf"]
-x = "value_size"
-x_metric = "ops_sec"
-series = "layout"
-[[finding]]
-id = "bigger-is-slower"
-claim = "Throughput is best at the smaller value size."
-published = "n/a"
-kind = "argmax"
-metric = "ops_sec"
-step = "fillrandom"
-along = "value_size"
-where = { layout = "inline" }
-expected = ["256"]
-"#;
-
-fn lab(args: &[&str]) -> std::process::Output {
-    let o = Command::new(LAB)
-        .args(args)
-        .output()
-        .expect("run strata-lab");
-    if !o.status.success() {
-        panic!(
-            "strata-lab {args:?} failed\nstdout: {}\nstderr: {}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
-    }
-    o
+    fake_bench()
 }
 
 fn setup() -> (tempfile::TempDir, PathBuf) {
-    let d = tempfile::tempdir().unwrap();
-    let spec = d.path().join("tiny.toml");
-    std::fs::write(&spec, SPEC).unwrap();
-    (d, spec)
+    study_in_temp("tiny", &study("tiny"))
 }
 
-fn rows(path: &Path) -> Vec<strata_lab::results::ResultRow> {
-    strata_lab::results::read_jsonl(path).unwrap()
+/// The job lines `lab plan` prints for one repeat of `spec` on Strata
+/// (with `bench`) and this test binary's `strata-lab`, then `extra`.
+fn plan_jobs(spec: &Path, out: &Path, bench: &str, extra: &[&str]) -> String {
+    let mut args = vec![
+        "plan",
+        spec.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend([
+        "--strata-bench",
+        bench,
+        "--engines",
+        "strata",
+        "--repeats",
+        "1",
+    ]);
+    args.extend(["--lab-cmd", LAB]);
+    args.extend(extra);
+    String::from_utf8_lossy(&lab(&args).stdout).to_string()
+}
+
+/// The tiny study with a finding that blob overtakes inline, `between`
+/// its value sizes if given.
+fn tiny_with_crossover(between: &str) -> String {
+    format!(
+        "{}\n[[finding]]\nid = \"cross\"\nclaim = \"blob overtakes inline\"\npublished = \"p\"\nkind = \"crossover\"\nmetric = \"ops_sec\"\nstep = \"fillrandom\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"blob\"]\n{between}",
+        study("tiny")
+    )
 }
 
 #[test]
@@ -129,31 +77,15 @@ fn tiny_study_end_to_end() {
     let Some(b) = bench() else { return };
     let (d, spec) = setup();
     let out = d.path().join("out");
-    let o = lab(&[
-        "run",
-        spec.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--strata-bench",
-        &b,
-        "--rocksdb-bench",
-        &b,
-    ]);
+    let o = run_with(&spec, &out, &b, &["--rocksdb-bench", &b]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("report.html"));
     let sdir = out.join("tiny-quick");
-    let md = std::fs::read_to_string(sdir.join("report.md")).unwrap();
-    let html = std::fs::read_to_string(sdir.join("report.html")).unwrap();
+    let md = read(&sdir.join("report.md"));
+    let html = read(&sdir.join("report.html"));
     assert!(html.contains("<svg") && html.contains("Verdicts on the published claims"));
     for id in ["ops", "lat"] {
-        let png = std::fs::read(sdir.join(format!("charts/{id}.png"))).unwrap();
-        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
-        let svg = std::fs::read_to_string(sdir.join(format!("charts/{id}.svg"))).unwrap();
-        let doc = roxmltree::Document::parse(&svg).expect("valid SVG");
-        let texts: Vec<String> = doc
-            .descendants()
-            .filter_map(|n| n.text())
-            .map(str::to_string)
-            .collect();
+        assert_png(&sdir.join(format!("charts/{id}.png")));
+        let texts = svg_texts(&sdir.join(format!("charts/{id}.svg")));
         for s in [
             "strata inline",
             "strata blob",
@@ -161,7 +93,7 @@ fn tiny_study_end_to_end() {
             "rocksdb blob",
         ] {
             assert!(
-                texts.iter().any(|t| t.trim().starts_with(s)),
+                texts.iter().any(|t| t.starts_with(s)),
                 "{id}: series {s} missing in {texts:?}"
             );
         }
@@ -171,7 +103,7 @@ fn tiny_study_end_to_end() {
     assert_eq!(all.len(), 32);
     assert!(all.iter().all(|r| r.ok), "{:?}", all.iter().find(|r| !r.ok));
     assert!(all.iter().all(|r| r.engine_version.starts_with("RocksDB ")));
-    let csv = std::fs::read_to_string(sdir.join("results.csv")).unwrap();
+    let csv = read(&sdir.join("results.csv"));
     assert_eq!(csv.lines().count(), 33);
     // Findings match the data: recompute the best value size for rocksdb inline.
     let mut means: BTreeMap<String, Vec<f64>> = BTreeMap::new();
@@ -191,11 +123,9 @@ fn tiny_study_end_to_end() {
         .map(|(k, _)| k.clone())
         .unwrap();
     let best_h = if best == "256" { "256 B" } else { "2 KB" };
-    assert!(
-        md.contains(&format!(
-            "rocksdb, inline, fillrandom: best ops_sec at value_size = {best_h}"
-        )),
-        "{md}"
+    assert_contains(
+        &md,
+        &format!("rocksdb, inline, fillrandom: best ops_sec at value_size = {best_h}"),
     );
     let verdict = if best == "256" {
         "| reproduced |"
@@ -222,23 +152,12 @@ fn resume_after_interruption() {
     let b = bench_or_fake();
     let (d, spec) = setup();
     let out = d.path().join("out");
-    let base = [
-        "run",
-        spec.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--strata-bench",
-        &b,
-        "--engines",
-        "strata",
-        "--repeats",
-        "1",
-    ];
+    let base = ["--engines", "strata", "--repeats", "1"];
     let mut first = base.to_vec();
     first.extend(["--max-runs", "2"]);
-    lab(&first);
+    run_with(&spec, &out, &b, &first);
     let sdir = out.join("tiny-quick");
-    let done = strata_lab::results::run_files(&sdir);
+    let done = strata_lab::data::results::run_files(&sdir);
     assert_eq!(done.len(), 2);
     assert!(!sdir.join("report.md").exists());
     let before: Vec<String> = done
@@ -251,7 +170,7 @@ fn resume_after_interruption() {
     std::fs::write(partial.join("step0.stdout"), "garbage from a killed run").unwrap();
     let mut again = base.to_vec();
     again.push("--resume");
-    lab(&again);
+    run_with(&spec, &out, &b, &again);
     assert!(
         partial.join("result.jsonl").exists(),
         "the partial job was re-run"
@@ -260,7 +179,7 @@ fn resume_after_interruption() {
         std::fs::read_to_string(partial.join("step0.stdout")).unwrap(),
         "garbage from a killed run"
     );
-    let after = strata_lab::results::run_files(&sdir);
+    let after = strata_lab::data::results::run_files(&sdir);
     assert_eq!(after.len(), 4);
     for (p, b) in done.iter().zip(&before) {
         assert_eq!(
@@ -279,23 +198,17 @@ fn missing_rocksdb_runs_strata_alone_and_says_so() {
     let b = bench_or_fake();
     let (d, spec) = setup();
     let out = d.path().join("out");
-    lab(&[
-        "run",
-        spec.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--strata-bench",
+    run_with(
+        &spec,
+        &out,
         &b,
-        "--rocksdb-bench",
-        "/nonexistent/db_bench",
-        "--repeats",
-        "1",
-    ]);
-    let md = std::fs::read_to_string(out.join("tiny-quick/report.md")).unwrap();
-    assert!(md.contains("RocksDB was not measured"), "{md}");
-    assert!(
-        md.contains("rocksdb was requested but no bench for it is available"),
-        "{md}"
+        &["--rocksdb-bench", "/nonexistent/db_bench", "--repeats", "1"],
+    );
+    let md = read(&out.join("tiny-quick/report.md"));
+    assert_contains(&md, "RocksDB was not measured");
+    assert_contains(
+        &md,
+        "rocksdb was requested but no bench for it is available",
     );
 }
 
@@ -308,21 +221,7 @@ fn plan_runs_through_gnu_parallel_and_collects() {
     }
     let (d, spec) = setup();
     let out = d.path().join("out");
-    let o = lab(&[
-        "plan",
-        spec.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--strata-bench",
-        &b,
-        "--engines",
-        "strata",
-        "--repeats",
-        "1",
-        "--lab-cmd",
-        LAB,
-    ]);
-    let jobs = String::from_utf8_lossy(&o.stdout).to_string();
+    let jobs = plan_jobs(&spec, &out, &b, &[]);
     assert_eq!(jobs.lines().count(), 4);
     let jf = d.path().join("jobs.txt");
     std::fs::write(&jf, &jobs).unwrap();
@@ -355,29 +254,21 @@ fn plan_runs_through_gnu_parallel_and_collects() {
 /// verdicts are checked against exact expectations.
 #[test]
 fn tiny_study_with_fake_bench_always_runs() {
-    let fake = format!("sh {}/tests/fake_db_bench.sh", env!("CARGO_MANIFEST_DIR"));
     let (d, spec) = setup();
-    let text = format!(
-        "{}\n[[finding]]\nid = \"cross\"\nclaim = \"blob overtakes inline\"\npublished = \"p\"\nkind = \"crossover\"\nmetric = \"ops_sec\"\nstep = \"fillrandom\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"blob\"]\nbetween = [\"256\", \"2048\"]\n",
-        SPEC
-    );
-    std::fs::write(&spec, text).unwrap();
+    std::fs::write(
+        &spec,
+        tiny_with_crossover("between = [\"256\", \"2048\"]\n"),
+    )
+    .unwrap();
     let out = d.path().join("out");
     // 20,000 keys: the fake's user bytes (num x (value_size + 16)) pass the
     // report's 4 MiB guard on WAF, so the trade-off table has figures.
-    lab(&[
-        "run",
-        spec.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--strata-bench",
-        &fake,
-        "--rocksdb-bench",
-        &fake,
-        "--set",
-        "num=20000",
-    ]);
-    let sdir = out.join("tiny-quick");
+    let fake = fake_bench();
+    let sdir = run_fake(
+        &spec,
+        &out,
+        &["--rocksdb-bench", &fake, "--set", "num=20000"],
+    );
     let all = rows(&sdir.join("results.jsonl"));
     assert_eq!(all.len(), 32);
     assert!(all
@@ -390,12 +281,9 @@ fn tiny_study_with_fake_bench_always_runs() {
     assert_eq!(r.metrics["ops_sec"], 195312.0);
     // (wal + flush + compaction) / user = 2.5
     assert_eq!(r.metrics["waf"], 2.5);
-    let md = std::fs::read_to_string(sdir.join("report.md")).unwrap();
+    let md = read(&sdir.join("report.md"));
     for e in ["strata", "rocksdb"] {
-        assert!(
-            md.contains(&format!("- {e}, fillrandom ops/sec (ops_sec): blob rises above inline between 256 B and 2 KB (inline 195,312 vs blob 500,000 at 2 KB)")),
-            "{md}"
-        );
+        assert_contains(&md, &format!("- {e}, fillrandom ops/sec (ops_sec): blob rises above inline between 256 B and 2 KB (inline 195,312 vs blob 500,000 at 2 KB)"));
         let cross = md
             .lines()
             .find(|l| l.starts_with("| cross |") && l.contains(&format!("| {e} |")))
@@ -408,41 +296,29 @@ fn tiny_study_with_fake_bench_always_runs() {
         assert!(argmax.contains("| reproduced |"), "{argmax}");
     }
     for id in ["ops", "lat", "trade"] {
-        let png = std::fs::read(sdir.join(format!("charts/{id}.png"))).unwrap();
-        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
-        let svg = std::fs::read_to_string(sdir.join(format!("charts/{id}.svg"))).unwrap();
-        roxmltree::Document::parse(&svg).expect("valid SVG");
+        assert_png(&sdir.join(format!("charts/{id}.png")));
+        svg_texts(&sdir.join(format!("charts/{id}.svg")));
     }
     // The trade-off chart's table: both engines print the same figures, so
     // at equal throughput their WAF is the same wherever they are compared.
     // Inline at 2 KB is slower than at 256 B for the same WAF: off the
     // frontier, so not compared.
-    assert!(
-        md.contains("| layout | point | ops_sec | strata waf | rocksdb waf | strata / rocksdb |"),
-        "{md}"
+    assert_contains(
+        &md,
+        "| layout | point | ops_sec | strata waf | rocksdb waf | strata / rocksdb |",
     );
-    assert!(
-        md.contains("| inline | strata value_size=2 KB | 195,312 | 2.50 | - | dominated by its own value_size=256 B |"),
-        "{md}"
+    assert_contains(&md, "| inline | strata value_size=2 KB | 195,312 | 2.50 | - | dominated by its own value_size=256 B |");
+    assert_contains(
+        &md,
+        "| inline | rocksdb value_size=256 B | 1,562,500 | 2.50* | 2.50 | 1.000 |",
     );
-    assert!(
-        md.contains("| inline | rocksdb value_size=256 B | 1,562,500 | 2.50* | 2.50 | 1.000 |"),
-        "{md}"
-    );
-    assert!(
-        md.contains("Geometric mean of strata / rocksdb at equal ops_sec: 1.000 over 6 points; strata as good or better at 6 of them."),
-        "{md}"
-    );
-    assert!(
-        md.contains("Across engines: 0 of rocksdb's 3 frontier points are dominated by a strata point (as good or better in both ops_sec and waf); 0 of strata's 3 by a rocksdb point."),
-        "{md}"
-    );
+    assert_contains(&md, "Geometric mean of strata / rocksdb at equal ops_sec: 1.000 over 6 points; strata as good or better at 6 of them.");
+    assert_contains(&md, "Across engines: 0 of rocksdb's 3 frontier points are dominated by a strata point (as good or better in both ops_sec and waf); 0 of strata's 3 by a rocksdb point.");
     // Nor is it read along its axis like the other charts.
     assert!(!md.contains("WAF against throughput (waf)"), "{md}");
     assert!(!md.contains("WAF against throughput: "), "{md}");
-    let svg = std::fs::read_to_string(sdir.join("charts/ops.svg")).unwrap();
     assert!(
-        svg.contains("strata: blob &gt; inline") || svg.contains("strata: blob > inline"),
+        svg_texts(&sdir.join("charts/ops.svg")).contains(&"strata: blob > inline".to_string()),
         "crossover marker missing"
     );
 }
@@ -451,29 +327,13 @@ fn tiny_study_with_fake_bench_always_runs() {
 /// different cells reports the union of their cells.
 #[test]
 fn only_survives_plan_run_one_and_collect() {
-    let fake = format!("sh {}/tests/fake_db_bench.sh", env!("CARGO_MANIFEST_DIR"));
+    let fake = fake_bench();
     let (d, spec) = setup();
     let mut outs = Vec::new();
     for (part, size) in [("a", "256"), ("b", "2048")] {
         let out = d.path().join(part);
         let filter = format!("value_size={size}");
-        let o = lab(&[
-            "plan",
-            spec.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--strata-bench",
-            &fake,
-            "--engines",
-            "strata",
-            "--repeats",
-            "1",
-            "--only",
-            &filter,
-            "--lab-cmd",
-            LAB,
-        ]);
-        let jobs = String::from_utf8_lossy(&o.stdout).to_string();
+        let jobs = plan_jobs(&spec, &out, &fake, &["--only", &filter]);
         assert_eq!(jobs.lines().count(), 2, "{jobs}");
         for line in jobs.lines() {
             assert!(line.contains(&format!("--only {filter}")), "{line}");
@@ -491,8 +351,8 @@ fn only_survives_plan_run_one_and_collect() {
         merged.to_str().unwrap(),
     ]);
     assert_eq!(rows(&merged.join("tiny-quick/results.jsonl")).len(), 8);
-    let md = std::fs::read_to_string(merged.join("tiny-quick/report.md")).unwrap();
-    assert!(md.contains("4 cells"), "{md}");
+    let md = read(&merged.join("tiny-quick/report.md"));
+    assert_contains(&md, "4 cells");
 }
 
 /// An engine that lacks a flag a cell sets: `strata bench --engine=leveldb`
@@ -504,10 +364,7 @@ fn only_survives_plan_run_one_and_collect() {
 fn skipped_cells_and_assertion_builds_are_reported() {
     let (d, spec) = setup();
     // A claim on blob against inline: LevelDB ran half of its cells.
-    let text = format!(
-        "{SPEC}\n[[finding]]\nid = \"cross\"\nclaim = \"blob overtakes inline\"\npublished = \"p\"\nkind = \"crossover\"\nmetric = \"ops_sec\"\nstep = \"fillrandom\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"blob\"]\n"
-    );
-    std::fs::write(&spec, text).unwrap();
+    std::fs::write(&spec, tiny_with_crossover("")).unwrap();
     // The fake as `strata bench`: `--engine=leveldb` names a LevelDB built
     // with assertions and refuses blob files, as the real adapter does.
     let wrapper = d.path().join("bench.sh");
@@ -522,26 +379,20 @@ if [ "$eng" = leveldb ]; then
   esac; done
   echo "LevelDB:    version 1.23 (fake, assertions enabled)"
 fi
-exec sh {}/tests/fake_db_bench.sh "$@"
+exec {} "$@"
 "#,
-            env!("CARGO_MANIFEST_DIR")
+            fake_bench()
         ),
     )
     .unwrap();
     let out = d.path().join("out");
     let bench = format!("sh {}", wrapper.display());
-    lab(&[
-        "run",
-        spec.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--strata-bench",
+    run_with(
+        &spec,
+        &out,
         &bench,
-        "--engines",
-        "strata,leveldb",
-        "--repeats",
-        "1",
-    ]);
+        &["--engines", "strata,leveldb", "--repeats", "1"],
+    );
     let sdir = out.join("tiny-quick");
     let all = rows(&sdir.join("results.jsonl"));
     let skipped: Vec<_> = all
@@ -554,12 +405,9 @@ exec sh {}/tests/fake_db_bench.sh "$@"
         .iter()
         .filter(|r| r.engine == "leveldb" && r.cell["layout"] == "inline")
         .all(|r| r.ok));
-    let md = std::fs::read_to_string(sdir.join("report.md")).unwrap();
+    let md = read(&sdir.join("report.md"));
     let section = md.split("## Skipped cells").nth(1).expect(&md);
-    assert!(
-        section.contains("- leveldb lacks `--enable_blob_files` (all 2 cells with layout=blob): LevelDB has no blob files."),
-        "{section}"
-    );
+    assert_contains(section, "- leveldb lacks `--enable_blob_files` (all 2 cells with layout=blob): LevelDB has no blob files.");
     // Once per engine and flag, not per run; not among failed runs.
     assert_eq!(
         md.matches("(all 2 cells with layout=blob)").count(),
@@ -582,13 +430,7 @@ exec sh {}/tests/fake_db_bench.sh "$@"
     // marked, and a sentence saying why.
     assert!(md.contains("† leveldb ran a build with assertions enabled: its speed figures"));
     let results = md.split("## Results").nth(1).unwrap();
-    assert!(
-        results.contains("| 256 B | inline | leveldb † | 1/1 |"),
-        "{results}"
-    );
+    assert_contains(results, "| 256 B | inline | leveldb † | 1/1 |");
     assert!(!results.contains("| blob | leveldb"), "{results}");
-    assert!(
-        results.contains("| 256 B | blob | strata | 1/1 |"),
-        "{results}"
-    );
+    assert_contains(results, "| 256 B | blob | strata | 1/1 |");
 }

@@ -16,13 +16,13 @@
 //! sees both guarded and unguarded figures. The test also requires each kind
 //! of guard to have withheld something, so that it cannot pass vacuously.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
-use strata_lab::results::ResultRow;
-
-const LAB: &str = env!("CARGO_BIN_EXE_strata-lab");
+use common::{crate_dir, fake_bench, lab, read, rows};
+use strata_lab::data::results::ResultRow;
 
 const STUDIES: &[(&str, &[&str])] = &[
     ("blob", &[]),
@@ -147,27 +147,19 @@ fn expect_withheld(r: &ResultRow, metric: &str) -> Option<&'static str> {
 }
 
 fn run_study(out: &Path, name: &str, extra: &[&str]) {
-    let study = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../studies/{name}.toml"));
-    let fake = format!("sh {}/tests/fake_db_bench.sh", env!("CARGO_MANIFEST_DIR"));
-    let o = Command::new(LAB)
-        .args(["run", study.to_str().unwrap(), "--scale", "quick"])
-        .args(["--engines", "strata", "--strata-bench", &fake])
-        .args(["--out", out.to_str().unwrap()])
-        .args(extra)
-        .output()
-        .expect("run strata-lab");
-    assert!(
-        o.status.success(),
-        "{name}: {}\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let study = crate_dir().join(format!("../../studies/{name}.toml"));
+    let fake = fake_bench();
+    let mut args = vec!["run", study.to_str().unwrap(), "--scale", "quick"];
+    args.extend(["--engines", "strata", "--strata-bench", &fake]);
+    args.extend(["--out", out.to_str().unwrap()]);
+    args.extend(extra);
+    lab(&args);
 }
 
 /// Scans one study's report; returns the repeats withheld per kind of guard.
 fn scan(sdir: &Path, name: &str) -> BTreeMap<&'static str, usize> {
-    let md = std::fs::read_to_string(sdir.join("report.md")).unwrap();
-    let raw = strata_lab::results::read_jsonl(&sdir.join("results.jsonl")).unwrap();
+    let md = read(&sdir.join("report.md"));
+    let raw = rows(&sdir.join("results.jsonl"));
     let mut fired = BTreeMap::new();
     let tables = results_tables(&md);
     assert!(!tables.is_empty(), "{name}: no results tables");

@@ -22,12 +22,12 @@ fn shipped_studies_are_valid() {
         assert!(!l.spec.findings.is_empty(), "{name}: no published findings");
         assert!(!l.spec.charts.is_empty(), "{name}: no charts");
         for scale in ["quick", "full"] {
-            let plan = strata_lab::model::expand(&l, scale, None, None).unwrap();
+            let plan = strata_lab::spec::model::expand(&l, scale, None, None).unwrap();
             assert!(!plan.jobs.is_empty());
             assert!(plan.max_disk_need() > 0);
         }
-        let quick = strata_lab::model::expand(&l, "quick", None, None).unwrap();
-        let full = strata_lab::model::expand(&l, "full", None, None).unwrap();
+        let quick = strata_lab::spec::model::expand(&l, "quick", None, None).unwrap();
+        let full = strata_lab::spec::model::expand(&l, "full", None, None).unwrap();
         assert!(
             quick.max_disk_need() < full.max_disk_need(),
             "{name}: quick must be smaller than full"
@@ -39,7 +39,7 @@ fn shipped_studies_are_valid() {
 fn blob_full_scale_is_the_published_setup() {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../studies/blob.toml");
     let l = strata_lab::spec::load(&p).unwrap();
-    let plan = strata_lab::model::expand(&l, "full", None, None).unwrap();
+    let plan = strata_lab::spec::model::expand(&l, "full", None, None).unwrap();
     assert_eq!(plan.fixed.get("num").map(String::as_str), Some("500000"));
     assert_eq!(plan.repeats, 5);
     assert_eq!(plan.cells.len(), 10);

@@ -3,52 +3,11 @@
 //! known (`--fake_scale` sets a variant's speed, `--fake_noise` spreads its
 //! repeats), and the report's verdict section against its golden copy.
 
+mod common;
+
 use std::path::Path;
-use std::process::Command;
 
-const LAB: &str = env!("CARGO_BIN_EXE_strata-lab");
-
-/// inline: 400,000,000 / value_size ops/s; twin: the same flags;
-/// fast: 1.5x inline; noisy: 1.02x inline with repeats at 0.7x, 1x, 1.3x;
-/// blob: 500,000 ops/s at every size; noisyblob: blob with repeats at
-/// 0.7x, 1x, 1.3x.
-const SPEC: &str = r#"name = "kinds"
-title = "Verdict kinds"
-question = "Does each kind of claim get the verdict its data supports?"
-repeats = 3
-engines = ["strata"]
-[flags]
-num = 1000
-statistics = 1
-histogram = 1
-[[axis]]
-name = "value_size"
-unit = "bytes"
-values = [256, 2048, 4096]
-[[axis]]
-name = "layout"
-[[axis.variant]]
-label = "inline"
-flags = { enable_blob_files = false }
-[[axis.variant]]
-label = "twin"
-flags = { enable_blob_files = false }
-[[axis.variant]]
-label = "fast"
-flags = { enable_blob_files = false, fake_scale = 1.5 }
-[[axis.variant]]
-label = "noisy"
-flags = { enable_blob_files = false, fake_scale = 1.02, fake_noise = 0.3 }
-[[axis.variant]]
-label = "blob"
-flags = { enable_blob_files = true }
-[[axis.variant]]
-label = "noisyblob"
-flags = { enable_blob_files = true, fake_noise = 0.3 }
-[[step]]
-benchmarks = "fillrandom,stats"
-[scales.quick]
-"#;
+use common::{assert_golden, read, run_fake, study};
 
 /// (id, kind-specific fields, expected verdict)
 const FINDINGS: &[(&str, &str, &str)] = &[
@@ -85,7 +44,7 @@ const FINDINGS: &[(&str, &str, &str)] = &[
 ];
 
 fn study_text() -> String {
-    let mut t = SPEC.to_string();
+    let mut t = study("kinds");
     for (id, body, _) in FINDINGS {
         let metric = if body.contains("metric =") {
             String::new()
@@ -102,25 +61,7 @@ fn study_text() -> String {
 fn run_study(dir: &Path) -> String {
     let spec = dir.join("kinds.toml");
     std::fs::write(&spec, study_text()).unwrap();
-    let out = dir.join("out");
-    let fake = format!("sh {}/tests/fake_db_bench.sh", env!("CARGO_MANIFEST_DIR"));
-    let o = Command::new(LAB)
-        .args([
-            "run",
-            spec.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .args(["--strata-bench", &fake])
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "{}\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    std::fs::read_to_string(out.join("kinds-quick/report.md")).unwrap()
+    read(&run_fake(&spec, &dir.join("out"), &[]).join("report.md"))
 }
 
 /// The markdown between the verdicts heading and the next section.
@@ -167,17 +108,5 @@ fn every_kind_gets_the_verdict_its_data_supports() {
     // The engine the study names but that did not run is one line, not a row per claim.
     assert!(!md.contains("| rocksdb |"));
 
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/golden/verdicts.md");
-    let got = verdict_section(&md);
-    if std::env::var_os("STRATA_UPDATE_GOLDEN").is_some() {
-        std::fs::write(&golden, &got).unwrap();
-    }
-    let want = std::fs::read_to_string(&golden)
-        .expect("golden file (regenerate with STRATA_UPDATE_GOLDEN=1)");
-    assert_eq!(
-        got,
-        want,
-        "verdict section differs from {}",
-        golden.display()
-    );
+    assert_golden("verdicts.md", &verdict_section(&md));
 }

@@ -1,0 +1,458 @@
+//! Published findings checked against a run: the study's data gathered per
+//! point, facet and series, judged by the verdict model ([`crate::judge::verdict`]).
+//!
+//! A finding compares points along its `along` axis (or one point), fixes
+//! the axes named in `where`, and holds across every other axis: it is
+//! judged at each combination of their values (a facet) and the verdicts
+//! are combined ([`crate::judge::verdict::combine`]).
+
+use std::collections::BTreeMap;
+
+use crate::data::aggregate::values;
+use crate::data::results::ResultRow;
+use crate::judge::verdict::{kinds, Judgement, Verdict, DEFAULT_MIN_EFFECT};
+use crate::spec::model::Plan;
+use crate::spec::study::{Finding, FindingKind};
+
+/// Index `i` of a clean crossover of two series of means (no uncertainty):
+/// `b - a` is <= 0 at every point before `i` (at least one) and > 0 at `i`
+/// and every point after it. Missing points are skipped. Charts use it to
+/// place their crossover marker; verdicts use [`kinds::crossover`].
+pub(crate) fn crossover(a: &[Option<f64>], b: &[Option<f64>]) -> Option<usize> {
+    let d: Vec<(usize, f64)> = a
+        .iter()
+        .zip(b)
+        .enumerate()
+        .filter_map(|(i, (x, y))| Some((i, (*y)? - (*x)?)))
+        .collect();
+    let first_pos = d.iter().position(|(_, v)| *v > 0.0)?;
+    if first_pos == 0 || d[first_pos..].iter().any(|(_, v)| *v <= 0.0) {
+        return None;
+    }
+    Some(d[first_pos].0)
+}
+
+/// The axes a finding holds across: neither `along`, nor its series axis,
+/// nor fixed by `where`.
+pub(crate) fn across_axes(plan: &Plan, f: &Finding) -> Vec<String> {
+    plan.axes
+        .iter()
+        .map(|a| a.name.clone())
+        .filter(|n| {
+            Some(n) != f.along.as_ref()
+                && Some(n) != f.series_axis.as_ref()
+                && !f.where_.contains_key(n)
+        })
+        .collect()
+}
+
+/// The labels of `along` the finding compares, in sweep order: restricted
+/// by `at` and by `where` on the along axis itself.
+fn points(plan: &Plan, f: &Finding) -> Vec<String> {
+    let Some(al) = &f.along else {
+        return vec![String::new()];
+    };
+    let Some(ax) = plan.axis(al) else {
+        return Vec::new();
+    };
+    ax.values
+        .iter()
+        .map(|v| v.label.clone())
+        .filter(|l| f.at.is_empty() || f.at.contains(l))
+        .filter(|l| f.where_.get(al).is_none_or(|w| w == l))
+        .collect()
+}
+
+/// `axis=label` words for a set of fixed labels (display form).
+fn describe(plan: &Plan, fixed: &BTreeMap<String, String>) -> String {
+    fixed
+        .iter()
+        .map(|(k, v)| plan.axis(k).map(|a| a.tag(v)).unwrap_or_else(|| v.clone()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Cores a finding's cells ask for (largest `cpus` label among them).
+fn cores_needed(plan: &Plan, f: &Finding, xs: &[String]) -> Option<u32> {
+    let cpus = plan.axis("cpus")?;
+    let labels: Vec<&String> = if f.along.as_deref() == Some("cpus") {
+        xs.iter().collect()
+    } else if let Some(l) = f.where_.get("cpus") {
+        vec![l]
+    } else {
+        cpus.values.iter().map(|v| &v.label).collect()
+    };
+    labels.iter().filter_map(|l| l.parse::<u32>().ok()).max()
+}
+
+/// The judgement of one finding for one engine, over every facet.
+pub(crate) fn judge(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Judgement {
+    let xs = points(plan, f);
+    if xs.is_empty() {
+        return Judgement::new(
+            Verdict::NoData,
+            "none of the finding's points is in this run",
+        );
+    }
+    // A claim about more cores than the host has cannot be judged here:
+    // the pinned runs get no more cores than exist.
+    let host_cores = rows
+        .iter()
+        .filter(|r| r.engine == engine)
+        .map(|r| r.host.cores)
+        .max()
+        .unwrap_or(0);
+    if let Some(need) = cores_needed(plan, f, &xs) {
+        if host_cores > 0 && need > host_cores {
+            return Judgement::new(
+                Verdict::Inconclusive,
+                format!("needs {need} cores; this host has {host_cores}"),
+            );
+        }
+    }
+    let across = across_axes(plan, f);
+    let used: Vec<&str> = plan
+        .axes
+        .iter()
+        .map(|a| a.name.as_str())
+        .filter(|n| !across.iter().any(|x| x == n))
+        .collect();
+    let facets = crate::judge::facet::facets(plan, &used);
+    let mut parts: Vec<(String, Judgement)> = Vec::new();
+    for facet in &facets {
+        let mut fixed = f.where_.clone();
+        fixed.extend(facet.clone());
+        if let Some(al) = &f.along {
+            fixed.remove(al);
+        }
+        parts.push((
+            describe(plan, facet),
+            judge_at(plan, rows, f, engine, &fixed, &xs),
+        ));
+    }
+    // One facet, or every facet judged alike for the same reason (no data,
+    // a skipped flag): one sentence.
+    if parts.len() == 1 {
+        return parts.remove(0).1;
+    }
+    if parts.iter().all(|p| p.1 == parts[0].1) {
+        let n = parts.len();
+        let j = parts.remove(0).1;
+        return Judgement::new(
+            j.verdict,
+            format!("alike at each of {n} facets: {}", j.text),
+        );
+    }
+    let verdict =
+        crate::judge::verdict::combine(&parts.iter().map(|p| p.1.verdict).collect::<Vec<_>>());
+    let text = parts
+        .iter()
+        .map(|(at, j)| format!("[{at}] {}: {}", j.verdict.word(), j.text))
+        .collect::<Vec<_>>()
+        .join(" ");
+    Judgement::new(
+        verdict,
+        format!("judged at each of {} facets. {text}", parts.len()),
+    )
+}
+
+/// The flags `engine` lacks that made the runner skip cells matching
+/// `fixed` (`--enable_blob_files`), or `None` when none was skipped.
+fn skipped_flags(
+    rows: &[ResultRow],
+    engine: &str,
+    fixed: &BTreeMap<String, String>,
+) -> Option<String> {
+    let mut flags: Vec<String> = rows
+        .iter()
+        .filter(|r| r.engine == engine && crate::data::skipped::is_skipped(r))
+        .filter(|r| fixed.iter().all(|(k, v)| r.cell.get(k) == Some(v)))
+        .map(|r| crate::data::skipped::skipped_flag(r.error.as_deref().unwrap_or("")).0)
+        .filter(|f| !f.is_empty())
+        .map(|f| format!("`--{f}`"))
+        .collect();
+    flags.sort();
+    flags.dedup();
+    (!flags.is_empty()).then(|| flags.join(", "))
+}
+
+/// Judges a finding at one facet (`fixed`: every axis but `along` and the series axis).
+fn judge_at(
+    plan: &Plan,
+    rows: &[ResultRow],
+    f: &Finding,
+    engine: &str,
+    fixed: &BTreeMap<String, String>,
+    xs: &[String],
+) -> Judgement {
+    let sample = |series: Option<&str>| -> Vec<Vec<f64>> {
+        xs.iter()
+            .map(|x| {
+                let mut fx = fixed.clone();
+                if let Some(al) = &f.along {
+                    fx.insert(al.clone(), x.clone());
+                }
+                if let (Some(sa), Some(l)) = (&f.series_axis, series) {
+                    fx.insert(sa.clone(), l.to_string());
+                }
+                values(rows, engine, &f.step, &fx, &f.metric)
+            })
+            .collect()
+    };
+    let shown: Vec<String> = match &f.along {
+        Some(al) => xs
+            .iter()
+            .map(|x| {
+                plan.axis(al)
+                    .map(|a| a.display(x))
+                    .unwrap_or_else(|| x.clone())
+            })
+            .collect(),
+        None => vec![if fixed.is_empty() {
+            "the one point".to_string()
+        } else {
+            describe(plan, fixed)
+        }],
+    };
+    let tag = |l: &str| match &f.series_axis {
+        Some(sa) => plan
+            .axis(sa)
+            .map(|a| a.tag(l))
+            .unwrap_or_else(|| l.to_string()),
+        None => l.to_string(),
+    };
+    let e = f.min_effect.unwrap_or(DEFAULT_MIN_EFFECT);
+    let pos = |l: &str| xs.iter().position(|x| x == l);
+    let mut j = match f.kind {
+        FindingKind::Crossover
+        | FindingKind::Ordering
+        | FindingKind::Ratio
+        | FindingKind::Parity => {
+            let (la, lb) = (tag(&f.series[0]), tag(&f.series[1]));
+            let a = sample(Some(&f.series[0]));
+            let b = sample(Some(&f.series[1]));
+            match f.kind {
+                FindingKind::Crossover => {
+                    let window = match f.between.as_slice() {
+                        [w0, w1] => Some((pos(w0).unwrap_or(0), pos(w1).unwrap_or(xs.len() - 1))),
+                        _ => None,
+                    };
+                    kinds::crossover(&shown, &la, &lb, &a, &b, window, e)
+                }
+                FindingKind::Ordering => kinds::ordering(&shown, &la, &lb, &a, &b, e),
+                FindingKind::Ratio => {
+                    kinds::ratio(&shown, &la, &lb, &a, &b, (f.range[0], f.range[1]), e)
+                }
+                _ => kinds::parity(&shown, &la, &lb, &a, &b, e),
+            }
+        }
+        FindingKind::Monotonic => {
+            let up = f.direction.as_deref() == Some("increasing");
+            if f.series.len() == 2 {
+                let a = sample(Some(&f.series[0]));
+                let b = sample(Some(&f.series[1]));
+                let what = format!("{} {}/{}", f.metric, tag(&f.series[1]), tag(&f.series[0]));
+                kinds::monotonic(&shown, &what, Some(&a), &b, up, e)
+            } else {
+                kinds::monotonic(&shown, &f.metric, None, &sample(None), up, e)
+            }
+        }
+        FindingKind::Argmax => {
+            let expected: Vec<usize> = if f.expected.iter().any(|x| x == "interior") {
+                (1..xs.len().saturating_sub(1)).collect()
+            } else {
+                f.expected.iter().filter_map(|l| pos(l)).collect()
+            };
+            kinds::argmax(&shown, &f.metric, &sample(None), &expected, !f.minimize, e)
+        }
+        FindingKind::Bound => kinds::bound(&shown, &f.metric, &sample(None), f.max, f.min),
+    };
+    if j.verdict == Verdict::NoData {
+        j.text = match crate::judge::guards::na_reason(rows, engine, &f.step, fixed, &f.metric) {
+            Some(why) => format!("{} is n/a here: {why}", f.metric),
+            None => match skipped_flags(rows, engine, fixed) {
+                Some(flags) => format!(
+                    "{engine} did not run these cells: it lacks {flags} (see \"Skipped cells\")"
+                ),
+                None if rows
+                    .iter()
+                    .any(|r| r.ok && r.engine == engine && r.step == f.step) =>
+                {
+                    format!("{engine}'s runs do not report {}", f.metric)
+                }
+                None => format!("no successful runs measured {}", f.metric),
+            },
+        };
+    }
+    j
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::results::{sample_row, ResultRow};
+    use crate::spec::parse;
+
+    const SPEC: &str = include_str!("../../testdata/studies/unit-findings.toml");
+
+    /// Rows with `ops_sec` = f(x, series, z) x (1 + jitter) per repeat.
+    fn rows(f: impl Fn(f64, &str, &str) -> f64, jitter: &[f64]) -> Vec<ResultRow> {
+        let mut out = Vec::new();
+        for x in ["1", "2", "3"] {
+            for s in ["a", "b"] {
+                for z in ["10", "20"] {
+                    for (i, j) in jitter.iter().enumerate() {
+                        let mut r = sample_row();
+                        r.step = "fillrandom".into();
+                        r.repeat = i as u32;
+                        r.cell = [("x", x), ("s", s), ("z", z)]
+                            .into_iter()
+                            .map(|(k, v)| (k.to_string(), v.to_string()))
+                            .collect();
+                        r.cell_id = format!("x={x},s={s},z={z}");
+                        r.metrics.insert(
+                            "ops_sec".into(),
+                            f(x.parse().unwrap_or(0.0), s, z) * (1.0 + j),
+                        );
+                        out.push(r);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn finding(kind: &str, extra: &str) -> Finding {
+        let text = format!("{SPEC}[[finding]]\nid = \"f\"\nclaim = \"c\"\npublished = \"p\"\nkind = \"{kind}\"\nmetric = \"ops_sec\"\nstep = \"fillrandom\"\n{extra}\n");
+        let l = parse(&text, std::path::Path::new("t.toml")).unwrap_or_else(|e| panic!("{e}"));
+        l.spec.findings[0].get_ref().clone()
+    }
+
+    fn judged(f: &Finding, rows: &[ResultRow]) -> Judgement {
+        let plan = crate::testutil::plan(SPEC, "quick");
+        judge(&plan, rows, f, "rocksdb")
+    }
+
+    const J3: &[f64] = &[0.0, 0.01, -0.01];
+
+    #[test]
+    fn pair_findings_both_ways() {
+        let f = finding(
+            "ordering",
+            "along = \"x\"\nseries_axis = \"s\"\nseries = [\"a\", \"b\"]",
+        );
+        let r = rows(|_, s, _| if s == "a" { 200.0 } else { 100.0 }, J3);
+        assert_eq!(judged(&f, &r).verdict, Verdict::Reproduced);
+        let r = rows(|_, s, _| if s == "a" { 100.0 } else { 200.0 }, J3);
+        assert_eq!(judged(&f, &r).verdict, Verdict::Reversed);
+        // a is ahead by 1% with 30% noise: inconclusive, never a verdict.
+        let r = rows(
+            |_, s, _| if s == "a" { 101.0 } else { 100.0 },
+            &[-0.3, 0.0, 0.3],
+        );
+        assert_eq!(judged(&f, &r).verdict, Verdict::Inconclusive);
+    }
+
+    #[test]
+    fn a_finding_holds_across_unfixed_axes() {
+        let f = finding(
+            "ordering",
+            "along = \"x\"\nseries_axis = \"s\"\nseries = [\"a\", \"b\"]",
+        );
+        // a above b only at z = 10: not across z.
+        let r = rows(
+            |_, s, z| if s == "a" && z == "10" { 200.0 } else { 100.0 },
+            J3,
+        );
+        let j = judged(&f, &r);
+        assert_eq!(j.verdict, Verdict::NotReproduced, "{}", j.text);
+        assert!(
+            j.text
+                .starts_with("judged at each of 2 facets. [z=10] reproduced:"),
+            "{}",
+            j.text
+        );
+        // Fixed to z = 10 it holds.
+        let f = finding(
+            "ordering",
+            "along = \"x\"\nseries_axis = \"s\"\nseries = [\"a\", \"b\"]\nwhere = { z = \"10\" }",
+        );
+        assert_eq!(judged(&f, &r).verdict, Verdict::Reproduced);
+    }
+
+    #[test]
+    fn one_point_ratio_monotonic_argmax() {
+        let r = rows(|x, s, _| if s == "a" { 100.0 * x } else { 50.0 * x }, J3);
+        let f = finding(
+            "ratio",
+            "series_axis = \"s\"\nseries = [\"a\", \"b\"]\nwhere = { x = \"2\", z = \"10\" }\nrange = [0.4, 0.6]",
+        );
+        let j = judged(&f, &r);
+        assert_eq!(j.verdict, Verdict::Reproduced, "{}", j.text);
+        assert!(j.text.contains("(one point)"), "{}", j.text);
+        let f = finding(
+            "monotonic",
+            "along = \"x\"\ndirection = \"increasing\"\nwhere = { s = \"a\", z = \"20\" }",
+        );
+        assert_eq!(judged(&f, &r).verdict, Verdict::Reproduced);
+        let f = finding(
+            "argmax",
+            "along = \"x\"\nexpected = [\"3\"]\nwhere = { s = \"b\", z = \"20\" }",
+        );
+        assert_eq!(judged(&f, &r).verdict, Verdict::Reproduced);
+        let f = finding(
+            "argmax",
+            "along = \"x\"\nexpected = [\"interior\"]\nwhere = { s = \"b\", z = \"20\" }",
+        );
+        assert_eq!(judged(&f, &r).verdict, Verdict::NotReproduced);
+        assert_eq!(judged(&f, &[]).verdict, Verdict::NoData);
+    }
+
+    #[test]
+    fn a_metric_the_engine_does_not_report_says_so() {
+        let r = rows(|_, _, _| 100.0, J3);
+        let mut f = finding("argmax", "along = \"x\"\nexpected = [\"2\"]");
+        f.metric = "flush_micros_per_flush".into();
+        let j = judged(&f, &r);
+        assert_eq!(j.verdict, Verdict::NoData);
+        assert_eq!(
+            j.text,
+            "alike at each of 4 facets: rocksdb's runs do not report flush_micros_per_flush"
+        );
+        assert!(judged(&f, &[])
+            .text
+            .ends_with(": no successful runs measured flush_micros_per_flush"));
+    }
+
+    #[test]
+    fn at_restricts_the_points() {
+        // b/a falls from x=2 to x=3 only.
+        let r = rows(
+            |x, s, _| {
+                if s == "a" {
+                    100.0
+                } else if x < 3.0 {
+                    200.0
+                } else {
+                    150.0
+                }
+            },
+            J3,
+        );
+        let f = finding(
+            "monotonic",
+            "along = \"x\"\nat = [\"2\", \"3\"]\nseries_axis = \"s\"\nseries = [\"a\", \"b\"]\ndirection = \"decreasing\"",
+        );
+        let j = judged(&f, &r);
+        assert_eq!(j.verdict, Verdict::Reproduced, "{}", j.text);
+    }
+
+    #[test]
+    fn crossover_index() {
+        let a = [Some(10.0), Some(10.0), Some(10.0)];
+        let b = [Some(5.0), Some(9.0), Some(20.0)];
+        assert_eq!(crossover(&a, &b), Some(2));
+        assert_eq!(crossover(&b, &a), None);
+        assert_eq!(crossover(&a, &a.map(|x| x.map(|v| v + 1.0))), None);
+    }
+}

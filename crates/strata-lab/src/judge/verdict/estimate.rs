@@ -1,0 +1,278 @@
+//! Estimates with their uncertainty: a value on an effect scale, its
+//! variance and degrees of freedom, combined linearly with the
+//! Welch-Satterthwaite approximation, and read as a 95% t-interval.
+//!
+//! Every verdict is built from these: the mean of a cell's repeats, the
+//! difference of two cells, a pooled effect over points or a slope are all
+//! linear combinations of per-cell means, each with its own sample variance.
+
+use crate::data::stats::inc_beta;
+
+/// A value with its sampling variance and degrees of freedom.
+///
+/// `var` is NaN when it cannot be estimated (a cell with one repeat): no
+/// interval can be given then. `var == 0` (identical repeats) gives a
+/// zero-width interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Est {
+    /// The estimate.
+    pub value: f64,
+    /// Its variance (NaN: unknown).
+    pub var: f64,
+    /// Degrees of freedom of `var` (infinite when `var` is exact).
+    pub df: f64,
+}
+
+impl Est {
+    /// The mean of `xs` with its variance (s² / n) and n - 1 degrees of freedom.
+    pub fn mean(xs: &[f64]) -> Option<Est> {
+        if xs.is_empty() {
+            return None;
+        }
+        let n = xs.len() as f64;
+        let m = xs.iter().sum::<f64>() / n;
+        if xs.len() < 2 {
+            return Some(Est {
+                value: m,
+                var: f64::NAN,
+                df: 0.0,
+            });
+        }
+        let s2 = xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0);
+        Some(Est {
+            value: m,
+            var: s2 / n,
+            df: if s2 == 0.0 { f64::INFINITY } else { n - 1.0 },
+        })
+    }
+
+    /// `Σ cᵢ·eᵢ`, with variance `Σ cᵢ²·varᵢ` and Welch-Satterthwaite degrees
+    /// of freedom `(Σ cᵢ²varᵢ)² / Σ (cᵢ²varᵢ)² / dfᵢ`.
+    pub fn combine(terms: &[(f64, Est)]) -> Est {
+        let value = terms.iter().map(|(c, e)| c * e.value).sum();
+        let parts: Vec<(f64, f64)> = terms
+            .iter()
+            .filter(|(c, _)| *c != 0.0)
+            .map(|(c, e)| (c * c * e.var, e.df))
+            .collect();
+        if parts.iter().any(|(v, _)| v.is_nan()) {
+            return Est {
+                value,
+                var: f64::NAN,
+                df: 0.0,
+            };
+        }
+        let var: f64 = parts.iter().map(|(v, _)| v).sum();
+        let denom: f64 = parts
+            .iter()
+            .filter(|(v, _)| *v > 0.0)
+            .map(|(v, df)| v * v / df)
+            .sum();
+        let df = if var == 0.0 || denom == 0.0 {
+            f64::INFINITY
+        } else {
+            var * var / denom
+        };
+        Est { value, var, df }
+    }
+
+    /// `b - a`.
+    pub fn diff(a: &Est, b: &Est) -> Est {
+        Est::combine(&[(-1.0, *a), (1.0, *b)])
+    }
+
+    /// The two-sided 95% t-interval, or `None` when the variance is unknown.
+    pub fn interval(&self) -> Option<(f64, f64)> {
+        if self.var.is_nan() || self.df <= 0.0 {
+            return None;
+        }
+        let h = t95(self.df) * self.var.sqrt();
+        Some((self.value - h, self.value + h))
+    }
+}
+
+/// The two-sided 95% quantile of Student's t with `df` (possibly
+/// fractional) degrees of freedom; 1.96 for infinite df.
+pub(crate) fn t95(df: f64) -> f64 {
+    if !df.is_finite() {
+        return 1.959_964;
+    }
+    // p(t) = I_{df/(df+t²)}(df/2, 1/2) falls from 1 at t = 0; bisect for 0.05.
+    let p = |t: f64| inc_beta(df / 2.0, 0.5, df / (df + t * t));
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    while p(hi) > 0.05 && hi < 1e9 {
+        hi *= 2.0;
+    }
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        if p(mid) > 0.05 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+/// The scale effects are measured on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Scale {
+    /// Natural log of the values: differences are log ratios, and a minimum
+    /// effect `e` is `ln(1 + e)` either way. Used when every value is positive.
+    Log,
+    /// Values divided by a reference (the largest point mean in absolute
+    /// value): differences are fractions of it. Used when some value is 0
+    /// or negative (stall time), where a ratio is undefined.
+    Linear(f64),
+    /// Two series compared where some value is 0: at each point, the
+    /// difference as a fraction of that point's larger mean.
+    Relative,
+}
+
+impl Scale {
+    /// Log when every value of every sample is positive, else linear
+    /// relative to the largest absolute sample mean (1 when all are 0).
+    pub fn choose(samples: &[&[f64]]) -> Scale {
+        if samples.iter().all(|s| s.iter().all(|x| *x > 0.0)) {
+            return Scale::Log;
+        }
+        let r = samples
+            .iter()
+            .filter(|s| !s.is_empty())
+            .map(|s| (s.iter().sum::<f64>() / s.len() as f64).abs())
+            .fold(0.0, f64::max);
+        Scale::Linear(if r > 0.0 { r } else { 1.0 })
+    }
+
+    /// A value on this scale.
+    pub fn map(&self, x: f64) -> f64 {
+        match self {
+            Scale::Log => x.ln(),
+            Scale::Linear(r) => x / r,
+            Scale::Relative => x,
+        }
+    }
+
+    /// The mean of a sample on this scale (`None` when it is empty).
+    pub fn mean(&self, xs: &[f64]) -> Option<Est> {
+        let v: Vec<f64> = xs.iter().map(|x| self.map(*x)).collect();
+        Est::mean(&v)
+    }
+
+    /// A minimum relative effect as a distance on this scale.
+    pub fn threshold(&self, min_effect: f64) -> f64 {
+        match self {
+            Scale::Log => min_effect.ln_1p(),
+            Scale::Linear(_) | Scale::Relative => min_effect,
+        }
+    }
+
+    /// A difference on this scale in words: a ratio (`1.23`) on the log
+    /// scale, a signed difference in the metric's units on the linear one,
+    /// a signed share of the larger mean (`+35.0%`) on the relative one.
+    pub fn diff_text(&self, d: f64) -> String {
+        match self {
+            Scale::Log if d.exp() >= 1000.0 => crate::data::format::fmt_num(d.exp()),
+            Scale::Log => format!("{:.3}", d.exp()),
+            Scale::Linear(r) => crate::data::format::fmt_num(d * r),
+            Scale::Relative => format!("{:+.1}%", d * 100.0),
+        }
+    }
+}
+
+/// Where an interval lies against a minimum effect `t` (on the same scale).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Side {
+    /// Entirely above `+t`: an effect in the claimed direction.
+    With,
+    /// Entirely below `-t`: an effect in the other direction.
+    Against,
+    /// Entirely within `[-t, t]`: no effect as large as `t`.
+    Null,
+    /// Straddles a boundary, or has no interval: the data cannot tell.
+    Unclear,
+}
+
+/// Classifies `e`'s 95% interval against the minimum effect `t`.
+pub(crate) fn side(e: &Est, t: f64) -> Side {
+    match e.interval() {
+        None => Side::Unclear,
+        Some((lo, _)) if lo > t => Side::With,
+        Some((_, hi)) if hi < -t => Side::Against,
+        Some((lo, hi)) if lo >= -t && hi <= t => Side::Null,
+        Some(_) => Side::Unclear,
+    }
+}
+
+/// `e` with its sign flipped (an effect read in the other direction).
+pub(crate) fn neg(e: &Est) -> Est {
+    Est {
+        value: -e.value,
+        ..*e
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn t_quantiles_match_tables() {
+        for (df, t) in [
+            (1.0, 12.706),
+            (2.0, 4.303),
+            (4.0, 2.776),
+            (10.0, 2.228),
+            (30.0, 2.042),
+        ] {
+            assert!((t95(df) - t).abs() < 2e-3, "df {df}: {}", t95(df));
+        }
+        assert!((t95(f64::INFINITY) - 1.96).abs() < 1e-3);
+        // Fractional df lies between its neighbours.
+        assert!(t95(2.5) < t95(2.0) && t95(2.5) > t95(3.0));
+    }
+
+    #[test]
+    fn mean_and_difference() {
+        let a = Est::mean(&[1.0, 2.0, 3.0]).unwrap();
+        assert_eq!(a.value, 2.0);
+        assert!((a.var - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!(a.df, 2.0);
+        let b = Est::mean(&[3.0, 4.0, 5.0]).unwrap();
+        let d = Est::diff(&a, &b);
+        assert_eq!(d.value, 2.0);
+        // Equal variances and sizes: Satterthwaite gives n1 + n2 - 2.
+        assert!((d.df - 4.0).abs() < 1e-9, "{}", d.df);
+        let (lo, hi) = d.interval().unwrap();
+        assert!((hi - lo) / 2.0 - 2.776 * (2.0f64 / 3.0).sqrt() < 1e-3);
+        // One repeat: no interval.
+        let one = Est::mean(&[5.0]).unwrap();
+        assert!(Est::diff(&a, &one).interval().is_none());
+        // Identical repeats: a zero-width interval.
+        let z = Est::mean(&[2.0, 2.0]).unwrap();
+        assert_eq!(z.interval(), Some((2.0, 2.0)));
+    }
+
+    #[test]
+    fn sides() {
+        let t = 0.05f64.ln_1p();
+        let at = |v: f64, sd: f64| Est {
+            value: v,
+            var: sd * sd,
+            df: f64::INFINITY,
+        };
+        assert_eq!(side(&at(0.2, 0.01), t), Side::With);
+        assert_eq!(side(&at(-0.2, 0.01), t), Side::Against);
+        assert_eq!(side(&at(0.0, 0.01), t), Side::Null);
+        assert_eq!(side(&at(0.05, 0.02), t), Side::Unclear);
+        assert_eq!(side(&at(0.0, 0.5), t), Side::Unclear);
+    }
+
+    #[test]
+    fn scale_choice() {
+        assert_eq!(Scale::choose(&[&[1.0, 2.0], &[3.0]]), Scale::Log);
+        assert_eq!(Scale::choose(&[&[0.0, 2.0], &[-4.0]]), Scale::Linear(4.0));
+        assert_eq!(Scale::choose(&[&[0.0, 0.0]]), Scale::Linear(1.0));
+        assert!((Scale::Log.threshold(0.05) - 1.05f64.ln()).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,258 @@
+//! The decision of each kind of claim, from the repeats at each point.
+//!
+//! Inputs are samples per point along an axis (an empty sample: no data at
+//! that point). Two series `a` and `b` are compared through the effect of
+//! `b` relative to `a` at each point (`b / a` on the log scale); one series
+//! through its means. Each function returns the verdict and the figures
+//! behind it (estimates with 95% intervals).
+
+mod best;
+mod bound;
+mod pair;
+mod reading;
+mod trend;
+
+pub(crate) use best::{argmax, argmax_with_share};
+pub(crate) use bound::bound;
+pub(crate) use pair::{crossover, ordering, parity, ratio};
+pub(crate) use trend::monotonic;
+
+#[cfg(test)]
+mod tests {
+    use super::reading::Series;
+    use super::*;
+    use crate::judge::verdict::Verdict;
+    use Verdict::*;
+
+    fn xs(n: usize) -> Vec<String> {
+        (1..=n).map(|i| format!("x{i}")).collect()
+    }
+
+    /// `n` repeats around `m` with relative spread `cv` (deterministic).
+    fn rep(m: f64, cv: f64, n: usize) -> Vec<f64> {
+        let j = [-1.0, 0.0, 1.0, -0.5, 0.5, -0.8, 0.8, -0.2, 0.2, 0.0];
+        (0..n).map(|i| m * (1.0 + cv * j[i % j.len()])).collect()
+    }
+
+    fn series(ms: &[f64], cv: f64, n: usize) -> Vec<Vec<f64>> {
+        ms.iter().map(|m| rep(*m, cv, n)).collect()
+    }
+
+    #[test]
+    fn ordering_all_four_verdicts() {
+        let x = xs(3);
+        let hi = series(&[200.0, 200.0, 200.0], 0.02, 3);
+        let lo = series(&[100.0, 100.0, 100.0], 0.02, 3);
+        let same = series(&[100.0, 100.0, 100.0], 0.01, 5);
+        let wide = series(&[110.0, 110.0, 110.0], 0.6, 3);
+        let v = |a: &Series, b: &Series| ordering(&x, "a", "b", a, b, 0.05).verdict;
+        assert_eq!(v(&hi, &lo), Reproduced);
+        assert_eq!(v(&lo, &hi), Reversed);
+        assert_eq!(v(&same, &same), NotReproduced);
+        assert_eq!(v(&wide, &lo), Inconclusive);
+        assert_eq!(v(&[], &[]), NoData);
+        // One repeat per cell: no interval, never a verdict either way.
+        let one = series(&[200.0, 200.0, 200.0], 0.0, 1);
+        assert_eq!(v(&one, &lo), Inconclusive);
+    }
+
+    #[test]
+    fn crossover_window_and_reversal() {
+        let x = xs(4);
+        let a = series(&[100.0, 100.0, 100.0, 100.0], 0.01, 3);
+        let b = series(&[60.0, 99.0, 150.0, 200.0], 0.01, 3);
+        let v = |a: &Series, b: &Series, w| crossover(&x, "a", "b", a, b, w, 0.05).verdict;
+        let j = crossover(&x, "a", "b", &a, &b, None, 0.05);
+        assert_eq!(j.verdict, Verdict::Reproduced, "{}", j.text);
+        assert!(
+            j.text.starts_with("b overtakes a between x2 and x3"),
+            "{}",
+            j.text
+        );
+        assert_eq!(v(&a, &b, Some((1, 3))), Reproduced);
+        assert_eq!(v(&a, &b, Some((2, 3))), NotReproduced);
+        assert_eq!(v(&a, &b, Some((0, 1))), NotReproduced);
+        assert_eq!(v(&b, &a, None), Reversed);
+        // Identical series: no crossover either way.
+        assert_eq!(v(&a, &a, None), NotReproduced);
+        // Above everywhere: not a crossover.
+        let up = series(&[150.0, 150.0, 150.0, 150.0], 0.01, 3);
+        assert_eq!(v(&a, &up, None), NotReproduced);
+        // Before the crossing, b's lead is unclear: where it crosses cannot be told.
+        let fuzzy = vec![
+            rep(104.0, 0.3, 3),
+            rep(104.0, 0.3, 3),
+            rep(150.0, 0.01, 3),
+            rep(150.0, 0.01, 3),
+        ];
+        assert_eq!(v(&a, &fuzzy, None), Inconclusive);
+    }
+
+    #[test]
+    fn ratio_needs_its_interval_inside_the_range() {
+        let x = xs(2);
+        let a = series(&[100.0, 100.0], 0.01, 5);
+        let b = series(&[300.0, 300.0], 0.01, 5);
+        let v = |a: &Series, b: &Series, r| ratio(&x, "a", "b", a, b, r, 0.05).verdict;
+        assert_eq!(v(&a, &b, (2.0, 10.0)), Reproduced);
+        assert_eq!(v(&a, &b, (5.0, 10.0)), NotReproduced);
+        assert_eq!(v(&b, &a, (2.0, 10.0)), Reversed);
+        let noisy = series(&[300.0, 300.0], 0.9, 2);
+        assert_eq!(v(&a, &noisy, (2.0, 10.0)), Inconclusive);
+        // Within noise of 1 against a claim of 1.02-1.08: neither reproduced nor reversed.
+        let same = series(&[100.0, 100.0], 0.01, 5);
+        let j = ratio(&x, "a", "b", &a, &same, (1.02, 1.08), 0.05);
+        assert!(
+            matches!(j.verdict, Verdict::NotReproduced | Verdict::Inconclusive),
+            "{j:?}"
+        );
+        let zero = series(&[0.0, 0.0], 0.0, 3);
+        assert_eq!(v(&zero, &b, (2.0, 10.0)), Inconclusive);
+    }
+
+    #[test]
+    fn points_without_anything_to_compare_are_left_out() {
+        // No compaction at the first point (both 0): the ratio is read
+        // where it is defined, and the point is named.
+        let x = xs(3);
+        let a = vec![rep(0.0, 0.0, 3), rep(10.0, 0.02, 3), rep(20.0, 0.02, 3)];
+        let b = vec![rep(0.0, 0.0, 3), rep(2.0, 0.02, 3), rep(4.0, 0.02, 3)];
+        let j = ratio(&x, "a", "b", &a, &b, (0.1, 0.4), 0.05);
+        assert_eq!(j.verdict, Verdict::Reproduced, "{}", j.text);
+        assert!(
+            j.text.contains("(left out: x1, where a value is 0)"),
+            "{}",
+            j.text
+        );
+        let j = ordering(&x, "a", "b", &a, &b, 0.05);
+        assert_eq!(j.verdict, Verdict::Reproduced, "{}", j.text);
+        assert!(j.text.contains("(left out: x1, both 0)"), "{}", j.text);
+        // With a 0 beside a positive value the difference is relative to
+        // the point's larger mean: 2 against 0 is a 100% difference, not a
+        // small one next to another point's 20.
+        let b0 = vec![rep(0.0, 0.0, 3), rep(0.0, 0.0, 3), rep(4.0, 0.02, 3)];
+        let j = ordering(&x, "a", "b", &a, &b0, 0.05);
+        assert_eq!(j.verdict, Verdict::Reproduced, "{}", j.text);
+        assert!(j.text.contains("x2 +100.0%"), "{}", j.text);
+        let zero = vec![rep(0.0, 0.0, 3); 3];
+        assert_eq!(
+            ordering(&x, "a", "b", &zero, &zero, 0.05).verdict,
+            Inconclusive
+        );
+        assert_eq!(
+            ratio(&x, "a", "b", &zero, &zero, (0.1, 0.4), 0.05).verdict,
+            Inconclusive
+        );
+    }
+
+    #[test]
+    fn parity_is_an_equivalence() {
+        let x = xs(2);
+        let a = series(&[100.0, 100.0], 0.01, 5);
+        let near = series(&[101.0, 99.0], 0.01, 5);
+        let far = series(&[130.0, 99.0], 0.01, 5);
+        let wide = series(&[100.0, 100.0], 0.5, 3);
+        let v = |b: &Series| parity(&x, "a", "b", &a, b, 0.05).verdict;
+        assert_eq!(v(&near), Reproduced);
+        assert_eq!(v(&far), NotReproduced);
+        assert_eq!(v(&wide), Inconclusive);
+    }
+
+    #[test]
+    fn monotonic_needs_the_trend_beyond_noise() {
+        let x = xs(3);
+        let up = series(&[100.0, 150.0, 200.0], 0.02, 3);
+        assert_eq!(
+            monotonic(&x, "m", None, &up, true, 0.05).verdict,
+            Reproduced
+        );
+        assert_eq!(monotonic(&x, "m", None, &up, false, 0.05).verdict, Reversed);
+        // 70.1 -> 70.5 -> 72.5 with 1% noise: a 3% rise is not a trend of 5%.
+        let flat = series(&[70.1, 70.5, 72.5], 0.01, 3);
+        let j = monotonic(&x, "m", None, &flat, true, 0.05);
+        assert!(
+            matches!(j.verdict, Verdict::NotReproduced | Verdict::Inconclusive),
+            "{j:?}"
+        );
+        // Up overall but down by more than 5% in one step: not monotonic.
+        let zig = series(&[100.0, 200.0, 150.0, 300.0], 0.01, 3);
+        assert_eq!(
+            monotonic(&xs(4), "m", None, &zig, true, 0.05).verdict,
+            NotReproduced
+        );
+        // Zeros: linear scale (stall time falling to 0).
+        let stall = series(&[7.0, 0.0, 0.0], 0.05, 3);
+        assert_eq!(
+            monotonic(&x, "m", None, &stall, false, 0.05).verdict,
+            Reproduced
+        );
+        // A ratio's trend: b/a rises from 1 to 2.
+        let a = series(&[100.0, 100.0, 100.0], 0.01, 3);
+        let b = series(&[100.0, 150.0, 200.0], 0.01, 3);
+        assert_eq!(
+            monotonic(&x, "m", Some(&a), &b, true, 0.05).verdict,
+            Reproduced
+        );
+    }
+
+    #[test]
+    fn argmax_with_its_lead_and_bootstrap_share() {
+        let x = xs(4);
+        let peak = series(&[100.0, 150.0, 120.0, 90.0], 0.02, 3);
+        let j = argmax(&x, "m", &peak, &[1], true, 0.05);
+        assert_eq!(j.verdict, Verdict::Reproduced, "{}", j.text);
+        assert!(
+            j.text.contains("in 100% of 1000 bootstrap resamples"),
+            "{}",
+            j.text
+        );
+        assert_eq!(
+            argmax(&x, "m", &peak, &[2], true, 0.05).verdict,
+            NotReproduced
+        );
+        assert_eq!(
+            argmax(&x, "m", &peak, &[3], false, 0.05).verdict,
+            Reproduced
+        );
+        // Interior (positions 1 and 2) against the ends.
+        assert_eq!(
+            argmax(&x, "m", &peak, &[1, 2], true, 0.05).verdict,
+            Reproduced
+        );
+        // A tie with a point outside the expected set: not shown best.
+        let tie = series(&[100.0, 150.0, 149.0, 90.0], 0.01, 3);
+        assert_eq!(
+            argmax(&x, "m", &tie, &[1], true, 0.05).verdict,
+            NotReproduced
+        );
+        let wide = series(&[100.0, 115.0, 100.0, 100.0], 0.3, 3);
+        assert_eq!(
+            argmax(&x, "m", &wide, &[1], true, 0.05).verdict,
+            Inconclusive
+        );
+    }
+
+    #[test]
+    fn bound_on_every_point() {
+        let x = xs(3);
+        let zero = series(&[0.0, 0.0, 0.0], 0.0, 3);
+        assert_eq!(
+            bound(&x, "stall", &zero, Some(0.1), None).verdict,
+            Reproduced
+        );
+        let some = series(&[0.0, 2.0, 0.0], 0.05, 3);
+        assert_eq!(
+            bound(&x, "stall", &some, Some(0.1), None).verdict,
+            NotReproduced
+        );
+        let wide = series(&[0.05, 0.05, 0.05], 0.9, 3);
+        assert_eq!(
+            bound(&x, "stall", &wide, Some(0.1), None).verdict,
+            Inconclusive
+        );
+        assert_eq!(
+            bound(&x, "stall", &some, None, Some(1.0)).verdict,
+            NotReproduced
+        );
+    }
+}

@@ -1,0 +1,162 @@
+//! What every kind reads from its series: the effect of `b` against `a` at
+//! each point on its scale, which side of the minimum effect its interval
+//! lies on, pooled estimates, and how figures and point labels are written.
+
+use crate::judge::verdict::estimate::{side, Est, Scale, Side};
+use crate::judge::verdict::{Judgement, Verdict};
+
+/// Samples of one series at each point (empty: no data there).
+pub(crate) type Series = [Vec<f64>];
+
+/// `0.05` -> `5%`, `0.025` -> `2.5%`.
+pub(crate) fn pct(e: f64) -> String {
+    let p = e * 100.0;
+    if (p - p.round()).abs() < 1e-9 {
+        format!("{p:.0}%")
+    } else {
+        format!("{p:.1}%")
+    }
+}
+
+/// `v [lo, hi]` on `scale`, or `v (no interval: ...)`.
+pub(crate) fn iv(scale: &Scale, e: &Est) -> String {
+    match e.interval() {
+        Some((lo, hi)) => format!(
+            "{} [{}, {}]",
+            scale.diff_text(e.value),
+            scale.diff_text(lo),
+            scale.diff_text(hi)
+        ),
+        None => format!(
+            "{} (no interval: a cell with one repeat)",
+            scale.diff_text(e.value)
+        ),
+    }
+}
+
+/// `b/a` on the log scale, `b - a` on the others.
+pub(crate) fn rel(scale: &Scale, a: &str, b: &str) -> String {
+    match scale {
+        Scale::Log => format!("{b}/{a}"),
+        Scale::Linear(_) => format!("{b} - {a}"),
+        Scale::Relative => format!("{b} - {a} (share of the larger)"),
+    }
+}
+
+/// `b - a` per point: on the log scale (a log ratio) when every value is
+/// positive, else on the relative scale, where each point is measured
+/// against its own larger mean, so that a small point's difference is not
+/// read against a large point's level. A point where both series are all
+/// 0 has nothing to compare (`None`), as has a point without data.
+pub(crate) fn pair_effects(a: &Series, b: &Series) -> (Scale, Vec<Option<Est>>) {
+    let all: Vec<&[f64]> = a.iter().chain(b).map(|s| s.as_slice()).collect();
+    if Scale::choose(&all) == Scale::Log {
+        let eff = a
+            .iter()
+            .zip(b)
+            .map(|(x, y)| Some(Est::diff(&Scale::Log.mean(x)?, &Scale::Log.mean(y)?)))
+            .collect();
+        return (Scale::Log, eff);
+    }
+    let eff = a
+        .iter()
+        .zip(b)
+        .map(|(x, y)| {
+            let (mx, my) = (Est::mean(x)?, Est::mean(y)?);
+            let r = mx.value.abs().max(my.value.abs());
+            if r == 0.0 {
+                return None;
+            }
+            let l = Scale::Linear(r);
+            Some(Est::diff(&l.mean(x)?, &l.mean(y)?))
+        })
+        .collect();
+    (Scale::Relative, eff)
+}
+
+/// Labels of points with data in both series but nothing to compare (all 0).
+pub(crate) fn all_zero(xs: &[String], a: &Series, b: &Series) -> Vec<String> {
+    xs.iter()
+        .zip(a.iter().zip(b))
+        .filter(|(_, (x, y))| {
+            !x.is_empty() && !y.is_empty() && x.iter().chain(y.iter()).all(|v| *v == 0.0)
+        })
+        .map(|(l, _)| l.clone())
+        .collect()
+}
+
+/// The minimum effect on `scale`, and each point's reading against it (a
+/// point without data is unclear).
+pub(crate) fn sides_of(scale: &Scale, eff: &[Option<Est>], min_effect: f64) -> (f64, Vec<Side>) {
+    let t = scale.threshold(min_effect);
+    let sides = eff
+        .iter()
+        .map(|e| e.map_or(Side::Unclear, |e| side(&e, t)))
+        .collect();
+    (t, sides)
+}
+
+/// The mean of the present estimates.
+pub(crate) fn pooled(es: &[Option<Est>]) -> Option<Est> {
+    let present: Vec<Est> = es.iter().flatten().copied().collect();
+    if present.is_empty() {
+        return None;
+    }
+    let w = 1.0 / present.len() as f64;
+    Some(Est::combine(
+        &present.iter().map(|e| (w, *e)).collect::<Vec<_>>(),
+    ))
+}
+
+/// "1 KB 1.02 [0.98, 1.06], 2 KB ..." for the present points.
+pub(crate) fn per_point(xs: &[String], scale: &Scale, es: &[Option<Est>]) -> String {
+    xs.iter()
+        .zip(es)
+        .map(|(x, e)| match e {
+            Some(e) => format!("{x} {}", iv(scale, e)),
+            None => format!("{x} no data"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub(crate) fn labels_where(xs: &[String], sides: &[Side], want: &[Side]) -> Vec<String> {
+    xs.iter()
+        .zip(sides)
+        .filter(|(_, s)| want.contains(s))
+        .map(|(x, _)| x.clone())
+        .collect()
+}
+
+/// What crossover and parity read first: the side of the minimum effect
+/// each point's difference of `b` from `a` lies on, and the figures line;
+/// `None` when no point has data.
+pub(crate) fn read_pair(
+    xs: &[String],
+    la: &str,
+    lb: &str,
+    a: &Series,
+    b: &Series,
+    min_effect: f64,
+) -> Option<(Vec<Side>, String)> {
+    let (scale, eff) = pair_effects(a, b);
+    if eff.iter().all(Option::is_none) {
+        return None;
+    }
+    let (_, sides) = sides_of(&scale, &eff, min_effect);
+    let figs = format!("{}: {}", rel(&scale, la, lb), per_point(xs, &scale, &eff));
+    Some((sides, figs))
+}
+
+/// The inconclusive outcome: the intervals at `labels` are `what` (do not
+/// clear the effect, reach across a bound).
+pub(crate) fn unclear_at(labels: &[String], what: &str) -> (Verdict, String) {
+    (
+        Verdict::Inconclusive,
+        format!("the intervals at {} {what}", labels.join(", ")),
+    )
+}
+
+pub(crate) fn no_data() -> Judgement {
+    Judgement::new(Verdict::NoData, "no successful runs")
+}

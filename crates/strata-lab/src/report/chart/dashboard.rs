@@ -1,0 +1,83 @@
+//! The dashboard: a study's charts side by side under its recommendation.
+
+use std::path::Path;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::data::ChartData;
+use super::draw::draw;
+use super::style::{present, register_font};
+
+pub(crate) fn draw_dashboard<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    charts: &[ChartData],
+    text_title: &str,
+    text: &[String],
+) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    let areas = root.split_evenly((3, 3));
+    for (a, c) in areas.iter().zip(charts.iter().take(8)) {
+        draw(a, c)?;
+    }
+    if let Some(a) = areas.get(charts.len().min(8)) {
+        let style = ("sans-serif", 15).into_font();
+        a.draw(&Text::new(
+            text_title.to_string(),
+            (20, 20),
+            ("sans-serif", 22).into_font(),
+        ))
+        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+        let mut y = 60;
+        for line in text {
+            for chunk in wrap(line, 60) {
+                a.draw(&Text::new(chunk, (20, y), style.clone()))
+                    .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+                y += 20;
+            }
+            y += 6;
+        }
+    }
+    Ok(())
+}
+
+/// Greedy word wrap at `width` characters.
+pub(crate) fn wrap(s: &str, width: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for w in s.split_whitespace() {
+        if !cur.is_empty() && cur.len() + 1 + w.len() > width {
+            out.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(w);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Writes a 3x3 dashboard (up to eight charts and a text panel) as `stem.svg` and `stem.png`.
+pub(crate) fn render_dashboard(
+    charts: &[ChartData],
+    text_title: &str,
+    text: &[String],
+    stem: &Path,
+) -> anyhow::Result<()> {
+    register_font();
+    let svg = stem.with_extension("svg");
+    let png = stem.with_extension("png");
+    let a = SVGBackend::new(&svg, (2100, 1350)).into_drawing_area();
+    draw_dashboard(&a, charts, text_title, text)?;
+    present(&a)?;
+    let b = BitMapBackend::new(&png, (2100, 1350)).into_drawing_area();
+    draw_dashboard(&b, charts, text_title, text)?;
+    present(&b)?;
+    Ok(())
+}

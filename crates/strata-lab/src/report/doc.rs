@@ -1,0 +1,164 @@
+//! A tiny document model rendered to both Markdown and self-contained HTML.
+
+use std::path::Path;
+
+/// A block of a report.
+#[derive(Clone, Debug)]
+pub(crate) enum Block {
+    /// Heading (level, text).
+    H(u8, String),
+    /// Paragraph.
+    P(String),
+    /// Bullet list.
+    List(Vec<String>),
+    /// Table (header, rows).
+    Table(Vec<String>, Vec<Vec<String>>),
+    /// Chart by file stem under `charts/` and its title.
+    Chart(String, String),
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Standard base64 (for embedding the dashboard PNG in the HTML).
+pub(crate) fn base64(data: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut o = String::with_capacity(data.len().div_ceil(3) * 4);
+    for c in data.chunks(3) {
+        let b = [
+            c[0],
+            c.get(1).copied().unwrap_or(0),
+            c.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for (i, shift) in [18u32, 12, 6, 0].iter().enumerate() {
+            if i <= c.len() {
+                o.push(A[((n >> shift) & 63) as usize] as char);
+            } else {
+                o.push('=');
+            }
+        }
+    }
+    o
+}
+
+/// Markdown rendering; charts link the PNGs.
+pub(crate) fn markdown(blocks: &[Block]) -> String {
+    let mut o = String::new();
+    for b in blocks {
+        match b {
+            Block::H(l, t) => o.push_str(&format!("{} {t}\n\n", "#".repeat(*l as usize))),
+            Block::P(t) => o.push_str(&format!("{t}\n\n")),
+            Block::List(items) => {
+                for i in items {
+                    o.push_str(&format!("- {i}\n"));
+                }
+                o.push('\n');
+            }
+            Block::Table(h, rows) => {
+                o.push_str(&format!("| {} |\n", h.join(" | ")));
+                o.push_str(&format!("|{}\n", "---|".repeat(h.len())));
+                for r in rows {
+                    o.push_str(&format!("| {} |\n", r.join(" | ")));
+                }
+                o.push('\n');
+            }
+            Block::Chart(id, t) => o.push_str(&format!("![{t}](charts/{id}.png)\n\n")),
+        }
+    }
+    o
+}
+
+/// Self-contained HTML; charts are inlined SVG read from `dir/charts/`.
+pub(crate) fn html(title: &str, blocks: &[Block], dir: &Path) -> String {
+    let mut o = format!(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title><style>\
+body{{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}}\
+table{{border-collapse:collapse;font-size:13px;margin:1em 0}}td,th{{border:1px solid #ccc;padding:3px 6px;text-align:right}}\
+th{{background:#eee}}.charts{{display:flex;flex-wrap:wrap;gap:8px}}.chart svg{{width:100%;height:auto}}.chart{{width:540px}}\
+</style></head><body>\n",
+        esc(title)
+    );
+    let mut in_charts = false;
+    for b in blocks {
+        let is_chart = matches!(b, Block::Chart(..));
+        if is_chart && !in_charts {
+            o.push_str("<div class=\"charts\">\n");
+            in_charts = true;
+        } else if !is_chart && in_charts {
+            o.push_str("</div>\n");
+            in_charts = false;
+        }
+        match b {
+            Block::H(l, t) => o.push_str(&format!("<h{l}>{}</h{l}>\n", esc(t))),
+            Block::P(t) => o.push_str(&format!("<p>{}</p>\n", esc(t))),
+            Block::List(items) => {
+                o.push_str("<ul>\n");
+                for i in items {
+                    o.push_str(&format!("<li>{}</li>\n", esc(i)));
+                }
+                o.push_str("</ul>\n");
+            }
+            Block::Table(h, rows) => {
+                o.push_str("<table><tr>");
+                for c in h {
+                    o.push_str(&format!("<th>{}</th>", esc(c)));
+                }
+                o.push_str("</tr>\n");
+                for r in rows {
+                    o.push_str("<tr>");
+                    for c in r {
+                        o.push_str(&format!("<td>{}</td>", esc(c)));
+                    }
+                    o.push_str("</tr>\n");
+                }
+                o.push_str("</table>\n");
+            }
+            Block::Chart(id, _) if id == "dashboard" => {
+                o.push_str(&format!(
+                    "</div><div><img style=\"width:100%\" alt=\"dashboard\" src=\"data:image/png;base64,{}\"></div><div class=\"charts\">\n",
+                    base64(&std::fs::read(dir.join("charts").join("dashboard.png")).unwrap_or_default())
+                ));
+            }
+            Block::Chart(id, _) => {
+                let svg = std::fs::read_to_string(dir.join("charts").join(format!("{id}.svg")))
+                    .unwrap_or_default();
+                o.push_str(&format!("<div class=\"chart\">{svg}</div>\n"));
+            }
+        }
+    }
+    if in_charts {
+        o.push_str("</div>\n");
+    }
+    o.push_str("</body></html>\n");
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_known_values() {
+        assert_eq!(base64(b"Man"), "TWFu");
+        assert_eq!(base64(b"Ma"), "TWE=");
+        assert_eq!(base64(b"M"), "TQ==");
+        assert_eq!(base64(b""), "");
+    }
+
+    #[test]
+    fn renders_both_formats() {
+        let b = vec![
+            Block::H(1, "T<1>".into()),
+            Block::Table(vec!["a".into()], vec![vec!["1".into()]]),
+            Block::List(vec!["x".into()]),
+        ];
+        let m = markdown(&b);
+        assert!(m.contains("# T<1>") && m.contains("| a |\n|---|\n| 1 |") && m.contains("- x"));
+        let h = html("t", &b, Path::new("/nonexistent"));
+        assert!(h.contains("<h1>T&lt;1&gt;</h1>") && h.contains("<td>1</td>"));
+    }
+}

@@ -1,0 +1,116 @@
+//! The report's setup lines and skipped cells: the git commits of the rows,
+//! the builds with assertions on, and the cells an engine skipped.
+
+use crate::data::results::ResultRow;
+use crate::data::skipped::{is_skipped, skipped_flag};
+use crate::spec::model::Plan;
+use std::collections::BTreeMap;
+
+/// "Git commit: X." or, for pooled runs of several commits, each with its
+/// row count, so that a mixed report says so.
+pub(crate) fn git_commits_line(rows: &[ResultRow]) -> String {
+    let mut counts: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    for r in rows {
+        let c = r.git_commit.clone().unwrap_or_else(|| "unknown".into());
+        *counts.entry(c).or_default() += 1;
+    }
+    match counts.len() {
+        0 => "Git commit: unknown.".into(),
+        1 => format!(
+            "Git commit: {}.",
+            counts.keys().next().unwrap_or(&String::new())
+        ),
+        _ => format!(
+            "Git commits (pooled runs): {}.",
+            counts
+                .iter()
+                .map(|(c, n)| format!("{c} ({n} rows)"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// Engines whose build has assertions on (from the probe's version or the
+/// rows' engine versions): their speed figures are not comparable.
+pub(crate) fn assertion_builds(meta: &crate::run::layout::Meta, rows: &[ResultRow]) -> Vec<String> {
+    let on = |v: &str| {
+        v.to_ascii_lowercase().contains("assertions enabled")
+            || v.contains("Assertions are enabled")
+    };
+    let mut out: Vec<String> = Vec::new();
+    for (e, v) in meta
+        .engines_run
+        .iter()
+        .map(|c| (&c.engine, &c.how))
+        .chain(rows.iter().map(|r| (&r.engine, &r.engine_version)))
+    {
+        if on(v) && !out.contains(e) {
+            out.push(e.clone());
+        }
+    }
+    out
+}
+
+/// One line per engine and flag it lacks: the cells skipped for it and why
+/// (`leveldb lacks `--enable_blob_files` (...): 5 cells: a, b, ...`).
+pub(crate) fn skipped_lines(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
+    let mut groups: BTreeMap<(String, String), (String, Vec<String>)> = BTreeMap::new();
+    for r in rows.iter().filter(|r| is_skipped(r)) {
+        let (flag, why) = skipped_flag(r.error.as_deref().unwrap_or(""));
+        let g = groups
+            .entry((r.engine.clone(), flag))
+            .or_insert_with(|| (why, Vec::new()));
+        if !g.1.contains(&r.cell_id) {
+            g.1.push(r.cell_id.clone());
+        }
+    }
+    let order = |e: &str| plan.engines.iter().position(|x| x == e);
+    let mut keys: Vec<&(String, String)> = groups.keys().collect();
+    keys.sort_by_key(|(e, f)| (order(e), f.clone()));
+    keys.into_iter()
+        .map(|k| {
+            let (why, cells) = &groups[k];
+            let flag = if k.1.is_empty() {
+                "a flag these cells set".to_string()
+            } else {
+                format!("`--{}`", k.1)
+            };
+            let why = if why.is_empty() {
+                String::new()
+            } else {
+                format!(": {why}")
+            };
+            format!("{} lacks {flag} ({}){why}.", k.0, cells_text(plan, cells))
+        })
+        .collect()
+}
+
+/// The skipped cells in a few words: "the 5 cells with layout=blob" when
+/// they are exactly the cells of one axis value, else their ids.
+fn cells_text(plan: &Plan, cells: &[String]) -> String {
+    let n = cells.len();
+    for a in &plan.axes {
+        for v in &a.values {
+            let with: Vec<&String> = plan
+                .cells
+                .iter()
+                .filter(|c| c.labels.get(&a.name) == Some(&v.label))
+                .map(|c| &c.id)
+                .collect();
+            if with.len() == n && with.iter().all(|id| cells.contains(id)) {
+                let which = if n == 1 {
+                    "the cell".to_string()
+                } else {
+                    format!("all {n} cells")
+                };
+                return format!("{which} with {}={}", a.name, v.label);
+            }
+        }
+    }
+    format!(
+        "{n} {}: {}",
+        if n == 1 { "cell" } else { "cells" },
+        cells.join("; ")
+    )
+}

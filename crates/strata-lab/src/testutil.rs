@@ -1,0 +1,29 @@
+//! Fixtures shared by the crate's unit tests: a study text read into a
+//! plan, and result rows of one engine and metric.
+
+use std::path::Path;
+
+use crate::data::results::{sample_row, ResultRow};
+use crate::spec::model::{expand, Plan};
+
+/// The plan of study `text` at `scale` with the study's repeats and engines.
+pub(crate) fn plan(text: &str, scale: &str) -> Plan {
+    let l = crate::spec::parse(text, Path::new("t.toml")).unwrap_or_else(|e| panic!("{e}"));
+    expand(&l, scale, None, None).unwrap()
+}
+
+/// One row per repeat of `engine` (the sample row's cell and step), with
+/// `metric` set to each value.
+pub(crate) fn rows_of(engine: &str, metric: &str, values: &[f64]) -> Vec<ResultRow> {
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let mut r = sample_row();
+            r.engine = engine.into();
+            r.repeat = i as u32;
+            r.metrics.insert(metric.into(), *v);
+            r
+        })
+        .collect()
+}
