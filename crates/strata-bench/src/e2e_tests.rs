@@ -6,14 +6,29 @@ use crate::run_with;
 
 const ALL: &str = "fillseq,fillrandom,overwrite,fillsync,readrandom,readseq,readreverse,readmissing,seekrandom,deleterandom,readrandomwriterandom,readwhilewriting,updaterandom,compact,flush,waitforcompaction,stats,levelstats";
 
-struct Run {
-    code: i32,
-    out: String,
-    err: String,
+/// A finished `strata bench` run: exit code, stdout, stderr.
+pub(crate) struct Run {
+    pub(crate) code: i32,
+    pub(crate) out: String,
+    pub(crate) err: String,
+}
+
+/// The whole number right after `label` in `text` (`reads:` in
+/// `( reads:12 ...)`); panics naming the label when there is none.
+pub(crate) fn number_after(text: &str, label: &str) -> u64 {
+    let at = text
+        .find(label)
+        .unwrap_or_else(|| panic!("no {label} in {text}"))
+        + label.len();
+    text[at..]
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no number after {label} in {text}"))
 }
 
 /// A fresh temporary directory and the `--db=` flag of a database in it.
-fn temp_db() -> (tempfile::TempDir, String) {
+pub(crate) fn temp_db() -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
     let db = format!("--db={}", dir.path().join("db").display());
     (dir, db)
@@ -24,7 +39,8 @@ fn read_json(path: &std::path::Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-fn run(factory: &dyn crate::engine::EngineFactory, args: &[&str]) -> Run {
+/// Runs `strata bench` with `args` on `factory`'s engine.
+pub(crate) fn run(factory: &dyn crate::engine::EngineFactory, args: &[&str]) -> Run {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     let mut out = Vec::new();
     let mut err = Vec::new();

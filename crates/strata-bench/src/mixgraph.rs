@@ -294,43 +294,32 @@ mod tests {
 
     #[test]
     fn mixgraph_runs_its_mix_on_the_memory_engine() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = format!("--db={}", dir.path().join("db").display());
-        let args: Vec<String> = [
-            db.as_str(),
-            "--benchmarks=fillseq,mixgraph",
-            "--num=5000",
-            "--reads=4000",
-            "--histogram=1",
-            "--mix_get_ratio=0.83",
-            "--mix_put_ratio=0.14",
-            "--mix_seek_ratio=0.03",
-            "--key_dist_a=0.002312",
-            "--key_dist_b=0.3467",
-            "--keyrange_num=10",
-            "--keyrange_dist_a=14.18",
-            "--keyrange_dist_b=-2.917",
-            "--keyrange_dist_c=0.0164",
-            "--keyrange_dist_d=-0.08082",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+        let (_dir, db) = crate::e2e_tests::temp_db();
         let f = crate::engine::memory::MemoryFactory::default();
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let code = crate::run_with(&args, &f, &mut out, &mut err).unwrap();
-        let out = String::from_utf8(out).unwrap();
-        assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
+        let r = crate::e2e_tests::run(
+            &f,
+            &[
+                &db,
+                "--benchmarks=fillseq,mixgraph",
+                "--num=5000",
+                "--reads=4000",
+                "--histogram=1",
+                "--mix_get_ratio=0.83",
+                "--mix_put_ratio=0.14",
+                "--mix_seek_ratio=0.03",
+                "--key_dist_a=0.002312",
+                "--key_dist_b=0.3467",
+                "--keyrange_num=10",
+                "--keyrange_dist_a=14.18",
+                "--keyrange_dist_b=-2.917",
+                "--keyrange_dist_c=0.0164",
+                "--keyrange_dist_d=-0.08082",
+            ],
+        );
+        assert_eq!(r.code, 0, "{}", r.err);
+        let out = r.out;
         let line = out.lines().find(|l| l.starts_with("mixgraph")).unwrap();
-        let count = |name: &str| -> u64 {
-            let at = line.find(name).unwrap() + name.len();
-            line[at..]
-                .split(|c: char| !c.is_ascii_digit())
-                .next()
-                .unwrap()
-                .parse()
-                .unwrap()
-        };
+        let count = |name: &str| crate::e2e_tests::number_after(line, name);
         let (g, p, s) = (count("Gets:"), count("Puts:"), count("Seek:"));
         assert_eq!(g + p + s, 4000, "{line}");
         // 830 / 140 / 30 slots of 1000.

@@ -499,43 +499,26 @@ mod tests {
         assert!(Instant::now() >= prev);
     }
 
-    /// Runs `strata bench` on the in-memory engine; its stdout.
-    fn bench(args: &[String]) -> String {
-        let f = crate::engine::memory::MemoryFactory::default();
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let code = crate::run_with(args, &f, &mut out, &mut err).unwrap();
-        assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
-        String::from_utf8(out).unwrap()
-    }
-
-    /// The `name:count` fields of a ycsb result line's message.
+    /// The `name:count` field of `bench`'s result line.
     fn field(out: &str, bench: &str, name: &str) -> u64 {
         let line = out
             .lines()
             .find(|l| l.starts_with(bench))
             .unwrap_or_else(|| panic!("no {bench} line in {out}"));
-        let at = line.find(&format!("{name}:")).unwrap() + name.len() + 1;
-        line[at..]
-            .split(|c: char| !c.is_ascii_digit())
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap()
+        crate::e2e_tests::number_after(line, &format!("{name}:"))
     }
 
     #[test]
     fn every_workload_reads_records_that_exist() {
-        let dir = tempfile::tempdir().unwrap();
-        let all = "ycsb_load,ycsb_a,ycsb_b,ycsb_c,ycsb_d,ycsb_e,ycsb_f";
-        let args: Vec<String> = [
-            format!("--db={}", dir.path().join("db").display()),
-            format!("--benchmarks={all}"),
-            "--num=2000".into(),
-            "--reads=3000".into(),
-            "--histogram=1".into(),
-        ]
-        .into();
-        let out = bench(&args);
+        let (_dir, db) = crate::e2e_tests::temp_db();
+        let all = "--benchmarks=ycsb_load,ycsb_a,ycsb_b,ycsb_c,ycsb_d,ycsb_e,ycsb_f";
+        let f = crate::engine::memory::MemoryFactory::default();
+        let r = crate::e2e_tests::run(
+            &f,
+            &[&db, all, "--num=2000", "--reads=3000", "--histogram=1"],
+        );
+        assert_eq!(r.code, 0, "{}", r.err);
+        let out = r.out;
         for w in ["ycsb_a", "ycsb_b", "ycsb_c", "ycsb_d", "ycsb_f"] {
             let reads = field(&out, w, "reads") + field(&out, w, "readmodifywrites");
             assert!(reads > 0, "{w}");
