@@ -71,6 +71,18 @@ pub struct Histogram {
 }
 
 impl Histogram {
+    /// The percentiles by the names the lab's metrics use (`p50` ...
+    /// `p9999`), in that order.
+    pub fn percentiles(&self) -> [(&'static str, f64); 5] {
+        [
+            ("p50", self.p50),
+            ("p75", self.p75),
+            ("p99", self.p99),
+            ("p999", self.p999),
+            ("p9999", self.p9999),
+        ]
+    }
+
     /// Reads one line of a block's body into `self`; false if the line is
     /// not one (the block has ended, or the line is a separator).
     pub fn read_line(&mut self, line: &str) -> bool {

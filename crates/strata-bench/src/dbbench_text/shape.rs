@@ -52,13 +52,7 @@ pub fn field_set(o: &BenchOutput) -> BTreeSet<String> {
     }
     for (bench, op, h) in &o.histograms {
         f.insert(format!("hist:{bench}/{op}"));
-        for (k, v) in [
-            ("p50", h.p50),
-            ("p75", h.p75),
-            ("p99", h.p99),
-            ("p999", h.p999),
-            ("p9999", h.p9999),
-        ] {
+        for (k, v) in h.percentiles() {
             if h.count > 0 && v > 0.0 {
                 f.insert(format!("hist:{bench}/{op}.{k}"));
             }

@@ -148,14 +148,7 @@ pub(crate) fn metrics(o: &BenchOutput, acc: &Accounting) -> BTreeMap<String, f64
             if bench != &b.name {
                 continue;
             }
-            for (k, v) in [
-                ("p50", h.p50),
-                ("p75", h.p75),
-                ("p99", h.p99),
-                ("p999", h.p999),
-                ("p9999", h.p9999),
-                ("avg", h.average),
-            ] {
+            for (k, v) in h.percentiles().into_iter().chain([("avg", h.average)]) {
                 m.insert(format!("{op}_{k}"), v);
                 if first {
                     m.insert(k.to_string(), v);
