@@ -220,6 +220,12 @@ pub fn write(ctx: &mut ThreadCtx<'_>, order: KeyOrder, batch: u64) -> anyhow::Re
 /// `(F of R found)`.
 pub fn multi_read_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
     let f = ctx.flags;
+    if !ctx.db.has_multi_get() {
+        anyhow::bail!(
+            "Not supported: benchmark 'multireadrandom' is not supported by {}: it has no MultiGet",
+            f.engine
+        );
+    }
     let batch = f.batch_size;
     let n = usize::try_from(batch).unwrap_or(usize::MAX);
     let mut duration = Duration::new(f.duration, f.reads_per_thread());

@@ -313,15 +313,8 @@ impl BenchEngine for FjallEngine {
         }
         Ok(self.ks.get(key)?.map(|v| v.len()))
     }
-    fn multi_get(
-        &self,
-        _keys: &[&[u8]],
-        _verify_checksums: bool,
-        _batched: bool,
-    ) -> anyhow::Result<Vec<Option<usize>>> {
-        anyhow::bail!(
-            "Not supported: multireadrandom is not supported by fjall (it has no MultiGet)"
-        )
+    fn has_multi_get(&self) -> bool {
+        false
     }
     fn iter(&self) -> anyhow::Result<Box<dyn BenchIter + '_>> {
         Ok(Box::new(FjallIter {

@@ -500,15 +500,8 @@ impl BenchEngine for LevelDbEngine {
         unsafe { ffi::leveldb_free(v.cast::<c_void>()) };
         Ok(Some(len))
     }
-    fn multi_get(
-        &self,
-        _keys: &[&[u8]],
-        _verify_checksums: bool,
-        _batched: bool,
-    ) -> anyhow::Result<Vec<Option<usize>>> {
-        anyhow::bail!(
-            "Not supported: multireadrandom is not supported by LevelDB (it has no MultiGet)"
-        )
+    fn has_multi_get(&self) -> bool {
+        false
     }
     fn iter(&self) -> anyhow::Result<Box<dyn BenchIter + '_>> {
         let ro = ReadOptsGuard::new(false);

@@ -60,14 +60,21 @@ pub trait BenchEngine: Send + Sync {
     fn write_batch(&self, ops: &[BatchOp<'_>], wo: WriteOpts) -> anyhow::Result<()>;
     /// Reads one key; returns the value's length if found.
     fn get(&self, key: &[u8], verify_checksums: bool) -> anyhow::Result<Option<usize>>;
+    /// Whether the engine has a MultiGet (LevelDB and fjall do not).
+    fn has_multi_get(&self) -> bool {
+        true
+    }
     /// Reads several keys in one MultiGet (`batched`: RocksDB's batched
-    /// API); the value lengths of those found, in the order of `keys`.
+    /// API); the value lengths of those found, in the order of `keys`. An
+    /// engine without one keeps this default, which refuses.
     fn multi_get(
         &self,
-        keys: &[&[u8]],
-        verify_checksums: bool,
-        batched: bool,
-    ) -> anyhow::Result<Vec<Option<usize>>>;
+        _keys: &[&[u8]],
+        _verify_checksums: bool,
+        _batched: bool,
+    ) -> anyhow::Result<Vec<Option<usize>>> {
+        anyhow::bail!("the engine has no MultiGet")
+    }
     /// A new iterator over the current state.
     fn iter(&self) -> anyhow::Result<Box<dyn BenchIter + '_>>;
     /// Flushes the memtable(s) to SST files.

@@ -9,24 +9,58 @@ pub(crate) fn is_skipped(r: &ResultRow) -> bool {
     !r.ok && r.error.as_deref().is_some_and(|e| e.contains("skipped: "))
 }
 
-/// The flag a skip message names (`flag '--x'` from `strata bench`,
-/// `has no --x` from LevelDB's own db_bench) and the reason after it.
+/// What a skip message says the engine lacks, as the report names it: a
+/// flag (`flag '--x'` from `strata bench`, `has no --x` from LevelDB's own
+/// db_bench) as `` `--x` ``, a benchmark (`benchmark 'x'`) as
+/// ``the benchmark `x` ``, else empty; and the reason after it.
 pub(crate) fn skipped_flag(msg: &str) -> (String, String) {
     let m = msg.split_once("skipped: ").map_or(msg, |(_, m)| m);
-    let flag = m
-        .split_once("flag '--")
-        .and_then(|(_, r)| r.split_once('\''))
-        .map(|(f, _)| f)
+    let quoted = |prefix: &str| {
+        m.split_once(prefix)
+            .and_then(|(_, r)| r.split_once('\''))
+            .map(|(f, _)| f)
+    };
+    let flag = quoted("flag '--")
         .or_else(|| {
             m.split_once("has no --")
                 .map(|(_, r)| r.split([' ', '=']).next().unwrap_or(r))
         })
-        .unwrap_or("")
-        .to_string();
+        .map(|f| format!("`--{f}`"))
+        .or_else(|| quoted("benchmark '").map(|b| format!("the benchmark `{b}`")))
+        .unwrap_or_default();
     let why = m
         .split_once(" is not supported by ")
         .and_then(|(_, r)| r.split_once(": "))
         .map(|(_, w)| w.trim().to_string())
         .unwrap_or_default();
     (flag, why)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::skipped_flag;
+
+    #[test]
+    fn a_skip_names_the_flag_or_the_benchmark_the_engine_lacks() {
+        let flag = "skipped: leveldb lacks a flag this cell sets: ERROR: Not supported: flag '--enable_blob_files' (enable_blob_files=true) is not supported by LevelDB: LevelDB has no blob files";
+        assert_eq!(
+            skipped_flag(flag),
+            (
+                "`--enable_blob_files`".into(),
+                "LevelDB has no blob files".into()
+            )
+        );
+        let own = "skipped: LevelDB's db_bench has no --max_bytes_for_level_base (set to 1)";
+        assert_eq!(skipped_flag(own).0, "`--max_bytes_for_level_base`");
+        // A benchmark the engine lacks is not reported as a flag.
+        let bench = "skipped: fjall lacks a benchmark this cell runs: Not supported: benchmark 'multireadrandom' is not supported by fjall: it has no MultiGet";
+        assert_eq!(
+            skipped_flag(bench),
+            (
+                "the benchmark `multireadrandom`".into(),
+                "it has no MultiGet".into()
+            )
+        );
+        assert_eq!(skipped_flag("exit code 1").0, "");
+    }
 }

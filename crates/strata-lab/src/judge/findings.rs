@@ -169,7 +169,6 @@ fn skipped_flags(
         .filter(|r| fixed.iter().all(|(k, v)| r.cell.get(k) == Some(v)))
         .map(|r| crate::data::skipped::skipped_flag(r.error.as_deref().unwrap_or("")).0)
         .filter(|f| !f.is_empty())
-        .map(|f| format!("`--{f}`"))
         .collect();
     flags.sort();
     flags.dedup();

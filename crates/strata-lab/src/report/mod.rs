@@ -156,7 +156,7 @@ pub(crate) fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
     if !skipped.is_empty() {
         b.push(Block::H(2, "Skipped cells".into()));
         b.push(Block::P(
-            "A cell that sets a flag an engine has no equivalent for is not run on that engine:"
+            "A cell that sets a flag or runs a benchmark an engine has no equivalent for is not run on that engine:"
                 .into(),
         ));
         b.push(Block::List(skipped));

@@ -74,7 +74,7 @@ pub(crate) fn skipped_lines(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
             let flag = if k.1.is_empty() {
                 "a flag these cells set".to_string()
             } else {
-                format!("`--{}`", k.1)
+                k.1.clone()
             };
             let why = if why.is_empty() {
                 String::new()

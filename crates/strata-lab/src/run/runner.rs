@@ -154,11 +154,12 @@ pub(crate) fn run_job(
                 // `strata bench` refuses a flag an engine has no
                 // equivalent for, naming both: the cell is skipped for it.
                 let msg = if last.contains("is not supported by") {
-                    format!(
-                        "skipped: {} lacks a flag this cell sets: {}",
-                        job.engine,
-                        last.trim()
-                    )
+                    let what = if last.contains("benchmark '") {
+                        "a benchmark this cell runs"
+                    } else {
+                        "a flag this cell sets"
+                    };
+                    format!("skipped: {} lacks {what}: {}", job.engine, last.trim())
                 } else {
                     format!(
                         "exit code {}; no result line parsed; stderr: {}",
