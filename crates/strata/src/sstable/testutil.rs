@@ -58,3 +58,16 @@ pub fn open_table(
     let t = Table::open(f.clone(), 7, "test.sst".to_string(), cache, stats)?;
     Ok((Arc::new(t), f))
 }
+
+/// `n` bytes of xorshift64 noise from `seed`, which does not compress.
+pub fn noise(n: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}
