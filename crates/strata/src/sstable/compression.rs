@@ -293,7 +293,7 @@ mod tests {
 
     #[test]
     fn incompressible_data_is_stored_raw() {
-        let raw = crate::sstable::testutil::noise(4096, 0x1234_5678_9abc_def0);
+        let raw = crate::sstable::testutil::noise(4096, 0x1234_5678_9abc_def1);
         for c in CompressionType::ALL {
             let mut out = vec![1, 2, 3];
             assert_eq!(compress_block(c, &raw, &mut out), CompressionType::None);

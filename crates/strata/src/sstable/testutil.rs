@@ -1,5 +1,5 @@
 //! Table-building helpers for the sstable tests, over the in-memory files
-//! of `fs::testutil`.
+//! of `fs::testutil`, and incompressible test data.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -59,9 +59,10 @@ pub fn open_table(
     Ok((Arc::new(t), f))
 }
 
-/// `n` bytes of xorshift64 noise from `seed`, which does not compress.
+/// `n` bytes of xorshift64 noise from `seed` (made odd, so that every seed
+/// gives noise), which does not compress.
 pub fn noise(n: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed;
+    let mut x = seed | 1;
     (0..n)
         .map(|_| {
             x ^= x << 13;
