@@ -657,16 +657,11 @@ mod tests {
     /// levels are.
     #[test]
     fn blocked_l0_skips_base_level_not_deeper_ones() {
-        let v = version(&[
-            (0, meta(10, "a", "f", 50)),
-            (0, meta(11, "d", "k", 50)),
-            (0, meta(12, "a", "k", 50)),
-            (0, meta(13, "a", "k", 50)),
-            (0, meta(14, "a", "k", 50)),
-            (0, meta(15, "a", "k", 50)),
-            (1, meta(1, "a", "m", 1500)),
-            (2, meta(2, "a", "m", 12000)),
-        ]);
+        // L0: 10 and 11 (made busy below), then 12..=15 idle.
+        let mut files = vec![(0, meta(10, "a", "f", 50)), (0, meta(11, "d", "k", 50))];
+        files.extend((12..=15).map(|n| (0, meta(n, "a", "k", 50))));
+        files.extend([(1, meta(1, "a", "m", 1500)), (2, meta(2, "a", "m", 12000))]);
+        let v = version(&files);
         let mut busy = Busy::default();
         busy.files.insert(10);
         busy.files.insert(11);
