@@ -14,6 +14,18 @@ fn key(i: u64) -> [u8; 16] {
     k
 }
 
+/// Prints one db_bench-style result line: `name` took `secs` for `n`
+/// operations, followed by `extra`.
+fn report(name: &str, secs: f64, n: u64, extra: &str) {
+    println!(
+        "{name:<13}: {:>11.3} micros/op {} ops/sec {:.3} seconds {} operations; {extra}",
+        secs * 1e6 / n as f64,
+        (n as f64 / secs) as u64,
+        secs,
+        n
+    );
+}
+
 fn main() -> strata::Result<()> {
     let args: Vec<String> = std::env::args().collect();
     let dir = args
@@ -44,13 +56,14 @@ fn main() -> strata::Result<()> {
         db.put(&key(next()), &value)?;
     }
     let secs = t.elapsed().as_secs_f64();
-    println!(
-        "fillrandom   : {:>11.3} micros/op {} ops/sec {:.3} seconds {} operations; {:.1} MB/s",
-        secs * 1e6 / n as f64,
-        (n as f64 / secs) as u64,
+    report(
+        "fillrandom",
         secs,
         n,
-        (n as f64 * (16 + vsize) as f64) / 1048576.0 / secs
+        &format!(
+            "{:.1} MB/s",
+            (n as f64 * (16 + vsize) as f64) / 1048576.0 / secs
+        ),
     );
     db.wait_for_compaction()?;
     let t = Instant::now();
@@ -61,15 +74,7 @@ fn main() -> strata::Result<()> {
         }
     }
     let secs = t.elapsed().as_secs_f64();
-    println!(
-        "readrandom   : {:>11.3} micros/op {} ops/sec {:.3} seconds {} operations; ({} of {} found)",
-        secs * 1e6 / n as f64,
-        (n as f64 / secs) as u64,
-        secs,
-        n,
-        found,
-        n
-    );
+    report("readrandom", secs, n, &format!("({found} of {n} found)"));
     println!("{}", db.property("rocksdb.stats").unwrap_or_default());
     Ok(())
 }

@@ -243,39 +243,32 @@ mod tests {
 
     #[test]
     fn transitions_follow_the_triggers() {
+        use StallCause::*;
+        use StallState::*;
         let o = o();
-        let mut s = LsmShape::default();
-        assert_eq!(stall_state(&s, &o), StallState::Normal);
-        s.l0_files = 4;
-        assert_eq!(
-            stall_state(&s, &o),
-            StallState::Delayed(StallCause::L0FileCountLimit)
-        );
-        s.l0_files = 8;
-        assert_eq!(
-            stall_state(&s, &o),
-            StallState::Stopped(StallCause::L0FileCountLimit)
-        );
-        s.l0_files = 0;
-        s.pending_compaction_bytes = 150;
-        assert_eq!(
-            stall_state(&s, &o),
-            StallState::Delayed(StallCause::PendingCompactionBytes)
-        );
-        s.pending_compaction_bytes = 250;
-        assert_eq!(
-            stall_state(&s, &o),
-            StallState::Stopped(StallCause::PendingCompactionBytes)
-        );
-        s.pending_compaction_bytes = 0;
-        s.immutable_memtables = 1;
-        s.active_memtable_full = true;
-        assert_eq!(
-            stall_state(&s, &o),
-            StallState::Stopped(StallCause::MemtableLimit)
-        );
-        s.active_memtable_full = false;
-        assert_eq!(stall_state(&s, &o), StallState::Normal);
+        // (L0 files, pending compaction bytes, immutable memtables, active
+        // memtable full) and the state they give.
+        let cases = [
+            (0, 0, 0, false, Normal),
+            (4, 0, 0, false, Delayed(L0FileCountLimit)),
+            (8, 0, 0, false, Stopped(L0FileCountLimit)),
+            (0, 150, 0, false, Delayed(PendingCompactionBytes)),
+            (0, 250, 0, false, Stopped(PendingCompactionBytes)),
+            (0, 0, 1, true, Stopped(MemtableLimit)),
+            (0, 0, 1, false, Normal),
+        ];
+        for (l0_files, pending_compaction_bytes, immutable_memtables, active_memtable_full, want) in
+            cases
+        {
+            let s = LsmShape {
+                l0_files,
+                pending_compaction_bytes,
+                immutable_memtables,
+                active_memtable_full,
+                ..LsmShape::default()
+            };
+            assert_eq!(stall_state(&s, &o), want, "{s:?}");
+        }
     }
 
     #[test]

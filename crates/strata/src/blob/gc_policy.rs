@@ -217,16 +217,9 @@ mod tests {
     fn force_threshold_golden() {
         // Blob files 1..=8; file 1 linked by two tables, 2 and 3 by none
         // (their blobs are referenced by tables linked to 1), 4 by one.
-        let files = [
-            file(1, 1000, 900),
-            file(2, 1000, 500),
-            file(3, 1000, 700),
-            file(4, 1000, 0),
-            file(5, 1000, 0),
-            file(6, 1000, 0),
-            file(7, 1000, 0),
-            file(8, 1000, 0),
-        ];
+        // Each holds 1000 bytes; 4..=8 have no garbage.
+        let mut files = vec![file(1, 1000, 900), file(2, 1000, 500), file(3, 1000, 700)];
+        files.extend((4..=8).map(|n| file(n, 1000, 0)));
         let tables = [
             sst(2, 101, 1),
             sst(1, 102, 1),
@@ -254,7 +247,7 @@ mod tests {
         // No table links to the oldest file: nothing to compact.
         assert_eq!(forced_blob_gc(&files, &tables[2..], 0.5, 0.1), None);
         // Input order does not matter.
-        let mut rev = files;
+        let mut rev = files.clone();
         rev.reverse();
         assert_eq!(
             forced_blob_gc(&rev, &tables, 0.5, 0.7),

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use crate::error::Error;
 use crate::filename::blob_file_name;
 use crate::fs::{FileSystem, PosixFileSystem};
+use crate::sstable::testutil::noise;
 use crate::sstable::CompressionType;
 use crate::stats::{Histogram, Statistics, Ticker};
 
@@ -18,18 +19,6 @@ const FILE: &str = "000007.blob";
 fn compressible(n: usize, seed: u8) -> Vec<u8> {
     (0..n)
         .map(|i| b"abcdefgh"[(i / 5 + seed as usize) % 8])
-        .collect()
-}
-
-fn noise(n: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
         .collect()
 }
 

@@ -497,9 +497,9 @@ mod tests {
         }
     }
 
-    /// Golden: the task a version yields, printed in a fixed form.
-    fn describe(t: &Option<CompactionTask>) -> String {
-        match t {
+    /// Golden: the task picked for `v`, printed in a fixed form.
+    fn picked(v: &Version, busy: &Busy, o: &Options) -> String {
+        match &pick_compaction(v, busy, o) {
             None => "none".into(),
             Some(t) => format!(
                 "L{}->L{} score={:.2} reason={} inputs={:?} next={:?} trivial={} target={}",
@@ -528,7 +528,7 @@ mod tests {
             (1, meta(5, "x", "z", 100)),
         ]);
         assert_eq!(
-            describe(&pick_compaction(&v, &Busy::default(), &opts())),
+            picked(&v, &Busy::default(), &opts()),
             "L0->L1 score=1.00 reason=LevelL0FilesNum inputs=[11, 10] next=[] trivial=true target=100"
         );
         // Touching ranges (the same user key in two files) are rewritten.
@@ -577,7 +577,7 @@ mod tests {
         // Alone, L0 is under its trigger (1 of 2 files, 600 of 1000 bytes)
         // and L1 (1100 over 1000) moves a file down.
         assert_eq!(
-            describe(&pick_compaction(&v, &Busy::default(), &opts())),
+            picked(&v, &Busy::default(), &opts()),
             "L1->L2 score=1.10 reason=LevelMaxLevelSize inputs=[1, 2] next=[] trivial=true target=200"
         );
         // With a flush under way L0 is about to hold 2 files of 1200 bytes:
@@ -587,7 +587,7 @@ mod tests {
             flushing_bytes: 5000,
             ..Busy::default()
         };
-        assert_eq!(describe(&pick_compaction(&v, &flushing, &opts())), "none");
+        assert_eq!(picked(&v, &flushing, &opts()), "none");
         // Once it lands, L0 -> L1 takes both files.
         let landed = version(&[
             (0, meta(10, "a", "z", 600)),
@@ -596,7 +596,7 @@ mod tests {
             (1, meta(2, "n", "z", 400)),
         ]);
         assert_eq!(
-            describe(&pick_compaction(&landed, &Busy::default(), &opts())),
+            picked(&landed, &Busy::default(), &opts()),
             "L0->L1 score=1.20 reason=LevelL0FilesNum inputs=[11, 10] next=[1, 2] trivial=false target=100"
         );
         // With L0 empty a flush is estimated at its memtable bytes.
@@ -607,7 +607,7 @@ mod tests {
             ..Busy::default()
         };
         assert_eq!(
-            describe(&pick_compaction(&l1_only, &small, &opts())),
+            picked(&l1_only, &small, &opts()),
             "L1->L2 score=1.10 reason=LevelMaxLevelSize inputs=[1, 2] next=[] trivial=true target=200"
         );
     }
@@ -635,7 +635,7 @@ mod tests {
         // Due by size (1200 of 1000 bytes) with 2 of 3 files, L1 empty.
         let empty_base = version(&[(0, meta(10, "a", "z", 600)), (0, meta(11, "a", "z", 600))]);
         assert_eq!(
-            describe(&pick_compaction(&empty_base, &flushing, &o3)),
+            picked(&empty_base, &flushing, &o3),
             "L0->L1 score=1.80 reason=LevelL0FilesNum inputs=[11, 10] next=[] trivial=false target=100"
         );
         // At the trigger, with L1 overlapping more than L0 brings.
@@ -644,15 +644,12 @@ mod tests {
             .chain([(1, meta(1, "a", "m", 700))])
             .collect();
         assert_eq!(
-            describe(&pick_compaction(&version(&l0_at_trigger), &flushing, &o3)),
+            picked(&version(&l0_at_trigger), &flushing, &o3),
             "L0->L1 score=1.33 reason=LevelL0FilesNum inputs=[12, 11, 10] next=[1] trivial=false target=100"
         );
         // Only the flush in flight lifts L0 to its trigger: nothing yet.
         let two_small = version(&[(0, meta(10, "a", "z", 100)), (0, meta(11, "a", "z", 100))]);
-        assert_eq!(
-            describe(&pick_compaction(&two_small, &flushing, &o3)),
-            "none"
-        );
+        assert_eq!(picked(&two_small, &flushing, &o3), "none");
     }
 
     /// As RocksDB: while L0 -> base is blocked by a running L0 compaction,
@@ -660,22 +657,17 @@ mod tests {
     /// levels are.
     #[test]
     fn blocked_l0_skips_base_level_not_deeper_ones() {
-        let v = version(&[
-            (0, meta(10, "a", "f", 50)),
-            (0, meta(11, "d", "k", 50)),
-            (0, meta(12, "a", "k", 50)),
-            (0, meta(13, "a", "k", 50)),
-            (0, meta(14, "a", "k", 50)),
-            (0, meta(15, "a", "k", 50)),
-            (1, meta(1, "a", "m", 1500)),
-            (2, meta(2, "a", "m", 12000)),
-        ]);
+        // L0: 10 and 11 (made busy below), then 12..=15 idle.
+        let mut files = vec![(0, meta(10, "a", "f", 50)), (0, meta(11, "d", "k", 50))];
+        files.extend((12..=15).map(|n| (0, meta(n, "a", "k", 50))));
+        files.extend([(1, meta(1, "a", "m", 1500)), (2, meta(2, "a", "m", 12000))]);
+        let v = version(&files);
         let mut busy = Busy::default();
         busy.files.insert(10);
         busy.files.insert(11);
         // L0 (4 idle files: 2.0) outranks L1 (1.5) but is busy.
         assert_eq!(
-            describe(&pick_compaction(&v, &busy, &opts())),
+            picked(&v, &busy, &opts()),
             "L2->L3 score=1.20 reason=LevelMaxLevelSize inputs=[2] next=[] trivial=true target=400"
         );
     }

@@ -293,16 +293,7 @@ mod tests {
 
     #[test]
     fn incompressible_data_is_stored_raw() {
-        // xorshift noise does not compress.
-        let mut x = 0x1234_5678_9abc_def0u64;
-        let raw: Vec<u8> = (0..4096)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x as u8
-            })
-            .collect();
+        let raw = crate::sstable::testutil::noise(4096, 0x1234_5678_9abc_def1);
         for c in CompressionType::ALL {
             let mut out = vec![1, 2, 3];
             assert_eq!(compress_block(c, &raw, &mut out), CompressionType::None);

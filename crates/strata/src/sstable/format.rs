@@ -192,17 +192,15 @@ pub fn read_block(
             format!("unknown block compression type {ctype_byte}"),
         )
     })?;
-    if ctype != CompressionType::None {
-        if let Some(s) = stats {
-            s.record_tick(Ticker::NumberBlockDecompressed, 1);
-        }
+    // Only a compressed block counts as decompressed.
+    let decompress_stats = stats.filter(|_| ctype != CompressionType::None);
+    if let Some(s) = decompress_stats {
+        s.record_tick(Ticker::NumberBlockDecompressed, 1);
     }
     let data = decompress_block(ctype, contents)
         .map_err(|m| Error::corruption(&**file_name, handle.offset, m))?;
-    if ctype != CompressionType::None {
-        if let Some(s) = stats {
-            s.record_histogram(Histogram::BytesDecompressed, data.len() as u64);
-        }
+    if let Some(s) = decompress_stats {
+        s.record_histogram(Histogram::BytesDecompressed, data.len() as u64);
     }
     Block::new(data, file_name.clone(), handle.offset)
 }

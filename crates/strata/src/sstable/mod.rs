@@ -19,7 +19,7 @@ pub mod writer;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
-mod testutil;
+pub(crate) mod testutil;
 
 pub use block_cache::BlockCache;
 pub use compression::CompressionType;

@@ -15,7 +15,7 @@ use crate::types::{
 };
 
 use super::format::{Footer, BLOCK_TRAILER_SIZE, FOOTER_SIZE};
-use super::testutil::{build_table, build_table_as, open_table};
+use super::testutil::{build_table, build_table_as, noise, open_table};
 use super::*;
 
 type Entries = Vec<(Vec<u8>, Vec<u8>)>;
@@ -487,20 +487,13 @@ fn builder_counts_compressed_and_rejected_blocks() {
     let (_, info, _) = build_table(&none, &entries);
     assert_eq!((info.blocks_compressed, info.blocks_not_compressed), (0, 0));
     // Values of random bytes do not compress: every block is stored raw.
-    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-    let random: Vec<(Vec<u8>, Vec<u8>)> = (0..200u32)
-        .map(|i| {
-            let v: Vec<u8> = (0..512)
-                .map(|_| {
-                    rng ^= rng << 13;
-                    rng ^= rng >> 7;
-                    rng ^= rng << 17;
-                    rng as u8
-                })
-                .collect();
+    let random: Vec<(Vec<u8>, Vec<u8>)> = noise(200 * 512, 0x9e37_79b9_7f4a_7c15)
+        .chunks(512)
+        .enumerate()
+        .map(|(i, v)| {
             (
                 make_internal_key(format!("k{i:05}").as_bytes(), 1, ValueType::Value),
-                v,
+                v.to_vec(),
             )
         })
         .collect();

@@ -1,5 +1,5 @@
 //! Table-building helpers for the sstable tests, over the in-memory files
-//! of `fs::testutil`.
+//! of `fs::testutil`, and incompressible test data.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -57,4 +57,18 @@ pub fn open_table(
     let f = MemFile::new(data);
     let t = Table::open(f.clone(), 7, "test.sst".to_string(), cache, stats)?;
     Ok((Arc::new(t), f))
+}
+
+/// `n` bytes of xorshift64 noise from `seed` (made odd, so that every seed
+/// gives noise), which does not compress.
+pub fn noise(n: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
 }

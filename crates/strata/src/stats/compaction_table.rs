@@ -388,33 +388,41 @@ pub fn format_cf_stats(input: &CompactionStatsInput) -> String {
         "Uptime(secs): {:.1} total, {:.1} interval",
         input.uptime_secs, input.interval_secs
     );
-    let _ = writeln!(
-        out,
-        "Flush(GB): cumulative {:.3}, interval {:.3}",
-        input.flush_bytes as f64 / GB,
-        input.interval_flush_bytes as f64 / GB
-    );
-    let _ = writeln!(
-        out,
-        "AddFile(GB): cumulative {:.3}, interval {:.3}",
-        input.ingest_bytes as f64 / GB,
-        input.interval_ingest_bytes as f64 / GB
-    );
-    let _ = writeln!(
-        out,
-        "AddFile(Total Files): cumulative {}, interval {}",
-        input.ingest_files, input.interval_ingest_files
-    );
-    let _ = writeln!(
-        out,
-        "AddFile(L0 Files): cumulative {}, interval {}",
-        input.ingest_l0_files, input.interval_ingest_l0_files
-    );
-    let _ = writeln!(
-        out,
-        "AddFile(Keys): cumulative {}, interval {}",
-        input.ingest_keys, input.interval_ingest_keys
-    );
+    // `<label>: cumulative X, interval X`, bytes in GB and counts as is.
+    for (label, cumulative, interval) in [
+        ("Flush(GB)", input.flush_bytes, input.interval_flush_bytes),
+        (
+            "AddFile(GB)",
+            input.ingest_bytes,
+            input.interval_ingest_bytes,
+        ),
+    ] {
+        let _ = writeln!(
+            out,
+            "{label}: cumulative {:.3}, interval {:.3}",
+            cumulative as f64 / GB,
+            interval as f64 / GB
+        );
+    }
+    for (label, cumulative, interval) in [
+        (
+            "AddFile(Total Files)",
+            input.ingest_files,
+            input.interval_ingest_files,
+        ),
+        (
+            "AddFile(L0 Files)",
+            input.ingest_l0_files,
+            input.interval_ingest_l0_files,
+        ),
+        (
+            "AddFile(Keys)",
+            input.ingest_keys,
+            input.interval_ingest_keys,
+        ),
+    ] {
+        let _ = writeln!(out, "{label}: cumulative {cumulative}, interval {interval}");
+    }
     out.push_str(&compaction_line("Cumulative", &sum, input.uptime_secs));
     out.push_str(&compaction_line(
         "Interval",
