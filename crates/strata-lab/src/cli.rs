@@ -134,6 +134,19 @@ pub(crate) enum Cmd {
         #[arg(long)]
         stderr: Option<PathBuf>,
     },
+    /// Compare the STATISTICS dumps of two runs of the same benchmark
+    /// command (e.g. `--engine=strata` and `--engine=rocksdb`): what one
+    /// counts and the other does not, and what both count but more than
+    /// `--factor` apart.
+    Parity {
+        /// Saved stdout of the first run.
+        a: PathBuf,
+        /// Saved stdout of the second run.
+        b: PathBuf,
+        /// Counts further apart than this are listed.
+        #[arg(long, default_value_t = 2.0)]
+        factor: f64,
+    },
     /// Validate a study file and print its cells and disk need.
     Check {
         /// Study file or name.
@@ -342,6 +355,26 @@ pub(crate) fn execute(cli: Cli) -> anyhow::Result<i32> {
             print!(
                 "{}",
                 crate::judge::verdict::sim::table(&repeats, &cv, min_effect, trials)
+            );
+            Ok(0)
+        }
+        Cmd::Parity { a, b, factor } => {
+            if factor.is_nan() || factor < 1.0 {
+                anyhow::bail!("parity: --factor must be at least 1 (got {factor})");
+            }
+            let read =
+                |p: &PathBuf| -> anyhow::Result<(String, strata_bench::dbbench_text::BenchOutput)> {
+                    let text = std::fs::read_to_string(p)
+                        .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+                    let o = strata_bench::dbbench_text::parse_output(&text, "");
+                    let name = p.display().to_string();
+                    Ok((name, o))
+                };
+            let ((an, ao), (bn, bo)) = (read(&a)?, read(&b)?);
+            print!(
+                "{}",
+                crate::data::parity::report((&an, &ao), (&bn, &bo), factor)
+                    .map_err(anyhow::Error::msg)?
             );
             Ok(0)
         }
