@@ -13,16 +13,11 @@ use crate::judge::verdict::{Judgement, Verdict};
 /// pooled effect clears it downwards and no point goes the claimed way.
 pub(crate) fn ordering(p: &Pair) -> Judgement {
     let Pair {
-        xs,
-        la,
-        lb,
-        a,
-        b,
-        min_effect,
+        la, lb, min_effect, ..
     } = *p;
-    let (scale, eff) = pair_effects(b, a);
+    let (scale, eff) = pair_effects(p.b, p.a);
     let Some(all) = pooled(&eff) else {
-        let zero = all_zero(xs, a, b);
+        let zero = all_zero(p.xs, p.a, p.b);
         if zero.is_empty() {
             return no_data();
         }
@@ -32,9 +27,9 @@ pub(crate) fn ordering(p: &Pair) -> Judgement {
         );
     };
     // Only points with something to compare count; the rest are named.
-    let left_out = left_out_note(xs, a, b, &eff);
+    let left_out = left_out_note(p.xs, p.a, p.b, &eff);
     let present: Vec<usize> = (0..eff.len()).filter(|i| eff[*i].is_some()).collect();
-    let xs: Vec<String> = present.iter().map(|i| xs[*i].clone()).collect();
+    let xs: Vec<String> = present.iter().map(|i| p.xs[*i].clone()).collect();
     let eff: Vec<Option<Est>> = present.iter().map(|i| eff[*i]).collect();
     let xs = xs.as_slice();
     let (t, sides) = sides_of(&scale, &eff, min_effect);
