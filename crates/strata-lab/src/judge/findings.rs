@@ -230,19 +230,25 @@ fn judge_at(
             let (la, lb) = (tag(&f.series[0]), tag(&f.series[1]));
             let a = sample(Some(&f.series[0]));
             let b = sample(Some(&f.series[1]));
+            let p = kinds::Pair {
+                xs: &shown,
+                la: &la,
+                lb: &lb,
+                a: &a,
+                b: &b,
+                min_effect: e,
+            };
             match f.kind {
                 FindingKind::Crossover => {
                     let window = match f.between.as_slice() {
                         [w0, w1] => Some((pos(w0).unwrap_or(0), pos(w1).unwrap_or(xs.len() - 1))),
                         _ => None,
                     };
-                    kinds::crossover(&shown, &la, &lb, &a, &b, window, e)
+                    kinds::crossover(&p, window)
                 }
-                FindingKind::Ordering => kinds::ordering(&shown, &la, &lb, &a, &b, e),
-                FindingKind::Ratio => {
-                    kinds::ratio(&shown, &la, &lb, &a, &b, (f.range[0], f.range[1]), e)
-                }
-                _ => kinds::parity(&shown, &la, &lb, &a, &b, e),
+                FindingKind::Ordering => kinds::ordering(&p),
+                FindingKind::Ratio => kinds::ratio(&p, (f.range[0], f.range[1])),
+                _ => kinds::parity(&p),
             }
         }
         FindingKind::Monotonic => {
@@ -262,7 +268,14 @@ fn judge_at(
             } else {
                 f.expected.iter().filter_map(|l| pos(l)).collect()
             };
-            kinds::argmax(&shown, &f.metric, &sample(None), &expected, !f.minimize, e)
+            kinds::argmax(&kinds::Best {
+                xs: &shown,
+                what: &f.metric,
+                y: &sample(None),
+                expected: &expected,
+                maximize: !f.minimize,
+                min_effect: e,
+            })
         }
         FindingKind::Bound => kinds::bound(&shown, &f.metric, &sample(None), f.max, f.min),
     };

@@ -99,7 +99,7 @@ pub(crate) fn trial(
         "ordering" => {
             let a = draw(&up);
             let b = draw(&flat);
-            kinds::ordering(&xs, "a", "b", &a, &b, min_effect).verdict
+            kinds::ordering(&ab(&xs, &a, &b, min_effect)).verdict
         }
         "crossover" => {
             let a = draw(&flat);
@@ -113,12 +113,12 @@ pub(crate) fn trial(
                 })
                 .collect();
             let b = draw(&bm);
-            kinds::crossover(&xs, "a", "b", &a, &b, None, min_effect).verdict
+            kinds::crossover(&ab(&xs, &a, &b, min_effect), None).verdict
         }
         "ratio" => {
             let a = draw(&flat);
             let b = draw(&up);
-            kinds::ratio(&xs, "a", "b", &a, &b, (1.0 + min_effect, 100.0), min_effect).verdict
+            kinds::ratio(&ab(&xs, &a, &b, min_effect), (1.0 + min_effect, 100.0)).verdict
         }
         "monotonic" => {
             let ym: Vec<f64> = (0..POINTS)
@@ -131,14 +131,42 @@ pub(crate) fn trial(
             let mut ym = flat;
             ym[1] *= 1.0 + effect;
             let y = draw(&ym);
-            kinds::argmax_with_share(&xs, "m", &y, &[1], true, min_effect, None).verdict
+            kinds::argmax_with_share(
+                &kinds::Best {
+                    xs: &xs,
+                    what: "m",
+                    y: &y,
+                    expected: &[1],
+                    maximize: true,
+                    min_effect,
+                },
+                None,
+            )
+            .verdict
         }
         "parity" => {
             let a = draw(&flat);
             let b = draw(&up);
-            kinds::parity(&xs, "a", "b", &a, &b, min_effect).verdict
+            kinds::parity(&ab(&xs, &a, &b, min_effect)).verdict
         }
         other => panic!("no simulation for kind `{other}`"),
+    }
+}
+
+/// Two simulated series as a pair labelled `a` and `b`.
+fn ab<'a>(
+    xs: &'a [String],
+    a: &'a kinds::Series,
+    b: &'a kinds::Series,
+    min_effect: f64,
+) -> kinds::Pair<'a> {
+    kinds::Pair {
+        xs,
+        la: "a",
+        lb: "b",
+        a,
+        b,
+        min_effect,
     }
 }
 

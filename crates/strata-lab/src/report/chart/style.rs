@@ -32,12 +32,12 @@ pub(crate) const COLORS: [RGBColor; 8] = [
 ];
 
 /// Each engine's one colour, in every chart of every report (line names
-/// start with the engine).
+/// start with the engine): the palette's first colours, in order.
 pub(crate) const ENGINE_COLORS: [(&str, RGBColor); 4] = [
-    ("strata", RGBColor(31, 119, 180)),
-    ("rocksdb", RGBColor(214, 39, 40)),
-    ("leveldb", RGBColor(44, 160, 44)),
-    ("fjall", RGBColor(255, 127, 14)),
+    ("strata", COLORS[0]),
+    ("rocksdb", COLORS[1]),
+    ("leveldb", COLORS[2]),
+    ("fjall", COLORS[3]),
 ];
 
 /// The colour of line `i`: its engine's colour, in a lighter or darker

@@ -37,35 +37,41 @@ pub(crate) fn bootstrap_share(y: &Series, expected: &[usize], maximize: bool) ->
     hits as f64 / BOOTSTRAP as f64
 }
 
+/// What `argmax` is given: the point labels, the metric's name and
+/// series, the expected best points (positions), whether larger is better,
+/// and the minimum effect that counts.
+#[derive(Clone, Copy)]
+pub(crate) struct Best<'a> {
+    pub(crate) xs: &'a [String],
+    pub(crate) what: &'a str,
+    pub(crate) y: &'a Series,
+    pub(crate) expected: &'a [usize],
+    pub(crate) maximize: bool,
+    pub(crate) min_effect: f64,
+}
+
 /// Claim: the best point (largest with `maximize`, else smallest) is one of
 /// `expected` (positions). Reproduced when the best point is expected and
 /// beats every other point by more than the minimum effect; not reproduced
 /// when another point is as good (within it) or better; inconclusive when
 /// the intervals cannot tell. The text gives the bootstrap share of
 /// resamples whose best point is expected.
-pub(crate) fn argmax(
-    xs: &[String],
-    what: &str,
-    y: &Series,
-    expected: &[usize],
-    maximize: bool,
-    min_effect: f64,
-) -> Judgement {
-    let share = bootstrap_share(y, expected, maximize);
-    argmax_with_share(xs, what, y, expected, maximize, min_effect, Some(share))
+pub(crate) fn argmax(c: &Best) -> Judgement {
+    let share = bootstrap_share(c.y, c.expected, c.maximize);
+    argmax_with_share(c, Some(share))
 }
 
 /// [`argmax`] with the bootstrap share given (`None`: not computed, as in
 /// the simulation, where it would cost most of the time).
-pub(crate) fn argmax_with_share(
-    xs: &[String],
-    what: &str,
-    y: &Series,
-    expected: &[usize],
-    maximize: bool,
-    min_effect: f64,
-    share: Option<f64>,
-) -> Judgement {
+pub(crate) fn argmax_with_share(c: &Best, share: Option<f64>) -> Judgement {
+    let Best {
+        xs,
+        what,
+        y,
+        expected,
+        maximize,
+        min_effect,
+    } = *c;
     let all: Vec<&[f64]> = y.iter().map(|s| s.as_slice()).collect();
     let scale = Scale::choose(&all);
     let ests: Vec<Option<Est>> = y.iter().map(|s| scale.mean(s)).collect();

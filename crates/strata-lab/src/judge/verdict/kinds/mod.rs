@@ -12,14 +12,14 @@ mod pair;
 mod reading;
 mod trend;
 
-pub(crate) use best::{argmax, argmax_with_share};
+pub(crate) use best::{argmax, argmax_with_share, Best};
 pub(crate) use bound::bound;
 pub(crate) use pair::{crossover, ordering, parity, ratio};
+pub(crate) use reading::{Pair, Series};
 pub(crate) use trend::monotonic;
 
 #[cfg(test)]
 mod tests {
-    use super::reading::Series;
     use super::*;
     use crate::judge::verdict::Verdict;
     use Verdict::*;
@@ -38,6 +38,30 @@ mod tests {
         ms.iter().map(|m| rep(*m, cv, n)).collect()
     }
 
+    /// `a` against `b` at the points `x`, with a minimum effect of 5%.
+    fn pair<'a>(x: &'a [String], a: &'a Series, b: &'a Series) -> Pair<'a> {
+        Pair {
+            xs: x,
+            la: "a",
+            lb: "b",
+            a,
+            b,
+            min_effect: 0.05,
+        }
+    }
+
+    /// The best point of `y` at the points `x` is one of `expected`.
+    fn best<'a>(x: &'a [String], y: &'a Series, expected: &'a [usize], maximize: bool) -> Best<'a> {
+        Best {
+            xs: x,
+            what: "m",
+            y,
+            expected,
+            maximize,
+            min_effect: 0.05,
+        }
+    }
+
     #[test]
     fn ordering_all_four_verdicts() {
         let x = xs(3);
@@ -45,7 +69,7 @@ mod tests {
         let lo = series(&[100.0, 100.0, 100.0], 0.02, 3);
         let same = series(&[100.0, 100.0, 100.0], 0.01, 5);
         let wide = series(&[110.0, 110.0, 110.0], 0.6, 3);
-        let v = |a: &Series, b: &Series| ordering(&x, "a", "b", a, b, 0.05).verdict;
+        let v = |a: &Series, b: &Series| ordering(&pair(&x, a, b)).verdict;
         assert_eq!(v(&hi, &lo), Reproduced);
         assert_eq!(v(&lo, &hi), Reversed);
         assert_eq!(v(&same, &same), NotReproduced);
@@ -61,8 +85,8 @@ mod tests {
         let x = xs(4);
         let a = series(&[100.0, 100.0, 100.0, 100.0], 0.01, 3);
         let b = series(&[60.0, 99.0, 150.0, 200.0], 0.01, 3);
-        let v = |a: &Series, b: &Series, w| crossover(&x, "a", "b", a, b, w, 0.05).verdict;
-        let j = crossover(&x, "a", "b", &a, &b, None, 0.05);
+        let v = |a: &Series, b: &Series, w| crossover(&pair(&x, a, b), w).verdict;
+        let j = crossover(&pair(&x, &a, &b), None);
         assert_eq!(j.verdict, Verdict::Reproduced, "{}", j.text);
         assert!(
             j.text.starts_with("b overtakes a between x2 and x3"),
@@ -93,7 +117,7 @@ mod tests {
         let x = xs(2);
         let a = series(&[100.0, 100.0], 0.01, 5);
         let b = series(&[300.0, 300.0], 0.01, 5);
-        let v = |a: &Series, b: &Series, r| ratio(&x, "a", "b", a, b, r, 0.05).verdict;
+        let v = |a: &Series, b: &Series, r| ratio(&pair(&x, a, b), r).verdict;
         assert_eq!(v(&a, &b, (2.0, 10.0)), Reproduced);
         assert_eq!(v(&a, &b, (5.0, 10.0)), NotReproduced);
         assert_eq!(v(&b, &a, (2.0, 10.0)), Reversed);
@@ -101,7 +125,7 @@ mod tests {
         assert_eq!(v(&a, &noisy, (2.0, 10.0)), Inconclusive);
         // Within noise of 1 against a claim of 1.02-1.08: neither reproduced nor reversed.
         let same = series(&[100.0, 100.0], 0.01, 5);
-        let j = ratio(&x, "a", "b", &a, &same, (1.02, 1.08), 0.05);
+        let j = ratio(&pair(&x, &a, &same), (1.02, 1.08));
         assert!(
             matches!(j.verdict, Verdict::NotReproduced | Verdict::Inconclusive),
             "{j:?}"
@@ -117,30 +141,27 @@ mod tests {
         let x = xs(3);
         let a = vec![rep(0.0, 0.0, 3), rep(10.0, 0.02, 3), rep(20.0, 0.02, 3)];
         let b = vec![rep(0.0, 0.0, 3), rep(2.0, 0.02, 3), rep(4.0, 0.02, 3)];
-        let j = ratio(&x, "a", "b", &a, &b, (0.1, 0.4), 0.05);
+        let j = ratio(&pair(&x, &a, &b), (0.1, 0.4));
         assert_eq!(j.verdict, Verdict::Reproduced, "{}", j.text);
         assert!(
             j.text.contains("(left out: x1, where a value is 0)"),
             "{}",
             j.text
         );
-        let j = ordering(&x, "a", "b", &a, &b, 0.05);
+        let j = ordering(&pair(&x, &a, &b));
         assert_eq!(j.verdict, Verdict::Reproduced, "{}", j.text);
         assert!(j.text.contains("(left out: x1, both 0)"), "{}", j.text);
         // With a 0 beside a positive value the difference is relative to
         // the point's larger mean: 2 against 0 is a 100% difference, not a
         // small one next to another point's 20.
         let b0 = vec![rep(0.0, 0.0, 3), rep(0.0, 0.0, 3), rep(4.0, 0.02, 3)];
-        let j = ordering(&x, "a", "b", &a, &b0, 0.05);
+        let j = ordering(&pair(&x, &a, &b0));
         assert_eq!(j.verdict, Verdict::Reproduced, "{}", j.text);
         assert!(j.text.contains("x2 +100.0%"), "{}", j.text);
         let zero = vec![rep(0.0, 0.0, 3); 3];
+        assert_eq!(ordering(&pair(&x, &zero, &zero)).verdict, Inconclusive);
         assert_eq!(
-            ordering(&x, "a", "b", &zero, &zero, 0.05).verdict,
-            Inconclusive
-        );
-        assert_eq!(
-            ratio(&x, "a", "b", &zero, &zero, (0.1, 0.4), 0.05).verdict,
+            ratio(&pair(&x, &zero, &zero), (0.1, 0.4)).verdict,
             Inconclusive
         );
     }
@@ -152,7 +173,7 @@ mod tests {
         let near = series(&[101.0, 99.0], 0.01, 5);
         let far = series(&[130.0, 99.0], 0.01, 5);
         let wide = series(&[100.0, 100.0], 0.5, 3);
-        let v = |b: &Series| parity(&x, "a", "b", &a, b, 0.05).verdict;
+        let v = |b: &Series| parity(&pair(&x, &a, b)).verdict;
         assert_eq!(v(&near), Reproduced);
         assert_eq!(v(&far), NotReproduced);
         assert_eq!(v(&wide), Inconclusive);
@@ -199,37 +220,22 @@ mod tests {
     fn argmax_with_its_lead_and_bootstrap_share() {
         let x = xs(4);
         let peak = series(&[100.0, 150.0, 120.0, 90.0], 0.02, 3);
-        let j = argmax(&x, "m", &peak, &[1], true, 0.05);
+        let j = argmax(&best(&x, &peak, &[1], true));
         assert_eq!(j.verdict, Verdict::Reproduced, "{}", j.text);
         assert!(
             j.text.contains("in 100% of 1000 bootstrap resamples"),
             "{}",
             j.text
         );
-        assert_eq!(
-            argmax(&x, "m", &peak, &[2], true, 0.05).verdict,
-            NotReproduced
-        );
-        assert_eq!(
-            argmax(&x, "m", &peak, &[3], false, 0.05).verdict,
-            Reproduced
-        );
+        assert_eq!(argmax(&best(&x, &peak, &[2], true)).verdict, NotReproduced);
+        assert_eq!(argmax(&best(&x, &peak, &[3], false)).verdict, Reproduced);
         // Interior (positions 1 and 2) against the ends.
-        assert_eq!(
-            argmax(&x, "m", &peak, &[1, 2], true, 0.05).verdict,
-            Reproduced
-        );
+        assert_eq!(argmax(&best(&x, &peak, &[1, 2], true)).verdict, Reproduced);
         // A tie with a point outside the expected set: not shown best.
         let tie = series(&[100.0, 150.0, 149.0, 90.0], 0.01, 3);
-        assert_eq!(
-            argmax(&x, "m", &tie, &[1], true, 0.05).verdict,
-            NotReproduced
-        );
+        assert_eq!(argmax(&best(&x, &tie, &[1], true)).verdict, NotReproduced);
         let wide = series(&[100.0, 115.0, 100.0, 100.0], 0.3, 3);
-        assert_eq!(
-            argmax(&x, "m", &wide, &[1], true, 0.05).verdict,
-            Inconclusive
-        );
+        assert_eq!(argmax(&best(&x, &wide, &[1], true)).verdict, Inconclusive);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::reading::{
     all_zero, iv, labels_where, no_data, pair_effects, pct, per_point, pooled, read_pair, rel,
-    sides_of, unclear_at, Series,
+    sides_of, unclear_at, Pair, Series,
 };
 use crate::judge::verdict::estimate::{side, Est, Side};
 use crate::judge::verdict::{Judgement, Verdict};
@@ -11,17 +11,13 @@ use crate::judge::verdict::{Judgement, Verdict};
 /// Claim: `a` is above `b` at every point. Reproduced when every point's
 /// interval of `a/b` clears the minimum effect upwards; reversed when the
 /// pooled effect clears it downwards and no point goes the claimed way.
-pub(crate) fn ordering(
-    xs: &[String],
-    la: &str,
-    lb: &str,
-    a: &Series,
-    b: &Series,
-    min_effect: f64,
-) -> Judgement {
-    let (scale, eff) = pair_effects(b, a);
+pub(crate) fn ordering(p: &Pair) -> Judgement {
+    let Pair {
+        la, lb, min_effect, ..
+    } = *p;
+    let (scale, eff) = pair_effects(p.b, p.a);
     let Some(all) = pooled(&eff) else {
-        let zero = all_zero(xs, a, b);
+        let zero = all_zero(p.xs, p.a, p.b);
         if zero.is_empty() {
             return no_data();
         }
@@ -31,9 +27,9 @@ pub(crate) fn ordering(
         );
     };
     // Only points with something to compare count; the rest are named.
-    let left_out = left_out_note(xs, a, b, &eff);
+    let left_out = left_out_note(p.xs, p.a, p.b, &eff);
     let present: Vec<usize> = (0..eff.len()).filter(|i| eff[*i].is_some()).collect();
-    let xs: Vec<String> = present.iter().map(|i| xs[*i].clone()).collect();
+    let xs: Vec<String> = present.iter().map(|i| p.xs[*i].clone()).collect();
     let eff: Vec<Option<Est>> = present.iter().map(|i| eff[*i]).collect();
     let xs = xs.as_slice();
     let (t, sides) = sides_of(&scale, &eff, min_effect);
@@ -149,16 +145,15 @@ fn flip(s: Side) -> Side {
 /// crossover (b not above a, then above from some point to the end, each
 /// beyond the minimum effect) lies within the window; reversed when `a`
 /// overtakes `b` that way instead.
-pub(crate) fn crossover(
-    xs: &[String],
-    la: &str,
-    lb: &str,
-    a: &Series,
-    b: &Series,
-    window: Option<(usize, usize)>,
-    min_effect: f64,
-) -> Judgement {
-    let Some((sides, figs)) = read_pair(xs, la, lb, a, b, min_effect) else {
+pub(crate) fn crossover(p: &Pair, window: Option<(usize, usize)>) -> Judgement {
+    let Pair {
+        xs,
+        la,
+        lb,
+        min_effect,
+        ..
+    } = *p;
+    let Some((sides, figs)) = read_pair(p) else {
         return no_data();
     };
     let m = pct(min_effect);
@@ -222,15 +217,11 @@ pub(crate) fn crossover(
 /// `range`. Reproduced when its interval lies within the range; not
 /// reproduced when it lies outside it; reversed when the range is on one
 /// side of 1 and the interval clears the minimum effect on the other.
-pub(crate) fn ratio(
-    xs: &[String],
-    la: &str,
-    lb: &str,
-    a: &Series,
-    b: &Series,
-    range: (f64, f64),
-    min_effect: f64,
-) -> Judgement {
+pub(crate) fn ratio(p: &Pair, range: (f64, f64)) -> Judgement {
+    let Pair {
+        la, lb, min_effect, ..
+    } = *p;
+    let (xs, a, b) = (p.xs, p.a, p.b);
     // A ratio needs positive values: points with a 0 are left out.
     let positive = |s: &Vec<f64>| !s.is_empty() && s.iter().all(|v| *v > 0.0);
     let keep: Vec<usize> = (0..xs.len().min(a.len()).min(b.len()))
@@ -318,15 +309,9 @@ pub(crate) fn ratio(
 }
 
 /// Claim: `a` and `b` are equal within the minimum effect at every point.
-pub(crate) fn parity(
-    xs: &[String],
-    la: &str,
-    lb: &str,
-    a: &Series,
-    b: &Series,
-    min_effect: f64,
-) -> Judgement {
-    let Some((sides, figs)) = read_pair(xs, la, lb, a, b, min_effect) else {
+pub(crate) fn parity(p: &Pair) -> Judgement {
+    let Pair { xs, min_effect, .. } = *p;
+    let Some((sides, figs)) = read_pair(p) else {
         return no_data();
     };
     let m = pct(min_effect);

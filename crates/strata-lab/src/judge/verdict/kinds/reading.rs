@@ -8,6 +8,18 @@ use crate::judge::verdict::{Judgement, Verdict};
 /// Samples of one series at each point (empty: no data there).
 pub(crate) type Series = [Vec<f64>];
 
+/// What every two-series kind is given: the point labels, the two series
+/// with their labels, and the minimum effect that counts.
+#[derive(Clone, Copy)]
+pub(crate) struct Pair<'a> {
+    pub(crate) xs: &'a [String],
+    pub(crate) la: &'a str,
+    pub(crate) lb: &'a str,
+    pub(crate) a: &'a Series,
+    pub(crate) b: &'a Series,
+    pub(crate) min_effect: f64,
+}
+
 /// `0.05` -> `5%`, `0.025` -> `2.5%`.
 pub(crate) fn pct(e: f64) -> String {
     let p = e * 100.0;
@@ -131,20 +143,17 @@ pub(crate) fn labels_where(xs: &[String], sides: &[Side], want: &[Side]) -> Vec<
 /// What crossover and parity read first: the side of the minimum effect
 /// each point's difference of `b` from `a` lies on, and the figures line;
 /// `None` when no point has data.
-pub(crate) fn read_pair(
-    xs: &[String],
-    la: &str,
-    lb: &str,
-    a: &Series,
-    b: &Series,
-    min_effect: f64,
-) -> Option<(Vec<Side>, String)> {
-    let (scale, eff) = pair_effects(a, b);
+pub(crate) fn read_pair(p: &Pair) -> Option<(Vec<Side>, String)> {
+    let (scale, eff) = pair_effects(p.a, p.b);
     if eff.iter().all(Option::is_none) {
         return None;
     }
-    let (_, sides) = sides_of(&scale, &eff, min_effect);
-    let figs = format!("{}: {}", rel(&scale, la, lb), per_point(xs, &scale, &eff));
+    let (_, sides) = sides_of(&scale, &eff, p.min_effect);
+    let figs = format!(
+        "{}: {}",
+        rel(&scale, p.la, p.lb),
+        per_point(p.xs, &scale, &eff)
+    );
     Some((sides, figs))
 }
 
