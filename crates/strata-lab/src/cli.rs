@@ -79,6 +79,12 @@ pub(crate) enum Cmd {
         /// Study result directory (or a directory of them).
         dir: PathBuf,
     },
+    /// Write `DIR/index.md`: each study directory in DIR with its scale,
+    /// repeats, engines, date, commit and verdict summary per engine.
+    Index {
+        /// A directory of study result directories.
+        dir: PathBuf,
+    },
     /// Compare two result directories of the same study.
     Compare {
         /// Baseline.
@@ -283,6 +289,13 @@ pub(crate) fn execute(cli: Cli) -> anyhow::Result<i32> {
                 println!("report: {}", r.display());
                 println!("summary: {}", r.with_extension("md").display());
             }
+            Ok(0)
+        }
+        Cmd::Index { dir } => {
+            println!(
+                "index: {}",
+                crate::report::index::write_index(&dir)?.display()
+            );
             Ok(0)
         }
         Cmd::Report { dir } => {

@@ -31,18 +31,53 @@ pub(crate) fn scale_caveat(plan: &Plan) -> String {
     }
 }
 
-/// The verdicts section: a summary line per engine that ran, one line per
-/// requested engine that did not, the caveat, and the table.
-pub(crate) fn section(plan: &Plan, rows: &[ResultRow], requested: &[String]) -> Vec<Block> {
-    let ran = engines(plan, rows);
-    let findings: Vec<_> = plan
-        .loaded
+/// The findings of the study that apply at the plan's scale.
+fn applicable(plan: &Plan) -> Vec<&crate::spec::study::Finding> {
+    plan.loaded
         .spec
         .findings
         .iter()
         .map(|f| f.get_ref())
         .filter(|f| f.scales.is_empty() || f.scales.contains(&plan.scale))
+        .collect()
+}
+
+/// `engine: 1 reproduced, 0 not reproduced, ... of N claims.`
+fn summary_line(engine: &str, counts: &[usize; 5], claims: usize) -> String {
+    let mut parts: Vec<String> = ORDER
+        .iter()
+        .map(|v| format!("{} {}", counts[*v as usize], v.word()))
         .collect();
+    if counts[Verdict::NoData as usize] > 0 {
+        parts.push(format!("{} without data", counts[Verdict::NoData as usize]));
+    }
+    format!("{engine}: {} of {claims} claims.", parts.join(", "))
+}
+
+/// One summary line per engine that ran (none when the study states no
+/// claims): what the index of a results folder lists.
+pub(crate) fn summaries(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
+    let findings = applicable(plan);
+    if findings.is_empty() {
+        return Vec::new();
+    }
+    engines(plan, rows)
+        .iter()
+        .map(|e| {
+            let mut counts = [0usize; 5];
+            for f in &findings {
+                counts[judge(plan, rows, f, e).verdict as usize] += 1;
+            }
+            summary_line(e, &counts, findings.len())
+        })
+        .collect()
+}
+
+/// The verdicts section: a summary line per engine that ran, one line per
+/// requested engine that did not, the caveat, and the table.
+pub(crate) fn section(plan: &Plan, rows: &[ResultRow], requested: &[String]) -> Vec<Block> {
+    let ran = engines(plan, rows);
+    let findings = applicable(plan);
     let mut out = vec![Block::H(2, "Verdicts on the published claims".into())];
     if findings.is_empty() {
         out.push(Block::P(
@@ -66,18 +101,7 @@ pub(crate) fn section(plan: &Plan, rows: &[ResultRow], requested: &[String]) -> 
                 j.text,
             ]);
         }
-        let mut parts: Vec<String> = ORDER
-            .iter()
-            .map(|v| format!("{} {}", counts[*v as usize], v.word()))
-            .collect();
-        if counts[Verdict::NoData as usize] > 0 {
-            parts.push(format!("{} without data", counts[Verdict::NoData as usize]));
-        }
-        summary.push(format!(
-            "{e}: {} of {} claims.",
-            parts.join(", "),
-            findings.len()
-        ));
+        summary.push(summary_line(e, &counts, findings.len()));
     }
     for e in requested.iter().filter(|e| !ran.contains(e)) {
         summary.push(format!("{e}: not measured in this run, so not judged."));

@@ -1,0 +1,110 @@
+//! The index of a results folder: one row per study directory in it
+//! (study, scale, repeats, engines that ran, when, which commit) and each
+//! engine's verdict summary, written as `index.md` beside the studies.
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use crate::data::aggregate::engines;
+use crate::report::study::load_study;
+use crate::report::verdicts::summaries;
+use crate::run::layout::study_dirs;
+
+/// A UTC date (`YYYY-MM-DD`) from seconds since 1970.
+pub(crate) fn utc_date(unix: u64) -> String {
+    // Civil date from days (Howard Hinnant's algorithm).
+    let z = (unix / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// Writes `DIR/index.md` for the study directories under `dir`; its path.
+pub(crate) fn write_index(dir: &Path) -> anyhow::Result<PathBuf> {
+    let dirs: Vec<PathBuf> = study_dirs(dir)
+        .into_iter()
+        .filter(|d| d.parent() == Some(dir))
+        .collect();
+    if dirs.is_empty() {
+        anyhow::bail!(
+            "{}: no study directories (with meta.json) in it",
+            dir.display()
+        );
+    }
+    let mut table = String::from(
+        "| study | scale | repeats | engines | date (UTC) | commit | folder |\n|---|---|---|---|---|---|---|\n",
+    );
+    let mut verdicts = String::new();
+    for d in &dirs {
+        let (plan, rows, _meta) = load_study(d)?;
+        let name = d
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let ran = engines(&plan, &rows).join(", ");
+        let (lo, hi) = rows
+            .iter()
+            .map(|r| r.started_unix)
+            .filter(|t| *t > 0)
+            .fold((u64::MAX, 0), |(lo, hi), t| (lo.min(t), hi.max(t)));
+        let date = match (lo, hi) {
+            (u64::MAX, _) => "unknown".to_string(),
+            (a, b) if utc_date(a) == utc_date(b) => utc_date(a),
+            (a, b) => format!("{} to {}", utc_date(a), utc_date(b)),
+        };
+        let mut commits: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                let c = r.git_commit.clone().unwrap_or_else(|| "unknown".into());
+                c.chars().take(12).collect()
+            })
+            .collect();
+        commits.sort();
+        commits.dedup();
+        let _ = writeln!(
+            table,
+            "| {} | {} | {} | {} | {date} | {} | [{name}]({name}/report.md) |",
+            plan.loaded.spec.name,
+            plan.scale,
+            plan.repeats,
+            if ran.is_empty() { "none".into() } else { ran },
+            commits.join(", "),
+        );
+        let _ = writeln!(
+            verdicts,
+            "\n### {} ({}, `{}` scale)\n",
+            plan.loaded.spec.title, name, plan.scale
+        );
+        let lines = summaries(&plan, &rows);
+        if lines.is_empty() {
+            let _ = writeln!(verdicts, "No published claims to judge.");
+        }
+        for l in lines {
+            let _ = writeln!(verdicts, "- {l}");
+        }
+    }
+    let text = format!(
+        "# Results\n\nOne folder per study run; each has its report (`report.md`, `report.html`), `results.csv` and charts. Written by `strata lab index`.\n\n{table}\n## Verdicts on the published claims\n{verdicts}"
+    );
+    let out = dir.join("index.md");
+    std::fs::write(&out, text)?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::utc_date;
+
+    #[test]
+    fn dates_are_civil_utc_dates() {
+        assert_eq!(utc_date(0), "1970-01-01");
+        assert_eq!(utc_date(951_782_400), "2000-02-29");
+        assert_eq!(utc_date(1_795_709_480), "2026-11-26");
+        assert_eq!(utc_date(1_798_761_599), "2026-12-31");
+    }
+}
