@@ -1,5 +1,6 @@
 //! `strata lab index DIR`: a results folder's index lists every study run
-//! in it with its scale, repeats, engines, date and verdict summaries.
+//! in it with its scale, repeats, engines, date and verdict summaries; each
+//! report records the command that ran it.
 
 mod common;
 
@@ -30,6 +31,10 @@ fn index_lists_each_study_with_its_verdicts() {
         .find(|l| l.starts_with("- strata: "))
         .expect("the report's verdict summary");
     assert_contains(&text, summary);
+    // The run record: the command line that ran the study is in its
+    // report's setup.
+    assert_contains(&report, "- Command: `");
+    assert_contains(&report, " run ");
     // A folder without studies is an error naming it.
     let empty = d.path().join("empty");
     std::fs::create_dir_all(&empty).unwrap();

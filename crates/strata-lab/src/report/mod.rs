@@ -78,6 +78,9 @@ pub(crate) fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
             "RocksDB was not measured in this run: the figures below are Strata's alone.".into()
         });
     }
+    if !meta.command.is_empty() {
+        setup.push(format!("Command: `{}`.", meta.command));
+    }
     setup.extend(meta.notes.iter().cloned());
     b.push(Block::H(2, "Setup".into()));
     b.push(Block::List(setup));

@@ -7,7 +7,8 @@ use crate::run::engines::resolve_engines;
 use crate::run::host::{git_commit, host_info};
 use crate::run::layout::{merge, read_meta, study_dir, study_dirs, write_meta, Meta};
 use crate::run::options::RunOptions;
-use crate::run::runner::{run_job, shell_join};
+use crate::run::process::shell_join;
+use crate::run::runner::run_job;
 use crate::spec::model::Plan;
 
 /// One shell command per job.

@@ -28,6 +28,9 @@ pub(crate) struct Meta {
     /// `--only` cell filters (empty: every cell ran).
     #[serde(default)]
     pub only: Vec<String>,
+    /// The command line that ran the study (empty in older directories).
+    #[serde(default)]
+    pub command: String,
 }
 
 impl Meta {
@@ -42,6 +45,7 @@ impl Meta {
             notes,
             set: plan.set.clone(),
             only: plan.only.clone(),
+            command: crate::run::process::shell_join(&std::env::args().collect::<Vec<_>>()),
         }
     }
 }

@@ -5,6 +5,25 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
+fn shell_quote(a: &str) -> String {
+    if !a.is_empty()
+        && a.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_=./,:+".contains(c))
+    {
+        a.to_string()
+    } else {
+        format!("'{}'", a.replace('\'', "'\\''"))
+    }
+}
+
+/// Joins argv into a shell command line.
+pub(crate) fn shell_join(argv: &[String]) -> String {
+    argv.iter()
+        .map(|a| shell_quote(a))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// What one child process did.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ProcessOutcome {
@@ -192,6 +211,16 @@ pub(crate) fn gb(b: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn shell_join_quotes() {
+        let a = vec![
+            "db_bench".to_string(),
+            "--db=/tmp/a b".to_string(),
+            "it's".to_string(),
+        ];
+        assert_eq!(shell_join(&a), "db_bench '--db=/tmp/a b' 'it'\\''s'");
+    }
+
     use super::*;
 
     #[test]

@@ -12,27 +12,9 @@ use crate::run::host::{git_commit, host_info};
 use crate::run::layout::{job_done, merge, run_dir, study_dir, write_meta, Meta};
 use crate::run::leveldb::{leveldb_db_bench_flags, with_leveldb_log_line};
 use crate::run::options::RunOptions;
+use crate::run::process::shell_join;
 use crate::spec::model::{step_command, Job, Plan};
 use strata_bench::dbbench_text::parse_output;
-
-fn shell_quote(a: &str) -> String {
-    if !a.is_empty()
-        && a.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_=./,:+".contains(c))
-    {
-        a.to_string()
-    } else {
-        format!("'{}'", a.replace('\'', "'\\''"))
-    }
-}
-
-/// Joins argv into a shell command line.
-pub(crate) fn shell_join(argv: &[String]) -> String {
-    argv.iter()
-        .map(|a| shell_quote(a))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
 
 /// Runs every step of one job on a fresh DB and writes its result file.
 pub(crate) fn run_job(
@@ -515,16 +497,6 @@ mod tests {
         assert!(rows
             .iter()
             .all(|r| !r.ok && r.error.as_deref() == Some("no bench")));
-    }
-
-    #[test]
-    fn shell_join_quotes() {
-        let a = vec![
-            "db_bench".to_string(),
-            "--db=/tmp/a b".to_string(),
-            "it's".to_string(),
-        ];
-        assert_eq!(shell_join(&a), "db_bench '--db=/tmp/a b' 'it'\\''s'");
     }
 
     #[test]
