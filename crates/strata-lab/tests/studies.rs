@@ -1,36 +1,71 @@
-//! The shipped studies (the five published ones, study 5's steady-state
-//! variant and its L0-trigger sweep) parse, validate and expand at both scales.
+//! Every shipped study file (studies/: the five published studies and their
+//! follow-ups) and sweep (sweeps/: engine comparisons with no claims)
+//! parses, validates and expands at both scales, the quick one smaller.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-const STUDIES: &[&str] = &[
-    "blob",
-    "bloom",
-    "write_buffer",
-    "subcompactions",
-    "wal_compaction",
-    "wal_compaction_steady",
-    "l0_trigger",
-];
+/// The `.toml` files of a folder at the repository's top, sorted.
+fn shipped(folder: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(folder);
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn check_scales(p: &Path) -> strata_lab::spec::study::LoadedSpec {
+    let l = strata_lab::spec::load(p).unwrap_or_else(|e| panic!("{e}"));
+    let name = p.file_stem().unwrap().to_str().unwrap();
+    assert_eq!(
+        l.spec.name,
+        name,
+        "{}: name differs from the file",
+        p.display()
+    );
+    assert!(!l.spec.charts.is_empty(), "{name}: no charts");
+    let quick = strata_lab::spec::model::expand(&l, "quick", None, None).unwrap();
+    let full = strata_lab::spec::model::expand(&l, "full", None, None).unwrap();
+    for plan in [&quick, &full] {
+        assert!(!plan.jobs.is_empty());
+        assert!(plan.max_disk_need() > 0);
+    }
+    assert!(
+        quick.max_disk_need() < full.max_disk_need(),
+        "{name}: quick must be smaller than full"
+    );
+    l
+}
 
 #[test]
 fn shipped_studies_are_valid() {
-    for name in STUDIES {
-        let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../studies/{name}.toml"));
-        let l = strata_lab::spec::load(&p).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(l.spec.name, *name);
-        assert!(!l.spec.findings.is_empty(), "{name}: no published findings");
-        assert!(!l.spec.charts.is_empty(), "{name}: no charts");
-        for scale in ["quick", "full"] {
-            let plan = strata_lab::spec::model::expand(&l, scale, None, None).unwrap();
-            assert!(!plan.jobs.is_empty());
-            assert!(plan.max_disk_need() > 0);
-        }
-        let quick = strata_lab::spec::model::expand(&l, "quick", None, None).unwrap();
-        let full = strata_lab::spec::model::expand(&l, "full", None, None).unwrap();
+    let studies = shipped("studies");
+    assert!(studies.len() >= 8, "{studies:?}");
+    for p in studies {
+        let l = check_scales(&p);
         assert!(
-            quick.max_disk_need() < full.max_disk_need(),
-            "{name}: quick must be smaller than full"
+            !l.spec.findings.is_empty(),
+            "{}: no published findings",
+            p.display()
+        );
+    }
+}
+
+#[test]
+fn shipped_sweeps_are_valid() {
+    let sweeps = shipped("sweeps");
+    assert!(sweeps.len() >= 4, "{sweeps:?}");
+    for p in sweeps {
+        let l = check_scales(&p);
+        assert!(
+            l.spec.findings.is_empty(),
+            "{}: a sweep judges no claims",
+            p.display()
         );
     }
 }
