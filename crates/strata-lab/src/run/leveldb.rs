@@ -59,6 +59,8 @@ pub(crate) fn leveldb_db_bench_flags(
     for (k, v) in flags {
         match k.as_str() {
             "seed" | "statistics" => {}
+            // Its keys are 16 bytes (`%016d`); `--key_prefix` only adds to them.
+            "key_size" if v == "16" => {}
             "histogram" | "use_existing_db" => {
                 out.insert(k.clone(), bool01(v));
             }

@@ -360,6 +360,22 @@ mod tests {
     }
 
     #[test]
+    fn leveldb_db_bench_takes_its_own_16_byte_keys() {
+        // The studies set key_size=16: every LevelDB cell of the blob and
+        // write buffer studies was skipped for it on an external db_bench.
+        let f = |kv: &[(&str, &str)]| -> std::collections::BTreeMap<String, String> {
+            kv.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let caps = LevelDbBenchCaps::default();
+        let t = leveldb_db_bench_flags(&f(&[("key_size", "16"), ("num", "10")]), caps).unwrap();
+        assert_eq!(t, f(&[("num", "10")]));
+        let e = leveldb_db_bench_flags(&f(&[("key_size", "24")]), caps).unwrap_err();
+        assert!(e.contains("--key_size (set to 24)"), "{e}");
+    }
+
+    #[test]
     fn leveldb_1_23_db_bench_compresses_as_it_was_built() {
         let f = |v: &str| {
             std::collections::BTreeMap::from([("compression_type".to_string(), v.to_string())])
