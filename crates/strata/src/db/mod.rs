@@ -39,7 +39,7 @@ use crate::sstable::{BlockCache, TableCache, TableOptions};
 use crate::stats::{Statistics, Ticker};
 use crate::version::{Version, VersionSet};
 use internal_stats::InternalStats;
-use write::{RateLimiter, WriterSlot};
+use write::WriterSlot;
 
 /// What readers pin: the memtables and the version at one moment.
 pub(crate) struct SuperVersion {
@@ -103,7 +103,10 @@ pub(crate) struct State {
     pub bg_error: Option<Arc<Error>>,
     pub istats: InternalStats,
     pub unpersisted_writes: bool,
-    pub rate_limiter: RateLimiter,
+    /// The credit of delayed writes (the write controller's delay).
+    pub delay_credit: crate::write_controller::DelayCredit,
+    /// When the DB was opened: the clock of `delay_credit`.
+    pub opened_at: Instant,
     pub last_stats_dump: Instant,
     pub write_stopped: bool,
     /// Counters at the previous `rocksdb.stats` dump (for Int rows).

@@ -32,30 +32,6 @@ pub(crate) struct WriterSlot {
     cv: Condvar,
 }
 
-/// Paces writes at `delayed_write_rate` while writes are delayed.
-#[derive(Debug)]
-pub(crate) struct RateLimiter {
-    next_free: Instant,
-}
-
-impl Default for RateLimiter {
-    fn default() -> Self {
-        RateLimiter {
-            next_free: Instant::now(),
-        }
-    }
-}
-
-impl RateLimiter {
-    /// Reserves `bytes` at `rate` bytes/s; returns how long to sleep.
-    pub fn reserve(&mut self, bytes: u64, rate: u64, now: Instant) -> Duration {
-        let start = self.next_free.max(now);
-        let cost = Duration::from_nanos(bytes.saturating_mul(1_000_000_000) / rate.max(1));
-        self.next_free = start + cost;
-        self.next_free.saturating_duration_since(now)
-    }
-}
-
 impl DbInner {
     pub(crate) fn write(&self, opts: &WriteOptions, batch: WriteBatch) -> Result<()> {
         batch.check()?;
@@ -367,6 +343,9 @@ impl DbInner {
                 StallState::Delayed(cause) if !delayed => {
                     delayed = true;
                     *stalled = true;
+                    if st.last_logged_stall.is_none() {
+                        st.delay_credit.reset();
+                    }
                     if st.last_logged_stall != Some(cause) {
                         st.last_logged_stall = Some(cause);
                         self.log.log(&format!(
@@ -378,12 +357,17 @@ impl DbInner {
                             self.opts.delayed_write_rate
                         ));
                     }
-                    let wait = st.rate_limiter.reserve(
+                    // Micros since open, plus one: the credit's clock must
+                    // not start at 0.
+                    let now_us = st.opened_at.elapsed().as_micros() as u64 + 1;
+                    let wait = Duration::from_micros(st.delay_credit.delay(
                         bytes.max(1),
                         self.opts.delayed_write_rate,
-                        Instant::now(),
-                    );
-                    if wait >= Duration::from_micros(100) {
+                        now_us,
+                    ));
+                    // RocksDB sleeps in 1 ms steps and stops early when the
+                    // delay ends; this sleeps the whole wait.
+                    if !wait.is_zero() {
                         st.istats.count_stall(cause, false);
                         MutexGuard::unlocked(st, || std::thread::sleep(wait));
                         self.add_stall(st, wait);
@@ -455,23 +439,5 @@ impl DbInner {
         self.install_super_version(st);
         self.work_cv.notify_all();
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rate_limiter_paces_at_the_rate() {
-        let mut r = RateLimiter::default();
-        let now = Instant::now();
-        let a = r.reserve(1_000_000, 1_000_000, now);
-        let b = r.reserve(1_000_000, 1_000_000, now);
-        assert!(a <= Duration::from_secs(1) + Duration::from_millis(1));
-        assert!(
-            b >= Duration::from_millis(1999) && b <= Duration::from_millis(2001),
-            "{b:?}"
-        );
     }
 }
