@@ -110,3 +110,86 @@ fn every_kind_gets_the_verdict_its_data_supports() {
 
     assert_golden("verdicts.md", &verdict_section(&md));
 }
+
+/// A claim about more cores than the host has, scoped to the published
+/// scale, is listed as inconclusive at a smaller scale with the cores it
+/// needs, not left out; a scale-scoped claim that names no cores is left
+/// out; and an engine whose every cell is skipped says why.
+#[test]
+fn multi_core_claims_of_a_small_host_are_listed_inconclusive_with_the_cores_needed() {
+    let text = r#"
+name = "cores"
+title = "Cores"
+question = "Are claims about more cores listed?"
+repeats = 2
+engines = ["strata", "leveldb"]
+[flags]
+num = 1000
+statistics = 1
+max_subcompactions = 2
+[[axis]]
+name = "cpus"
+values = [1, 4096]
+[[step]]
+benchmarks = "fillrandom,stats"
+[scales.quick]
+axis_values = { cpus = [1] }
+[scales.full]
+[[finding]]
+id = "many-cores"
+claim = "Throughput rises with cores."
+published = "-"
+kind = "monotonic"
+metric = "ops_sec"
+step = "fillrandom"
+along = "cpus"
+direction = "increasing"
+scales = ["full"]
+[[finding]]
+id = "full-only"
+claim = "Throughput is above 1 op/s."
+published = "-"
+kind = "bound"
+metric = "ops_sec"
+step = "fillrandom"
+min = 1
+scales = ["full"]
+[[finding]]
+id = "here"
+claim = "Throughput is above 1 op/s here."
+published = "-"
+kind = "bound"
+metric = "ops_sec"
+step = "fillrandom"
+min = 1
+"#;
+    let (d, spec) = common::study_in_temp("cores", text);
+    let fake = common::fake_bench();
+    let out = run_fake(
+        &spec,
+        &d.path().join("out"),
+        &["--engines", "strata,leveldb", "--leveldb-bench", &fake],
+    );
+    let md = read(&out.join("report.md"));
+    let v = verdict_section(&md);
+    let row = v
+        .lines()
+        .find(|l| l.starts_with("| many-cores |"))
+        .unwrap_or_else(|| panic!("no row for the multi-core claim\n{v}"));
+    assert!(row.contains("| strata | inconclusive |"), "{row}");
+    assert!(
+        row.contains("judged at the `full` scale, which needs 4096 cores; this host has"),
+        "{row}"
+    );
+    assert!(!v.contains("| full-only |"), "{v}");
+    assert!(
+        v.contains(
+            "- strata: 1 reproduced, 0 not reproduced, 0 reversed, 1 inconclusive of 2 claims."
+        ),
+        "{v}"
+    );
+    assert!(
+        v.contains("- leveldb: every cell skipped, so not judged (LevelDB's db_bench has no --max_subcompactions (set to 2))"),
+        "{v}"
+    );
+}

@@ -85,6 +85,32 @@ fn cores_needed(plan: &Plan, f: &Finding, xs: &[String]) -> Option<u32> {
     labels.iter().filter_map(|l| l.parse::<u32>().ok()).max()
 }
 
+/// Cores a finding asks for in the study as published (its unscaled
+/// `cpus` axis): the largest `cpus` label it is along or fixed at. `None`
+/// when the finding does not name cores.
+pub(crate) fn published_cores(plan: &Plan, f: &Finding) -> Option<u32> {
+    let axis = plan
+        .loaded
+        .spec
+        .axes
+        .iter()
+        .map(|a| a.get_ref())
+        .find(|a| a.name == "cpus")?;
+    let labels: Vec<String> = if f.along.as_deref() == Some("cpus") {
+        let all: Vec<String> = if axis.variants.is_empty() {
+            axis.values.iter().map(|v| v.to_string()).collect()
+        } else {
+            axis.variants.iter().map(|v| v.label.clone()).collect()
+        };
+        all.into_iter()
+            .filter(|l| f.at.is_empty() || f.at.contains(l))
+            .collect()
+    } else {
+        f.where_.get("cpus").cloned().into_iter().collect()
+    };
+    labels.iter().filter_map(|l| l.parse::<u32>().ok()).max()
+}
+
 /// The judgement of one finding for one engine, over every facet.
 pub(crate) fn judge(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) -> Judgement {
     let xs = points(plan, f);

@@ -25,6 +25,33 @@ pub(crate) fn utc_date(unix: u64) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
+/// A UTC date and minute (`YYYY-MM-DD HH:MM`) from seconds since 1970.
+pub(crate) fn utc_minute(unix: u64) -> String {
+    let m = unix % 86_400 / 60;
+    format!("{} {:02}:{:02}", utc_date(unix), m / 60, m % 60)
+}
+
+/// When the runs of `rows` started: `first to last` (UTC), or `None`
+/// when no row records its start.
+pub(crate) fn run_span(rows: &[crate::data::results::ResultRow]) -> Option<String> {
+    let (lo, hi) = rows
+        .iter()
+        .map(|r| r.started_unix)
+        .filter(|t| *t > 0)
+        .fold((u64::MAX, 0), |(lo, hi), t| (lo.min(t), hi.max(t)));
+    if lo == u64::MAX {
+        return None;
+    }
+    let (a, b) = (utc_minute(lo), utc_minute(hi));
+    Some(if a == b {
+        format!("{a} UTC")
+    } else if a[..10] == b[..10] {
+        format!("{a} to {} UTC", &b[11..])
+    } else {
+        format!("{a} to {b} UTC")
+    })
+}
+
 /// Writes `DIR/index.md` for the study directories under `dir`; its path.
 pub(crate) fn write_index(dir: &Path) -> anyhow::Result<PathBuf> {
     let dirs: Vec<PathBuf> = study_dirs(dir)
@@ -98,13 +125,14 @@ pub(crate) fn write_index(dir: &Path) -> anyhow::Result<PathBuf> {
 
 #[cfg(test)]
 mod tests {
-    use super::utc_date;
+    use super::{utc_date, utc_minute};
 
     #[test]
     fn dates_are_civil_utc_dates() {
         assert_eq!(utc_date(0), "1970-01-01");
         assert_eq!(utc_date(951_782_400), "2000-02-29");
         assert_eq!(utc_date(1_795_709_480), "2026-11-26");
+        assert_eq!(utc_minute(1_795_709_480), "2026-11-26 16:11");
         assert_eq!(utc_date(1_798_761_599), "2026-12-31");
     }
 }

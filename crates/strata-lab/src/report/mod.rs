@@ -63,6 +63,35 @@ pub(crate) fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
         ),
         git_commits_line(&rows),
     ];
+    if let Some(span) = crate::report::index::run_span(&rows) {
+        setup.push(format!("Runs started {span}."));
+    }
+    // `strata bench --engine=rocksdb` exists only in a binary built with
+    // the feature; the other engines are in every build.
+    let in_process_rocksdb = meta
+        .engines_run
+        .iter()
+        .any(|e| e.engine == "rocksdb" && !e.external);
+    // A `strata` binary names its build ("git <sha>, <profile>,
+    // assertions ..."); a stand-in bench does not.
+    let built: Vec<&str> = meta
+        .engines_run
+        .iter()
+        .filter(|e| !e.external && e.how.contains(", assertions "))
+        .map(|e| e.how.as_str())
+        .collect();
+    let release = built.iter().any(|h| h.contains("release ("));
+    if !built.is_empty() {
+        setup.push(format!(
+            "The `strata` binary was built with `cargo build{} -p strata-cli{}`.",
+            if release { " --release" } else { "" },
+            if in_process_rocksdb {
+                " --features rocksdb"
+            } else {
+                ""
+            }
+        ));
+    }
     for e in &meta.engines_requested {
         match vers.get(e) {
             Some(v) => setup.push(format!("Engine {e}: {v}.")),

@@ -4,10 +4,11 @@
 
 use crate::data::aggregate::engines;
 use crate::data::results::ResultRow;
-use crate::judge::findings::judge;
-use crate::judge::verdict::{Verdict, DEFAULT_MIN_EFFECT};
+use crate::judge::findings::{judge, published_cores};
+use crate::judge::verdict::{Judgement, Verdict, DEFAULT_MIN_EFFECT};
 use crate::report::doc::Block;
 use crate::spec::model::Plan;
+use crate::spec::study::Finding;
 
 const ORDER: [Verdict; 4] = [
     Verdict::Reproduced,
@@ -32,7 +33,7 @@ pub(crate) fn scale_caveat(plan: &Plan) -> String {
 }
 
 /// The findings of the study that apply at the plan's scale.
-fn applicable(plan: &Plan) -> Vec<&crate::spec::study::Finding> {
+fn applicable(plan: &Plan) -> Vec<&Finding> {
     plan.loaded
         .spec
         .findings
@@ -40,6 +41,81 @@ fn applicable(plan: &Plan) -> Vec<&crate::spec::study::Finding> {
         .map(|f| f.get_ref())
         .filter(|f| f.scales.is_empty() || f.scales.contains(&plan.scale))
         .collect()
+}
+
+/// The findings scoped to other scales that ask for more cores than this
+/// run's host has, with the cores each needs: the published multi-core
+/// claims of a run on a small host. They are listed as inconclusive, not
+/// left out, so the report says what it could not test and why.
+fn beyond_host<'a>(plan: &'a Plan, rows: &[ResultRow]) -> Vec<(&'a Finding, u32, u32)> {
+    let host = rows.iter().map(|r| r.host.cores).max().unwrap_or(0);
+    if host == 0 {
+        return Vec::new();
+    }
+    plan.loaded
+        .spec
+        .findings
+        .iter()
+        .map(|f| f.get_ref())
+        .filter(|f| !(f.scales.is_empty() || f.scales.contains(&plan.scale)))
+        .filter_map(|f| published_cores(plan, f).map(|n| (f, n, host)))
+        .filter(|(_, n, host)| n > host)
+        .collect()
+}
+
+/// Every claim the report lists for `engine`, in the study's order of
+/// scales: those judged at this scale, then those that need more cores.
+fn judged<'a>(plan: &'a Plan, rows: &[ResultRow], engine: &str) -> Vec<(&'a Finding, Judgement)> {
+    let mut out: Vec<(&Finding, Judgement)> = applicable(plan)
+        .into_iter()
+        .map(|f| (f, judge(plan, rows, f, engine)))
+        .collect();
+    for (f, need, host) in beyond_host(plan, rows) {
+        let scales = f
+            .scales
+            .iter()
+            .map(|s| format!("`{s}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        out.push((
+            f,
+            Judgement::new(
+                Verdict::Inconclusive,
+                format!(
+                    "judged at the {scales} scale, which needs {need} cores; this host has {host}"
+                ),
+            ),
+        ));
+    }
+    out
+}
+
+/// Why an engine that was asked for has no result rows to judge: the
+/// distinct reasons its steps were skipped, or that it did not run.
+fn not_judged(engine: &str, rows: &[ResultRow]) -> String {
+    let mut reasons: Vec<String> = rows
+        .iter()
+        .filter(|r| r.engine == engine && !r.ok)
+        .filter_map(|r| r.error.as_deref())
+        .filter_map(|e| e.strip_prefix("skipped: "))
+        .map(String::from)
+        .collect();
+    reasons.sort();
+    reasons.dedup();
+    if reasons.is_empty() {
+        return format!("{engine}: not measured in this run, so not judged.");
+    }
+    let n = reasons.len();
+    let shown: Vec<String> = reasons.into_iter().take(3).collect();
+    format!(
+        "{engine}: every cell skipped, so not judged ({}{}).",
+        shown.join("; "),
+        if n > 3 {
+            format!("; {} more reasons", n - 3)
+        } else {
+            String::new()
+        }
+    )
 }
 
 /// `engine: 1 reproduced, 0 not reproduced, ... of N claims.`
@@ -57,18 +133,18 @@ fn summary_line(engine: &str, counts: &[usize; 5], claims: usize) -> String {
 /// One summary line per engine that ran (none when the study states no
 /// claims): what the index of a results folder lists.
 pub(crate) fn summaries(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
-    let findings = applicable(plan);
-    if findings.is_empty() {
+    if applicable(plan).is_empty() && beyond_host(plan, rows).is_empty() {
         return Vec::new();
     }
     engines(plan, rows)
         .iter()
         .map(|e| {
+            let all = judged(plan, rows, e);
             let mut counts = [0usize; 5];
-            for f in &findings {
-                counts[judge(plan, rows, f, e).verdict as usize] += 1;
+            for (_, j) in &all {
+                counts[j.verdict as usize] += 1;
             }
-            summary_line(e, &counts, findings.len())
+            summary_line(e, &counts, all.len())
         })
         .collect()
 }
@@ -77,9 +153,8 @@ pub(crate) fn summaries(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
 /// requested engine that did not, the caveat, and the table.
 pub(crate) fn section(plan: &Plan, rows: &[ResultRow], requested: &[String]) -> Vec<Block> {
     let ran = engines(plan, rows);
-    let findings = applicable(plan);
     let mut out = vec![Block::H(2, "Verdicts on the published claims".into())];
-    if findings.is_empty() {
+    if applicable(plan).is_empty() && beyond_host(plan, rows).is_empty() {
         out.push(Block::P(
             "This study states no published claims to check.".into(),
         ));
@@ -88,9 +163,9 @@ pub(crate) fn section(plan: &Plan, rows: &[ResultRow], requested: &[String]) -> 
     let mut table = Vec::new();
     let mut summary = Vec::new();
     for e in &ran {
+        let all = judged(plan, rows, e);
         let mut counts = [0usize; 5];
-        for f in &findings {
-            let j = judge(plan, rows, f, e);
+        for (f, j) in &all {
             counts[j.verdict as usize] += 1;
             table.push(vec![
                 f.id.clone(),
@@ -98,13 +173,13 @@ pub(crate) fn section(plan: &Plan, rows: &[ResultRow], requested: &[String]) -> 
                 f.published.clone(),
                 e.clone(),
                 j.verdict.word().to_string(),
-                j.text,
+                j.text.clone(),
             ]);
         }
-        summary.push(summary_line(e, &counts, findings.len()));
+        summary.push(summary_line(e, &counts, all.len()));
     }
     for e in requested.iter().filter(|e| !ran.contains(e)) {
-        summary.push(format!("{e}: not measured in this run, so not judged."));
+        summary.push(not_judged(e, rows));
     }
     out.push(Block::List(summary));
     out.push(Block::P(scale_caveat(plan)));
