@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::data::aggregate::engines;
 use crate::report::study::load_study;
 use crate::report::verdicts::summaries;
-use crate::run::layout::study_dirs;
+use crate::run::layout::{study_dirs, Meta};
 
 /// A UTC date (`YYYY-MM-DD`) from seconds since 1970.
 pub(crate) fn utc_date(unix: u64) -> String {
@@ -52,6 +52,42 @@ pub(crate) fn run_span(rows: &[crate::data::results::ResultRow]) -> Option<Strin
     })
 }
 
+/// The command that writes a study's folder again into `out`: the study
+/// argument and options of the run's own command line (`meta.command`),
+/// with the output root set to `out` and an external db_bench's path left
+/// for the user to fill in; from the run's facts when no command line was
+/// recorded.
+pub(crate) fn regenerate_command(meta: &Meta, out: &str) -> String {
+    let words: Vec<&str> = meta.command.split_whitespace().collect();
+    let study = words
+        .iter()
+        .position(|w| *w == "run")
+        .and_then(|i| words.get(i + 1))
+        .map_or(meta.study.as_str(), |w| *w);
+    let mut cmd = format!(
+        "strata lab run {study} --scale {} --repeats {} --engines {}",
+        meta.scale,
+        meta.repeats,
+        meta.engines_requested.join(",")
+    );
+    for (k, v) in &meta.set {
+        let _ = write!(cmd, " --set {k}={v}");
+    }
+    for o in &meta.only {
+        let _ = write!(cmd, " --only {o}");
+    }
+    for e in meta.engines_run.iter().filter(|e| e.external) {
+        let _ = write!(
+            cmd,
+            " --{0}-bench {1}",
+            e.engine,
+            e.engine.to_uppercase() + "_DB_BENCH"
+        );
+    }
+    let _ = write!(cmd, " --out {out}");
+    cmd
+}
+
 /// Writes `DIR/index.md` for the study directories under `dir`; its path.
 pub(crate) fn write_index(dir: &Path) -> anyhow::Result<PathBuf> {
     let dirs: Vec<PathBuf> = study_dirs(dir)
@@ -69,7 +105,7 @@ pub(crate) fn write_index(dir: &Path) -> anyhow::Result<PathBuf> {
     );
     let mut verdicts = String::new();
     for d in &dirs {
-        let (plan, rows, _meta) = load_study(d)?;
+        let (plan, rows, meta) = load_study(d)?;
         let name = d
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
@@ -107,6 +143,11 @@ pub(crate) fn write_index(dir: &Path) -> anyhow::Result<PathBuf> {
             "\n### {} ({}, `{}` scale)\n",
             plan.loaded.spec.title, name, plan.scale
         );
+        let _ = writeln!(
+            verdicts,
+            "Regenerate: `{}`\n",
+            regenerate_command(&meta, &dir.display().to_string())
+        );
         let lines = summaries(&plan, &rows);
         if lines.is_empty() {
             let _ = writeln!(verdicts, "No published claims to judge.");
@@ -125,7 +166,41 @@ pub(crate) fn write_index(dir: &Path) -> anyhow::Result<PathBuf> {
 
 #[cfg(test)]
 mod tests {
-    use super::{utc_date, utc_minute};
+    use super::{regenerate_command, utc_date, utc_minute};
+    use crate::run::engines::EngineCmd;
+    use crate::run::layout::Meta;
+
+    #[test]
+    fn the_regenerate_command_keeps_the_study_and_options_and_sets_the_output() {
+        let engine = |e: &str, external: bool| EngineCmd {
+            engine: e.into(),
+            prefix: vec![],
+            how: String::new(),
+            external,
+            leveldb: None,
+        };
+        let meta = Meta {
+            study: "ycsb".into(),
+            scale: "full".into(),
+            repeats: 3,
+            engines_requested: vec!["strata".into(), "leveldb".into()],
+            engines_run: vec![engine("strata", false), engine("leveldb", true)],
+            notes: vec![],
+            set: vec![("value_size".into(), "4096".into())],
+            only: vec!["keys=default".into()],
+            command: "/x/strata lab run sweeps/ycsb.toml --scale full --out /tmp/r".into(),
+        };
+        assert_eq!(
+            regenerate_command(&meta, "docs/results"),
+            "strata lab run sweeps/ycsb.toml --scale full --repeats 3 --engines strata,leveldb \
+             --set value_size=4096 --only keys=default --leveldb-bench LEVELDB_DB_BENCH --out docs/results"
+        );
+        let old = Meta {
+            command: String::new(),
+            ..meta
+        };
+        assert!(regenerate_command(&old, "r").starts_with("strata lab run ycsb --scale full"));
+    }
 
     #[test]
     fn dates_are_civil_utc_dates() {
