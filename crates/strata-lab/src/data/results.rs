@@ -106,10 +106,10 @@ pub(crate) fn write_jsonl(path: &Path, rows: &[ResultRow]) -> anyhow::Result<()>
     Ok(())
 }
 
-/// Reads JSON lines; errors name the file and line.
+/// Reads JSON lines, gzip-compressed when the name ends in `.gz` (the
+/// stored results of docs/results); errors name the file and line.
 pub fn read_jsonl(path: &Path) -> anyhow::Result<Vec<ResultRow>> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let text = read_text(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let mut rows = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -130,7 +130,20 @@ pub fn read_jsonl(path: &Path) -> anyhow::Result<Vec<ResultRow>> {
     Ok(rows)
 }
 
-/// Writes rows as CSV with fixed columns plus `metrics_json`.
+/// A file's text, gunzipped when its name ends in `.gz`.
+fn read_text(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    if path.extension().is_some_and(|e| e == "gz") {
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(std::fs::File::open(path)?).read_to_string(&mut text)?;
+        Ok(text)
+    } else {
+        std::fs::read_to_string(path)
+    }
+}
+
+/// Writes rows as CSV: fixed columns, then the registry's metrics (every
+/// metric of a row is in `results.jsonl`).
 pub(crate) fn write_csv(path: &Path, rows: &[ResultRow]) -> anyhow::Result<()> {
     let mut w = csv::Writer::from_path(path)?;
     let mut header: Vec<String> = [
@@ -158,7 +171,6 @@ pub(crate) fn write_csv(path: &Path, rows: &[ResultRow]) -> anyhow::Result<()> {
     .collect();
     header.extend(metrics::names(View::Csv).iter().map(|s| s.to_string()));
     header.push("command".into());
-    header.push("metrics_json".into());
     w.write_record(&header)?;
     for r in rows {
         let mut rec = vec![
@@ -185,7 +197,6 @@ pub(crate) fn write_csv(path: &Path, rows: &[ResultRow]) -> anyhow::Result<()> {
             rec.push(r.metrics.get(m).map(|v| v.to_string()).unwrap_or_default());
         }
         rec.push(r.command.clone());
-        rec.push(serde_json::to_string(&r.metrics)?);
         w.write_record(&rec)?;
     }
     w.flush()?;
@@ -210,12 +221,14 @@ pub(crate) fn load_dir(dir: &Path) -> anyhow::Result<Vec<ResultRow>> {
     let files = run_files(dir);
     let mut rows = Vec::new();
     if files.is_empty() {
-        let merged = dir.join("results.jsonl");
-        if merged.exists() {
-            return read_jsonl(&merged);
+        for merged in ["results.jsonl", "results.jsonl.gz"] {
+            let merged = dir.join(merged);
+            if merged.exists() {
+                return read_jsonl(&merged);
+            }
         }
         anyhow::bail!(
-            "{}: no results (no runs/*/{RUN_FILE} and no results.jsonl)",
+            "{}: no results (no runs/*/{RUN_FILE}, results.jsonl or results.jsonl.gz)",
             dir.display()
         );
     }
@@ -276,6 +289,28 @@ mod tests {
         let text = std::fs::read_to_string(&c).unwrap();
         assert_eq!(text.lines().count(), 3);
         assert!(text.starts_with("schema_version,study"));
+    }
+
+    #[test]
+    fn a_study_folder_loads_from_gzipped_results() {
+        use std::io::Write;
+        let d = tempfile::tempdir().unwrap();
+        let rows = vec![sample_row()];
+        let plain = d.path().join("plain.jsonl");
+        write_jsonl(&plain, &rows).unwrap();
+        let gz = d.path().join("results.jsonl.gz");
+        let mut e = flate2::write::GzEncoder::new(
+            std::fs::File::create(&gz).unwrap(),
+            flate2::Compression::default(),
+        );
+        e.write_all(&std::fs::read(&plain).unwrap()).unwrap();
+        e.finish().unwrap();
+        std::fs::remove_file(&plain).unwrap();
+        assert_eq!(load_dir(d.path()).unwrap(), rows);
+        // A corrupt archive is an error naming it, not a panic.
+        std::fs::write(&gz, b"\x1f\x8b not gzip").unwrap();
+        let e = load_dir(d.path()).unwrap_err().to_string();
+        assert!(e.contains("results.jsonl.gz"), "{e}");
     }
 
     #[test]
