@@ -157,7 +157,7 @@ pub(crate) fn write_index(dir: &Path) -> anyhow::Result<PathBuf> {
         }
     }
     let text = format!(
-        "# Results\n\nOne folder per study run; each has its report (`report.md`, `report.html`), `results.csv` and charts. Written by `strata lab index`.\n\n{table}\n## Verdicts on the published claims\n{verdicts}"
+        "# Results\n\nOne folder per study run: its report (`report.md`, and `report.html` with the charts inline), the charts, `results.csv` (the main metrics of every run) and `results.jsonl` (every figure of every run; `results.jsonl.gz` where stored compressed), from which `strata lab report FOLDER` writes the report again. Each study below names the command that runs it again into this folder. Written by `strata lab index`.\n\n{table}\n## Verdicts on the published claims\n{verdicts}"
     );
     let out = dir.join("index.md");
     std::fs::write(&out, text)?;
