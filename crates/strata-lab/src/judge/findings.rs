@@ -72,6 +72,14 @@ fn describe(plan: &Plan, fixed: &BTreeMap<String, String>) -> String {
         .join(", ")
 }
 
+/// The largest core count among `cpus` labels.
+fn max_cores<'a>(labels: impl IntoIterator<Item = &'a String>) -> Option<u32> {
+    labels
+        .into_iter()
+        .filter_map(|l| l.parse::<u32>().ok())
+        .max()
+}
+
 /// Cores a finding's cells ask for (largest `cpus` label among them).
 fn cores_needed(plan: &Plan, f: &Finding, xs: &[String]) -> Option<u32> {
     let cpus = plan.axis("cpus")?;
@@ -82,7 +90,7 @@ fn cores_needed(plan: &Plan, f: &Finding, xs: &[String]) -> Option<u32> {
     } else {
         cpus.values.iter().map(|v| &v.label).collect()
     };
-    labels.iter().filter_map(|l| l.parse::<u32>().ok()).max()
+    max_cores(labels)
 }
 
 /// Cores a finding asks for in the study as published (its unscaled
@@ -108,7 +116,7 @@ pub(crate) fn published_cores(plan: &Plan, f: &Finding) -> Option<u32> {
     } else {
         f.where_.get("cpus").cloned().into_iter().collect()
     };
-    labels.iter().filter_map(|l| l.parse::<u32>().ok()).max()
+    max_cores(&labels)
 }
 
 /// The judgement of one finding for one engine, over every facet.
