@@ -46,13 +46,13 @@ fn make_db(dir: &Path) -> Db {
     let db = Db::open(dir, opts).unwrap();
     let value = vec![b'v'; 100];
     for i in 0..3000 {
-        db.put(&key(i), &value).unwrap();
+        db.put(key(i), &value).unwrap();
     }
     db.compact_range(None, None).unwrap();
     for i in 3000..3600 {
-        db.put(&key(i), &value).unwrap();
+        db.put(key(i), &value).unwrap();
     }
-    db.delete(&key(3001)).unwrap();
+    db.delete(key(3001)).unwrap();
     db.flush().unwrap();
     let mut b = WriteBatch::new();
     b.put(b"wal-put", b"twelve bytes");
@@ -434,7 +434,7 @@ fn db_and_verify_while_the_db_is_busy() {
         std::thread::spawn(move || {
             let mut i = 0usize;
             while !stop.load(Ordering::Relaxed) {
-                db.put(&key(i % 5000), &[b'x'; 64]).unwrap();
+                db.put(key(i % 5000), [b'x'; 64]).unwrap();
                 i += 1;
             }
             i
@@ -543,8 +543,7 @@ fn blob_files_are_dumped_their_garbage_shown_and_verified() {
         let db = Db::open(dir.path(), opts).unwrap();
         for round in 0..2 {
             for i in 0..300 {
-                db.put(&key(i), format!("{round:0>300}").as_bytes())
-                    .unwrap();
+                db.put(key(i), format!("{round:0>300}").as_bytes()).unwrap();
             }
             db.flush().unwrap();
         }

@@ -164,7 +164,7 @@ pub fn put_in_background(
     let db = db.clone();
     std::thread::spawn(move || {
         for i in 0..n {
-            db.put(format!("{prefix}{i:06}").as_bytes(), &[b'w'; 100])
+            db.put(format!("{prefix}{i:06}").as_bytes(), [b'w'; 100])
                 .unwrap();
         }
         let _ = tx.send(());
@@ -189,7 +189,7 @@ pub fn put_until_held(
     let db = db.clone();
     std::thread::spawn(move || {
         for n in 0..20_000 {
-            db.put(format!("a{n:06}").as_bytes(), &[b'v'; 100]).unwrap();
+            db.put(format!("a{n:06}").as_bytes(), [b'v'; 100]).unwrap();
             let switched = db.property("rocksdb.num-immutable-mem-table").as_deref() != Some("0");
             if switched || held() {
                 break;

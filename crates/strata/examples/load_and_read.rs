@@ -53,7 +53,7 @@ fn main() -> strata::Result<()> {
     };
     let t = Instant::now();
     for _ in 0..n {
-        db.put(&key(next()), &value)?;
+        db.put(key(next()), &value)?;
     }
     let secs = t.elapsed().as_secs_f64();
     report(
@@ -69,7 +69,7 @@ fn main() -> strata::Result<()> {
     let t = Instant::now();
     let mut found = 0;
     for _ in 0..n {
-        if db.get(&key(next()))?.is_some() {
+        if db.get(key(next()))?.is_some() {
             found += 1;
         }
     }

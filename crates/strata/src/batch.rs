@@ -4,7 +4,9 @@
 //! Encoding (RocksDB/LevelDB `WriteBatch` rep, see `docs/formats/wal.md`):
 //! `fixed64 sequence`, `fixed32 count`, then `count` records, each a tag byte
 //! (a [`ValueType`]) and a varint-length-prefixed key, followed for `Value`
-//! and `BlobIndex` by a varint-length-prefixed value.
+//! and `BlobIndex` by a varint-length-prefixed value. A record for a column
+//! family other than "default" (id 0) has the tag plus [`CF_TAG_OFFSET`] and
+//! a varint32 family id after it.
 
 use std::fmt;
 
@@ -15,6 +17,11 @@ use crate::types::{SequenceNumber, ValueType};
 /// Bytes of the batch header: sequence (8) and count (4).
 pub const HEADER_SIZE: usize = 12;
 
+/// Added to a record's [`ValueType`] tag when a varint32 column family id
+/// follows it (tags 4, 5 and 6: deletion, value and blob index in a family
+/// other than "default").
+pub const CF_TAG_OFFSET: u8 = 4;
+
 /// A set of puts and deletes that the DB applies atomically: after a crash
 /// either all of them are visible or none is. Operations apply in the order
 /// they were added, and the batch's records get consecutive sequence numbers
@@ -22,6 +29,9 @@ pub const HEADER_SIZE: usize = 12;
 #[derive(Clone, PartialEq, Eq)]
 pub struct WriteBatch {
     rep: Vec<u8>,
+    /// Ids of the column families other than "default" the batch writes
+    /// to, ascending (empty for most batches).
+    cfs: Vec<u32>,
     /// Set when an operation could not be encoded (a key or value of 4 GiB
     /// or more, or more than `u32::MAX` records); see [`WriteBatch::check`].
     invalid: Option<String>,
@@ -30,6 +40,8 @@ pub struct WriteBatch {
 /// One operation of a batch, borrowed from its encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BatchOp<'a> {
+    /// The column family's id (0 = "default").
+    pub cf: u32,
     /// `Value` (put), `Deletion` (delete) or `BlobIndex` (put of a value
     /// stored in a blob file; `value` is the encoded blob index).
     pub value_type: ValueType,
@@ -50,27 +62,55 @@ impl WriteBatch {
     pub fn new() -> Self {
         WriteBatch {
             rep: vec![0; HEADER_SIZE],
+            cfs: Vec::new(),
             invalid: None,
         }
     }
 
     /// Adds a put of `key` to `value`.
-    pub fn put(&mut self, key: &[u8], value: &[u8]) {
-        self.add(ValueType::Value, key, Some(value));
+    pub fn put(&mut self, key: impl AsRef<[u8]>, value: impl AsRef<[u8]>) {
+        self.add(0, ValueType::Value, key.as_ref(), Some(value.as_ref()));
     }
 
     /// Adds a delete of `key`.
-    pub fn delete(&mut self, key: &[u8]) {
-        self.add(ValueType::Deletion, key, None);
+    pub fn delete(&mut self, key: impl AsRef<[u8]>) {
+        self.add(0, ValueType::Deletion, key.as_ref(), None);
+    }
+
+    /// Adds a put of `key` to `value` in column family `cf`.
+    pub fn put_cf(
+        &mut self,
+        cf: &crate::ColumnFamily,
+        key: impl AsRef<[u8]>,
+        value: impl AsRef<[u8]>,
+    ) {
+        self.add(
+            cf.id(),
+            ValueType::Value,
+            key.as_ref(),
+            Some(value.as_ref()),
+        );
+    }
+
+    /// Adds a delete of `key` in column family `cf`.
+    pub fn delete_cf(&mut self, cf: &crate::ColumnFamily, key: impl AsRef<[u8]>) {
+        self.add(cf.id(), ValueType::Deletion, key.as_ref(), None);
+    }
+
+    /// Adds an operation for the family with id `cf` (tests).
+    #[cfg(test)]
+    pub(crate) fn add_raw(&mut self, cf: u32, t: ValueType, key: &[u8], value: &[u8]) {
+        let v = (t != ValueType::Deletion).then_some(value);
+        self.add(cf, t, key, v);
     }
 
     /// Adds a put whose value lives in a blob file; `index` is the encoded
     /// blob index (used by the write path when values are separated).
     pub(crate) fn put_blob_index(&mut self, key: &[u8], index: &[u8]) {
-        self.add(ValueType::BlobIndex, key, Some(index));
+        self.add(0, ValueType::BlobIndex, key, Some(index));
     }
 
-    fn add(&mut self, t: ValueType, key: &[u8], value: Option<&[u8]>) {
+    fn add(&mut self, cf: u32, t: ValueType, key: &[u8], value: Option<&[u8]>) {
         let too_big = |b: &[u8]| u32::try_from(b.len()).is_err();
         if too_big(key) || value.is_some_and(too_big) {
             self.invalid = Some("a key or value of 4 GiB or more".into());
@@ -80,7 +120,15 @@ impl WriteBatch {
             self.invalid = Some("more than 2^32-1 operations".into());
             return;
         };
-        self.rep.push(t as u8);
+        if cf == 0 {
+            self.rep.push(t as u8);
+        } else {
+            if let Err(i) = self.cfs.binary_search(&cf) {
+                self.cfs.insert(i, cf);
+            }
+            self.rep.push(t as u8 + CF_TAG_OFFSET);
+            put_varint32(&mut self.rep, cf);
+        }
         put_varint32(&mut self.rep, key.len() as u32);
         self.rep.extend_from_slice(key);
         if let Some(v) = value {
@@ -103,6 +151,7 @@ impl WriteBatch {
 
     /// Removes every operation (the sequence number is reset to 0).
     pub fn clear(&mut self) {
+        self.cfs.clear();
         self.rep.clear();
         self.rep.resize(HEADER_SIZE, 0);
         self.invalid = None;
@@ -138,6 +187,12 @@ impl WriteBatch {
         }
     }
 
+    /// Ids of the column families other than "default" the batch writes
+    /// to, ascending.
+    pub(crate) fn families(&self) -> &[u32] {
+        &self.cfs
+    }
+
     /// The encoded batch: exactly the payload of its WAL record.
     pub(crate) fn data(&self) -> &[u8] {
         &self.rep
@@ -167,19 +222,28 @@ impl WriteBatch {
                 data.len()
             )));
         }
-        let batch = WriteBatch {
+        let mut batch = WriteBatch {
             rep: data,
+            cfs: Vec::new(),
             invalid: None,
         };
         let mut d = Decoder::new(batch.rep.get(HEADER_SIZE..).unwrap_or(&[]));
         let mut found: u64 = 0;
+        let mut cfs = Vec::new();
         while !d.is_empty() {
             let at = HEADER_SIZE + d.position();
-            if decode_op(&mut d).is_none() {
-                return Err(bad(format!("malformed record at batch byte {at}")));
+            match decode_op(&mut d) {
+                None => return Err(bad(format!("malformed record at batch byte {at}"))),
+                Some(op) if op.cf != 0 => {
+                    if let Err(i) = cfs.binary_search(&op.cf) {
+                        cfs.insert(i, op.cf);
+                    }
+                }
+                Some(_) => {}
             }
             found += 1;
         }
+        batch.cfs = cfs;
         if found != u64::from(batch.count()) {
             return Err(bad(format!(
                 "header count {} but {found} records",
@@ -208,6 +272,11 @@ impl WriteBatch {
                 self.rep
                     .extend_from_slice(other.rep.get(HEADER_SIZE..).unwrap_or(&[]));
                 self.set_count(n);
+                for &cf in &other.cfs {
+                    if let Err(i) = self.cfs.binary_search(&cf) {
+                        self.cfs.insert(i, cf);
+                    }
+                }
             }
             None => self.invalid = Some("more than 2^32-1 operations".into()),
         }
@@ -216,13 +285,21 @@ impl WriteBatch {
 
 /// Decodes one record; `None` at the end or on malformed input.
 fn decode_op<'a>(d: &mut Decoder<'a>) -> Option<BatchOp<'a>> {
-    let value_type = ValueType::from_u8(d.u8()?)?;
+    let tag = d.u8()?;
+    let (value_type, cf) = match ValueType::from_u8(tag) {
+        Some(t) => (t, 0),
+        None => {
+            let t = ValueType::from_u8(tag.checked_sub(CF_TAG_OFFSET)?)?;
+            (t, d.varint32()?)
+        }
+    };
     let key = d.length_prefixed()?;
     let value = match value_type {
         ValueType::Deletion => &[][..],
         ValueType::Value | ValueType::BlobIndex => d.length_prefixed()?,
     };
     Some(BatchOp {
+        cf,
         value_type,
         key,
         value,
@@ -281,6 +358,7 @@ mod tests {
         assert_eq!(
             ops[0],
             BatchOp {
+                cf: 0,
                 value_type: ValueType::Value,
                 key: b"a",
                 value: b"1"
@@ -344,12 +422,39 @@ mod tests {
         wrong_count[8] = 3;
         assert!(WriteBatch::from_data(wrong_count, "f", 0).is_err());
         let mut bad_tag = data.clone();
-        bad_tag[HEADER_SIZE] = 9;
+        bad_tag[HEADER_SIZE] = 7;
         assert!(WriteBatch::from_data(bad_tag, "f", 0).is_err());
         let mut trailing = data.clone();
         trailing.push(0);
         assert!(WriteBatch::from_data(trailing, "f", 0).is_err());
         assert!(WriteBatch::from_data(data, "f", 0).is_ok());
+    }
+
+    #[test]
+    fn family_records_carry_the_family_id() {
+        let mut b = WriteBatch::new();
+        b.add_raw(3, ValueType::Value, b"k", b"v");
+        b.put(b"d", b"1");
+        b.add_raw(300, ValueType::Deletion, b"x", b"");
+        b.add_raw(2, ValueType::BlobIndex, b"b", b"idx");
+        let c = WriteBatch::from_data(b.data().to_vec(), "f", 0).unwrap();
+        assert_eq!(c.families(), &[2, 3, 300]);
+        assert_eq!(b.families(), &[2, 3, 300]);
+        let got: Vec<_> = c.iter().map(|o| (o.cf, o.value_type, o.key)).collect();
+        assert_eq!(
+            got,
+            vec![
+                (3, ValueType::Value, &b"k"[..]),
+                (0, ValueType::Value, b"d"),
+                (300, ValueType::Deletion, b"x"),
+                (2, ValueType::BlobIndex, b"b"),
+            ]
+        );
+        // Tag 5 (a value in a family), family 3, then the key and value.
+        assert_eq!(
+            &b.data()[HEADER_SIZE..HEADER_SIZE + 6],
+            b"\x05\x03\x01k\x01v"
+        );
     }
 
     #[test]

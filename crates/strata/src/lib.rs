@@ -46,7 +46,7 @@ mod write_controller;
 pub use batch::WriteBatch;
 pub use compaction::fifo::FifoOptions;
 pub use compaction::universal::{StopStyle, UniversalOptions};
-pub use db::Db;
+pub use db::{ColumnFamily, Db};
 pub use error::{Error, Result};
 pub use iter::DbIterator;
 pub use options::{

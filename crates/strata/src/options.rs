@@ -151,6 +151,10 @@ pub struct Options {
     pub create_if_missing: bool,
     /// Fail to open if the DB already exists. Default: `false`.
     pub error_if_exists: bool,
+    /// With [`Db::open_cf`](crate::Db::open_cf), create the named column
+    /// families the DB does not have yet (otherwise a missing family is an
+    /// error). Default: `false`, as in RocksDB.
+    pub create_missing_column_families: bool,
     /// Verify checksums of everything read during open and compaction, and
     /// treat any corruption as fatal. Default: `true`.
     pub paranoid_checks: bool,
@@ -416,6 +420,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             create_if_missing: true,
+            create_missing_column_families: false,
             error_if_exists: false,
             paranoid_checks: true,
             write_buffer_size: 64 << 20,
@@ -558,6 +563,9 @@ impl Options {
         let v = value.trim();
         match name.trim() {
             "create_if_missing" => self.create_if_missing = parse_bool(name, v)?,
+            "create_missing_column_families" => {
+                self.create_missing_column_families = parse_bool(name, v)?
+            }
             "error_if_exists" => self.error_if_exists = parse_bool(name, v)?,
             "paranoid_checks" => self.paranoid_checks = parse_bool(name, v)?,
             "write_buffer_size" => self.write_buffer_size = parse_num(name, v)?,
@@ -950,6 +958,10 @@ impl Options {
     pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
         vec![
             ("create_if_missing", self.create_if_missing.to_string()),
+            (
+                "create_missing_column_families",
+                self.create_missing_column_families.to_string(),
+            ),
             ("error_if_exists", self.error_if_exists.to_string()),
             ("paranoid_checks", self.paranoid_checks.to_string()),
             ("write_buffer_size", self.write_buffer_size.to_string()),

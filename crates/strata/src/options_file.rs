@@ -13,8 +13,10 @@ use crate::options::Options;
 /// Format version written in the `[Version]` section.
 pub const OPTIONS_FILE_VERSION: u32 = 1;
 
-/// Renders the file body (everything the checksum covers).
-pub fn render(o: &Options) -> String {
+/// Renders the file body (everything the checksum covers): the DB's
+/// options (with the default family's), then a `[CFOptions "name"]`
+/// section per other column family with its column-family options.
+pub fn render(o: &Options, families: &[(String, Options)]) -> String {
     let mut s = String::new();
     s.push_str("# Strata options file: the options this DB was last opened with.\n");
     s.push_str("# Format: docs/formats/options.md. Do not edit: the checksum line covers it.\n");
@@ -25,6 +27,14 @@ pub fn render(o: &Options) -> String {
     for (k, v) in o.to_pairs() {
         s.push_str(&format!("  {k}={v}\n"));
     }
+    for (name, fo) in families {
+        s.push_str(&format!("[CFOptions \"{name}\"]\n"));
+        for (k, v) in fo.to_pairs() {
+            if !crate::db::DB_WIDE_OPTIONS.contains(&k) {
+                s.push_str(&format!("  {k}={v}\n"));
+            }
+        }
+    }
     s
 }
 
@@ -32,8 +42,14 @@ pub fn render(o: &Options) -> String {
 ///
 /// # Errors
 /// I/O errors.
-pub fn write(fs: &Arc<dyn FileSystem>, dir: &Path, number: FileNumber, o: &Options) -> Result<()> {
-    let body = render(o);
+pub fn write(
+    fs: &Arc<dyn FileSystem>,
+    dir: &Path,
+    number: FileNumber,
+    o: &Options,
+    families: &[(String, Options)],
+) -> Result<()> {
+    let body = render(o, families);
     let crc = crc32c::crc32c(body.as_bytes());
     let tmp = temp_file_name(dir, number);
     let mut f = fs.create(&tmp)?;
@@ -45,12 +61,22 @@ pub fn write(fs: &Arc<dyn FileSystem>, dir: &Path, number: FileNumber, o: &Optio
     fs.sync_dir(dir)
 }
 
-/// Parses an OPTIONS file's bytes back into options (the file system and
-/// other non-text fields are defaults).
+/// Parses an OPTIONS file's bytes back into the DB's options (the file
+/// system and other non-text fields are defaults).
 ///
 /// # Errors
 /// `Corruption` naming `file` and the offset of the bad line or checksum.
 pub fn parse(data: &[u8], file: &str) -> Result<Options> {
+    Ok(parse_families(data, file)?.0)
+}
+
+/// Parses an OPTIONS file's bytes into the DB's options and each other
+/// column family's (name, options): a family's DB-wide options are the
+/// DB's.
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_families(data: &[u8], file: &str) -> Result<(Options, Vec<(String, Options)>)> {
     let text = std::str::from_utf8(data).map_err(|e| {
         Error::corruption(file, e.valid_up_to() as u64, "OPTIONS file is not UTF-8")
     })?;
@@ -72,22 +98,41 @@ pub fn parse(data: &[u8], file: &str) -> Result<Options> {
         ));
     }
     let mut o = Options::default();
+    let mut families: Vec<(String, Options)> = Vec::new();
     let mut section = "";
     let mut offset = 0u64;
     for line in body.split_inclusive('\n') {
         let l = line.trim();
         if l.starts_with('[') {
             section = l;
-        } else if !l.is_empty() && !l.starts_with('#') && section == "[DBOptions]" {
-            let (k, v) = l
-                .split_once('=')
-                .ok_or_else(|| Error::corruption(file, offset, format!("bad line '{l}'")))?;
-            o.set(k, v)
-                .map_err(|e| Error::corruption(file, offset, e.to_string()))?;
+            if let Some(rest) = l.strip_prefix("[CFOptions ") {
+                let name = rest
+                    .strip_suffix(']')
+                    .and_then(|n| n.strip_prefix('"'))
+                    .and_then(|n| n.strip_suffix('"'))
+                    .ok_or_else(|| Error::corruption(file, offset, format!("bad section '{l}'")))?;
+                families.push((name.to_string(), o.clone()));
+            }
+        } else if !l.is_empty() && !l.starts_with('#') {
+            let target = if section == "[DBOptions]" {
+                Some(&mut o)
+            } else if section.starts_with("[CFOptions ") {
+                families.last_mut().map(|(_, fo)| fo)
+            } else {
+                None
+            };
+            if let Some(target) = target {
+                let (k, v) = l
+                    .split_once('=')
+                    .ok_or_else(|| Error::corruption(file, offset, format!("bad line '{l}'")))?;
+                target
+                    .set(k, v)
+                    .map_err(|e| Error::corruption(file, offset, e.to_string()))?;
+            }
         }
         offset += line.len() as u64;
     }
-    Ok(o)
+    Ok((o, families))
 }
 
 #[cfg(test)]
@@ -103,7 +148,7 @@ mod tests {
             write_buffer_size: 12345,
             ..Options::default()
         };
-        write(&fs, dir.path(), 7, &o).unwrap();
+        write(&fs, dir.path(), 7, &o, &[]).unwrap();
         let path = options_file_name(dir.path(), 7);
         let data = std::fs::read(&path).unwrap();
         let back = parse(&data, "OPTIONS-000007").unwrap();

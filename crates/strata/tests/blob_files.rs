@@ -40,11 +40,11 @@ fn separated_values_read_back_everywhere() {
     {
         let db = Db::open(dir.path(), blob_opts()).unwrap();
         for i in 0..n {
-            db.put(&key(i), &value(i, 0, len(i))).unwrap();
+            db.put(key(i), value(i, 0, len(i))).unwrap();
         }
         let snap = db.snapshot();
         for i in (0..n).step_by(3) {
-            db.put(&key(i), &value(i, 1, len(i))).unwrap();
+            db.put(key(i), value(i, 1, len(i))).unwrap();
         }
         db.flush().unwrap();
         db.compact_range(None, None).unwrap();
@@ -55,7 +55,7 @@ fn separated_values_read_back_everywhere() {
         };
         for i in (0..n).step_by(7) {
             assert_eq!(
-                db.get_opt(&ro, &key(i)).unwrap().unwrap(),
+                db.get_opt(&ro, key(i)).unwrap().unwrap(),
                 value(i, 0, len(i))
             );
         }
@@ -66,7 +66,7 @@ fn separated_values_read_back_everywhere() {
     for i in 0..n {
         let round = if i % 3 == 0 { 1 } else { 0 };
         assert_eq!(
-            db.get(&key(i)).unwrap().unwrap(),
+            db.get(key(i)).unwrap().unwrap(),
             value(i, round, len(i)),
             "key {i}"
         );
@@ -102,22 +102,22 @@ fn overwrite_rounds(gc: bool, rounds: u32) -> (u64, u64) {
     let mut n = hot;
     for round in 0..rounds {
         for i in 0..hot {
-            db.put(&key(i), &value(i, round, 400)).unwrap();
+            db.put(key(i), value(i, round, 400)).unwrap();
         }
         for c in 0..20 {
             let i = 100_000 + round * 20 + c;
-            db.put(&key(i), &value(i, round, 400)).unwrap();
+            db.put(key(i), value(i, round, 400)).unwrap();
             n += 1;
         }
         db.flush().unwrap();
         db.compact_range(None, None).unwrap();
     }
     for i in (0..hot).step_by(11) {
-        assert_eq!(db.get(&key(i)).unwrap().unwrap(), value(i, rounds - 1, 400));
+        assert_eq!(db.get(key(i)).unwrap().unwrap(), value(i, rounds - 1, 400));
     }
     for round in 0..rounds {
         let i = 100_000 + round * 20;
-        assert_eq!(db.get(&key(i)).unwrap().unwrap(), value(i, round, 400));
+        assert_eq!(db.get(key(i)).unwrap().unwrap(), value(i, round, 400));
     }
     let live_data = u64::from(n) * 400;
     (num(&db, "rocksdb.live-blob-file-size"), live_data)
@@ -156,7 +156,7 @@ fn force_threshold_compacts_tables_pinning_garbage() {
     };
     let db = Db::open(dir.path(), opts).unwrap();
     for i in 0..1000 {
-        db.put(&key(i), &value(i, 0, 400)).unwrap();
+        db.put(key(i), value(i, 0, 400)).unwrap();
     }
     db.flush().unwrap();
     db.compact_range(None, None).unwrap();
@@ -164,7 +164,7 @@ fn force_threshold_compacts_tables_pinning_garbage() {
     // Overwrite 90% of the keys: the first blob files become mostly garbage
     // once a compaction meters it.
     for i in 0..900 {
-        db.put(&key(i), &value(i, 1, 400)).unwrap();
+        db.put(key(i), value(i, 1, 400)).unwrap();
     }
     db.flush().unwrap();
     db.compact_range(None, None).unwrap();
@@ -177,7 +177,7 @@ fn force_threshold_compacts_tables_pinning_garbage() {
     );
     for i in 0..1000 {
         let round = if i < 900 { 1 } else { 0 };
-        assert_eq!(db.get(&key(i)).unwrap().unwrap(), value(i, round, 400));
+        assert_eq!(db.get(key(i)).unwrap().unwrap(), value(i, round, 400));
     }
 }
 
@@ -191,7 +191,7 @@ fn corrupted_blob_file_gives_corruption_naming_file_and_offset() {
     {
         let db = Db::open(dir.path(), blob_opts()).unwrap();
         for i in 0..n {
-            db.put(&key(i), &value(i, 0, 300)).unwrap();
+            db.put(key(i), value(i, 0, 300)).unwrap();
         }
         db.flush().unwrap();
     }
@@ -211,7 +211,7 @@ fn corrupted_blob_file_gives_corruption_naming_file_and_offset() {
         cases += 1;
         let db = Db::open(dir.path(), blob_opts()).unwrap();
         for i in 0..n {
-            match db.get(&key(i)) {
+            match db.get(key(i)) {
                 Ok(Some(v)) => assert_eq!(v, value(i, 0, 300), "wrong value, flip at {off}"),
                 Ok(None) => panic!("key {i} vanished, flip at {off}"),
                 Err(e) => {

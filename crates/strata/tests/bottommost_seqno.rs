@@ -54,11 +54,11 @@ fn bottommost_compaction_zeroes_what_every_snapshot_sees() {
     let dir = tempfile::tempdir().unwrap();
     let db = Db::open(dir.path(), opts()).unwrap();
     for i in 0..2000 {
-        db.put(&key(i), b"old").unwrap();
+        db.put(key(i), b"old").unwrap();
     }
     let snap = db.snapshot();
     for i in 0..1000 {
-        db.put(&key(i), b"new").unwrap();
+        db.put(key(i), b"new").unwrap();
     }
     db.flush().unwrap();
     db.compact_range(None, None).unwrap();
@@ -78,9 +78,9 @@ fn bottommost_compaction_zeroes_what_every_snapshot_sees() {
         ..ReadOptions::default()
     };
     for i in [0, 999, 1000, 1999] {
-        assert_eq!(db.get_opt(&at_snap, &key(i)).unwrap().unwrap(), b"old");
+        assert_eq!(db.get_opt(&at_snap, key(i)).unwrap().unwrap(), b"old");
         let want: &[u8] = if i < 1000 { b"new" } else { b"old" };
-        assert_eq!(db.get(&key(i)).unwrap().unwrap(), want);
+        assert_eq!(db.get(key(i)).unwrap().unwrap(), want);
     }
     assert!(db.iter_opt(&at_snap).all(|r| r.unwrap().1 == b"old"));
 
@@ -95,17 +95,17 @@ fn bottommost_compaction_zeroes_what_every_snapshot_sees() {
 
     // Newer writes over zeroed entries win, in reads and in the next
     // compaction, and across a reopen.
-    db.put(&key(7), b"newer").unwrap();
-    db.delete(&key(8)).unwrap();
+    db.put(key(7), b"newer").unwrap();
+    db.delete(key(8)).unwrap();
     db.flush().unwrap();
-    assert_eq!(db.get(&key(7)).unwrap().unwrap(), b"newer");
-    assert_eq!(db.get(&key(8)).unwrap(), None);
+    assert_eq!(db.get(key(7)).unwrap().unwrap(), b"newer");
+    assert_eq!(db.get(key(8)).unwrap(), None);
     db.compact_range(None, None).unwrap();
     drop(db);
     let db = Db::open(dir.path(), opts()).unwrap();
-    assert_eq!(db.get(&key(7)).unwrap().unwrap(), b"newer");
-    assert_eq!(db.get(&key(8)).unwrap(), None);
-    assert_eq!(db.get(&key(9)).unwrap().unwrap(), b"new");
+    assert_eq!(db.get(key(7)).unwrap().unwrap(), b"newer");
+    assert_eq!(db.get(key(8)).unwrap(), None);
+    assert_eq!(db.get(key(9)).unwrap().unwrap(), b"new");
     assert_eq!(db.iter().count(), 1999);
     let entries = table_entries(dir.path());
     assert_eq!(
@@ -123,7 +123,7 @@ fn a_snapshot_older_than_the_data_keeps_every_number() {
     db.put(b"first", b"x").unwrap();
     let snap = db.snapshot();
     for i in 0..1500 {
-        db.put(&key(i), b"v").unwrap();
+        db.put(key(i), b"v").unwrap();
     }
     db.flush().unwrap();
     db.compact_range(None, None).unwrap();
@@ -137,7 +137,7 @@ fn a_snapshot_older_than_the_data_keeps_every_number() {
         snapshot: Some(snap),
         ..ReadOptions::default()
     };
-    assert_eq!(db.get_opt(&ro, &key(3)).unwrap(), None);
+    assert_eq!(db.get_opt(&ro, key(3)).unwrap(), None);
     assert_eq!(db.get_opt(&ro, b"first").unwrap().unwrap(), b"x");
 }
 

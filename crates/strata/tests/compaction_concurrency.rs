@@ -95,7 +95,7 @@ fn no_soft_pending_limit_lets_the_compaction_share_of_jobs_run() {
     let db = Db::open(dir.path(), o).unwrap();
     for round in 0..2u32 {
         for i in 0..100u32 {
-            db.put(format!("key{i:08}").as_bytes(), &round.to_le_bytes())
+            db.put(format!("key{i:08}").as_bytes(), round.to_le_bytes())
                 .unwrap();
         }
         db.flush().unwrap();

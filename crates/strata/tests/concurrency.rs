@@ -93,13 +93,13 @@ fn concurrent_writers_readers_iterators_and_snapshots() {
                 let pad = "x".repeat(rng.gen_range(0..300));
                 for i in 0..GROUP {
                     if delete {
-                        b.delete(&shared_key(i));
+                        b.delete(shared_key(i));
                     } else {
-                        b.put(&shared_key(i), format!("w{w}-{k}-{pad}").as_bytes());
+                        b.put(shared_key(i), format!("w{w}-{k}-{pad}").as_bytes());
                     }
                 }
                 for i in 0..OWN {
-                    b.put(&own_key(w, i), format!("{k}-{pad}").as_bytes());
+                    b.put(own_key(w, i), format!("{k}-{pad}").as_bytes());
                 }
                 let wo = WriteOptions {
                     sync: rng.gen_ratio(1, 50),
@@ -125,12 +125,12 @@ fn concurrent_writers_readers_iterators_and_snapshots() {
                     0 => {
                         // Snapshot gets.
                         let view: Vec<_> = (0..GROUP)
-                            .map(|i| db.get_opt(&ro, &shared_key(i)).unwrap())
+                            .map(|i| db.get_opt(&ro, shared_key(i)).unwrap())
                             .collect();
                         check_shared(&view, "snapshot get");
                         for (w, l) in last.iter_mut().enumerate() {
                             let view: Vec<_> = (0..OWN)
-                                .map(|i| db.get_opt(&ro, &own_key(w, i)).unwrap())
+                                .map(|i| db.get_opt(&ro, own_key(w, i)).unwrap())
                                 .collect();
                             *l = check_own(&view, *l, "snapshot get");
                         }
@@ -185,13 +185,11 @@ fn concurrent_writers_readers_iterators_and_snapshots() {
     // Final state: every writer's own keys are at its last version.
     for w in 0..WRITERS {
         for i in 0..OWN {
-            let v = db.get(&own_key(w, i)).unwrap().unwrap();
+            let v = db.get(own_key(w, i)).unwrap().unwrap();
             assert_eq!(version_of(&v), batches);
         }
     }
-    let view: Vec<_> = (0..GROUP)
-        .map(|i| db.get(&shared_key(i)).unwrap())
-        .collect();
+    let view: Vec<_> = (0..GROUP).map(|i| db.get(shared_key(i)).unwrap()).collect();
     check_shared(&view, "final");
     let checks = checks.load(Ordering::Relaxed);
     println!(

@@ -96,7 +96,7 @@ fn build(dir: &Path, compression: CompressionType) -> Model {
     drop(db);
     let db = Db::open(dir, opts(compression)).unwrap();
     for i in 0..WAL_PUTS {
-        db.put(&wal_key(i), &wal_value(i)).unwrap();
+        db.put(wal_key(i), wal_value(i)).unwrap();
     }
     drop(db);
     m
@@ -188,7 +188,7 @@ fn run_case(
         // Find the recovered prefix length from the first missing put.
         let mut k = 0;
         while k < WAL_PUTS {
-            match db.get(&wal_key(k)) {
+            match db.get(wal_key(k)) {
                 Ok(Some(_)) => k += 1,
                 _ => break,
             }

@@ -317,7 +317,7 @@ fn synced_write_after_memtable_switch_survives_crash() {
     let opts = common::small_opts(Arc::new(fs.clone()));
     let db = Db::open(dir.path(), opts.clone()).unwrap();
     // A full memtable: the next write switches to a new WAL.
-    db.put(b"big", &vec![b'x'; 70 << 10]).unwrap();
+    db.put(b"big", vec![b'x'; 70 << 10]).unwrap();
     // The next write creates the new WAL (create #1); make the flush of the
     // old memtable fail creating its table (create #2), so that nothing
     // else syncs the directory.
@@ -403,7 +403,7 @@ fn group_commit_crash_keeps_every_synced_write() {
                         };
                         attempted = i + 1;
                         let v = vec![b'v'; rng.gen_range(10..400)];
-                        if db.put_opt(&wo, &key(t, i), &v).is_err() {
+                        if db.put_opt(&wo, key(t, i), &v).is_err() {
                             break;
                         }
                         if sync {
@@ -427,7 +427,7 @@ fn group_commit_crash_keeps_every_synced_write() {
         for (t, (attempted, synced)) in results.iter().enumerate() {
             let t = t as u64;
             let present: Vec<bool> = (0..WRITES)
-                .map(|i| db.get(&key(t, i)).unwrap().is_some())
+                .map(|i| db.get(key(t, i)).unwrap().is_some())
                 .collect();
             let n = present.iter().take_while(|p| **p).count() as u64;
             assert!(
@@ -539,7 +539,7 @@ fn wal_less_writes_made_during_a_flush_survive_a_clean_close() {
     // 80 x 1 KB fills the 64 KB memtable once: the switch starts a flush,
     // which waits at the gate, and the last entries land in the new one.
     for i in 0..80u32 {
-        db.put_opt(&nowal, format!("k{i:03}").as_bytes(), &[b'v'; 1024])
+        db.put_opt(&nowal, format!("k{i:03}").as_bytes(), [b'v'; 1024])
             .unwrap();
     }
     db.put_opt(&nowal, b"tail", b"last").unwrap();

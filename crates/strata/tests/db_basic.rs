@@ -101,12 +101,12 @@ fn batches_flush_compaction_and_iteration() {
         for chunk in (0..n).collect::<Vec<_>>().chunks(100) {
             let mut b = WriteBatch::new();
             for &i in chunk {
-                b.put(&key(i), format!("value-{i}-{}", "x".repeat(50)).as_bytes());
+                b.put(key(i), format!("value-{i}-{}", "x".repeat(50)).as_bytes());
             }
             db.write(b).unwrap();
         }
         for i in (0..n).step_by(3) {
-            db.delete(&key(i)).unwrap();
+            db.delete(key(i)).unwrap();
         }
         db.flush().unwrap();
         db.wait_for_compaction().unwrap();
@@ -132,7 +132,7 @@ fn batches_flush_compaction_and_iteration() {
     }
     let db = Db::open(dir.path(), small_opts()).unwrap();
     for i in 0..n {
-        let got = db.get(&key(i)).unwrap();
+        let got = db.get(key(i)).unwrap();
         if i % 3 == 0 {
             assert_eq!(got, None, "key {i} should be deleted");
         } else {
@@ -164,22 +164,22 @@ fn snapshots_see_a_fixed_point() {
     let dir = tempfile::tempdir().unwrap();
     let db = Db::open(dir.path(), small_opts()).unwrap();
     for i in 0..1000 {
-        db.put(&key(i), b"old").unwrap();
+        db.put(key(i), b"old").unwrap();
     }
     let snap = db.snapshot();
     for i in 0..1000 {
-        db.put(&key(i), b"new").unwrap();
+        db.put(key(i), b"new").unwrap();
     }
-    db.delete(&key(5)).unwrap();
+    db.delete(key(5)).unwrap();
     db.flush().unwrap();
     db.compact_range(None, None).unwrap();
     let ro = ReadOptions {
         snapshot: Some(snap.clone()),
         ..ReadOptions::default()
     };
-    assert_eq!(db.get_opt(&ro, &key(5)).unwrap().unwrap(), b"old");
-    assert_eq!(db.get(&key(5)).unwrap(), None);
-    assert_eq!(db.get(&key(6)).unwrap().unwrap(), b"new");
+    assert_eq!(db.get_opt(&ro, key(5)).unwrap().unwrap(), b"old");
+    assert_eq!(db.get(key(5)).unwrap(), None);
+    assert_eq!(db.get(key(6)).unwrap().unwrap(), b"new");
     let old: Vec<_> = db.iter_opt(&ro).map(|r| r.unwrap().1).collect();
     assert_eq!(old.len(), 1000);
     assert!(old.iter().all(|v| v == b"old"));
@@ -237,7 +237,7 @@ fn compression_ratio_at_level_reads_the_table_properties() {
     };
     assert_eq!(ratio(0), -1.0, "no files");
     for i in 0..2000 {
-        db.put(&key(i), &[b'z'; 200]).unwrap();
+        db.put(key(i), [b'z'; 200]).unwrap();
     }
     db.flush().unwrap();
     db.wait_for_compaction().unwrap();
@@ -265,7 +265,7 @@ fn seek_and_bounds() {
     let dir = tempfile::tempdir().unwrap();
     let db = Db::open(dir.path(), small_opts()).unwrap();
     for i in 0..100 {
-        db.put(&key(i * 2), b"v").unwrap();
+        db.put(key(i * 2), b"v").unwrap();
     }
     db.flush().unwrap();
     let mut it = db.iter();
@@ -326,7 +326,7 @@ fn inputs_deleted_with(opts: Options) {
     let db = Db::open(dir.path(), opts).unwrap();
     for round in 0..3u32 {
         for i in 0..5_000u32 {
-            db.put(&key(i), format!("v{round}-{}", "y".repeat(40)).as_bytes())
+            db.put(key(i), format!("v{round}-{}", "y".repeat(40)).as_bytes())
                 .unwrap();
         }
         db.flush().unwrap();

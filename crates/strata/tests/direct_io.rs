@@ -32,7 +32,7 @@ fn direct_io_round_trip_on_a_disk_file_system() {
         Err(e) => panic!("{e}"),
     };
     for i in 0..5000u32 {
-        db.put(format!("k{i:06}").as_bytes(), &[b'v'; 100]).unwrap();
+        db.put(format!("k{i:06}").as_bytes(), [b'v'; 100]).unwrap();
     }
     db.compact_range(None, None).unwrap();
     for i in (0..5000u32).step_by(7) {

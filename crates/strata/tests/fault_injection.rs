@@ -404,7 +404,7 @@ fn failed_memtable_switch_stops_writes() {
     let dir = common::tempdir();
     let fs = common::fault_fs();
     let db = Db::open(dir.path(), opts(&fs)).unwrap();
-    db.put(b"big", &vec![b'x'; 40 << 10]).unwrap();
+    db.put(b"big", vec![b'x'; 40 << 10]).unwrap();
     fs.fail_after(FaultOp::Create, 1, libc::EIO);
     assert!(db.put(b"a", b"1").is_err(), "creating the new WAL failed");
     let e = db.put(b"b", b"2").unwrap_err();

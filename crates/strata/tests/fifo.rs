@@ -43,7 +43,7 @@ fn oldest_tables_are_deleted_to_stay_under_the_limit() {
     let value = vec![b'v'; 300];
     let n = 10_000u32; // about 3 MB: a dozen times the limit
     for i in 0..n {
-        db.put(&key(i), &value).unwrap();
+        db.put(key(i), &value).unwrap();
     }
     db.flush().unwrap();
     db.wait_for_compaction().unwrap();
@@ -51,8 +51,8 @@ fn oldest_tables_are_deleted_to_stay_under_the_limit() {
     assert!(live <= max, "{live} bytes of tables over a {max} limit");
     assert!(live > max / 2, "only {live} bytes kept");
     // Keys were written in order, so FIFO keeps a suffix of them.
-    assert_eq!(db.get(&key(n - 1)).unwrap().as_deref(), Some(&value[..]));
-    assert_eq!(db.get(&key(0)).unwrap(), None);
+    assert_eq!(db.get(key(n - 1)).unwrap().as_deref(), Some(&value[..]));
+    assert_eq!(db.get(key(0)).unwrap(), None);
     let kept: Vec<_> = db.iter().map(|r| r.unwrap().0).collect();
     let first = n - kept.len() as u32;
     assert_eq!(kept, (first..n).map(key).collect::<Vec<_>>());
@@ -85,7 +85,7 @@ fn writes_go_on_past_the_l0_stop_trigger() {
     std::thread::spawn(move || {
         for i in 0..50u32 {
             for j in 0..20u32 {
-                writer.put(&key(i * 20 + j), &[b'v'; 100]).unwrap();
+                writer.put(key(i * 20 + j), [b'v'; 100]).unwrap();
             }
             writer.flush().unwrap();
         }
@@ -109,7 +109,7 @@ fn allow_compaction_merges_small_newest_files_within_the_limit() {
         };
         let db = Db::open(dir.path(), o).unwrap();
         for i in 0..400u32 {
-            db.put(&key(i), &[b'v'; 100]).unwrap();
+            db.put(key(i), [b'v'; 100]).unwrap();
             if i % 20 == 19 {
                 db.flush().unwrap(); // 20 small L0 files
             }
@@ -139,7 +139,7 @@ fn tables_older_than_ttl_expire_even_across_a_reopen() {
     let dir = common::tempdir();
     let db = Db::open(dir.path(), fifo_opts(64 << 20, false)).unwrap();
     for i in 0..100 {
-        db.put(&key(i), b"old").unwrap();
+        db.put(key(i), b"old").unwrap();
     }
     db.flush().unwrap();
     drop(db);
@@ -150,16 +150,16 @@ fn tables_older_than_ttl_expire_even_across_a_reopen() {
     };
     let db = Db::open(dir.path(), o).unwrap();
     for i in 100..200 {
-        db.put(&key(i), b"new").unwrap();
+        db.put(key(i), b"new").unwrap();
     }
     db.flush().unwrap();
     db.wait_for_compaction().unwrap();
     assert_eq!(
-        db.get(&key(0)).unwrap(),
+        db.get(key(0)).unwrap(),
         None,
         "the expired table is still there"
     );
-    assert_eq!(db.get(&key(150)).unwrap().as_deref(), Some(&b"new"[..]));
+    assert_eq!(db.get(key(150)).unwrap().as_deref(), Some(&b"new"[..]));
     assert_eq!(db.iter().count(), 100);
 }
 

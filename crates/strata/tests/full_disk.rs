@@ -63,7 +63,7 @@ fn full_disk_stops_writes_keeps_reads_and_recovers() {
         let db = Db::open(&dir, opts()).unwrap();
         let mut err = None;
         for i in 0..100_000u32 {
-            match db.put_opt(&sync, &key(i), &value) {
+            match db.put_opt(&sync, key(i), &value) {
                 Ok(()) => acked = i + 1,
                 Err(e) => {
                     err = Some(e);
@@ -77,7 +77,7 @@ fn full_disk_stops_writes_keeps_reads_and_recovers() {
         let again = db.put(b"more", b"data").unwrap_err();
         assert!(again.is_no_space(), "{again}");
         for i in (0..acked).step_by(97) {
-            assert_eq!(db.get(&key(i)).unwrap().unwrap(), value, "key {i}");
+            assert_eq!(db.get(key(i)).unwrap().unwrap(), value, "key {i}");
         }
         err
     };
@@ -89,7 +89,7 @@ fn full_disk_stops_writes_keeps_reads_and_recovers() {
     assert!(mount.resize("64m"), "remount to a larger size failed");
     let db = Db::open(&dir, opts()).unwrap();
     for i in 0..acked {
-        assert_eq!(db.get(&key(i)).unwrap().unwrap(), value, "key {i} lost");
+        assert_eq!(db.get(key(i)).unwrap().unwrap(), value, "key {i} lost");
     }
     db.put(b"after", b"space freed").unwrap();
     db.flush().unwrap();

@@ -76,7 +76,7 @@ fn one_manifest_edit_is_written_at_a_time() {
     let db = open(&dir, &fs);
     for round in 0..3u8 {
         for i in 0..200 {
-            db.put(format!("k{i:06}").as_bytes(), &[b'0' + round; 100])
+            db.put(format!("k{i:06}").as_bytes(), [b'0' + round; 100])
                 .unwrap();
         }
         db.flush().unwrap();

@@ -61,7 +61,7 @@ fn pinned_value_outlives_cache_eviction_and_its_file() {
     .unwrap();
     let ro = ReadOptions::default();
     for i in 0..2000 {
-        db.put(&key(i), &value(i, 0)).unwrap();
+        db.put(key(i), value(i, 0)).unwrap();
     }
     db.flush().unwrap();
     let held: Vec<_> = (0..2000)
@@ -72,14 +72,14 @@ fn pinned_value_outlives_cache_eviction_and_its_file() {
     // Overwrite everything and compact: the files the values were read
     // from are rewritten and deleted.
     for i in 0..2000 {
-        db.put(&key(i), &value(i, 1)).unwrap();
+        db.put(key(i), value(i, 1)).unwrap();
     }
     db.compact_range(None, None).unwrap();
     for (i, v) in &held {
         assert_eq!(&v[..], &value(*i, 0)[..], "key {i}");
     }
     for i in (0..2000).step_by(97) {
-        assert_eq!(db.get(&key(i)).unwrap().unwrap(), value(i, 1));
+        assert_eq!(db.get(key(i)).unwrap().unwrap(), value(i, 1));
     }
 }
 
@@ -113,12 +113,12 @@ fn results_follow_the_keys_and_match_get() {
     let dir = tempfile::tempdir().unwrap();
     let db = Db::open(dir.path(), opts()).unwrap();
     for i in 0..500 {
-        db.put(&key(i), format!("v{i}").as_bytes()).unwrap();
+        db.put(key(i), format!("v{i}").as_bytes()).unwrap();
         if i % 100 == 99 {
             db.flush().unwrap();
         }
     }
-    db.delete(&key(7)).unwrap();
+    db.delete(key(7)).unwrap();
     let keys: Vec<Vec<u8>> = [3, 7, 499, 9999, 250, 3].iter().map(|&i| key(i)).collect();
     let refs: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
     let got = db.multi_get(&ReadOptions::default(), &refs);

@@ -78,7 +78,7 @@ fn a_compaction_keeps_its_slot_until_its_inputs_are_removed() {
     let stats = db.statistics().unwrap();
     for round in 0..3 {
         for i in 0..200 {
-            db.put(format!("k{i:06}").as_bytes(), &[b'0' + round; 100])
+            db.put(format!("k{i:06}").as_bytes(), [b'0' + round; 100])
                 .unwrap();
         }
         db.flush().unwrap();
@@ -103,7 +103,7 @@ fn a_compaction_keeps_its_slot_until_its_inputs_are_removed() {
         std::thread::spawn(move || {
             let running = db.property("rocksdb.num-running-compactions");
             for i in 0..100 {
-                db.put(format!("w{i:06}").as_bytes(), &[b'w'; 100]).unwrap();
+                db.put(format!("w{i:06}").as_bytes(), [b'w'; 100]).unwrap();
             }
             let _ = tx2.send(running);
         });

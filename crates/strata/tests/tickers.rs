@@ -197,7 +197,7 @@ fn background_corruption_is_not_an_io_error() {
     let db = Db::open(dir.path(), opts()).unwrap();
     for round in 0..2u32 {
         for i in 0..100u32 {
-            db.put(format!("key{i:04}").as_bytes(), &[round as u8; 100])
+            db.put(format!("key{i:04}").as_bytes(), [round as u8; 100])
                 .unwrap();
         }
         db.flush().unwrap();
@@ -253,7 +253,7 @@ fn compaction_cpu_total_matches_the_histogram() {
         for i in 0..2000u32 {
             db.put(
                 format!("key{i:06}").as_bytes(),
-                &round.to_le_bytes().repeat(25),
+                round.to_le_bytes().repeat(25),
             )
             .unwrap();
         }
@@ -283,7 +283,7 @@ fn tombstones_dropped_above_the_bottom_are_optimized_drops() {
     };
     let db = Db::open(dir.path(), o).unwrap();
     for i in 0..20u32 {
-        db.put(format!("k{i:03}").as_bytes(), &[b'v'; 200]).unwrap();
+        db.put(format!("k{i:03}").as_bytes(), [b'v'; 200]).unwrap();
     }
     db.flush().unwrap();
     db.compact_range(None, None).unwrap();
@@ -341,8 +341,7 @@ fn recovery_flush_is_an_l0_job_in_stats_and_tickers() {
     {
         let db = Db::open(dir.path(), opts()).unwrap();
         for i in 0..500u32 {
-            db.put(format!("key{i:05}").as_bytes(), &[7u8; 100])
-                .unwrap();
+            db.put(format!("key{i:05}").as_bytes(), [7u8; 100]).unwrap();
         }
         // Closed with the writes only in the WAL.
         assert_eq!(files_at(&db, 0), 0);

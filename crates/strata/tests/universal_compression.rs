@@ -22,7 +22,7 @@ fn compressed_blocks_after_one_flush(percent: i32) -> u64 {
     };
     let db = Db::open(dir.path(), o).unwrap();
     for i in 0..2000u32 {
-        db.put(format!("k{i:06}").as_bytes(), &[b'x'; 200]).unwrap();
+        db.put(format!("k{i:06}").as_bytes(), [b'x'; 200]).unwrap();
     }
     db.flush().unwrap();
     db.statistics()

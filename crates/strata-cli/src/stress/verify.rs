@@ -273,7 +273,7 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let db = Db::open(d.path().join("db"), strata::Options::default()).unwrap();
         for &(k, v) in entries {
-            db.put(&key_bytes(k), &value_bytes(k, v, MIN, MAX)).unwrap();
+            db.put(key_bytes(k), value_bytes(k, v, MIN, MAX)).unwrap();
         }
         (d, db)
     }

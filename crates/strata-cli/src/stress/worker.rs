@@ -180,11 +180,11 @@ impl Shared {
                 aux: batch_id,
             });
             if del {
-                batch.delete(&key_bytes(k));
+                batch.delete(key_bytes(k));
             } else {
                 batch.put(
-                    &key_bytes(k),
-                    &value_bytes(k, v, self.cfg.value_size_min, self.cfg.value_size_max),
+                    key_bytes(k),
+                    value_bytes(k, v, self.cfg.value_size_min, self.cfg.value_size_max),
                 );
             }
         }
@@ -245,7 +245,7 @@ impl Shared {
         let _g = self.lock(&[k]);
         // Every other get reads pinned (the value left in its block).
         let got = if self.counters.gets.load(Ordering::Relaxed).is_multiple_of(2) {
-            self.db.get(&key_bytes(k))?
+            self.db.get(key_bytes(k))?
         } else {
             self.db
                 .get_pinned(&ReadOptions::default(), &key_bytes(k))?
@@ -318,7 +318,7 @@ impl Shared {
                     ..ReadOptions::default()
                 };
                 for (k, w) in want {
-                    let got = self.db.get_opt(&ro, &key_bytes(k))?;
+                    let got = self.db.get_opt(&ro, key_bytes(k))?;
                     self.counters.verified.fetch_add(1, Ordering::Relaxed);
                     if got != w {
                         self.fail(format!(

@@ -73,7 +73,7 @@ mod tests {
             let db = strata::Db::open(&db_dir, opts).unwrap();
             for i in 0..5_000u64 {
                 let k = (i * 7919) % 5_000;
-                db.put(format!("key{k:08}").as_bytes(), &[b'v'; 200])
+                db.put(format!("key{k:08}").as_bytes(), [b'v'; 200])
                     .unwrap();
             }
             db.wait_for_compaction().unwrap();

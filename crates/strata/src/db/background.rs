@@ -20,7 +20,7 @@ use crate::compaction::universal::task_compresses;
 use crate::compaction::CompactionTask;
 use crate::compaction::{pick_automatic, pick_universal_full};
 use crate::error::{Error, Result};
-use crate::event_log::{compression_label, lsm_state, table_file_creation, Event, CF_NAME};
+use crate::event_log::{compression_label, lsm_state, table_file_creation, Event};
 use crate::options::CompactionStyle;
 use crate::stats::{Histogram, Ticker};
 use crate::write_controller::{bg_job_limits, needs_compaction_speedup, SpeedupCause};
@@ -53,31 +53,41 @@ impl DbInner {
         threads
     }
 
-    fn flush_needed(&self, st: &State) -> bool {
-        !st.imm.is_empty()
-            && !st.flush_running
-            && st.bg_error.is_none()
-            && (st.flush_requested
-                || st.write_stopped
-                || st.imm.len() >= self.opts.min_write_buffer_number_to_merge)
+    /// The family whose flush should run now: of those with sealed
+    /// memtables due for flush, the one holding the oldest WAL. `None`
+    /// while a flush runs (one at a time) or after a background error.
+    fn flush_pick(&self, st: &State) -> Option<u32> {
+        if st.flush_running || st.bg_error.is_some() {
+            return None;
+        }
+        st.families
+            .iter()
+            .filter(|(_, f)| f.flush_needed(st.write_stopped))
+            .min_by_key(|(_, f)| f.imm.front().map_or(u64::MAX, |m| m.wal_number()))
+            .map(|(&id, _)| id)
     }
 
-    /// Records in `st.busy` the sealed memtables whose flush is running or
-    /// due, which the leveled picker counts as L0 files (see
+    /// Records in each family's `busy` the sealed memtables whose flush is
+    /// running or due, which the leveled picker counts as L0 files (see
     /// `compaction::leveled::level_scores`). Called before every pick.
     pub(crate) fn sync_flushing(&self, st: &mut State) {
-        let (n, bytes) = if st.flush_running || self.flush_needed(st) {
-            let bytes = st
-                .imm
-                .iter()
-                .map(|m| m.approximate_memory_usage() as u64)
-                .sum();
-            (st.imm.len(), bytes)
-        } else {
-            (0, 0)
-        };
-        st.busy.flushing = n;
-        st.busy.flushing_bytes = bytes;
+        let stopped = st.write_stopped;
+        let no_error = st.bg_error.is_none();
+        for f in st.families.values_mut() {
+            let due = f.flushing || (no_error && f.flush_needed(stopped));
+            let (n, bytes) = if due {
+                let bytes = f
+                    .imm
+                    .iter()
+                    .map(|m| m.approximate_memory_usage() as u64)
+                    .sum();
+                (f.imm.len(), bytes)
+            } else {
+                (0, 0)
+            };
+            f.busy.flushing = n;
+            f.busy.flushing_bytes = bytes;
+        }
     }
 
     fn flush_loop(self: Arc<Self>) {
@@ -86,12 +96,34 @@ impl DbInner {
             if self.shutting_down.load(Ordering::Acquire) {
                 return;
             }
-            if self.flush_needed(&st) {
-                self.background_flush(&mut st);
+            if let Some(cf) = self.flush_pick(&st) {
+                self.background_flush(&mut st, cf);
                 continue;
             }
             self.work_cv.wait_for(&mut st, Duration::from_secs(1));
         }
+    }
+
+    /// The automatic compaction to run next: of every family's pick, the
+    /// one with the highest score.
+    fn pick_compaction(&self, st: &mut State) -> Option<(u32, CompactionTask)> {
+        self.sync_flushing(st);
+        let mut best: Option<(u32, CompactionTask)> = None;
+        for (&cf, f) in &st.families {
+            let o = f.opts();
+            if o.disable_auto_compactions || f.dropping {
+                continue;
+            }
+            let v = st.versions.current(cf);
+            let task =
+                pick_automatic(&v, &f.busy, o).or_else(|| pick_forced_blob_gc(&v, &f.busy, o));
+            if let Some(t) = task {
+                if best.as_ref().is_none_or(|(_, b)| t.score > b.score) {
+                    best = Some((cf, t));
+                }
+            }
+        }
+        best
     }
 
     fn compaction_loop(self: Arc<Self>) {
@@ -103,19 +135,15 @@ impl DbInner {
             self.maybe_dump_stats(&mut st);
             let task = if st.bg_error.is_none()
                 && st.manual_compactions == 0
-                && !self.opts.disable_auto_compactions
                 && st.compactions_running < self.compaction_limit(&mut st)
             {
-                self.sync_flushing(&mut st);
-                let v = st.versions.current();
-                pick_automatic(&v, &st.busy, &self.opts)
-                    .or_else(|| pick_forced_blob_gc(&v, &st.busy, &self.opts))
+                self.pick_compaction(&mut st)
             } else {
                 None
             };
             match task {
-                Some(task) => {
-                    let _ = self.run_task(&mut st, &task);
+                Some((cf, task)) => {
+                    let _ = self.run_task(&mut st, cf, &task);
                 }
                 None => {
                     self.work_cv.wait_for(&mut st, Duration::from_secs(1));
@@ -128,8 +156,17 @@ impl DbInner {
     /// fallen behind (RocksDB's `GetBGJobLimits` with
     /// `NeedSpeedupCompaction`). Logs each change.
     fn compaction_limit(&self, st: &mut MutexGuard<'_, State>) -> usize {
-        let shape = self.lsm_shape(st, false);
-        let cause = needs_compaction_speedup(&shape, &self.opts);
+        let ids: Vec<u32> = st.families.keys().copied().collect();
+        let mut found = None;
+        for cf in ids {
+            let shape = self.lsm_shape(st, cf, false);
+            if let Some(c) = needs_compaction_speedup(&shape, st.fam(cf).opts()) {
+                found = Some((c, shape));
+                break;
+            }
+        }
+        let cause = found.map(|(c, _)| c);
+        let shape = found.map(|(_, s)| s).unwrap_or_default();
         let limits = bg_job_limits(&self.opts, cause.is_some());
         if cause.is_some() != st.last_speedup && bg_job_limits(&self.opts, true).max_compactions > 1
         {
@@ -162,9 +199,12 @@ impl DbInner {
     /// recovery made, as RocksDB's does.
     pub(crate) fn dump_stats(&self, st: &mut State) {
         st.last_stats_dump = Instant::now();
-        let text = self.stats_text(st);
-        self.log
-            .log(&format!("------- DUMPING STATS -------\n{text}"));
+        let ids: Vec<u32> = st.families.keys().copied().collect();
+        for cf in ids {
+            let text = self.stats_text(st, cf);
+            self.log
+                .log(&format!("------- DUMPING STATS -------\n{text}"));
+        }
     }
 
     /// Marks a task's files busy, runs it without the lock, installs the
@@ -172,21 +212,27 @@ impl DbInner {
     pub(crate) fn run_task(
         &self,
         st: &mut MutexGuard<'_, State>,
+        cf: u32,
         task: &CompactionTask,
     ) -> Result<()> {
         let (lo, hi) = task.user_key_range();
+        let fam = st.fam(cf).family.clone();
+        let o = &fam.opts;
+        let fs_ = st.fam_mut(cf);
         for f in task.all_inputs() {
-            st.busy.files.insert(f.number);
+            fs_.busy.files.insert(f.number);
         }
-        st.busy
+        fs_.busy
             .output_ranges
             .push((task.output_level, lo.clone(), hi.clone()));
+        fs_.jobs_running += 1;
         st.compactions_running += 1;
-        let version = st.versions.current();
+        let version = st.versions.current(cf);
         let snapshots = self.snapshots.sequences();
         let job = self.new_job_id();
         self.log.log(&format!(
-            "[JOB compaction] {} L{} -> L{}: {} + {} + {} files, score {:.2}{}",
+            "[{}] [JOB compaction] {} L{} -> L{}: {} + {} + {} files, score {:.2}{}",
+            fam.name,
             task.reason.name(),
             task.level,
             task.output_level,
@@ -210,8 +256,8 @@ impl DbInner {
             key_prefix_hex(&hi)
         ));
         let started = parking_lot::Mutex::new(Vec::new());
-        let blob_cfg = self.blob_job_config(&version, task.output_level);
-        let boundaries = self.subcompaction_boundaries(task);
+        let blob_cfg = self.blob_job_config(o, &version, task.output_level);
+        let boundaries = self.subcompaction_boundaries(o, task);
         // RocksDB records it where it picks an automatic compaction, trivial
         // moves included, and never for manual ones.
         let manual = task.reason == crate::compaction::CompactionReason::ManualCompaction;
@@ -224,17 +270,22 @@ impl DbInner {
         // Universal's compression_size_percent may leave a young merge's
         // output uncompressed.
         let table_opts = self.output_table_opts(
-            self.opts.compaction_style != CompactionStyle::Universal
+            &fam,
+            o.compaction_style != CompactionStyle::Universal
                 || task_compresses(
                     &version,
                     task,
-                    &self.opts.compaction_options_universal,
-                    self.opts.num_levels,
+                    &o.compaction_options_universal,
+                    o.num_levels,
                 ),
         );
         if !task.trivial_move && !task.reason.is_deletion() {
-            self.log
-                .event(&compaction_started(job, task, version.num_levels()));
+            self.log.event(&compaction_started(
+                job,
+                &fam.name,
+                task,
+                version.num_levels(),
+            ));
         }
         let on_table = |n: crate::filename::FileNumber, info: &crate::sstable::TableInfo| {
             self.log.event(&table_file_creation(job, n, info));
@@ -246,13 +297,13 @@ impl DbInner {
                 table_opts: &table_opts,
                 table_cache: &self.table_cache,
                 stats: self.stats.as_ref(),
-                verify_checksums: self.opts.paranoid_checks,
+                verify_checksums: o.paranoid_checks,
                 shutting_down: &self.shutting_down,
                 direct_writes: self.opts.use_direct_io_for_flush_and_compaction,
                 rate_limiter: self.io_limiter.as_ref(),
                 bytes_per_sync: self.opts.effective_bytes_per_sync(),
                 blobs: blob_cfg,
-                file_cut: self.file_cut_config(),
+                file_cut: file_cut_config(o),
                 readahead: self.opts.effective_compaction_readahead_size(),
                 on_table: Some(&on_table),
             };
@@ -268,7 +319,8 @@ impl DbInner {
             }
             r
         });
-        let outcome = result.and_then(|(edit, js)| {
+        let outcome = result.and_then(|(mut edit, js)| {
+            edit.column_family = cf;
             crate::db::flush::log_blob_file_creations(&self.log, job, &edit.blob_file_additions);
             self.log_and_apply(st, edit)?;
             Ok(js)
@@ -280,16 +332,18 @@ impl DbInner {
         for n in started.lock().iter() {
             st.pending_outputs.remove(n);
         }
-        for f in task.all_inputs() {
-            st.busy.files.remove(&f.number);
-        }
-        if let Some(i) = st
-            .busy
-            .output_ranges
-            .iter()
-            .position(|(l, a, b)| *l == task.output_level && *a == lo && *b == hi)
         {
-            st.busy.output_ranges.remove(i);
+            let busy = &mut st.fam_mut(cf).busy;
+            for f in task.all_inputs() {
+                busy.files.remove(&f.number);
+            }
+            if let Some(i) = busy
+                .output_ranges
+                .iter()
+                .position(|(l, a, b)| *l == task.output_level && *a == lo && *b == hi)
+            {
+                busy.output_ranges.remove(i);
+            }
         }
         let ret = match outcome {
             // A FIFO deletion is not a compaction in RocksDB's statistics:
@@ -297,14 +351,15 @@ impl DbInner {
             Ok(_) if task.reason.is_deletion() => {
                 let bytes: u64 = task.all_inputs().map(|f| f.file_size).sum();
                 self.log.log(&format!(
-                    "[JOB compaction] FIFO deleted {} files ({bytes} bytes)",
+                    "[{}] [JOB compaction] FIFO deleted {} files ({bytes} bytes)",
+                    fam.name,
                     task.all_inputs().count()
                 ));
-                self.install_super_version(st);
+                self.install_super_version(st, cf);
                 Ok(())
             }
             Ok(js) => {
-                st.istats.levels[task.output_level].add_job(&js, task.trivial_move);
+                st.fam_mut(cf).istats.levels[task.output_level].add_job(&js, task.trivial_move);
                 if let Some(s) = &self.stats {
                     s.record_tick(
                         Ticker::CompactReadBytes,
@@ -325,8 +380,8 @@ impl DbInner {
                     // Only jobs that may split record how many ranges they
                     // ran (RocksDB records it where it forms subcompactions,
                     // so `max_subcompactions=1` leaves it empty).
-                    let n = self.opts.max_subcompactions as usize;
-                    if should_form_subcompactions(task, n, self.opts.num_levels) {
+                    let n = o.max_subcompactions as usize;
+                    if should_form_subcompactions(task, n, o.num_levels) {
                         s.record_histogram(
                             Histogram::NumSubcompactionsScheduled,
                             js.subcompactions,
@@ -334,7 +389,8 @@ impl DbInner {
                     }
                 }
                 self.log.log(&format!(
-                    "[JOB compaction] done L{} -> L{}: read {} + {} bytes, wrote {} bytes in {} files, {} keys in, {} dropped, {} us ({} us CPU)",
+                    "[{}] [JOB compaction] done L{} -> L{}: read {} + {} bytes, wrote {} bytes in {} files, {} keys in, {} dropped, {} us ({} us CPU)",
+                    fam.name,
                     task.level,
                     task.output_level,
                     js.read_bytes_level,
@@ -350,9 +406,9 @@ impl DbInner {
                     s.record_tick(Ticker::CompactReadBytes, js.blob_bytes_read);
                     s.record_tick(Ticker::CompactWriteBytes, js.blob_bytes_written);
                 }
-                let r = self.retire_blob_files(st);
-                self.install_super_version(st);
-                let lsm = lsm_state(&st.versions.current());
+                let r = self.retire_blob_files(st, cf);
+                self.install_super_version(st, cf);
+                let lsm = lsm_state(&st.versions.current(cf));
                 self.log.event(&if task.trivial_move {
                     Event::new("trivial_move", job)
                         .with("destination_level", task.output_level)
@@ -395,6 +451,7 @@ impl DbInner {
         // compaction slot is freed only after (`purge.rs`, RocksDB's order).
         self.delete_obsolete_files(st, job);
         st.compactions_running -= 1;
+        st.fam_mut(cf).jobs_running -= 1;
         self.bg_cv.notify_all();
         self.work_cv.notify_all();
         ret
@@ -403,10 +460,10 @@ impl DbInner {
     /// The blob configuration of a job writing to `output_level`.
     pub(crate) fn blob_job_config(
         &self,
+        o: &crate::options::Options,
         version: &crate::version::Version,
         output_level: usize,
     ) -> BlobJobConfig<'_> {
-        let o = &self.opts;
         let blob_opts = BlobOutputOptions {
             min_blob_size: o.min_blob_size,
             blob_file_size: o.blob_file_size,
@@ -430,9 +487,13 @@ impl DbInner {
     }
 
     /// Subcompaction boundaries for a task (none: one range).
-    pub(crate) fn subcompaction_boundaries(&self, task: &CompactionTask) -> Vec<Vec<u8>> {
-        let n = self.opts.max_subcompactions as usize;
-        if should_form_subcompactions(task, n, self.opts.num_levels) {
+    pub(crate) fn subcompaction_boundaries(
+        &self,
+        o: &crate::options::Options,
+        task: &CompactionTask,
+    ) -> Vec<Vec<u8>> {
+        let n = o.max_subcompactions as usize;
+        if should_form_subcompactions(task, n, o.num_levels) {
             let t = self.stats.as_ref().map(|_| std::time::Instant::now());
             let b = subcompaction_boundaries(task, n);
             if let (Some(s), Some(t)) = (&self.stats, t) {
@@ -450,10 +511,13 @@ impl DbInner {
     /// Drops blob files nothing references any more from the version (an
     /// edit of `deleted_blob_files`); the files themselves go once no live
     /// version holds them.
-    pub(crate) fn retire_blob_files(&self, st: &mut MutexGuard<'_, State>) -> Result<()> {
+    pub(crate) fn retire_blob_files(&self, st: &mut MutexGuard<'_, State>, cf: u32) -> Result<()> {
         // The edit must apply to the version it was computed from.
         self.wait_for_manifest(st);
-        let v = st.versions.current();
+        if !st.versions.has_family(cf) {
+            return Ok(());
+        }
+        let v = st.versions.current(cf);
         if v.blob_files.is_empty() {
             return Ok(());
         }
@@ -464,6 +528,7 @@ impl DbInner {
         self.log
             .log(&format!("[blob] retiring blob files {dead:?}"));
         let edit = crate::version::edit::VersionEdit {
+            column_family: cf,
             deleted_blob_files: dead,
             ..Default::default()
         };
@@ -477,15 +542,26 @@ impl DbInner {
 
     /// Compacts `[begin, end]` level by level down to the last level that
     /// holds data (RocksDB's `CompactRange`).
-    pub(crate) fn compact_range(&self, begin: Option<&[u8]>, end: Option<&[u8]>) -> Result<()> {
-        self.flush_and_wait("Manual Compaction")?;
+    pub(crate) fn compact_range(
+        &self,
+        cf: u32,
+        begin: Option<&[u8]>,
+        end: Option<&[u8]>,
+    ) -> Result<()> {
+        self.flush_and_wait(cf, "Manual Compaction")?;
         let mut st = self.state.lock();
         st.manual_compactions += 1;
         // Let running automatic compactions finish first.
         while st.compactions_running > 0 {
             self.bg_cv.wait_for(&mut st, Duration::from_millis(100));
         }
-        let result = self.manual_levels(&mut st, begin, end);
+        let result = if st.families.get(&cf).is_some_and(|f| !f.dropping) {
+            self.manual_levels(&mut st, cf, begin, end)
+        } else {
+            Err(Error::InvalidArgument(format!(
+                "column family {cf} was dropped"
+            )))
+        };
         self.wait_for_purge(&mut st);
         st.manual_compactions -= 1;
         self.work_cv.notify_all();
@@ -495,33 +571,36 @@ impl DbInner {
     fn manual_levels(
         &self,
         st: &mut MutexGuard<'_, State>,
+        cf: u32,
         begin: Option<&[u8]>,
         end: Option<&[u8]>,
     ) -> Result<()> {
+        let fam = st.fam(cf).family.clone();
+        let o = &fam.opts;
         // No version is held across `run_task`: the job deletes the files
         // it merged away only if no version still names them.
-        if self.opts.compaction_style == CompactionStyle::Fifo {
+        if o.compaction_style == CompactionStyle::Fifo {
             // RocksDB's FIFO `CompactRange` is one FIFO pick.
             let task = pick_fifo(
-                &st.versions.current(),
-                &st.busy,
-                &self.opts,
+                &st.versions.current(cf),
+                &st.fam(cf).busy,
+                o,
                 crate::clock::unix_now(),
             );
             if let Some(task) = task {
-                self.run_task(st, &task)?;
+                self.run_task(st, cf, &task)?;
             }
             return Ok(());
         }
-        if self.opts.compaction_style == CompactionStyle::Universal {
-            let task = pick_universal_full(&st.versions.current(), &st.busy, &self.opts);
+        if o.compaction_style == CompactionStyle::Universal {
+            let task = pick_universal_full(&st.versions.current(cf), &st.fam(cf).busy, o);
             if let Some(task) = task {
-                self.run_task(st, &task)?;
+                self.run_task(st, cf, &task)?;
             }
             return Ok(());
         }
         let last_nonempty = {
-            let v = st.versions.current();
+            let v = st.versions.current(cf);
             (0..v.num_levels())
                 .rev()
                 .find(|&l| !v.files(l).is_empty())
@@ -537,15 +616,15 @@ impl DbInner {
             // Every file of the level overlapping the range goes in one task
             // (all L0 files, or the overlapping run of a sorted level).
             let task = pick_manual(
-                &st.versions.current(),
-                &st.busy,
-                &self.opts,
+                &st.versions.current(cf),
+                &st.fam(cf).busy,
+                o,
                 level,
                 begin,
                 end,
             );
             if let Some(task) = task {
-                self.run_task(st, &task)?;
+                self.run_task(st, cf, &task)?;
             }
         }
         Ok(())
@@ -559,54 +638,68 @@ impl DbInner {
                 return Err(Error::Background(e.clone()));
             }
             self.sync_flushing(&mut st);
-            let pending = !st.imm.is_empty()
-                || st.flush_running
+            let pending = st.flush_running
                 || st.compactions_running > 0
                 || !st.purging.is_empty()
-                || pick_automatic(&st.versions.current(), &st.busy, &self.opts).is_some();
+                || st.families.iter().any(|(&cf, f)| {
+                    !f.imm.is_empty()
+                        || (!f.opts().disable_auto_compactions
+                            && pick_automatic(&st.versions.current(cf), &f.busy, f.opts())
+                                .is_some())
+                });
             if !pending {
                 return Ok(());
             }
             if self.shutting_down.load(Ordering::Acquire) {
                 return Err(Error::ShutdownInProgress);
             }
-            if !st.imm.is_empty() {
-                st.flush_requested = true;
+            for f in st.families.values_mut() {
+                if !f.imm.is_empty() {
+                    f.flush_requested = true;
+                }
             }
             self.work_cv.notify_all();
             self.bg_cv.wait_for(&mut st, Duration::from_millis(100));
         }
     }
 
-    /// How leveled compactions cut output files (compaction/file_cut.rs);
-    /// universal compactions use the size target alone.
-    fn file_cut_config(&self) -> Option<FileCutConfig> {
-        if self.opts.compaction_style != crate::options::CompactionStyle::Level {
-            return None;
-        }
-        let max = match self.opts.max_compaction_bytes {
-            0 => self.opts.target_file_size_base.saturating_mul(25),
-            n => n,
-        };
-        Some(FileCutConfig {
-            max_compaction_bytes: max,
-            dynamic: self.opts.level_compaction_dynamic_file_size,
-        })
-    }
-
     /// Called at close: with unpersisted (WAL-less) writes, flush them, as
     /// RocksDB does unless `avoid_flush_during_shutdown`.
     pub(crate) fn close(&self) {
-        let needs = {
+        let needs: Vec<u32> = {
             let st = self.state.lock();
-            st.unpersisted_writes && st.bg_error.is_none()
+            if st.unpersisted_writes && st.bg_error.is_none() {
+                st.families
+                    .iter()
+                    .filter(|(_, f)| !f.is_empty())
+                    .map(|(&id, _)| id)
+                    .collect()
+            } else {
+                Vec::new()
+            }
         };
-        if needs {
-            if let Err(e) = self.flush_and_wait("Shut down") {
+        for cf in needs {
+            if let Err(e) = self.flush_and_wait(cf, "Shut down") {
                 self.log.log(&format!("[WARN] flush at close failed: {e}"));
             }
         }
     }
+}
+
+/// How leveled compactions cut output files (compaction/file_cut.rs);
+/// universal compactions use the size target alone.
+fn file_cut_config(o: &crate::options::Options) -> Option<FileCutConfig> {
+    if o.compaction_style != crate::options::CompactionStyle::Level {
+        return None;
+    }
+    let max = match o.max_compaction_bytes {
+        0 => o.target_file_size_base.saturating_mul(25),
+        n => n,
+    };
+    Some(FileCutConfig {
+        max_compaction_bytes: max,
+        dynamic: o.level_compaction_dynamic_file_size,
+    })
 }
 
 /// The LOG's list of a compaction's inputs, as RocksDB's "Compaction start
@@ -634,9 +727,9 @@ fn key_prefix_hex(key: &[u8]) -> String {
 /// `compaction_started`: the reason, every level's input file numbers
 /// (`files_L0` .. one list per level, empty where none), score and input
 /// bytes.
-fn compaction_started(job: u64, task: &CompactionTask, num_levels: usize) -> Event {
+fn compaction_started(job: u64, cf_name: &str, task: &CompactionTask, num_levels: usize) -> Event {
     let mut e = Event::new("compaction_started", job)
-        .with("cf_name", CF_NAME)
+        .with("cf_name", cf_name)
         .with("compaction_reason", task.reason.name());
     let inputs = task.input_levels();
     for level in 0..num_levels {

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use parking_lot::MutexGuard;
 
-use super::{DbInner, State};
+use super::{DbInner, Family, State};
 use crate::blob::{BlobFileInfo, BlobOutput, BlobOutputOptions};
 use crate::compaction::drop_rules::{Decision, DropRules};
 use crate::compaction::job::thread_cpu_micros;
@@ -37,15 +37,18 @@ impl DbInner {
     /// Adds the bytes it read and dropped to `payload`.
     pub(crate) fn write_level0_table(
         &self,
+        fam: &Family,
         job: u64,
         mems: &[Arc<MemTable>],
         snapshots: Vec<u64>,
         new_file_number: &mut dyn FnMut() -> FileNumber,
         payload: &mut FlushPayload,
     ) -> Result<(Option<FileMetaData>, Vec<BlobFileInfo>)> {
-        let mut blobs = (self.opts.enable_blob_files && self.opts.blob_file_starting_level == 0)
-            .then(|| self.blob_output(true));
+        let o = &fam.opts;
+        let mut blobs = (o.enable_blob_files && o.blob_file_starting_level == 0)
+            .then(|| self.blob_output(o, true));
         let r = self.write_level0_inner(
+            fam,
             job,
             mems,
             snapshots,
@@ -64,9 +67,8 @@ impl DbInner {
         }
     }
 
-    /// A blob output with the DB's blob options.
-    pub(crate) fn blob_output(&self, flush: bool) -> BlobOutput<'_> {
-        let o = &self.opts;
+    /// A blob output with a family's blob options `o`.
+    pub(crate) fn blob_output(&self, o: &crate::options::Options, flush: bool) -> BlobOutput<'_> {
         BlobOutput::new(
             self.dir.clone(),
             self.fs.clone(),
@@ -91,8 +93,11 @@ impl DbInner {
         .with_bytes_per_sync(self.opts.effective_bytes_per_sync())
     }
 
+    // The inputs of one flush, as `write_level0_table` splits them.
+    #[allow(clippy::too_many_arguments)]
     fn write_level0_inner(
         &self,
+        fam: &Family,
         job: u64,
         mems: &[Arc<MemTable>],
         snapshots: Vec<u64>,
@@ -106,7 +111,7 @@ impl DbInner {
             .collect();
         let mut it = MergingIterator::new(children);
         let mut rules = DropRules::new(snapshots);
-        let table_opts = self.flush_table_opts();
+        let table_opts = self.flush_table_opts(fam);
         let on_table = |n: FileNumber, info: &crate::sstable::TableInfo| {
             self.log.event(&table_file_creation(job, n, info));
         };
@@ -151,17 +156,21 @@ impl DbInner {
 
     /// The compression a flush's table gets, as events name it
     /// (`flush_finished`'s `output_compression`).
-    fn flush_compression_label(&self) -> String {
-        compression_label(self.flush_table_opts().compression.name())
+    fn flush_compression_label(&self, fam: &Family) -> String {
+        compression_label(self.flush_table_opts(fam).compression.name())
     }
 
     /// The table options of a flush's table: RocksDB's
     /// `GetCompressionFlush`, where universal compaction with a
     /// `compression_size_percent` leaves flushed tables uncompressed.
-    fn flush_table_opts(&self) -> std::borrow::Cow<'_, crate::sstable::TableOptions> {
+    fn flush_table_opts<'a>(
+        &self,
+        fam: &'a Family,
+    ) -> std::borrow::Cow<'a, crate::sstable::TableOptions> {
         self.output_table_opts(
-            self.opts.compaction_style != crate::options::CompactionStyle::Universal
-                || self
+            fam,
+            fam.opts.compaction_style != crate::options::CompactionStyle::Universal
+                || fam
                     .opts
                     .compaction_options_universal
                     .compression_size_percent
@@ -169,19 +178,20 @@ impl DbInner {
         )
     }
 
-    /// The table options for new tables: the DB's, or with `compress`
-    /// false the same without block compression (universal's
+    /// The table options for a family's new tables: the family's, or with
+    /// `compress` false the same without block compression (universal's
     /// `compression_size_percent`).
-    pub(crate) fn output_table_opts(
+    pub(crate) fn output_table_opts<'a>(
         &self,
+        fam: &'a Family,
         compress: bool,
-    ) -> std::borrow::Cow<'_, crate::sstable::TableOptions> {
-        if compress || self.table_opts.compression == crate::sstable::CompressionType::None {
-            std::borrow::Cow::Borrowed(&self.table_opts)
+    ) -> std::borrow::Cow<'a, crate::sstable::TableOptions> {
+        if compress || fam.table_opts.compression == crate::sstable::CompressionType::None {
+            std::borrow::Cow::Borrowed(&fam.table_opts)
         } else {
             std::borrow::Cow::Owned(crate::sstable::TableOptions {
                 compression: crate::sstable::CompressionType::None,
-                ..self.table_opts.clone()
+                ..fam.table_opts.clone()
             })
         }
     }
@@ -194,19 +204,22 @@ impl DbInner {
         n
     }
 
-    /// Flushes the oldest immutable memtables. Called by the flush thread
-    /// with the lock held; releases it while writing.
-    pub(crate) fn background_flush(&self, st: &mut MutexGuard<'_, State>) {
-        let mems: Vec<Arc<MemTable>> = st.imm.iter().cloned().collect();
+    /// Flushes the immutable memtables of family `cf`. Called by the flush
+    /// thread with the lock held; releases it while writing.
+    pub(crate) fn background_flush(&self, st: &mut MutexGuard<'_, State>, cf: u32) {
+        let fam = st.fam(cf).family.clone();
+        let mems: Vec<Arc<MemTable>> = st.fam(cf).imm.iter().cloned().collect();
         if mems.is_empty() {
             return;
         }
         st.flush_running = true;
+        st.fam_mut(cf).jobs_running += 1;
+        st.fam_mut(cf).flushing = true;
         // The version this flush started from stays live until its table is
         // written, as RocksDB's `FlushJob` holds its base version: a
         // compaction that finishes meanwhile leaves its inputs for this
         // thread to remove (`purge.rs`).
-        let base = st.versions.current();
+        let base = st.versions.current(cf);
         let snapshots = self.snapshots.sequences();
         let start = Instant::now();
         let cpu = thread_cpu_micros();
@@ -215,11 +228,13 @@ impl DbInner {
         let mem_bytes: usize = mems.iter().map(|m| m.approximate_memory_usage()).sum();
         let job = self.new_job_id();
         self.log.log(&format!(
-            "[JOB flush] Flushing {} memtable(s): {entries} entries, {mem_bytes} bytes",
+            "[{}] [JOB flush] Flushing {} memtable(s): {entries} entries, {mem_bytes} bytes",
+            fam.name,
             mems.len()
         ));
         self.log.event(
             &Event::new("flush_started", job)
+                .with("cf_name", fam.name.as_str())
                 .with("num_memtables", mems.len())
                 .with("total_num_input_entries", entries)
                 .with("num_deletes", deletes)
@@ -228,8 +243,15 @@ impl DbInner {
         );
         let mut started = Vec::new();
         let mut payload = FlushPayload::default();
+        // With several families, a WAL record may hold a batch that spans
+        // this family and others: the WALs this flush retires for it must
+        // be durable before its table is, or a crash could keep the table's
+        // part of a batch and lose the other families' part (RocksDB syncs
+        // the closed WALs for the same reason).
+        let sync_wals = st.families.len() > 1;
         let result = MutexGuard::unlocked(st, || {
-            self.write_level0_table(
+            let r = self.write_level0_table(
+                &fam,
                 job,
                 &mems,
                 snapshots,
@@ -239,12 +261,19 @@ impl DbInner {
                     n
                 },
                 &mut payload,
-            )
+            );
+            if sync_wals && r.is_ok() {
+                self.wal.lock().sync_closed()?;
+            }
+            r
         });
         drop(base);
         let n = mems.len();
         let outcome = result.and_then(|(file, blob_files)| {
-            let mut edit = VersionEdit::default();
+            let mut edit = VersionEdit {
+                column_family: cf,
+                ..VersionEdit::default()
+            };
             let bytes = file.as_ref().map_or(0, |f| f.file_size);
             let blob_bytes: u64 = blob_files.iter().map(|b| b.file_size).sum();
             if let Some(f) = file.clone() {
@@ -254,15 +283,25 @@ impl DbInner {
             log_blob_file_creations(&self.log, job, &edit.blob_file_additions);
             // The oldest WAL still needed is the one of the oldest memtable
             // that is not being flushed now.
-            let log_number = st
+            let f = st.fam(cf);
+            let log_number = f
                 .imm
                 .iter()
                 .skip(n)
                 .map(|m| m.wal_number())
-                .chain(std::iter::once(st.mem.wal_number()))
+                .chain(std::iter::once(f.mem.wal_number()))
                 .min()
                 .unwrap_or(0);
             edit.log_number = Some(log_number);
+            // Families with nothing unflushed need no WAL before the
+            // current one: recording that lets older WALs go.
+            edit.family_log_numbers = st
+                .families
+                .iter()
+                .filter(|(&id, f)| id != cf && f.is_empty())
+                .map(|(&id, _)| (id, st.current_wal))
+                .filter(|&(id, n)| n > st.versions.family_log_number(id))
+                .collect();
             edit.last_sequence = Some(self.last_sequence.load(Ordering::Acquire));
             self.log_and_apply(st, edit)?;
             Ok((file, bytes, blob_bytes))
@@ -272,11 +311,12 @@ impl DbInner {
         }
         match outcome {
             Ok((file, bytes, blob_bytes)) => {
+                let f = st.fam_mut(cf);
                 for _ in 0..n {
-                    st.imm.pop_front();
+                    f.imm.pop_front();
                 }
                 let micros = start.elapsed().as_micros() as u64;
-                st.istats.add_flush(
+                f.istats.add_flush(
                     bytes,
                     blob_bytes,
                     micros,
@@ -291,21 +331,27 @@ impl DbInner {
                 // Only when nothing unflushed is left: WAL-less writes made
                 // into the active memtable while this flush ran are still
                 // unpersisted, and the flush at close must see them.
-                if st.imm.is_empty() && st.mem.num_entries() == 0 {
+                if st
+                    .families
+                    .values()
+                    .all(|f| f.imm.is_empty() && f.mem.num_entries() == 0)
+                {
                     st.unpersisted_writes = false;
                 }
-                self.install_super_version(st);
+                self.install_super_version(st, cf);
                 self.log.log(&format!(
-                    "[JOB flush] Level-0 table #{}: {bytes} bytes, blob files {blob_bytes} bytes, {micros} us",
+                    "[{}] [JOB flush] Level-0 table #{}: {bytes} bytes, blob files {blob_bytes} bytes, {micros} us",
+                    fam.name,
                     file.map_or(0, |f| f.number)
                 ));
-                let _ = self.retire_blob_files(st);
-                self.install_super_version(st);
+                let _ = self.retire_blob_files(st, cf);
+                self.install_super_version(st, cf);
                 self.log.event(
                     &Event::new("flush_finished", job)
-                        .with("output_compression", self.flush_compression_label())
-                        .with("lsm_state", lsm_state(&st.versions.current()))
-                        .with("immutable_memtables", st.imm.len()),
+                        .with("cf_name", fam.name.as_str())
+                        .with("output_compression", self.flush_compression_label(&fam))
+                        .with("lsm_state", lsm_state(&st.versions.current(cf)))
+                        .with("immutable_memtables", st.fam(cf).imm.len()),
                 );
             }
             Err(e) => {
@@ -319,27 +365,41 @@ impl DbInner {
         // with the lock released; the flush slot is freed only after.
         self.delete_obsolete_files(st, job);
         st.flush_running = false;
-        st.flush_requested = false;
+        let f = st.fam_mut(cf);
+        f.jobs_running -= 1;
+        f.flushing = false;
+        if f.imm.is_empty() {
+            f.flush_requested = false;
+        }
         self.bg_cv.notify_all();
         self.work_cv.notify_all();
     }
 
-    /// Switches the memtable (if it holds data) and waits until every
-    /// immutable memtable is flushed. `reason` is RocksDB's flush reason
-    /// name the LOG gives the switch.
-    pub(crate) fn flush_and_wait(&self, reason: &'static str) -> Result<()> {
+    /// Switches family `cf`'s memtable (if it holds data) and waits until
+    /// every immutable memtable of it is flushed. `reason` is RocksDB's
+    /// flush reason name the LOG gives the switch.
+    pub(crate) fn flush_and_wait(&self, cf: u32, reason: &'static str) -> Result<()> {
         self.state.lock().forced_flush_reason = Some(reason);
-        let switched = self.force_memtable_switch();
+        let switched = self.force_memtable_switch(cf);
         let mut st = self.state.lock();
         st.forced_flush_reason = None;
         switched?;
-        st.flush_requested = true;
+        if !st.families.contains_key(&cf) {
+            return Err(Error::InvalidArgument(format!(
+                "column family {cf} was dropped"
+            )));
+        }
+        st.fam_mut(cf).flush_requested = true;
         self.work_cv.notify_all();
         loop {
             if let Some(e) = &st.bg_error {
                 return Err(Error::Background(e.clone()));
             }
-            if st.imm.is_empty() && !st.flush_running {
+            let done = st
+                .families
+                .get(&cf)
+                .is_none_or(|f| f.imm.is_empty() || f.dropping);
+            if done && !st.flush_running {
                 self.wait_for_purge(&mut st);
                 return Ok(());
             }

@@ -33,8 +33,19 @@ impl DbInner {
         st: &mut MutexGuard<'_, State>,
         edit: VersionEdit,
     ) -> Result<()> {
+        self.log_and_apply_levels(st, edit, 0)
+    }
+
+    /// [`log_and_apply`](Self::log_and_apply) for an edit that may add a
+    /// column family of `num_levels` levels.
+    pub(crate) fn log_and_apply_levels(
+        &self,
+        st: &mut MutexGuard<'_, State>,
+        edit: VersionEdit,
+        num_levels: usize,
+    ) -> Result<()> {
         self.wait_for_manifest(st);
-        let mut w = st.versions.prepare(edit)?;
+        let mut w = st.versions.prepare(edit, num_levels)?;
         st.manifest_writing = true;
         let written = MutexGuard::unlocked(st, || w.write());
         st.manifest_writing = false;

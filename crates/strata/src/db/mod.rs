@@ -5,6 +5,8 @@
 //! `properties.rs`.
 
 mod background;
+mod column_families;
+mod family;
 mod flush;
 pub(crate) mod internal_stats;
 mod manifest;
@@ -15,17 +17,16 @@ mod read;
 mod wal_set;
 mod write;
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use parking_lot::{Condvar, Mutex, RwLock};
+use parking_lot::{Condvar, Mutex};
 
 use crate::batch::WriteBatch;
-use crate::compaction::Busy;
 use crate::error::{Error, Result};
 use crate::filename::FileNumber;
 use crate::fs::{FileLock, FileSystem};
@@ -35,11 +36,14 @@ use crate::memtable::MemTable;
 use crate::options::{Options, ReadOptions, WriteOptions};
 use crate::pinnable::PinnableSlice;
 use crate::snapshot::{Snapshot, SnapshotList};
-use crate::sstable::{BlockCache, TableCache, TableOptions};
+use crate::sstable::{BlockCache, TableCache};
 use crate::stats::{Statistics, Ticker};
 use crate::version::{Version, VersionSet};
 use internal_stats::InternalStats;
 use write::WriterSlot;
+
+pub use family::{ColumnFamily, DB_WIDE_OPTIONS};
+pub(crate) use family::{Family, FamilyState};
 
 /// What readers pin: the memtables and the version at one moment.
 pub(crate) struct SuperVersion {
@@ -89,18 +93,19 @@ impl Drop for SuperVersionRef {
 
 /// Mutable DB state, guarded by `DbInner::state`.
 pub(crate) struct State {
-    pub mem: Arc<MemTable>,
-    /// Immutable memtables, oldest first.
-    pub imm: VecDeque<Arc<MemTable>>,
+    /// The live column families by id ("default" is 0).
+    pub families: BTreeMap<u32, FamilyState>,
     pub versions: VersionSet,
     pub writers: VecDeque<Arc<WriterSlot>>,
+    /// The WAL new memtables start in.
+    pub current_wal: u64,
     pub flush_running: bool,
-    pub flush_requested: bool,
     pub compactions_running: usize,
     pub manual_compactions: usize,
-    pub busy: Busy,
     pub pending_outputs: BTreeSet<FileNumber>,
     pub bg_error: Option<Arc<Error>>,
+    /// DB-wide counters (writes, WAL, stalls); each family's compaction
+    /// rows are in its `FamilyState::istats`.
     pub istats: InternalStats,
     pub unpersisted_writes: bool,
     /// The credit of delayed writes (the write controller's delay).
@@ -109,13 +114,6 @@ pub(crate) struct State {
     pub opened_at: Instant,
     pub last_stats_dump: Instant,
     pub write_stopped: bool,
-    /// Counters at the previous `rocksdb.stats` dump (for Int rows).
-    pub stats_baseline: Option<(InternalStats, Instant)>,
-    /// Pending compaction bytes and bottommost bytes of a version (the
-    /// write controller's inputs), cached per version. Weak: a strong
-    /// reference would keep the version, and so every table it names, alive
-    /// after it stopped being current.
-    pub pending_bytes_cache: Option<(std::sync::Weak<Version>, u64, u64)>,
     /// The stall cause last written to the LOG (to log transitions only).
     pub last_logged_stall: Option<crate::write_controller::StallCause>,
     /// Whether compactions were last allowed to run in parallel (to log
@@ -131,15 +129,39 @@ pub(crate) struct State {
     pub manifest_writing: bool,
 }
 
+impl State {
+    /// The state of live family `cf`.
+    ///
+    /// # Panics
+    /// If `cf` is not a live family: callers hold the id of one they
+    /// found in `families` under the same lock.
+    pub fn fam(&self, cf: u32) -> &FamilyState {
+        match self.families.get(&cf) {
+            Some(f) => f,
+            None => panic!("column family {cf} is not live"),
+        }
+    }
+
+    /// The mutable state of live family `cf` (see [`State::fam`]).
+    pub fn fam_mut(&mut self, cf: u32) -> &mut FamilyState {
+        match self.families.get_mut(&cf) {
+            Some(f) => f,
+            None => panic!("column family {cf} is not live"),
+        }
+    }
+}
+
 pub(crate) struct DbInner {
     pub dir: PathBuf,
+    /// The DB's options (the DB-wide ones, and the default family's).
     pub opts: Options,
+    /// The "default" column family, which is never dropped.
+    pub default_family: Arc<Family>,
     pub fs: Arc<dyn FileSystem>,
     pub stats: Option<Arc<Statistics>>,
     pub table_cache: Arc<TableCache>,
     pub block_cache: Option<Arc<BlockCache>>,
     pub blob_source: Arc<crate::blob::BlobSource>,
-    pub table_opts: TableOptions,
     /// `rate_limiter_bytes_per_sec`'s limiter, shared by flushes and compactions.
     pub io_limiter: Option<Arc<crate::rate_limiter::RateLimiter>>,
     pub state: Mutex<State>,
@@ -150,7 +172,6 @@ pub(crate) struct DbInner {
     pub work_cv: Condvar,
     /// Signalled when a MANIFEST edit has been written (`manifest.rs`).
     pub manifest_cv: Condvar,
-    pub super_version: RwLock<Arc<SuperVersion>>,
     /// Super versions installed since open (`rocksdb.current-super-version-number`).
     pub super_version_number: AtomicU64,
     /// Highest sequence number visible to readers.
@@ -170,22 +191,40 @@ impl DbInner {
         self.next_job_id.fetch_add(1, Ordering::Relaxed)
     }
 
-    /// Publishes a new super version from the state, and tells the I/O
-    /// rate limiter whether writers are stalled in the new shape (RocksDB
-    /// recomputes its write controller with each super version).
-    pub fn install_super_version(&self, st: &mut State) {
+    /// Publishes a new super version of family `cf` from the state, and
+    /// tells the I/O rate limiter whether writers are stalled in the new
+    /// shape (RocksDB recomputes its write controller with each super
+    /// version).
+    pub fn install_super_version(&self, st: &mut State, cf: u32) {
         if self.io_limiter.is_some() {
-            let shape = self.lsm_shape(st, false);
-            self.note_stall_state(crate::write_controller::stall_state(&shape, &self.opts));
+            let state = self.stall_state(st, None);
+            self.note_stall_state(state.0);
         }
+        let f = st.fam(cf);
         let sv = SuperVersion {
-            mem: st.mem.clone(),
-            imm: st.imm.iter().rev().cloned().collect(),
-            version: st.versions.current(),
+            mem: f.mem.clone(),
+            imm: f.imm.iter().rev().cloned().collect(),
+            version: st.versions.current(cf),
             stats: self.stats.clone(),
         };
-        *self.super_version.write() = Arc::new(sv);
+        *f.family.super_version.write() = Arc::new(sv);
         self.super_version_number.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// The family behind a handle, checked to belong to this DB.
+    ///
+    /// # Errors
+    /// `InvalidArgument` for a handle of another DB.
+    pub fn family_of(&self, cf: &ColumnFamily) -> Result<Arc<Family>> {
+        let st = self.state.lock();
+        match st.families.get(&cf.family.id) {
+            Some(f) if Arc::ptr_eq(&f.family, &cf.family) => Ok(cf.family.clone()),
+            _ if cf.family.is_dropped() => Ok(cf.family.clone()),
+            _ => Err(Error::InvalidArgument(format!(
+                "column family '{}' is not a family of this DB",
+                cf.family.name
+            ))),
+        }
     }
 
     /// Tells the I/O rate limiter whether writers are stopped or delayed:
@@ -196,11 +235,11 @@ impl DbInner {
         }
     }
 
-    /// A reference to the current super version for one read (a Get, an
-    /// iterator, a property). Strata has no thread-local cache of it, so
-    /// every read takes the lock and counts an acquire.
-    pub fn get_super_version(&self) -> SuperVersionRef {
-        let sv = self.super_version.read().clone();
+    /// A reference to family `fam`'s current super version for one read (a
+    /// Get, an iterator, a property). Strata has no thread-local cache of
+    /// it, so every read takes the lock and counts an acquire.
+    pub fn get_super_version(&self, fam: &Family) -> SuperVersionRef {
+        let sv = fam.super_version.read().clone();
         if let Some(s) = &self.stats {
             s.record_tick(Ticker::NumberSuperversionAcquires, 1);
         }
@@ -243,22 +282,107 @@ impl std::fmt::Debug for Db {
 }
 
 impl Db {
-    /// Opens (and by default creates) the DB in directory `path`.
+    /// Opens (and by default creates) the DB in directory `path`. A DB
+    /// with column families other than "default" must be opened with
+    /// [`Db::open_cf`].
     ///
     /// # Errors
-    /// `InvalidArgument` for bad options (naming the option) or a missing DB
-    /// with `create_if_missing=false`; `Locked` if another process or handle
-    /// has it open; `Corruption` naming the file and offset for damaged
-    /// files; I/O errors.
+    /// `InvalidArgument` for bad options (naming the option), a missing DB
+    /// with `create_if_missing=false`, or a DB that has other column
+    /// families; `Locked` if another process or handle has it open;
+    /// `Corruption` naming the file and offset for damaged files; I/O
+    /// errors.
     pub fn open(path: impl AsRef<Path>, options: Options) -> Result<Db> {
-        open::open(path.as_ref(), options)
+        open::open(path.as_ref(), options, Vec::new())
+    }
+
+    /// Opens the DB in `path` with column families: each `(name, options)`
+    /// pair names a family and its options (RocksDB's
+    /// `DB::Open(..., column_families, ...)`). "default" is always opened,
+    /// with `options` unless listed. Every family the DB has must be
+    /// listed; a listed family the DB lacks is created when
+    /// `create_missing_column_families` is set, and is an error otherwise.
+    ///
+    /// # Errors
+    /// As [`Db::open`]; `InvalidArgument` naming a family the DB has but the
+    /// list lacks, or a listed one it lacks, or a family option that is
+    /// DB-wide.
+    pub fn open_cf<N: Into<String>>(
+        path: impl AsRef<Path>,
+        options: Options,
+        families: impl IntoIterator<Item = (N, Options)>,
+    ) -> Result<Db> {
+        let families = families.into_iter().map(|(n, o)| (n.into(), o)).collect();
+        open::open(path.as_ref(), options, families)
+    }
+
+    /// The names of the column families of the DB in `path`, "default"
+    /// first (RocksDB's `ListColumnFamilies`). Reads the MANIFEST; the DB
+    /// need not be closed.
+    ///
+    /// # Errors
+    /// `Corruption` naming the file and offset for a damaged CURRENT or
+    /// MANIFEST; I/O errors (a missing DB).
+    pub fn list_column_families(path: impl AsRef<Path>, options: &Options) -> Result<Vec<String>> {
+        VersionSet::list_families(path.as_ref(), options.fs.clone())
+    }
+
+    /// Creates column family `name` with `options` (its column-family
+    /// options; DB-wide options must be left as the DB has them) and
+    /// returns its handle. The family is in the MANIFEST when this returns.
+    ///
+    /// # Errors
+    /// `InvalidArgument` for an empty or existing name or a DB-wide option;
+    /// the MANIFEST write's I/O error.
+    pub fn create_column_family(&self, name: &str, options: Options) -> Result<ColumnFamily> {
+        self.inner.create_family(name, options)
+    }
+
+    /// Drops a column family: its data becomes unreachable and its files
+    /// are deleted once no reader holds them. Handles of it still read
+    /// what it held; writes to it fail. "default" cannot be dropped.
+    ///
+    /// # Errors
+    /// `InvalidArgument` for "default", a family already dropped or of
+    /// another DB; the MANIFEST write's I/O error.
+    pub fn drop_column_family(&self, cf: &ColumnFamily) -> Result<()> {
+        self.inner.drop_family(cf)
+    }
+
+    /// The handle of the live column family `name`, if it exists.
+    pub fn column_family(&self, name: &str) -> Option<ColumnFamily> {
+        let st = self.inner.state.lock();
+        st.families
+            .values()
+            .find(|f| f.family.name == name)
+            .map(|f| ColumnFamily {
+                family: f.family.clone(),
+            })
+    }
+
+    /// Handles of every live column family, by id ("default" first).
+    pub fn column_families(&self) -> Vec<ColumnFamily> {
+        let st = self.inner.state.lock();
+        st.families
+            .values()
+            .map(|f| ColumnFamily {
+                family: f.family.clone(),
+            })
+            .collect()
+    }
+
+    /// The handle of the "default" column family.
+    pub fn default_column_family(&self) -> ColumnFamily {
+        ColumnFamily {
+            family: self.inner.default_family.clone(),
+        }
     }
 
     /// Sets `key` to `value`.
     ///
     /// # Errors
     /// I/O errors, or the background error that stopped writes.
-    pub fn put(&self, key: &[u8], value: &[u8]) -> Result<()> {
+    pub fn put(&self, key: impl AsRef<[u8]>, value: impl AsRef<[u8]>) -> Result<()> {
         self.put_opt(&WriteOptions::default(), key, value)
     }
 
@@ -266,17 +390,37 @@ impl Db {
     ///
     /// # Errors
     /// As [`Db::put`]; `InvalidArgument` for `sync` with `disable_wal`.
-    pub fn put_opt(&self, opts: &WriteOptions, key: &[u8], value: &[u8]) -> Result<()> {
+    pub fn put_opt(
+        &self,
+        opts: &WriteOptions,
+        key: impl AsRef<[u8]>,
+        value: impl AsRef<[u8]>,
+    ) -> Result<()> {
         let mut b = WriteBatch::new();
         b.put(key, value);
         self.write_opt(opts, b)
+    }
+
+    /// Sets `key` to `value` in column family `cf`.
+    ///
+    /// # Errors
+    /// As [`Db::put`]; `InvalidArgument` for a dropped family.
+    pub fn put_cf(
+        &self,
+        cf: &ColumnFamily,
+        key: impl AsRef<[u8]>,
+        value: impl AsRef<[u8]>,
+    ) -> Result<()> {
+        let mut b = WriteBatch::new();
+        b.put_cf(cf, key, value);
+        self.write(b)
     }
 
     /// Deletes `key` (a no-op if absent).
     ///
     /// # Errors
     /// As [`Db::put`].
-    pub fn delete(&self, key: &[u8]) -> Result<()> {
+    pub fn delete(&self, key: impl AsRef<[u8]>) -> Result<()> {
         self.delete_opt(&WriteOptions::default(), key)
     }
 
@@ -284,14 +428,24 @@ impl Db {
     ///
     /// # Errors
     /// As [`Db::put_opt`].
-    pub fn delete_opt(&self, opts: &WriteOptions, key: &[u8]) -> Result<()> {
+    pub fn delete_opt(&self, opts: &WriteOptions, key: impl AsRef<[u8]>) -> Result<()> {
         let mut b = WriteBatch::new();
         b.delete(key);
         self.write_opt(opts, b)
     }
 
+    /// Deletes `key` in column family `cf`.
+    ///
+    /// # Errors
+    /// As [`Db::put_cf`].
+    pub fn delete_cf(&self, cf: &ColumnFamily, key: impl AsRef<[u8]>) -> Result<()> {
+        let mut b = WriteBatch::new();
+        b.delete_cf(cf, key);
+        self.write(b)
+    }
+
     /// Applies a batch atomically: after a crash either all of it or none
-    /// of it is there.
+    /// of it is there, across every column family it touches.
     ///
     /// # Errors
     /// As [`Db::put`].
@@ -302,7 +456,8 @@ impl Db {
     /// Applies a batch atomically with write options.
     ///
     /// # Errors
-    /// As [`Db::put_opt`].
+    /// As [`Db::put_opt`]; `InvalidArgument` if the batch writes to a
+    /// dropped or unknown column family.
     pub fn write_opt(&self, opts: &WriteOptions, batch: WriteBatch) -> Result<()> {
         self.inner.write(opts, batch)
     }
@@ -311,7 +466,7 @@ impl Db {
     ///
     /// # Errors
     /// Corruption or I/O errors from the files read.
-    pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
+    pub fn get(&self, key: impl AsRef<[u8]>) -> Result<Option<Vec<u8>>> {
         self.get_opt(&ReadOptions::default(), key)
     }
 
@@ -319,8 +474,36 @@ impl Db {
     ///
     /// # Errors
     /// As [`Db::get`].
-    pub fn get_opt(&self, opts: &ReadOptions, key: &[u8]) -> Result<Option<Vec<u8>>> {
-        Ok(self.inner.get(opts, key)?.map(PinnableSlice::into_vec))
+    pub fn get_opt(&self, opts: &ReadOptions, key: impl AsRef<[u8]>) -> Result<Option<Vec<u8>>> {
+        Ok(self
+            .inner
+            .get(&self.inner.default_family, opts, key.as_ref())?
+            .map(PinnableSlice::into_vec))
+    }
+
+    /// The value of `key` in column family `cf`.
+    ///
+    /// # Errors
+    /// As [`Db::get`]; `InvalidArgument` for a handle of another DB.
+    pub fn get_cf(&self, cf: &ColumnFamily, key: impl AsRef<[u8]>) -> Result<Option<Vec<u8>>> {
+        self.get_cf_opt(cf, &ReadOptions::default(), key)
+    }
+
+    /// The value of `key` in column family `cf` with read options.
+    ///
+    /// # Errors
+    /// As [`Db::get_cf`].
+    pub fn get_cf_opt(
+        &self,
+        cf: &ColumnFamily,
+        opts: &ReadOptions,
+        key: impl AsRef<[u8]>,
+    ) -> Result<Option<Vec<u8>>> {
+        let fam = self.inner.family_of(cf)?;
+        Ok(self
+            .inner
+            .get(&fam, opts, key.as_ref())?
+            .map(PinnableSlice::into_vec))
     }
 
     /// The value of `key`, left in the data block it was read from rather
@@ -331,7 +514,7 @@ impl Db {
     /// # Errors
     /// As [`Db::get`].
     pub fn get_pinned(&self, opts: &ReadOptions, key: &[u8]) -> Result<Option<PinnableSlice>> {
-        self.inner.get(opts, key)
+        self.inner.get(&self.inner.default_family, opts, key)
     }
 
     /// The values of several keys, all read at one sequence number (a
@@ -343,22 +526,32 @@ impl Db {
         opts: &ReadOptions,
         keys: &[&[u8]],
     ) -> Vec<Result<Option<PinnableSlice>>> {
-        self.inner.multi_get(opts, keys)
+        self.inner.multi_get(&self.inner.default_family, opts, keys)
     }
 
-    /// A snapshot of the current state; released when dropped.
+    /// A snapshot of the current state (of every column family); released
+    /// when dropped.
     pub fn snapshot(&self) -> Snapshot {
         Snapshot::latest(&self.inner.snapshots, &self.inner.last_sequence)
     }
 
     /// An iterator over all keys at the current state, ascending.
     pub fn iter(&self) -> DbIterator {
-        self.inner.iter(&ReadOptions::default())
+        self.iter_opt(&ReadOptions::default())
     }
 
     /// An iterator with read options (snapshot, bounds).
     pub fn iter_opt(&self, opts: &ReadOptions) -> DbIterator {
-        self.inner.iter(opts)
+        self.inner.iter(&self.inner.default_family, opts)
+    }
+
+    /// An iterator over column family `cf` with read options.
+    ///
+    /// # Errors
+    /// `InvalidArgument` for a handle of another DB.
+    pub fn iter_cf(&self, cf: &ColumnFamily, opts: &ReadOptions) -> Result<DbIterator> {
+        let fam = self.inner.family_of(cf)?;
+        Ok(self.inner.iter(&fam, opts))
     }
 
     /// Flushes the memtable to an L0 table and waits for it.
@@ -366,7 +559,16 @@ impl Db {
     /// # Errors
     /// The flush's error, or the background error.
     pub fn flush(&self) -> Result<()> {
-        self.inner.flush_and_wait("Manual Flush")
+        self.inner.flush_and_wait(0, "Manual Flush")
+    }
+
+    /// Flushes column family `cf`'s memtable and waits for it.
+    ///
+    /// # Errors
+    /// As [`Db::flush`]; `InvalidArgument` for a dropped family.
+    pub fn flush_cf(&self, cf: &ColumnFamily) -> Result<()> {
+        let fam = self.inner.family_of(cf)?;
+        self.inner.flush_and_wait(fam.id, "Manual Flush")
     }
 
     /// Compacts the key range `[begin, end]` (`None` = unbounded) down the
@@ -375,7 +577,22 @@ impl Db {
     /// # Errors
     /// The compaction's error, or the background error.
     pub fn compact_range(&self, begin: Option<&[u8]>, end: Option<&[u8]>) -> Result<()> {
-        self.inner.compact_range(begin, end)
+        self.inner.compact_range(0, begin, end)
+    }
+
+    /// Compacts `[begin, end]` of column family `cf` (as
+    /// [`Db::compact_range`]).
+    ///
+    /// # Errors
+    /// As [`Db::compact_range`]; `InvalidArgument` for a dropped family.
+    pub fn compact_range_cf(
+        &self,
+        cf: &ColumnFamily,
+        begin: Option<&[u8]>,
+        end: Option<&[u8]>,
+    ) -> Result<()> {
+        let fam = self.inner.family_of(cf)?;
+        self.inner.compact_range(fam.id, begin, end)
     }
 
     /// Waits until no flush or compaction is pending or running.
@@ -388,9 +605,20 @@ impl Db {
 
     /// A DB property by RocksDB name (`rocksdb.stats`,
     /// `rocksdb.num-files-at-level<N>`, `rocksdb.estimate-num-keys`,
-    /// `rocksdb.total-sst-files-size`, ...), or `None` if unknown.
+    /// `rocksdb.total-sst-files-size`, ...), or `None` if unknown. Family
+    /// properties are the default family's.
     pub fn property(&self, name: &str) -> Option<String> {
-        self.inner.property(name)
+        self.inner.property(0, name)
+    }
+
+    /// A property of column family `cf` (as [`Db::property`]); `None` for
+    /// an unknown name or a dropped family.
+    pub fn property_cf(&self, cf: &ColumnFamily, name: &str) -> Option<String> {
+        let fam = self.inner.family_of(cf).ok()?;
+        if fam.is_dropped() {
+            return None;
+        }
+        self.inner.property(fam.id, name)
     }
 
     /// The statistics object, when `Options::statistics` is on.

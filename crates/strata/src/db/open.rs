@@ -2,18 +2,18 @@
 //! start a fresh WAL, delete leftovers, write the OPTIONS file, start the
 //! background threads.
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use parking_lot::{Condvar, Mutex, RwLock};
+use parking_lot::{Condvar, Mutex};
 
+use super::family::family_options;
 use super::internal_stats::InternalStats;
-use super::{Db, DbInner, State, SuperVersion};
+use super::{Db, DbInner, Family, FamilyState, State, SuperVersion};
 use crate::batch::WriteBatch;
-use crate::compaction::Busy;
 use crate::error::{Error, Result};
 use crate::filename::{
     current_file_name, lock_file_name, parse_file_name, wal_file_name, FileType,
@@ -22,16 +22,48 @@ use crate::info_log::InfoLog;
 use crate::memtable::MemTable;
 use crate::options::Options;
 use crate::snapshot::SnapshotList;
-use crate::sstable::{BlockCache, TableCache, TableOptions};
+use crate::sstable::{BlockCache, TableCache};
 use crate::stats::Statistics;
 use crate::version::edit::VersionEdit;
 use crate::version::VersionSet;
+use crate::version::DEFAULT_FAMILY_NAME;
 use crate::wal::predecessor::Predecessor;
 use crate::wal::Reader as LogReader;
 use crate::wal::WalRecoveryMode;
 
-pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
+/// The families to open: "default" first, each name with its options
+/// (DB-wide options checked against the DB's).
+fn requested_families(
+    options: &Options,
+    families: Vec<(String, Options)>,
+) -> Result<Vec<(String, Options)>> {
+    let mut out: Vec<(String, Options)> = Vec::new();
+    let mut default = None;
+    for (name, o) in families {
+        super::family::check_family_name(&name)?;
+        if name == DEFAULT_FAMILY_NAME {
+            default = Some(o);
+            continue;
+        }
+        if out.iter().any(|(n, _)| *n == name) {
+            return Err(Error::InvalidArgument(format!(
+                "column family '{name}' is listed twice"
+            )));
+        }
+        let fo = family_options(&name, options, &o)?;
+        out.push((name, fo));
+    }
+    let default = match default {
+        Some(o) => family_options(DEFAULT_FAMILY_NAME, options, &o)?,
+        None => options.clone(),
+    };
+    out.insert(0, (DEFAULT_FAMILY_NAME.to_string(), default));
+    Ok(out)
+}
+
+pub(super) fn open(path: &Path, options: Options, families: Vec<(String, Options)>) -> Result<Db> {
     options.validate()?;
+    let requested = requested_families(&options, families)?;
     let fs = options.fs.clone();
     if !fs.exists(path) {
         if !options.create_if_missing {
@@ -90,11 +122,46 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
     for (k, v) in options.to_pairs() {
         log.log(&format!("                         Options.{k}: {v}"));
     }
-    let mut versions = if exists {
-        VersionSet::recover(path, fs.clone(), options.num_levels)?
-    } else {
-        VersionSet::create_new(path, fs.clone(), options.num_levels)?
+    let levels = |name: &str| {
+        requested
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(options.num_levels, |(_, o)| o.num_levels)
     };
+    let mut versions = if exists {
+        VersionSet::recover(path, fs.clone(), &levels)?
+    } else {
+        VersionSet::create_new(path, fs.clone(), requested[0].1.num_levels)?
+    };
+    let on_disk = versions.families();
+    let unopened: Vec<&str> = on_disk
+        .iter()
+        .filter(|(_, n)| !requested.iter().any(|(r, _)| r == n))
+        .map(|(_, n)| n.as_str())
+        .collect();
+    if !unopened.is_empty() {
+        return Err(Error::InvalidArgument(format!(
+            "{}: column families not opened: {} (open every family the DB has: Db::open_cf; Db::list_column_families names them)",
+            path.display(),
+            unopened.join(", ")
+        )));
+    }
+    let missing: Vec<(String, Options)> = requested
+        .iter()
+        .filter(|(n, _)| !on_disk.iter().any(|(_, d)| d == n))
+        .cloned()
+        .collect();
+    if !missing.is_empty() && !options.create_missing_column_families {
+        return Err(Error::InvalidArgument(format!(
+            "{}: column families do not exist: {} (set create_missing_column_families to create them)",
+            path.display(),
+            missing
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
     let stats = options.statistics.then(Statistics::new);
     versions.set_statistics(stats.clone());
     let block_cache =
@@ -127,26 +194,40 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         )
         .with_advise_random(options.advise_random_on_open),
     );
-    let table_opts = TableOptions {
-        block_size: options.block_size,
-        block_restart_interval: options.block_restart_interval,
-        compression: options.compression,
-        enable_index_compression: options.enable_index_compression,
-        bloom_bits_per_key: options.bloom_bits_per_key,
-    };
     let last_seq = versions.last_sequence();
-    let mem = Arc::new(MemTable::new(0, options.effective_arena_block_size()));
-    let version = versions.current();
+    let mut family_states = BTreeMap::new();
+    for (id, name) in &on_disk {
+        let Some((_, fo)) = requested.iter().find(|(n, _)| n == name) else {
+            continue;
+        };
+        let mem = Arc::new(MemTable::new(0, fo.effective_arena_block_size()));
+        let sv = SuperVersion {
+            mem: mem.clone(),
+            imm: Vec::new(),
+            version: versions.current(*id),
+            stats: stats.clone(),
+        };
+        let family = Arc::new(Family::new(*id, name.clone(), fo.clone(), sv));
+        family_states.insert(*id, FamilyState::new(family, mem));
+    }
+    let default_family = match family_states.get(&0) {
+        Some(f) => f.family.clone(),
+        None => {
+            return Err(Error::corruption(
+                current_file_name(path).display().to_string(),
+                0,
+                "the MANIFEST has no default column family",
+            ))
+        }
+    };
     let state = State {
-        mem: mem.clone(),
-        imm: VecDeque::new(),
+        families: family_states,
         versions,
         writers: VecDeque::new(),
+        current_wal: 0,
         flush_running: false,
-        flush_requested: false,
         compactions_running: 0,
         manual_compactions: 0,
-        busy: Busy::default(),
         pending_outputs: BTreeSet::new(),
         bg_error: None,
         istats: InternalStats::new(options.num_levels),
@@ -155,9 +236,7 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         opened_at: std::time::Instant::now(),
         last_stats_dump: Instant::now(),
         write_stopped: false,
-        stats_baseline: None,
         last_logged_stall: None,
-        pending_bytes_cache: None,
         last_speedup: false,
         forced_flush_reason: None,
         purging: BTreeSet::new(),
@@ -166,11 +245,11 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
     let inner = Arc::new(DbInner {
         dir: path.to_path_buf(),
         fs,
+        default_family,
         stats: stats.clone(),
         table_cache,
         block_cache,
         blob_source,
-        table_opts,
         io_limiter: (options.rate_limiter_bytes_per_sec > 0).then(|| {
             Arc::new(crate::rate_limiter::RateLimiter::with_tuning(
                 options.rate_limiter_bytes_per_sec,
@@ -183,12 +262,6 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         bg_cv: Condvar::new(),
         work_cv: Condvar::new(),
         manifest_cv: Condvar::new(),
-        super_version: RwLock::new(Arc::new(SuperVersion {
-            mem,
-            imm: Vec::new(),
-            version,
-            stats,
-        })),
         super_version_number: AtomicU64::new(0),
         last_sequence: AtomicU64::new(last_seq),
         snapshots: Arc::new(SnapshotList::default()),
@@ -200,12 +273,14 @@ pub(super) fn open(path: &Path, options: Options) -> Result<Db> {
         opts: options,
     });
     inner.recover_wals()?;
+    for (name, fo) in missing {
+        inner.create_family_with(&name, fo)?;
+    }
     {
         let mut st = inner.state.lock();
         let job = inner.new_job_id();
         inner.delete_obsolete_files(&mut st, job);
-        let n = st.versions.new_file_number();
-        crate::options_file::write(&inner.fs, &inner.dir, n, &inner.opts)?;
+        inner.write_options_file(&mut st)?;
         inner.delete_obsolete_files(&mut st, job);
         if inner.opts.stats_dump_period_sec > 0 {
             inner.dump_stats(&mut st);
@@ -246,10 +321,27 @@ impl DbInner {
             // recovery's new WAL took the number of a WAL being replayed.
             st.versions.mark_file_number_used(newest);
         }
-        let mut edit = VersionEdit::default();
+        let ids: Vec<u32> = st.families.keys().copied().collect();
+        let max_cf = st.versions.max_column_family();
+        // Per family: its log number, recovery memtable and edit.
+        let mut fams: BTreeMap<u32, (u64, Arc<MemTable>, VersionEdit)> = ids
+            .iter()
+            .map(|&id| {
+                let o = st.fam(id).opts();
+                (
+                    id,
+                    (
+                        st.versions.family_log_number(id),
+                        Arc::new(MemTable::new(0, o.effective_arena_block_size())),
+                        VersionEdit {
+                            column_family: id,
+                            ..VersionEdit::default()
+                        },
+                    ),
+                )
+            })
+            .collect();
         let mut max_seq = st.versions.last_sequence();
-        let arena_block = self.opts.effective_arena_block_size();
-        let mut mem = Arc::new(MemTable::new(0, arena_block));
         let mut stopped = false;
         let mut outputs = Vec::new();
         // WAL number -> highest sequence replayed from it.
@@ -294,9 +386,22 @@ impl DbInner {
                     continue;
                 }
                 let batch = WriteBatch::from_data(rec, &name, offset)?;
+                if let Some(&cf) = batch.families().iter().find(|&&cf| cf > max_cf) {
+                    return Err(Error::corruption(
+                        &name,
+                        offset,
+                        format!("write batch for column family {cf}, beyond the largest id the MANIFEST gave ({max_cf})"),
+                    ));
+                }
                 let mut seq = batch.sequence();
                 for op in batch.iter() {
-                    mem.add(seq, op.value_type, op.key, op.value);
+                    // A family dropped since, or flushed past this WAL,
+                    // takes nothing from it.
+                    if let Some((fam_log, mem, _)) = fams.get(&op.cf) {
+                        if n >= *fam_log {
+                            mem.add(seq, op.value_type, op.key, op.value);
+                        }
+                    }
                     seq += 1;
                 }
                 if batch.count() > 0 {
@@ -304,11 +409,15 @@ impl DbInner {
                     wal_last_seq = wal_last_seq.max(seq - 1);
                 }
                 records += 1;
-                if mem.is_full(self.opts.write_buffer_size) {
-                    let full = std::mem::replace(&mut mem, Arc::new(MemTable::new(0, arena_block)));
-                    if let Some(f) = self.recovery_table(&mut st, &full, &mut edit)? {
-                        outputs.push(f.number);
-                        edit.new_files.push((0, f));
+                for (&cf, (_, mem, edit)) in fams.iter_mut() {
+                    let o = st.fam(cf).opts();
+                    if mem.is_full(o.write_buffer_size) {
+                        let arena = o.effective_arena_block_size();
+                        let full = std::mem::replace(mem, Arc::new(MemTable::new(0, arena)));
+                        if let Some(f) = self.recovery_table(&mut st, cf, &full, edit)? {
+                            outputs.push(f.number);
+                            edit.new_files.push((0, f));
+                        }
                     }
                 }
             }
@@ -324,10 +433,12 @@ impl DbInner {
             self.log
                 .log(&format!("Recovered {records} records from {name}"));
         }
-        if !mem.is_empty() {
-            if let Some(f) = self.recovery_table(&mut st, &mem, &mut edit)? {
-                outputs.push(f.number);
-                edit.new_files.push((0, f));
+        for (&cf, (_, mem, edit)) in fams.iter_mut() {
+            if !mem.is_empty() {
+                if let Some(f) = self.recovery_table(&mut st, cf, mem, edit)? {
+                    outputs.push(f.number);
+                    edit.new_files.push((0, f));
+                }
             }
         }
         let number = st.versions.new_file_number();
@@ -338,19 +449,29 @@ impl DbInner {
         );
         self.fs.sync_dir(&self.dir)?;
         self.wal.lock().start(number, file)?;
-        edit.log_number = Some(number);
-        edit.last_sequence = Some(max_seq);
+        st.current_wal = number;
         st.versions.set_last_sequence(max_seq);
-        st.versions.log_and_apply(edit)?;
+        // One edit per family, each moving its log number to the new WAL.
+        // A crash between them leaves the older WALs in place (they go
+        // only after every edit), and each family replays from its own
+        // log number again.
+        for (_, (_, _, mut edit)) in fams {
+            edit.log_number = Some(number);
+            edit.last_sequence = Some(max_seq);
+            st.versions.log_and_apply(edit)?;
+        }
         for n in outputs {
             st.pending_outputs.remove(&n);
         }
         self.last_sequence.store(max_seq, Ordering::Release);
-        st.mem = Arc::new(MemTable::new(
-            number,
-            self.opts.effective_arena_block_size(),
-        ));
-        self.install_super_version(&mut st);
+        for cf in ids {
+            let f = st.fam_mut(cf);
+            f.mem = Arc::new(MemTable::new(
+                number,
+                f.family.opts.effective_arena_block_size(),
+            ));
+            self.install_super_version(&mut st, cf);
+        }
         self.log
             .event(&crate::event_log::Event::new("recovery_finished", job).with("status", "OK"));
         Ok(())
@@ -359,6 +480,7 @@ impl DbInner {
     fn recovery_table(
         &self,
         st: &mut State,
+        cf: u32,
         mem: &Arc<MemTable>,
         edit: &mut VersionEdit,
     ) -> Result<Option<crate::version::edit::FileMetaData>> {
@@ -366,7 +488,9 @@ impl DbInner {
         // `WriteLevel0TableForRecovery`.
         let job = self.new_job_id();
         let start = std::time::Instant::now();
+        let fam = st.fam(cf).family.clone();
         let (f, blobs) = self.write_level0_table(
+            &fam,
             job,
             std::slice::from_ref(mem),
             Vec::new(),
@@ -387,7 +511,7 @@ impl DbInner {
         // bytes in the Sum row) went missing from `rocksdb.stats`.
         let table_bytes = f.as_ref().map_or(0, |f| f.file_size);
         // RocksDB times a recovery flush but takes no CPU time for it.
-        st.istats.add_flush(
+        st.fam_mut(cf).istats.add_flush(
             table_bytes,
             blob_bytes,
             start.elapsed().as_micros() as u64,

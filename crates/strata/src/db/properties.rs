@@ -14,9 +14,16 @@ use crate::stats::waf::{end_to_end_waf, rocksdb_w_amp_from_tickers, WafInputs};
 use crate::write_controller::StallCause;
 
 impl DbInner {
-    pub(crate) fn property(&self, name: &str) -> Option<String> {
+    /// Property `name` of family `cf` (DB-wide properties are the same for
+    /// every family); `None` for an unknown name or family.
+    pub(crate) fn property(&self, cf: u32, name: &str) -> Option<String> {
         let mut st = self.state.lock();
-        let v = st.versions.current();
+        if !st.families.contains_key(&cf) {
+            return None;
+        }
+        let v = st.versions.current(cf);
+        let fam = st.fam(cf).family.clone();
+        let o = &fam.opts;
         if let Some(n) = name.strip_prefix("rocksdb.num-files-at-level") {
             let level: usize = n.parse().ok()?;
             return (level < v.num_levels()).then(|| v.files(level).len().to_string());
@@ -51,7 +58,7 @@ impl DbInner {
         }
         let blob_space = || BlobSpaceStats::from_files(&v.blob_file_states());
         let s = match name {
-            "rocksdb.stats" | "rocksdb.cfstats" => self.stats_text(&mut st),
+            "rocksdb.stats" | "rocksdb.cfstats" => self.stats_text(&mut st, cf),
             "rocksdb.levelstats" => {
                 let mut s = String::from("Level Files Size(MB)\n--------------------\n");
                 for l in 0..v.num_levels() {
@@ -67,7 +74,7 @@ impl DbInner {
             "rocksdb.estimate-num-keys" => {
                 let mut n: u64 = 0;
                 let mut d: u64 = 0;
-                let sv = self.get_super_version();
+                let sv = self.get_super_version(&fam);
                 for m in std::iter::once(&sv.mem).chain(sv.imm.iter()) {
                     n += m.num_entries();
                     d += m.num_deletions();
@@ -86,19 +93,24 @@ impl DbInner {
                 v.total_bytes().to_string()
             }
             "rocksdb.estimate-pending-compaction-bytes" => {
-                estimated_pending_compaction_bytes(&v, &self.opts).to_string()
+                estimated_pending_compaction_bytes(&v, o).to_string()
             }
-            "rocksdb.num-immutable-mem-table" => st.imm.len().to_string(),
-            "rocksdb.cur-size-active-mem-table" => st.mem.approximate_memory_usage().to_string(),
-            "rocksdb.cur-size-all-mem-tables" => (st.mem.approximate_memory_usage()
-                + st.imm
-                    .iter()
-                    .map(|m| m.approximate_memory_usage())
-                    .sum::<usize>())
-            .to_string(),
-            "rocksdb.mem-table-flush-pending" => u8::from(!st.imm.is_empty()).to_string(),
+            "rocksdb.num-immutable-mem-table" => st.fam(cf).imm.len().to_string(),
+            "rocksdb.cur-size-active-mem-table" => {
+                st.fam(cf).mem.approximate_memory_usage().to_string()
+            }
+            "rocksdb.cur-size-all-mem-tables" => {
+                let f = st.fam(cf);
+                (f.mem.approximate_memory_usage()
+                    + f.imm
+                        .iter()
+                        .map(|m| m.approximate_memory_usage())
+                        .sum::<usize>())
+                .to_string()
+            }
+            "rocksdb.mem-table-flush-pending" => u8::from(!st.fam(cf).imm.is_empty()).to_string(),
             "rocksdb.compaction-pending" => {
-                u8::from(crate::compaction::pick_automatic(&v, &st.busy, &self.opts).is_some())
+                u8::from(crate::compaction::pick_automatic(&v, &st.fam(cf).busy, o).is_some())
                     .to_string()
             }
             "rocksdb.num-running-compactions" => st.compactions_running.to_string(),
@@ -111,7 +123,7 @@ impl DbInner {
                 self.snapshots.oldest_unix_time().unwrap_or(0).to_string()
             }
             "rocksdb.oldest-snapshot-sequence" => self.snapshots.oldest().unwrap_or(0).to_string(),
-            "rocksdb.num-live-versions" => st.versions.num_live_versions().to_string(),
+            "rocksdb.num-live-versions" => st.versions.num_live_versions(cf).to_string(),
             "rocksdb.current-super-version-number" => self
                 .super_version_number
                 .load(Ordering::Acquire)
@@ -164,11 +176,19 @@ impl DbInner {
 
     /// The `rocksdb.stats` text (RocksDB 7.8's layout): Compaction Stats
     /// and DB Stats blocks. Each call starts a new interval, as in RocksDB.
-    pub(crate) fn stats_text(&self, st: &mut State) -> String {
-        let v = st.versions.current();
-        let scores = level_scores(&v, &st.busy, &self.opts);
+    pub(crate) fn stats_text(&self, st: &mut State, cf_id: u32) -> String {
+        let cf = cf_id;
+        let v = st.versions.current(cf);
+        let f = st.fam(cf);
+        let busy = &f.busy;
+        let cf_name = f.family.name.clone();
+        let scores = level_scores(&v, busy, f.opts());
         let now = std::time::Instant::now();
-        let (prev, prev_at) = st
+        // The DB-wide counters with this family's compaction rows.
+        let mut istats = st.istats.clone();
+        istats.levels = f.istats.levels.clone();
+        istats.flush_bytes = f.istats.flush_bytes;
+        let (prev, prev_at) = f
             .stats_baseline
             .clone()
             .unwrap_or_else(|| (InternalStats::new(v.num_levels()), st.istats.start));
@@ -178,7 +198,7 @@ impl DbInner {
             files_being_compacted: v
                 .files(l)
                 .iter()
-                .filter(|f| st.busy.files.contains(&f.number))
+                .filter(|f| busy.files.contains(&f.number))
                 .count() as u64,
             size_bytes: v.level_bytes(l),
             score: scores.iter().find(|(x, _)| *x == l).map_or(0.0, |x| x.1),
@@ -194,15 +214,14 @@ impl DbInner {
             num_input_records: ls.keys_in,
             num_dropped_records: ls.keys_dropped,
         };
-        let levels: Vec<LevelStatsRow> = st
-            .istats
+        let levels: Vec<LevelStatsRow> = istats
             .levels
             .iter()
             .enumerate()
             .map(|(l, ls)| row(l, ls))
             .collect();
         let mut interval = LevelStatsRow::new("Int");
-        for (l, ls) in st.istats.levels.iter().enumerate() {
+        for (l, ls) in istats.levels.iter().enumerate() {
             let p = prev.levels.get(l).cloned().unwrap_or_default();
             let d = LevelCompStats {
                 read_n: ls.read_n - p.read_n,
@@ -222,7 +241,7 @@ impl DbInner {
             r.size_bytes = 0;
             interval.add(&r);
         }
-        let stalls = stall_counts(&st.istats);
+        let stalls = stall_counts(&istats);
         let prev_stalls = stall_counts(&prev);
         let uptime = now.duration_since(st.istats.start).as_secs_f64();
         let interval_secs = now.duration_since(prev_at).as_secs_f64();
@@ -231,12 +250,12 @@ impl DbInner {
             blob_file_count: blob_space.num_blob_files,
             blob_total_bytes: blob_space.total_file_size,
             blob_garbage_bytes: blob_space.total_garbage_size,
-            cf_name: "default".into(),
+            cf_name,
             levels,
             interval,
             priorities: Vec::new(),
-            flush_bytes: st.istats.flush_bytes,
-            interval_flush_bytes: st.istats.flush_bytes - prev.flush_bytes,
+            flush_bytes: istats.flush_bytes,
+            interval_flush_bytes: istats.flush_bytes - prev.flush_bytes,
             uptime_secs: uptime,
             interval_secs,
             stalls,
@@ -267,12 +286,12 @@ impl DbInner {
         let db = DbStatsInput {
             uptime_secs: uptime,
             interval_secs,
-            cumulative: counters(&st.istats),
+            cumulative: counters(&istats),
             at_previous_dump: counters(&prev),
         };
-        st.stats_baseline = Some((st.istats.clone(), now));
         let mut text = format_stats(&cf, &db);
-        text.push_str(&write_amp_line(&st.istats));
+        text.push_str(&write_amp_line(&istats));
+        st.fam_mut(cf_id).stats_baseline = Some((istats, now));
         text
     }
 }

@@ -67,7 +67,7 @@ impl DbInner {
         live.extend(st.pending_outputs.iter().copied());
         let log_number = st.versions.log_number();
         self.wal.lock().forget_before(log_number);
-        let current_wal = st.mem.wal_number();
+        let current_wal = st.current_wal;
         let manifest = st.versions.manifest_number();
         let newest_options = names
             .iter()

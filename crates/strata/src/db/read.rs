@@ -5,7 +5,7 @@ use std::any::Any;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use super::DbInner;
+use super::{DbInner, Family};
 use crate::blob::BlobIndex;
 use crate::error::Result;
 use crate::iter::{DbIterator, InternalIterator, LevelIterator, MergingIterator};
@@ -27,8 +27,8 @@ impl DbInner {
     /// sequence was read, so it dropped no version visible at it; and every
     /// write acknowledged before this read is in this super version's
     /// memtables or files.
-    fn read_view(&self, opts: &ReadOptions) -> (super::SuperVersionRef, u64) {
-        let sv = self.get_super_version();
+    fn read_view(&self, fam: &Family, opts: &ReadOptions) -> (super::SuperVersionRef, u64) {
+        let sv = self.get_super_version(fam);
         let seq = match &opts.snapshot {
             Some(s) => s.sequence(),
             None => self.last_sequence.load(Ordering::Acquire),
@@ -36,9 +36,14 @@ impl DbInner {
         (sv, seq)
     }
 
-    pub(crate) fn get(&self, opts: &ReadOptions, key: &[u8]) -> Result<Option<PinnableSlice>> {
+    pub(crate) fn get(
+        &self,
+        fam: &Family,
+        opts: &ReadOptions,
+        key: &[u8],
+    ) -> Result<Option<PinnableSlice>> {
         let start = self.stats.as_ref().map(|_| Instant::now());
-        let (sv, seq) = self.read_view(opts);
+        let (sv, seq) = self.read_view(fam, opts);
         let result = self.get_from(&sv, opts, key, seq);
         if let (Some(s), Some(t)) = (&self.stats, start) {
             s.record_histogram(Histogram::DbGet, t.elapsed().as_micros() as u64);
@@ -56,11 +61,12 @@ impl DbInner {
     /// give (RocksDB's `MultiGet`). Each key has its own result.
     pub(crate) fn multi_get(
         &self,
+        fam: &Family,
         opts: &ReadOptions,
         keys: &[&[u8]],
     ) -> Vec<Result<Option<PinnableSlice>>> {
         let start = self.stats.as_ref().map(|_| Instant::now());
-        let (sv, seq) = self.read_view(opts);
+        let (sv, seq) = self.read_view(fam, opts);
         let results: Vec<_> = keys
             .iter()
             .map(|k| self.get_from(&sv, opts, k, seq))
@@ -184,8 +190,8 @@ impl DbInner {
             .map(PinnableSlice::owned)
     }
 
-    pub(crate) fn iter(&self, opts: &ReadOptions) -> DbIterator {
-        let (sv, seq) = self.read_view(opts);
+    pub(crate) fn iter(&self, fam: &Family, opts: &ReadOptions) -> DbIterator {
+        let (sv, seq) = self.read_view(fam, opts);
         let ro = table_read_opts(opts);
         let mut children: Vec<Box<dyn InternalIterator>> = Vec::new();
         children.push(Box::new(MemTableIterator::new(sv.mem.clone())));

@@ -24,7 +24,8 @@ const MAX_GROUP_BYTES: usize = 1 << 20;
 /// One waiting writer.
 pub(crate) struct WriterSlot {
     batch: Mutex<Option<WriteBatch>>,
-    force_switch: bool,
+    /// The family whose memtable this writer switches (no batch), if any.
+    force_switch: Option<u32>,
     sync: bool,
     disable_wal: bool,
     done: AtomicBool,
@@ -35,16 +36,21 @@ pub(crate) struct WriterSlot {
 impl DbInner {
     pub(crate) fn write(&self, opts: &WriteOptions, batch: WriteBatch) -> Result<()> {
         batch.check()?;
-        self.write_internal(opts, Some(batch))
+        self.write_internal(opts, Some(batch), 0)
     }
 
-    /// Switches the memtable through the writer queue, so that no leader is
-    /// still filling the memtable that becomes immutable.
-    pub(crate) fn force_memtable_switch(&self) -> Result<()> {
-        self.write_internal(&WriteOptions::default(), None)
+    /// Switches family `cf`'s memtable through the writer queue, so that no
+    /// leader is still filling the memtable that becomes immutable.
+    pub(crate) fn force_memtable_switch(&self, cf: u32) -> Result<()> {
+        self.write_internal(&WriteOptions::default(), None, cf)
     }
 
-    fn write_internal(&self, opts: &WriteOptions, batch: Option<WriteBatch>) -> Result<()> {
+    fn write_internal(
+        &self,
+        opts: &WriteOptions,
+        batch: Option<WriteBatch>,
+        switch_cf: u32,
+    ) -> Result<()> {
         if opts.sync && opts.disable_wal {
             return Err(Error::InvalidArgument(
                 "Sync writes has to enable WAL.".into(),
@@ -52,7 +58,7 @@ impl DbInner {
         }
         let start = Instant::now();
         let slot = Arc::new(WriterSlot {
-            force_switch: batch.is_none(),
+            force_switch: batch.is_none().then_some(switch_cf),
             batch: Mutex::new(batch),
             sync: opts.sync,
             disable_wal: opts.disable_wal,
@@ -61,6 +67,13 @@ impl DbInner {
             cv: Condvar::new(),
         });
         let mut st = self.state.lock();
+        if let Some(b) = slot.batch.lock().as_ref() {
+            if let Some(&cf) = b.families().iter().find(|cf| !st.families.contains_key(cf)) {
+                return Err(Error::InvalidArgument(format!(
+                    "the write batch names column family {cf}, which does not exist (dropped?)"
+                )));
+            }
+        }
         st.writers.push_back(slot.clone());
         while !slot.done.load(Ordering::Acquire)
             && !st.writers.front().is_some_and(|f| Arc::ptr_eq(f, &slot))
@@ -99,7 +112,7 @@ impl DbInner {
             );
         }
         let mut group_len = 1;
-        if result.is_ok() && !leader.force_switch {
+        if result.is_ok() && leader.force_switch.is_none() {
             let (batch, n, sync) = self.build_group(st, leader);
             group_len = n;
             result = self.write_group(st, batch, sync, leader.disable_wal);
@@ -171,7 +184,17 @@ impl DbInner {
         }
         let first_seq = self.last_sequence.load(Ordering::Acquire) + 1;
         batch.set_sequence(first_seq);
-        let mem = st.mem.clone();
+        // Each family's active memtable. A family dropped since the batch
+        // was checked has none: its entries are logged but not applied
+        // (recovery skips them too).
+        let mems: Vec<(u32, Arc<MemTable>)> = if batch.families().is_empty() {
+            vec![(0, st.fam(0).mem.clone())]
+        } else {
+            st.families
+                .iter()
+                .map(|(&id, f)| (id, f.mem.clone()))
+                .collect()
+        };
         let stats = self.stats.clone();
         let (wal_result, wal_bytes) = MutexGuard::unlocked(st, || {
             let mut wal_bytes = 0u64;
@@ -215,7 +238,14 @@ impl DbInner {
                 g.logged(first_seq + count - 1);
             }
             for (i, op) in batch.iter().enumerate() {
-                mem.add(first_seq + i as u64, op.value_type, op.key, op.value);
+                let mem = if op.cf == 0 {
+                    Some(&mems[0].1)
+                } else {
+                    mems.iter().find(|(id, _)| *id == op.cf).map(|(_, m)| m)
+                };
+                if let Some(mem) = mem {
+                    mem.add(first_seq + i as u64, op.value_type, op.key, op.value);
+                }
             }
             (Ok(()), wal_bytes)
         });
@@ -258,12 +288,14 @@ impl DbInner {
         Ok(())
     }
 
-    /// The LSM shape the write controller decides on. The pending
-    /// compaction bytes depend only on the version, so they are computed
-    /// once per installed version, not on every write group.
-    pub(crate) fn lsm_shape(&self, st: &mut State, force_switch: bool) -> LsmShape {
-        let v = st.versions.current();
-        let (pending, bottommost) = match &st.pending_bytes_cache {
+    /// The LSM shape of family `cf` the write controller decides on. The
+    /// pending compaction bytes depend only on the version, so they are
+    /// computed once per installed version, not on every write group.
+    pub(crate) fn lsm_shape(&self, st: &mut State, cf: u32, force_switch: bool) -> LsmShape {
+        let v = st.versions.current(cf);
+        let f = st.fam_mut(cf);
+        let o = &f.family.opts;
+        let (pending, bottommost) = match &f.pending_bytes_cache {
             // The Weak keeps the allocation, so its address cannot be
             // reused by a later version while the cache holds it.
             Some((cached, pending, bottommost))
@@ -273,23 +305,59 @@ impl DbInner {
             }
             _ => {
                 // RocksDB reports no pending compaction bytes for universal.
-                let pending = match self.opts.compaction_style {
-                    CompactionStyle::Level => estimated_pending_compaction_bytes(&v, &self.opts),
+                let pending = match o.compaction_style {
+                    CompactionStyle::Level => estimated_pending_compaction_bytes(&v, o),
                     CompactionStyle::Universal | CompactionStyle::Fifo => 0,
                 };
                 let bottommost = v.bottommost_bytes();
-                st.pending_bytes_cache = Some((Arc::downgrade(&v), pending, bottommost));
+                f.pending_bytes_cache = Some((Arc::downgrade(&v), pending, bottommost));
                 (pending, bottommost)
             }
         };
-        let l0_files = l0_trigger_count(&v, self.opts.compaction_style);
+        let l0_files = l0_trigger_count(&v, o.compaction_style);
         LsmShape {
-            immutable_memtables: st.imm.len(),
-            active_memtable_full: force_switch || st.mem.is_full(self.opts.write_buffer_size),
+            immutable_memtables: f.imm.len(),
+            active_memtable_full: force_switch || f.mem.is_full(o.write_buffer_size),
             l0_files,
             pending_compaction_bytes: pending,
             bottommost_bytes: bottommost,
         }
+    }
+
+    /// The write controller's decision over every family: the most severe
+    /// one (stopped over delayed over normal), with the shape of the family
+    /// it came from. `force` names a family whose non-empty memtable must
+    /// be switched.
+    pub(crate) fn stall_state(&self, st: &mut State, force: Option<u32>) -> (StallState, LsmShape) {
+        let ids: Vec<u32> = st.families.keys().copied().collect();
+        let mut worst = (StallState::Normal, LsmShape::default());
+        for cf in ids {
+            let force_switch = force == Some(cf) && !st.fam(cf).mem.is_empty();
+            let shape = self.lsm_shape(st, cf, force_switch);
+            let state = stall_state(&shape, &st.fam(cf).family.opts);
+            let rank = |s: &StallState| match s {
+                StallState::Normal => 0,
+                StallState::Delayed(_) => 1,
+                StallState::Stopped(_) => 2,
+            };
+            if rank(&state) > rank(&worst.0) || (cf == 0 && rank(&state) == rank(&worst.0)) {
+                worst = (state, shape);
+            }
+        }
+        worst
+    }
+
+    /// Families whose active memtable must be switched before the next
+    /// write: full ones, and `force` if its memtable holds data.
+    fn families_to_switch(&self, st: &State, force: Option<u32>) -> Vec<u32> {
+        st.families
+            .iter()
+            .filter(|(&id, f)| {
+                (force == Some(id) && !f.mem.is_empty())
+                    || f.mem.is_full(f.family.opts.write_buffer_size)
+            })
+            .map(|(&id, _)| id)
+            .collect()
     }
 
     /// Ensures the active memtable has room, switching it when full and
@@ -299,7 +367,7 @@ impl DbInner {
     pub(crate) fn make_room_for_write(
         &self,
         st: &mut MutexGuard<'_, State>,
-        mut force: bool,
+        mut force: Option<u32>,
         bytes: u64,
         stalled: &mut bool,
     ) -> Result<()> {
@@ -312,9 +380,7 @@ impl DbInner {
             if self.shutting_down.load(Ordering::Acquire) {
                 return Err(Error::ShutdownInProgress);
             }
-            let force_switch = force && !st.mem.is_empty();
-            let shape = self.lsm_shape(st, force_switch);
-            let state = stall_state(&shape, &self.opts);
+            let (state, shape) = self.stall_state(st, force);
             self.note_stall_state(state);
             match state {
                 StallState::Stopped(cause) => {
@@ -377,29 +443,31 @@ impl DbInner {
                 _ => {}
             }
             st.write_stopped = false;
-            if let (StallState::Normal, Some(c)) =
-                (stall_state(&shape, &self.opts), st.last_logged_stall)
-            {
+            if let (StallState::Normal, Some(c)) = (state, st.last_logged_stall) {
                 st.last_logged_stall = None;
                 self.log.log(&format!("Write stall ({}) cleared", c.name()));
             }
-            if !shape.active_memtable_full {
+            let switch = self.families_to_switch(st, force);
+            if switch.is_empty() {
                 return Ok(());
             }
-            let reason = if st.mem.is_full(self.opts.write_buffer_size) {
-                "Write Buffer Full"
-            } else {
-                st.forced_flush_reason.unwrap_or("Manual Flush")
-            };
-            st.mem.set_flush_reason(reason);
-            if let Err(e) = self.switch_memtable(st) {
+            for &cf in &switch {
+                let f = st.fam(cf);
+                let reason = if f.mem.is_full(f.family.opts.write_buffer_size) {
+                    "Write Buffer Full"
+                } else {
+                    st.forced_flush_reason.unwrap_or("Manual Flush")
+                };
+                f.mem.set_flush_reason(reason);
+            }
+            if let Err(e) = self.switch_memtables(st, &switch) {
                 // The old WAL may not be synced and the new one may not
                 // exist: stop writes until reopen.
                 let d = e.duplicate();
                 self.set_bg_error(st, e);
                 return Err(d);
             }
-            force = false;
+            force = None;
         }
     }
 
@@ -411,9 +479,11 @@ impl DbInner {
         }
     }
 
-    /// Makes the active memtable immutable, starts a new WAL and memtable,
-    /// and wakes the flush thread.
-    pub(crate) fn switch_memtable(&self, st: &mut State) -> Result<()> {
+    /// Makes the active memtables of families `cfs` immutable, starts a new
+    /// WAL and new memtables for them, and wakes the flush thread. The
+    /// other families keep their memtables (and so the older WALs that
+    /// hold their entries).
+    pub(crate) fn switch_memtables(&self, st: &mut State, cfs: &[u32]) -> Result<()> {
         let number = st.versions.new_file_number();
         let path = wal_file_name(&self.dir, number);
         let file = crate::fs::incremental_sync::sync_incrementally(
@@ -428,15 +498,17 @@ impl DbInner {
         // names it in a predecessor record, and a synced write syncs it
         // first (db/wal_set.rs).
         self.wal.lock().start(number, file)?;
-        let old = std::mem::replace(
-            &mut st.mem,
-            Arc::new(MemTable::new(
+        st.current_wal = number;
+        for &cf in cfs {
+            let f = st.fam_mut(cf);
+            let fresh = Arc::new(MemTable::new(
                 number,
-                self.opts.effective_arena_block_size(),
-            )),
-        );
-        st.imm.push_back(old);
-        self.install_super_version(st);
+                f.family.opts.effective_arena_block_size(),
+            ));
+            let old = std::mem::replace(&mut f.mem, fresh);
+            f.imm.push_back(old);
+            self.install_super_version(st, cf);
+        }
         self.work_cv.notify_all();
         Ok(())
     }

@@ -32,6 +32,11 @@ mod tag {
     pub const BLOB_FILE_ADDITION: u32 = 8;
     pub const BLOB_FILE_GARBAGE: u32 = 9;
     pub const DELETED_BLOB_FILE: u32 = 10;
+    pub const COLUMN_FAMILY: u32 = 11;
+    pub const COLUMN_FAMILY_ADD: u32 = 12;
+    pub const COLUMN_FAMILY_DROP: u32 = 13;
+    pub const MAX_COLUMN_FAMILY: u32 = 14;
+    pub const FAMILY_LOG_NUMBER: u32 = 15;
     /// Skippable: `lp` of varint64 file number, varint64 newest key time,
     /// for a file added by the same edit.
     pub const NEWEST_KEY_TIME: u32 = 64;
@@ -115,6 +120,18 @@ pub struct VersionEdit {
     pub blob_file_garbage: Vec<BlobFileGarbage>,
     /// Blob files removed.
     pub deleted_blob_files: Vec<u64>,
+    /// The column family the edit's log number, files and blob files
+    /// belong to (0 = "default").
+    pub column_family: u32,
+    /// Creates the edit's column family with this name.
+    pub add_column_family: Option<String>,
+    /// Drops the edit's column family.
+    pub drop_column_family: bool,
+    /// The largest column family id ever given (ids are never reused).
+    pub max_column_family: Option<u32>,
+    /// Log numbers of other column families that this edit advances
+    /// (families with nothing unflushed when a flush is recorded).
+    pub family_log_numbers: Vec<(u32, u64)>,
 }
 
 impl VersionEdit {
@@ -201,6 +218,26 @@ impl VersionEdit {
         }
         for n in &self.deleted_blob_files {
             put_varint32(&mut out, tag::DELETED_BLOB_FILE);
+            put_varint64(&mut out, *n);
+        }
+        if self.column_family != 0 {
+            put_varint32(&mut out, tag::COLUMN_FAMILY);
+            put_varint32(&mut out, self.column_family);
+        }
+        if let Some(name) = &self.add_column_family {
+            put_varint32(&mut out, tag::COLUMN_FAMILY_ADD);
+            put_length_prefixed(&mut out, name.as_bytes());
+        }
+        if self.drop_column_family {
+            put_varint32(&mut out, tag::COLUMN_FAMILY_DROP);
+        }
+        if let Some(m) = self.max_column_family {
+            put_varint32(&mut out, tag::MAX_COLUMN_FAMILY);
+            put_varint32(&mut out, m);
+        }
+        for (cf, n) in &self.family_log_numbers {
+            put_varint32(&mut out, tag::FAMILY_LOG_NUMBER);
+            put_varint32(&mut out, *cf);
             put_varint64(&mut out, *n);
         }
         out
@@ -322,6 +359,17 @@ fn decode_field(edit: &mut VersionEdit, t: u32, d: &mut Decoder<'_>) -> Option<(
             garbage_blob_bytes: d.varint64()?,
         }),
         tag::DELETED_BLOB_FILE => edit.deleted_blob_files.push(d.varint64()?),
+        tag::COLUMN_FAMILY => edit.column_family = d.varint32()?,
+        tag::COLUMN_FAMILY_ADD => {
+            let name = std::str::from_utf8(d.length_prefixed()?).ok()?;
+            edit.add_column_family = Some(name.to_string());
+        }
+        tag::COLUMN_FAMILY_DROP => edit.drop_column_family = true,
+        tag::MAX_COLUMN_FAMILY => edit.max_column_family = Some(d.varint32()?),
+        tag::FAMILY_LOG_NUMBER => {
+            let cf = d.varint32()?;
+            edit.family_log_numbers.push((cf, d.varint64()?));
+        }
         t if t >= FIRST_SKIPPABLE_TAG => {
             d.length_prefixed()?;
         }
@@ -368,6 +416,21 @@ fn fmt_ikey(f: &mut fmt::Formatter<'_>, k: &[u8]) -> fmt::Result {
 impl fmt::Display for VersionEdit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "VersionEdit {{")?;
+        if self.column_family != 0 {
+            writeln!(f, "  ColumnFamily: {}", self.column_family)?;
+        }
+        if let Some(name) = &self.add_column_family {
+            writeln!(f, "  ColumnFamilyAdd: {name}")?;
+        }
+        if self.drop_column_family {
+            writeln!(f, "  ColumnFamilyDrop")?;
+        }
+        if let Some(m) = self.max_column_family {
+            writeln!(f, "  MaxColumnFamily: {m}")?;
+        }
+        for (cf, n) in &self.family_log_numbers {
+            writeln!(f, "  FamilyLogNumber: {cf} {n}")?;
+        }
         if let Some(c) = &self.comparator {
             writeln!(f, "  Comparator: {c}")?;
         }
@@ -661,9 +724,16 @@ mod tests {
             proptest::collection::vec(any::<(u64, u64, u64, u32)>(), 0..3),
             proptest::collection::vec(any::<(u64, u64, u64)>(), 0..3),
             proptest::collection::vec(any::<u64>(), 0..3),
+            (
+                any::<u32>(),
+                proptest::option::of("[a-z_]{0,12}"),
+                any::<bool>(),
+                any::<Option<u32>>(),
+                proptest::collection::vec(any::<(u32, u64)>(), 0..3),
+            ),
         )
-            .prop_map(
-                |(c, nums, cursors, del, new, add, garbage, del_blob)| VersionEdit {
+            .prop_map(|(c, nums, cursors, del, new, add, garbage, del_blob, cf)| {
+                VersionEdit {
                     comparator: c,
                     log_number: nums[0],
                     next_file_number: nums[1],
@@ -689,8 +759,13 @@ mod tests {
                         })
                         .collect(),
                     deleted_blob_files: del_blob,
-                },
-            )
+                    column_family: cf.0,
+                    add_column_family: cf.1,
+                    drop_column_family: cf.2,
+                    max_column_family: cf.3,
+                    family_log_numbers: cf.4,
+                }
+            })
     }
 
     proptest! {

@@ -2,7 +2,7 @@
 //! change to it, and the DB-wide counters (file numbers, sequence numbers,
 //! the oldest live WAL). See `docs/formats/manifest.md`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Weak};
 
@@ -18,15 +18,43 @@ use crate::wal::{Reader as LogReader, WalRecoveryMode, Writer as LogWriter};
 /// The name recorded as the key ordering in every MANIFEST.
 pub const COMPARATOR_NAME: &str = "leveldb.BytewiseComparator";
 
-/// Owns the MANIFEST and the sequence of versions.
+/// The id of the "default" column family, which every DB has.
+pub const DEFAULT_FAMILY: u32 = 0;
+
+/// The name of the "default" column family.
+pub const DEFAULT_FAMILY_NAME: &str = "default";
+
+/// One column family's versions.
+struct FamilyVersions {
+    name: String,
+    current: Arc<Version>,
+    live: Vec<Weak<Version>>,
+    /// WALs numbered below this hold nothing of this family that is not in
+    /// a table.
+    log_number: FileNumber,
+}
+
+impl FamilyVersions {
+    fn new(name: String, num_levels: usize) -> Self {
+        FamilyVersions {
+            name,
+            current: Arc::new(Version::new(num_levels)),
+            live: Vec::new(),
+            log_number: 0,
+        }
+    }
+}
+
+/// Owns the MANIFEST and, per column family, the sequence of versions.
 pub struct VersionSet {
     dir: PathBuf,
     fs: Arc<dyn FileSystem>,
-    current: Arc<Version>,
-    live: Vec<Weak<Version>>,
+    families: BTreeMap<u32, FamilyVersions>,
+    /// Versions of dropped families that readers may still hold.
+    dropped: Vec<Weak<Version>>,
+    max_column_family: u32,
     next_file_number: FileNumber,
     last_sequence: SequenceNumber,
-    log_number: FileNumber,
     manifest_number: FileNumber,
     manifest: Option<LogWriter>,
     manifest_bytes: u64,
@@ -40,7 +68,8 @@ pub struct ManifestWrite {
     writer: Option<LogWriter>,
     record: Vec<u8>,
     edit: VersionEdit,
-    version: Version,
+    /// The family's new version (`None` when the edit drops the family).
+    version: Option<Version>,
     stats: Option<Arc<Statistics>>,
 }
 
@@ -69,16 +98,28 @@ impl ManifestWrite {
     }
 }
 
+fn wrap_corruption(e: Error, file: &str, offset: u64) -> Error {
+    match e {
+        Error::Corruption { message, .. } => Error::corruption(file, offset, message),
+        other => other,
+    }
+}
+
 impl VersionSet {
-    fn empty(dir: &Path, fs: Arc<dyn FileSystem>, num_levels: usize) -> Self {
+    fn empty(dir: &Path, fs: Arc<dyn FileSystem>, default_levels: usize) -> Self {
+        let mut families = BTreeMap::new();
+        families.insert(
+            DEFAULT_FAMILY,
+            FamilyVersions::new(DEFAULT_FAMILY_NAME.to_string(), default_levels),
+        );
         VersionSet {
             dir: dir.to_path_buf(),
             fs,
-            current: Arc::new(Version::new(num_levels)),
-            live: Vec::new(),
+            families,
+            dropped: Vec::new(),
+            max_column_family: 0,
             next_file_number: 2,
             last_sequence: 0,
-            log_number: 0,
             manifest_number: 0,
             manifest: None,
             manifest_bytes: 0,
@@ -86,7 +127,8 @@ impl VersionSet {
         }
     }
 
-    /// Creates the MANIFEST and CURRENT of a brand-new DB.
+    /// Creates the MANIFEST and CURRENT of a brand-new DB, which holds the
+    /// "default" column family alone.
     ///
     /// # Errors
     /// I/O errors creating or syncing the files.
@@ -96,13 +138,9 @@ impl VersionSet {
         Ok(vs)
     }
 
-    /// Rebuilds the state from CURRENT and the MANIFEST it names, then
-    /// starts a fresh MANIFEST holding one snapshot edit.
-    ///
-    /// # Errors
-    /// Corruption (naming the file and offset) for a damaged CURRENT or
-    /// MANIFEST; I/O errors.
-    pub fn recover(dir: &Path, fs: Arc<dyn FileSystem>, num_levels: usize) -> Result<Self> {
+    /// Reads CURRENT and returns the name of the MANIFEST it names and
+    /// that MANIFEST's number.
+    fn read_current(dir: &Path, fs: &Arc<dyn FileSystem>) -> Result<(PathBuf, FileNumber)> {
         let current_path = current_file_name(dir);
         let current = fs.read_all(&current_path)?;
         let cur_name = current_path.display().to_string();
@@ -125,7 +163,27 @@ impl VersionSet {
                     format!("CURRENT names '{name}', not a MANIFEST"),
                 )
             })?;
-        let manifest_path = manifest_file_name(dir, number);
+        Ok((manifest_file_name(dir, number), number))
+    }
+
+    /// The column families of the DB in `dir`, "default" first, then in
+    /// the order of their ids (RocksDB's `ListColumnFamilies`).
+    ///
+    /// # Errors
+    /// As [`VersionSet::recover`].
+    pub fn list_families(dir: &Path, fs: Arc<dyn FileSystem>) -> Result<Vec<String>> {
+        let (vs, _) = Self::replay(dir, fs, &|_| crate::version::edit::MAX_LEVELS)?;
+        Ok(vs.families.values().map(|f| f.name.clone()).collect())
+    }
+
+    /// Replays the MANIFEST named by CURRENT. `levels` gives the number of
+    /// levels of a family by name.
+    fn replay(
+        dir: &Path,
+        fs: Arc<dyn FileSystem>,
+        levels: &dyn Fn(&str) -> usize,
+    ) -> Result<(Self, FileNumber)> {
+        let (manifest_path, number) = Self::read_current(dir, &fs)?;
         let data = fs.read_all(&manifest_path)?;
         let manifest_name = manifest_path.display().to_string();
         let mut reader = LogReader::new(
@@ -133,8 +191,8 @@ impl VersionSet {
             manifest_name.clone(),
             WalRecoveryMode::TolerateCorruptedTailRecords,
         );
-        let mut vs = Self::empty(dir, fs, num_levels);
-        let mut builder = VersionBuilder::new(&vs.current);
+        let mut vs = Self::empty(dir, fs, levels(DEFAULT_FAMILY_NAME));
+        let mut builders: BTreeMap<u32, VersionBuilder> = BTreeMap::new();
         let mut have_next = false;
         let mut records = 0u64;
         while let Some(record) = reader.read_record()? {
@@ -147,14 +205,45 @@ impl VersionSet {
                     )));
                 }
             }
-            builder.apply(&edit).map_err(|e| match e {
-                Error::Corruption { message, .. } => {
-                    Error::corruption(&manifest_name, offset, message)
+            let bad = |m: String| Error::corruption(&manifest_name, offset, m);
+            let cf = edit.column_family;
+            if let Some(name) = &edit.add_column_family {
+                if vs.families.contains_key(&cf) {
+                    return Err(bad(format!("column family {cf} ('{name}') added twice")));
                 }
-                other => other,
-            })?;
-            if let Some(n) = edit.log_number {
-                vs.log_number = n;
+                if vs.families.values().any(|f| &f.name == name) {
+                    return Err(bad(format!("two column families named '{name}'")));
+                }
+                vs.families
+                    .insert(cf, FamilyVersions::new(name.clone(), levels(name)));
+                vs.max_column_family = vs.max_column_family.max(cf);
+            }
+            let Some(fam) = vs.families.get_mut(&cf) else {
+                return Err(bad(format!("edit for unknown column family {cf}")));
+            };
+            if edit.drop_column_family {
+                if cf == DEFAULT_FAMILY {
+                    return Err(bad("the default column family is dropped".into()));
+                }
+                vs.families.remove(&cf);
+                builders.remove(&cf);
+            } else {
+                let b = builders
+                    .entry(cf)
+                    .or_insert_with(|| VersionBuilder::new(&fam.current));
+                b.apply(&edit)
+                    .map_err(|e| wrap_corruption(e, &manifest_name, offset))?;
+                if let Some(n) = edit.log_number {
+                    fam.log_number = n;
+                }
+            }
+            for &(other, n) in &edit.family_log_numbers {
+                if let Some(f) = vs.families.get_mut(&other) {
+                    f.log_number = f.log_number.max(n);
+                }
+            }
+            if let Some(m) = edit.max_column_family {
+                vs.max_column_family = vs.max_column_family.max(m);
             }
             if let Some(n) = edit.next_file_number {
                 vs.next_file_number = n;
@@ -172,51 +261,82 @@ impl VersionSet {
                 "MANIFEST holds no complete edit with the next file number",
             ));
         }
-        let version = builder.build();
-        version.check_invariants().map_err(|e| match e {
-            Error::Corruption { message, .. } => Error::corruption(&manifest_name, 0, message),
-            other => other,
-        })?;
+        for (cf, b) in builders {
+            let version = b.build();
+            version
+                .check_invariants()
+                .map_err(|e| wrap_corruption(e, &manifest_name, 0))?;
+            if let Some(f) = vs.families.get_mut(&cf) {
+                f.current = Arc::new(version);
+            }
+        }
+        Ok((vs, number))
+    }
+
+    /// Rebuilds the state from CURRENT and the MANIFEST it names, then
+    /// starts a fresh MANIFEST holding a snapshot of it. `levels` gives
+    /// the number of levels of each column family by name.
+    ///
+    /// # Errors
+    /// Corruption (naming the file and offset) for a damaged CURRENT or
+    /// MANIFEST; I/O errors.
+    pub fn recover(
+        dir: &Path,
+        fs: Arc<dyn FileSystem>,
+        levels: &dyn Fn(&str) -> usize,
+    ) -> Result<Self> {
+        let (mut vs, number) = Self::replay(dir, fs, levels)?;
         // File numbers must never be reused, even for files the old
         // MANIFEST never mentioned: also skip past the manifest itself.
         vs.next_file_number = vs.next_file_number.max(number + 1);
-        vs.current = Arc::new(version);
         vs.write_new_manifest()?;
         Ok(vs)
     }
 
-    /// A snapshot edit describing the whole current state.
-    fn snapshot_edit(&self) -> VersionEdit {
-        let mut e = VersionEdit {
-            comparator: Some(COMPARATOR_NAME.to_string()),
-            log_number: Some(self.log_number),
-            next_file_number: Some(self.next_file_number),
-            last_sequence: Some(self.last_sequence),
-            ..VersionEdit::default()
-        };
-        for (level, files) in self.current.levels.iter().enumerate() {
-            for f in files {
-                e.new_files.push((level, (**f).clone()));
+    /// Snapshot edits describing the whole current state: the counters and
+    /// the default family first, then one edit adding each other family.
+    fn snapshot_edits(&self) -> Vec<VersionEdit> {
+        let mut out = Vec::new();
+        for (&cf, fam) in &self.families {
+            let mut e = VersionEdit {
+                column_family: cf,
+                log_number: Some(fam.log_number),
+                ..VersionEdit::default()
+            };
+            if cf == DEFAULT_FAMILY {
+                e.comparator = Some(COMPARATOR_NAME.to_string());
+                e.next_file_number = Some(self.next_file_number);
+                e.last_sequence = Some(self.last_sequence);
+                e.max_column_family = Some(self.max_column_family);
+            } else {
+                e.add_column_family = Some(fam.name.clone());
             }
-        }
-        for b in self.current.blob_files.values() {
-            e.blob_file_additions
-                .push(crate::version::edit::BlobFileAddition {
-                    number: b.state.number,
-                    total_blob_count: b.state.total_blob_count,
-                    total_blob_bytes: b.state.total_blob_bytes,
-                    checksum: b.checksum,
-                });
-            if b.state.garbage_blob_count > 0 || b.state.garbage_blob_bytes > 0 {
-                e.blob_file_garbage
-                    .push(crate::version::edit::BlobFileGarbage {
+            let v = &fam.current;
+            for (level, files) in v.levels.iter().enumerate() {
+                for f in files {
+                    e.new_files.push((level, (**f).clone()));
+                }
+            }
+            for b in v.blob_files.values() {
+                e.blob_file_additions
+                    .push(crate::version::edit::BlobFileAddition {
                         number: b.state.number,
-                        garbage_blob_count: b.state.garbage_blob_count,
-                        garbage_blob_bytes: b.state.garbage_blob_bytes,
+                        total_blob_count: b.state.total_blob_count,
+                        total_blob_bytes: b.state.total_blob_bytes,
+                        checksum: b.checksum,
                     });
+                if b.state.garbage_blob_count > 0 || b.state.garbage_blob_bytes > 0 {
+                    e.blob_file_garbage
+                        .push(crate::version::edit::BlobFileGarbage {
+                            number: b.state.number,
+                            garbage_blob_count: b.state.garbage_blob_count,
+                            garbage_blob_bytes: b.state.garbage_blob_bytes,
+                        });
+                }
             }
+            out.push(e);
         }
-        e
+        out
     }
 
     /// Writes a new MANIFEST with a snapshot of the state, syncs it, and
@@ -227,14 +347,18 @@ impl VersionSet {
         let path = manifest_file_name(&self.dir, number);
         let file = self.fs.create(&path)?;
         let mut w = LogWriter::new(file);
-        let edit = self.snapshot_edit();
-        w.add_record(&edit.encode())?;
+        let mut bytes = 0u64;
+        for edit in self.snapshot_edits() {
+            let record = edit.encode();
+            bytes += record.len() as u64;
+            w.add_record(&record)?;
+        }
         w.sync()?;
         self.set_current(number)?;
         let old = self.manifest_number;
         self.manifest = Some(w);
         self.manifest_number = number;
-        self.manifest_bytes = edit.encode().len() as u64;
+        self.manifest_bytes = bytes;
         if old != 0 {
             // The old MANIFEST is obsolete once CURRENT names the new one.
             let _ = self.fs.remove(&manifest_file_name(&self.dir, old));
@@ -262,21 +386,24 @@ impl VersionSet {
     /// I/O errors writing or syncing the MANIFEST. The version is not
     /// installed then, and the caller must treat it as a background error.
     pub fn log_and_apply(&mut self, edit: VersionEdit) -> Result<()> {
-        let mut w = self.prepare(edit)?;
+        let mut w = self.prepare(edit, 0)?;
         let r = w.write();
         self.commit(w, r)
     }
 
-    /// Builds the version `edit` makes of the current one and encodes the
-    /// edit, filling in its next file number and last sequence, and takes
-    /// the MANIFEST's writer out of the set until [`commit`](Self::commit)
-    /// puts it back: nothing may prepare another edit in between, since
-    /// each edit applies to the version the one before it installed.
+    /// Builds the version `edit` makes of its family's current one and
+    /// encodes the edit, filling in its next file number and last
+    /// sequence, and takes the MANIFEST's writer out of the set until
+    /// [`commit`](Self::commit) puts it back: nothing may prepare another
+    /// edit in between, since each edit applies to the version the one
+    /// before it installed. `num_levels` is the levels of a family the
+    /// edit adds (ignored otherwise).
     ///
     /// # Errors
-    /// Corruption if the edit does not apply (a file deleted twice); an
-    /// error if another edit is being written.
-    pub fn prepare(&mut self, mut edit: VersionEdit) -> Result<ManifestWrite> {
+    /// Corruption if the edit does not apply (a file deleted twice);
+    /// InvalidArgument for an unknown family, a family added twice, or
+    /// while another edit is being written.
+    pub fn prepare(&mut self, mut edit: VersionEdit, num_levels: usize) -> Result<ManifestWrite> {
         if self.manifest.is_none() {
             return Err(Error::InvalidArgument(
                 "MANIFEST is not open, or another edit is being written".into(),
@@ -286,14 +413,47 @@ impl VersionSet {
         if edit.last_sequence.is_none() {
             edit.last_sequence = Some(self.last_sequence);
         }
-        let mut builder = VersionBuilder::new(&self.current);
-        builder.apply(&edit)?;
-        let version = builder.build();
-        debug_assert!(
-            version.check_invariants().is_ok(),
-            "{:?}",
-            version.check_invariants()
-        );
+        let cf = edit.column_family;
+        let base = match (&edit.add_column_family, self.families.get(&cf)) {
+            (Some(name), None) => {
+                if self.families.values().any(|f| &f.name == name) {
+                    return Err(Error::InvalidArgument(format!(
+                        "column family '{name}' already exists"
+                    )));
+                }
+                edit.max_column_family = Some(self.max_column_family.max(cf));
+                Arc::new(Version::new(num_levels))
+            }
+            (None, Some(f)) => f.current.clone(),
+            (Some(name), Some(_)) => {
+                return Err(Error::InvalidArgument(format!(
+                    "column family id {cf} for '{name}' is taken"
+                )))
+            }
+            (None, None) => {
+                return Err(Error::InvalidArgument(format!(
+                    "column family {cf} does not exist (dropped?)"
+                )))
+            }
+        };
+        let version = if edit.drop_column_family {
+            if cf == DEFAULT_FAMILY {
+                return Err(Error::InvalidArgument(
+                    "the default column family cannot be dropped".into(),
+                ));
+            }
+            None
+        } else {
+            let mut builder = VersionBuilder::new(&base);
+            builder.apply(&edit)?;
+            let version = builder.build();
+            debug_assert!(
+                version.check_invariants().is_ok(),
+                "{:?}",
+                version.check_invariants()
+            );
+            Some(version)
+        };
         let record = edit.encode();
         Ok(ManifestWrite {
             writer: self.manifest.take(),
@@ -315,13 +475,42 @@ impl VersionSet {
         self.manifest = w.writer.take();
         written?;
         self.manifest_bytes += w.record.len() as u64;
-        if let Some(n) = w.edit.log_number {
-            self.log_number = n;
+        let e = &w.edit;
+        let cf = e.column_family;
+        if let Some(name) = &e.add_column_family {
+            self.families
+                .insert(cf, FamilyVersions::new(name.clone(), 1));
         }
-        if let Some(s) = w.edit.last_sequence {
+        if let Some(m) = e.max_column_family {
+            self.max_column_family = self.max_column_family.max(m);
+        }
+        if let Some(s) = e.last_sequence {
             self.last_sequence = self.last_sequence.max(s);
         }
-        self.install(w.version);
+        for &(other, n) in &e.family_log_numbers {
+            if let Some(f) = self.families.get_mut(&other) {
+                f.log_number = f.log_number.max(n);
+            }
+        }
+        match w.version.take() {
+            Some(v) => {
+                if let Some(f) = self.families.get_mut(&cf) {
+                    if let Some(n) = e.log_number {
+                        f.log_number = n;
+                    }
+                    let old = std::mem::replace(&mut f.current, Arc::new(v));
+                    f.live.retain(|w| w.strong_count() > 0);
+                    f.live.push(Arc::downgrade(&old));
+                }
+            }
+            None => {
+                if let Some(f) = self.families.remove(&cf) {
+                    self.dropped.retain(|w| w.strong_count() > 0);
+                    self.dropped.push(Arc::downgrade(&f.current));
+                    self.dropped.extend(f.live);
+                }
+            }
+        }
         if self.manifest_bytes > 64 << 20 {
             self.write_new_manifest()?;
         }
@@ -334,21 +523,41 @@ impl VersionSet {
         self.stats = stats;
     }
 
-    fn install(&mut self, v: Version) {
-        let old = std::mem::replace(&mut self.current, Arc::new(v));
-        self.live.retain(|w| w.strong_count() > 0);
-        self.live.push(Arc::downgrade(&old));
+    /// The current version of column family `cf`.
+    ///
+    /// # Panics
+    /// If the family does not exist: callers hold a live family's id.
+    pub fn current(&self, cf: u32) -> Arc<Version> {
+        match self.families.get(&cf) {
+            Some(f) => f.current.clone(),
+            None => panic!("column family {cf} does not exist"),
+        }
     }
 
-    /// The current version.
-    pub fn current(&self) -> Arc<Version> {
-        self.current.clone()
+    /// Whether column family `cf` exists (was not dropped).
+    pub fn has_family(&self, cf: u32) -> bool {
+        self.families.contains_key(&cf)
     }
 
-    /// Versions still referenced: the current one and every older one a
-    /// read, iterator or job still holds (`rocksdb.num-live-versions`).
-    pub fn num_live_versions(&self) -> usize {
-        1 + self.live.iter().filter(|w| w.strong_count() > 0).count()
+    /// The live column families: (id, name), by id.
+    pub fn families(&self) -> Vec<(u32, String)> {
+        self.families
+            .iter()
+            .map(|(&id, f)| (id, f.name.clone()))
+            .collect()
+    }
+
+    /// The largest column family id ever given.
+    pub fn max_column_family(&self) -> u32 {
+        self.max_column_family
+    }
+
+    /// Versions of `cf` still referenced: the current one and every older
+    /// one a read, iterator or job still holds (`rocksdb.num-live-versions`).
+    pub fn num_live_versions(&self, cf: u32) -> usize {
+        self.families.get(&cf).map_or(0, |f| {
+            1 + f.live.iter().filter(|w| w.strong_count() > 0).count()
+        })
     }
 
     /// Makes sure `n` is never allocated again (a WAL found at recovery:
@@ -381,9 +590,19 @@ impl VersionSet {
         self.last_sequence = self.last_sequence.max(s);
     }
 
-    /// WALs numbered below this hold nothing that is not in a table.
+    /// WALs numbered below this hold nothing that is not in a table: the
+    /// smallest log number of any live column family.
     pub fn log_number(&self) -> FileNumber {
-        self.log_number
+        self.families
+            .values()
+            .map(|f| f.log_number)
+            .min()
+            .unwrap_or(0)
+    }
+
+    /// The log number of column family `cf` (0 if it does not exist).
+    pub fn family_log_number(&self, cf: u32) -> FileNumber {
+        self.families.get(&cf).map_or(0, |f| f.log_number)
     }
 
     /// Number of the MANIFEST being written.
@@ -391,12 +610,19 @@ impl VersionSet {
         self.manifest_number
     }
 
-    /// Every table file any live version (current or held by a reader)
-    /// references.
+    /// Every table and blob file any live version (current or held by a
+    /// reader, of any family, dropped ones included) references.
     pub fn live_files(&self) -> BTreeSet<FileNumber> {
         let mut out = BTreeSet::new();
-        self.current.live_files(&mut out);
-        for w in &self.live {
+        for f in self.families.values() {
+            f.current.live_files(&mut out);
+            for w in &f.live {
+                if let Some(v) = w.upgrade() {
+                    v.live_files(&mut out);
+                }
+            }
+        }
+        for w in &self.dropped {
             if let Some(v) = w.upgrade() {
                 v.live_files(&mut out);
             }
@@ -428,14 +654,14 @@ mod tests {
         e.last_sequence = Some(42);
         vs.log_and_apply(e).unwrap();
         drop(vs);
-        let vs = VersionSet::recover(dir.path(), fs.clone(), 7).unwrap();
-        assert_eq!(vs.current().files(1).len(), 1);
+        let vs = VersionSet::recover(dir.path(), fs.clone(), &|_| 7).unwrap();
+        assert_eq!(vs.current(0).files(1).len(), 1);
         assert_eq!(vs.log_number(), 5);
         assert_eq!(vs.last_sequence(), 42);
         assert!(vs.next_file_number() > n);
         // Recovery rewrote the MANIFEST; a second recovery sees the same.
-        let vs2 = VersionSet::recover(dir.path(), fs, 7).unwrap();
-        assert_eq!(vs2.current().files(1)[0].number, n);
+        let vs2 = VersionSet::recover(dir.path(), fs, &|_| 7).unwrap();
+        assert_eq!(vs2.current(0).files(1)[0].number, n);
     }
 
     #[test]
@@ -444,7 +670,7 @@ mod tests {
         let fs = default_fs();
         drop(VersionSet::create_new(dir.path(), fs.clone(), 7).unwrap());
         std::fs::write(dir.path().join("CURRENT"), b"garbage").unwrap();
-        let e = VersionSet::recover(dir.path(), fs, 7).err().unwrap();
+        let e = VersionSet::recover(dir.path(), fs, &|_| 7).err().unwrap();
         assert!(e.is_corruption());
         assert!(e.to_string().contains("CURRENT"), "{e}");
     }
