@@ -86,14 +86,11 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
         "max_subcompactions",
         v.raw("subcompactions").into(),
     );
-    let style = match v.raw("compaction_style") {
-        "0" => "kCompactionStyleLevel".to_string(),
-        "1" => "kCompactionStyleUniversal".to_string(),
-        "2" => "kCompactionStyleFIFO".to_string(),
-        "3" => "kCompactionStyleNone".to_string(),
-        other => other.to_string(), // rejected by the engine, naming the flag
-    };
-    set("compaction_style", "compaction_style", style);
+    set(
+        "compaction_style",
+        "compaction_style",
+        compaction_style(v.raw("compaction_style")),
+    );
     // db_bench sets the FIFO options whatever the style (they matter only
     // under FIFO), and always `ttl` from --fifo_compaction_ttl: its default
     // 0 turns off the 30-day TTL both engines would otherwise pick.
@@ -270,7 +267,48 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
             set(name, name, v.raw(name).into());
         }
     }
+    // Column families (engine/families.rs): the layout, then each family's
+    // own options under their flag's name.
+    if flags.num_column_families > 1 {
+        set(
+            "num_column_families",
+            crate::engine::families::NUM_COLUMN_FAMILIES,
+            flags.num_column_families.to_string(),
+        );
+    }
+    if flags.hot_key_fraction > 0.0 {
+        let hot_keys = (flags.hot_key_fraction * flags.num.max(0) as f64) as u64;
+        set(
+            "hot_key_fraction",
+            crate::engine::families::HOT_KEYS,
+            hot_keys.to_string(),
+        );
+        for spec in crate::flags::table::FLAGS {
+            let name = spec.name;
+            let family_flag = (name.starts_with("hot_") || name.starts_with("cold_"))
+                && !matches!(name, "hot_key_fraction" | "hot_write_fraction");
+            if family_flag && v.was_given(name) {
+                let value = if name.ends_with("_compaction_style") {
+                    compaction_style(v.raw(name))
+                } else {
+                    v.raw(name).to_string()
+                };
+                set(name, name, value);
+            }
+        }
+    }
     out
+}
+
+/// db_bench's `--compaction_style` number as RocksDB's option value.
+fn compaction_style(v: &str) -> String {
+    match v {
+        "0" => "kCompactionStyleLevel".to_string(),
+        "1" => "kCompactionStyleUniversal".to_string(),
+        "2" => "kCompactionStyleFIFO".to_string(),
+        "3" => "kCompactionStyleNone".to_string(),
+        other => other.to_string(), // rejected by the engine, naming the flag
+    }
 }
 
 /// db_bench's write options.

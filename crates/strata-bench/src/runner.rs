@@ -69,6 +69,12 @@ pub enum Bench {
     Ycsb(crate::ycsb::Workload),
     /// db_bench's mix of Gets, Puts and Seeks with modelled keys and sizes
     MixGraph,
+    /// [strata] writes skewed to the hot keys (`--hot_write_fraction`)
+    UpdateHotCold,
+    /// [strata] random reads of the hot keys
+    ReadHot,
+    /// [strata] random reads of the cold keys
+    ReadCold,
 }
 
 impl Bench {
@@ -97,6 +103,9 @@ impl Bench {
             "levelstats" => Self::LevelStats,
             "ycsb_load" => Self::YcsbLoad,
             "mixgraph" => Self::MixGraph,
+            "updatehotcold" => Self::UpdateHotCold,
+            "readhot" => Self::ReadHot,
+            "readcold" => Self::ReadCold,
             other => return crate::ycsb::Workload::parse(other).map(Self::Ycsb),
         })
     }
@@ -123,6 +132,7 @@ impl Bench {
                 | Self::YcsbLoad
                 | Self::Ycsb(_)
                 | Self::MixGraph
+                | Self::UpdateHotCold
         )
     }
 }
@@ -386,6 +396,9 @@ impl<'a> Runner<'a> {
                             Bench::YcsbLoad => crate::ycsb::load(&mut ctx, n),
                             Bench::Ycsb(w) => crate::ycsb::run(&mut ctx, w, n),
                             Bench::MixGraph => crate::mixgraph::run(&mut ctx, n),
+                            Bench::UpdateHotCold => workloads::update_hot_cold(&mut ctx),
+                            Bench::ReadHot => workloads::read_hot_cold(&mut ctx, true),
+                            Bench::ReadCold => workloads::read_hot_cold(&mut ctx, false),
                             Bench::ReadWhileWriting if tid == 0 => {
                                 workloads::background_writer(&mut ctx)
                             }

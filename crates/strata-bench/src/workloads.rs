@@ -435,6 +435,81 @@ pub fn update_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The hot keys of the hot/cold split: key numbers below this.
+fn hot_keys(ctx: &ThreadCtx<'_>) -> anyhow::Result<u64> {
+    let f = ctx.flags;
+    let hot = (f.hot_key_fraction * ctx.key_range as f64) as u64;
+    if f.hot_key_fraction <= 0.0 {
+        anyhow::bail!("updatehotcold, readhot and readcold need --hot_key_fraction");
+    }
+    if hot == 0 || hot >= ctx.key_range {
+        anyhow::bail!(
+            "--hot_key_fraction={} leaves no hot or no cold key of --num={}",
+            f.hot_key_fraction,
+            ctx.key_range
+        );
+    }
+    Ok(hot)
+}
+
+/// A key number drawn uniformly from the hot keys (`hot`) or the cold ones.
+fn hot_cold_key(ctx: &mut ThreadCtx<'_>, hot_keys: u64, hot: bool) -> u64 {
+    let r = ctx.rand.next_u64();
+    if hot {
+        r % hot_keys
+    } else {
+        hot_keys + r % (ctx.key_range - hot_keys)
+    }
+}
+
+/// updatehotcold: `--writes` puts, each to a hot key with probability
+/// `--hot_write_fraction` and to a cold key otherwise, uniform within each
+/// (the update-skewed workload of the hot/cold column families).
+pub fn update_hot_cold(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
+    let f = ctx.flags;
+    let hot_keys = hot_keys(ctx)?;
+    let mut duration = Duration::new(f.duration, f.writes_per_thread());
+    let mut values = ValueGenerator::new(f.compression_ratio, f.value_size);
+    let mut key = vec![0u8; f.key_size];
+    let (mut hot_writes, mut bytes) = (0u64, 0u64);
+    // Fixed point: the fraction in millionths, drawn from the key RNG.
+    let threshold = (f.hot_write_fraction * 1e6) as u64;
+    while !duration.done(1) {
+        let hot = ctx.rand.next_u64() % 1_000_000 < threshold;
+        let k = hot_cold_key(ctx, hot_keys, hot);
+        generate_key_from_int(k, &mut key);
+        let v = values.generate(f.value_size);
+        ctx.db.put(&key, v, ctx.wo).map_err(put_error)?;
+        hot_writes += u64::from(hot);
+        bytes += (key.len() + v.len()) as u64;
+        ctx.finished(1, OpType::Write);
+    }
+    ctx.stats.add_bytes(bytes);
+    ctx.stats
+        .add_message(&format!("( hot writes:{hot_writes} of {})", ctx.stats.done));
+    Ok(())
+}
+
+/// readhot and readcold: `--reads` random Gets of the hot (or cold) keys.
+pub fn read_hot_cold(ctx: &mut ThreadCtx<'_>, hot: bool) -> anyhow::Result<()> {
+    let f = ctx.flags;
+    let hot_keys = hot_keys(ctx)?;
+    let mut duration = Duration::new(f.duration, f.reads_per_thread());
+    let mut key = vec![0u8; f.key_size];
+    let (mut read, mut found, mut bytes) = (0u64, 0u64, 0u64);
+    while !duration.done(1) {
+        let k = hot_cold_key(ctx, hot_keys, hot);
+        generate_key_from_int(k, &mut key);
+        read += 1;
+        ctx.get_counted(&key, &mut found, &mut bytes)?;
+        ctx.finished(1, OpType::Read);
+    }
+    ctx.stats.add_bytes(bytes);
+    ctx.stats
+        .add_message(&format!("({found} of {read} found)\n"));
+    Ok(())
+}
+
 /// The background writer of readwhilewriting: random puts until the readers
 /// finish (or the op budget runs out), excluded from the merged stats.
 pub fn background_writer(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use crate::options_map::{OptionSetting, WriteOpts};
 
+pub mod families;
 pub mod fjall_adapter;
 #[cfg(strata_leveldb)]
 pub mod leveldb_adapter;

@@ -7,10 +7,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 use rocksdb::{
-    BlockBasedOptions, Cache, CompactionPri, DBCompactionStyle, DBCompressionType, Env, Options,
-    ReadOptions, UniversalCompactOptions, WaitForCompactOptions, WriteBatch, WriteOptions, DB,
+    BlockBasedOptions, Cache, ColumnFamily, ColumnFamilyDescriptor, CompactionPri,
+    DBCompactionStyle, DBCompressionType, Env, Options, ReadOptions, UniversalCompactOptions,
+    WaitForCompactOptions, WriteBatch, WriteOptions, DB,
 };
 
+use super::families::{split, FamilyLayout};
 use super::{BatchOp, BenchEngine, BenchIter, EngineFactory};
 use crate::options_map::{OptionSetting, WriteOpts};
 
@@ -25,6 +27,9 @@ pub struct RocksDbFactory;
 pub struct RocksDbEngine {
     db: DB,
     opts: Options,
+    layout: FamilyLayout,
+    /// The families besides "default", in the layout's order.
+    names: Vec<String>,
 }
 
 fn compression(v: &str) -> anyhow::Result<DBCompressionType> {
@@ -284,8 +289,23 @@ impl EngineFactory for RocksDbFactory {
         path: &Path,
         settings: &[OptionSetting],
     ) -> anyhow::Result<Arc<dyn BenchEngine>> {
-        let (opts, after_open) = build_options(settings)?;
-        let db = DB::open(&opts, path)?;
+        let (layout, base, specs) = split(settings)?;
+        let (mut opts, after_open) = build_options(&base)?;
+        let mut descriptors = Vec::new();
+        let mut family_after_open = Vec::new();
+        for f in &specs {
+            let (fo, after) = build_options(&f.settings)?;
+            descriptors.push(ColumnFamilyDescriptor::new(f.name.as_str(), fo));
+            family_after_open.push((f.name.clone(), after));
+        }
+        let db = if specs.is_empty() {
+            DB::open(&opts, path)?
+        } else {
+            opts.create_missing_column_families(true);
+            let (default_opts, _) = build_options(&base)?;
+            descriptors.insert(0, ColumnFamilyDescriptor::new("default", default_opts));
+            DB::open_cf_descriptors(&opts, path, descriptors)?
+        };
         let pairs: Vec<(&str, &str)> = after_open
             .iter()
             .map(|(k, v)| (k.as_str(), v.as_str()))
@@ -293,7 +313,25 @@ impl EngineFactory for RocksDbFactory {
         if !pairs.is_empty() {
             db.set_options(&pairs)?;
         }
-        Ok(Arc::new(RocksDbEngine { db, opts }))
+        for (name, after) in &family_after_open {
+            let pairs: Vec<(&str, &str)> = after
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .collect();
+            let cf = db
+                .cf_handle(name)
+                .ok_or_else(|| anyhow::anyhow!("column family {name} did not open"))?;
+            if !pairs.is_empty() {
+                db.set_options_cf(cf, &pairs)?;
+            }
+        }
+        let names = specs.into_iter().map(|f| f.name).collect();
+        Ok(Arc::new(RocksDbEngine {
+            db,
+            opts,
+            layout,
+            names,
+        }))
     }
 }
 
@@ -304,19 +342,42 @@ fn write_options(wo: WriteOpts) -> WriteOptions {
     w
 }
 
+impl RocksDbEngine {
+    /// The family `key` lives in; `None` for "default".
+    fn family(&self, key: &[u8]) -> Option<&ColumnFamily> {
+        match self.layout.family_of(key) {
+            0 => None,
+            i => self.db.cf_handle(&self.names[i - 1]),
+        }
+    }
+}
+
 impl BenchEngine for RocksDbEngine {
     fn put(&self, key: &[u8], value: &[u8], wo: WriteOpts) -> anyhow::Result<()> {
-        Ok(self.db.put_opt(key, value, &write_options(wo))?)
+        let wo = write_options(wo);
+        match self.family(key) {
+            None => Ok(self.db.put_opt(key, value, &wo)?),
+            Some(cf) => Ok(self.db.put_cf_opt(cf, key, value, &wo)?),
+        }
     }
     fn delete(&self, key: &[u8], wo: WriteOpts) -> anyhow::Result<()> {
-        Ok(self.db.delete_opt(key, &write_options(wo))?)
+        let wo = write_options(wo);
+        match self.family(key) {
+            None => Ok(self.db.delete_opt(key, &wo)?),
+            Some(cf) => Ok(self.db.delete_cf_opt(cf, key, &wo)?),
+        }
     }
     fn write_batch(&self, ops: &[BatchOp<'_>], wo: WriteOpts) -> anyhow::Result<()> {
         let mut b = WriteBatch::default();
         for op in ops {
-            match op {
-                BatchOp::Put(k, v) => b.put(k, v),
-                BatchOp::Delete(k) => b.delete(k),
+            let key = match op {
+                BatchOp::Put(k, _) | BatchOp::Delete(k) => k,
+            };
+            match (op, self.family(key)) {
+                (BatchOp::Put(k, v), None) => b.put(k, v),
+                (BatchOp::Delete(k), None) => b.delete(k),
+                (BatchOp::Put(k, v), Some(cf)) => b.put_cf(cf, k, v),
+                (BatchOp::Delete(k), Some(cf)) => b.delete_cf(cf, k),
             }
         }
         Ok(self.db.write_opt(b, &write_options(wo))?)
@@ -324,7 +385,10 @@ impl BenchEngine for RocksDbEngine {
     fn get(&self, key: &[u8], verify_checksums: bool) -> anyhow::Result<Option<usize>> {
         let mut ro = ReadOptions::default();
         ro.set_verify_checksums(verify_checksums);
-        Ok(self.db.get_pinned_opt(key, &ro)?.map(|v| v.len()))
+        match self.family(key) {
+            None => Ok(self.db.get_pinned_opt(key, &ro)?.map(|v| v.len())),
+            Some(cf) => Ok(self.db.get_pinned_cf_opt(cf, key, &ro)?.map(|v| v.len())),
+        }
     }
     fn multi_get(
         &self,
@@ -334,6 +398,9 @@ impl BenchEngine for RocksDbEngine {
     ) -> anyhow::Result<Vec<Option<usize>>> {
         let mut ro = ReadOptions::default();
         ro.set_verify_checksums(verify_checksums);
+        if self.layout != FamilyLayout::One {
+            return keys.iter().map(|k| self.get(k, verify_checksums)).collect();
+        }
         if batched {
             // The rocksdb crate's batched MultiGet takes a column family
             // handle, which it only has for column families opened by name;
@@ -355,10 +422,21 @@ impl BenchEngine for RocksDbEngine {
         }))
     }
     fn flush(&self) -> anyhow::Result<()> {
-        Ok(self.db.flush()?)
+        self.db.flush()?;
+        for name in &self.names {
+            if let Some(cf) = self.db.cf_handle(name) {
+                self.db.flush_cf(cf)?;
+            }
+        }
+        Ok(())
     }
     fn compact_all(&self) -> anyhow::Result<()> {
         self.db.compact_range::<&[u8], &[u8]>(None, None);
+        for name in &self.names {
+            if let Some(cf) = self.db.cf_handle(name) {
+                self.db.compact_range_cf::<&[u8], &[u8]>(cf, None, None);
+            }
+        }
         Ok(())
     }
     fn wait_for_compaction(&self) -> anyhow::Result<()> {

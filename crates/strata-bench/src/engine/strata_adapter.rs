@@ -11,8 +11,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use strata::DbIterator;
-use strata::{Db, Options, ReadOptions, WriteBatch, WriteOptions};
+use strata::{ColumnFamily, Db, Options, ReadOptions, WriteBatch, WriteOptions};
 
+use super::families::{split, FamilyLayout};
 use super::{BatchOp, BenchEngine, BenchIter, EngineFactory};
 use crate::options_map::{OptionSetting, WriteOpts};
 
@@ -23,6 +24,9 @@ pub struct StrataFactory;
 /// An open Strata DB.
 pub struct StrataEngine {
     db: Db,
+    layout: FamilyLayout,
+    /// Every family, "default" first, in the layout's order.
+    families: Vec<ColumnFamily>,
 }
 
 /// Applies `settings` to Strata's options.
@@ -61,9 +65,28 @@ impl EngineFactory for StrataFactory {
         path: &Path,
         settings: &[OptionSetting],
     ) -> anyhow::Result<Arc<dyn BenchEngine>> {
-        let opts = build_options(settings)?;
-        let db = Db::open(path, opts)?;
-        Ok(Arc::new(StrataEngine { db }))
+        let (layout, base, specs) = split(settings)?;
+        let opts = Options {
+            create_missing_column_families: true,
+            ..build_options(&base)?
+        };
+        let mut named = Vec::new();
+        for f in &specs {
+            named.push((f.name.clone(), build_options(&f.settings)?));
+        }
+        let db = Db::open_cf(path, opts, named)?;
+        let mut families = vec![db.default_column_family()];
+        for f in &specs {
+            families.push(
+                db.column_family(&f.name)
+                    .ok_or_else(|| anyhow::anyhow!("column family {} did not open", f.name))?,
+            );
+        }
+        Ok(Arc::new(StrataEngine {
+            db,
+            layout,
+            families,
+        }))
     }
 }
 
@@ -74,19 +97,45 @@ fn write_options(wo: WriteOpts) -> WriteOptions {
     }
 }
 
+impl StrataEngine {
+    /// The family `key` lives in; `None` for "default".
+    fn family(&self, key: &[u8]) -> Option<&ColumnFamily> {
+        match self.layout.family_of(key) {
+            0 => None,
+            i => self.families.get(i),
+        }
+    }
+}
+
 impl BenchEngine for StrataEngine {
     fn put(&self, key: &[u8], value: &[u8], wo: WriteOpts) -> anyhow::Result<()> {
-        Ok(self.db.put_opt(&write_options(wo), key, value)?)
+        match self.family(key) {
+            None => Ok(self.db.put_opt(&write_options(wo), key, value)?),
+            Some(cf) => {
+                let mut b = WriteBatch::new();
+                b.put_cf(cf, key, value);
+                Ok(self.db.write_opt(&write_options(wo), b)?)
+            }
+        }
     }
     fn delete(&self, key: &[u8], wo: WriteOpts) -> anyhow::Result<()> {
-        Ok(self.db.delete_opt(&write_options(wo), key)?)
+        match self.family(key) {
+            None => Ok(self.db.delete_opt(&write_options(wo), key)?),
+            Some(cf) => {
+                let mut b = WriteBatch::new();
+                b.delete_cf(cf, key);
+                Ok(self.db.write_opt(&write_options(wo), b)?)
+            }
+        }
     }
     fn write_batch(&self, ops: &[BatchOp<'_>], wo: WriteOpts) -> anyhow::Result<()> {
         let mut b = WriteBatch::new();
         for op in ops {
-            match op {
-                BatchOp::Put(k, v) => b.put(k, v),
-                BatchOp::Delete(k) => b.delete(k),
+            match (op, self.family(op_key(op))) {
+                (BatchOp::Put(k, v), None) => b.put(k, v),
+                (BatchOp::Delete(k), None) => b.delete(k),
+                (BatchOp::Put(k, v), Some(cf)) => b.put_cf(cf, k, v),
+                (BatchOp::Delete(k), Some(cf)) => b.delete_cf(cf, k),
             }
         }
         Ok(self.db.write_opt(&write_options(wo), b)?)
@@ -97,7 +146,10 @@ impl BenchEngine for StrataEngine {
             ..ReadOptions::default()
         };
         // Pinned, as the RocksDB adapter reads: no copy of the value.
-        Ok(self.db.get_pinned(&ro, key)?.map(|v| v.len()))
+        match self.family(key) {
+            None => Ok(self.db.get_pinned(&ro, key)?.map(|v| v.len())),
+            Some(cf) => Ok(self.db.get_cf_opt(cf, &ro, key)?.map(|v| v.len())),
+        }
     }
     fn multi_get(
         &self,
@@ -109,6 +161,9 @@ impl BenchEngine for StrataEngine {
             verify_checksums,
             ..ReadOptions::default()
         };
+        if self.layout != FamilyLayout::One {
+            return keys.iter().map(|k| self.get(k, verify_checksums)).collect();
+        }
         self.db
             .multi_get(&ro, keys)
             .into_iter()
@@ -119,10 +174,16 @@ impl BenchEngine for StrataEngine {
         Ok(Box::new(StrataIter { it: self.db.iter() }))
     }
     fn flush(&self) -> anyhow::Result<()> {
-        Ok(self.db.flush()?)
+        for cf in &self.families {
+            self.db.flush_cf(cf)?;
+        }
+        Ok(())
     }
     fn compact_all(&self) -> anyhow::Result<()> {
-        Ok(self.db.compact_range(None, None)?)
+        for cf in &self.families {
+            self.db.compact_range_cf(cf, None, None)?;
+        }
+        Ok(())
     }
     fn wait_for_compaction(&self) -> anyhow::Result<()> {
         Ok(self.db.wait_for_compaction()?)
@@ -132,6 +193,13 @@ impl BenchEngine for StrataEngine {
     }
     fn statistics_dump(&self) -> Option<String> {
         self.db.statistics().map(|s| s.to_string())
+    }
+}
+
+/// The key of a batch operation.
+fn op_key<'a>(op: &BatchOp<'a>) -> &'a [u8] {
+    match op {
+        BatchOp::Put(k, _) | BatchOp::Delete(k) => k,
     }
 }
 
@@ -201,6 +269,45 @@ mod tests {
         let o = build_options(&settings(&["--bloom_bits=10", "--statistics=1"])).unwrap();
         assert_eq!(o.bloom_bits_per_key, 10.0);
         assert!(o.statistics);
+    }
+
+    #[test]
+    fn keys_reach_the_families_of_their_layout() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = settings(&[
+            "--num=100",
+            "--hot_key_fraction=0.2",
+            "--cold_compaction_style=1",
+            "--write_buffer_size=65536",
+        ]);
+        let db = StrataFactory.open(dir.path(), &s).unwrap();
+        let key = |k: u64| crate::keygen::make_key(k, 16);
+        for k in 0..100 {
+            db.put(&key(k), b"v", WriteOpts::default()).unwrap();
+        }
+        db.flush().unwrap();
+        assert_eq!(db.get(&key(5), true).unwrap(), Some(1));
+        assert_eq!(db.get(&key(50), true).unwrap(), Some(1));
+        drop(db);
+        let names = Db::list_column_families(dir.path(), &Options::default()).unwrap();
+        assert_eq!(names, ["default", "hot", "cold"]);
+        let fams = [
+            ("hot", Options::default()),
+            (
+                "cold",
+                Options {
+                    compaction_style: strata::CompactionStyle::Universal,
+                    ..Options::default()
+                },
+            ),
+        ];
+        let raw = Db::open_cf(dir.path(), Options::default(), fams).unwrap();
+        let hot = raw.column_family("hot").unwrap();
+        let cold = raw.column_family("cold").unwrap();
+        assert!(raw.get_cf(&hot, key(19)).unwrap().is_some());
+        assert!(raw.get_cf(&hot, key(20)).unwrap().is_none());
+        assert!(raw.get_cf(&cold, key(20)).unwrap().is_some());
+        assert!(raw.get(key(20)).unwrap().is_none());
     }
 
     #[test]

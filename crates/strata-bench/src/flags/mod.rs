@@ -137,6 +137,14 @@ pub struct Flags {
     pub verify_checksum: bool,
     /// `--readwritepercent`
     pub readwritepercent: i64,
+    /// `--num_column_families`: keys spread over this many families (key
+    /// number modulo the count), as db_bench spreads them
+    pub num_column_families: usize,
+    /// `--hot_key_fraction`: with a value in (0, 1), keys below this
+    /// fraction of `--num` live in family "hot" and the rest in "cold"
+    pub hot_key_fraction: f64,
+    /// `--hot_write_fraction`: updatehotcold's share of writes to hot keys
+    pub hot_write_fraction: f64,
     /// `--benchmark_write_rate_limit` bytes/s (0: unlimited)
     pub benchmark_write_rate_limit: u64,
     /// `--engine`
@@ -231,6 +239,47 @@ impl Flags {
                 "must not be negative",
             )
         })?;
+        let num_column_families = nonneg("num_column_families")?;
+        if num_column_families == 0 {
+            return Err(bad(
+                "num_column_families",
+                values.raw("num_column_families"),
+                "must be positive",
+            ));
+        }
+        let hot_key_fraction = float("hot_key_fraction");
+        if !(0.0..1.0).contains(&hot_key_fraction) {
+            return Err(bad(
+                "hot_key_fraction",
+                values.raw("hot_key_fraction"),
+                "must be in [0, 1)",
+            ));
+        }
+        let hot_write_fraction = float("hot_write_fraction");
+        if !(0.0..=1.0).contains(&hot_write_fraction) {
+            return Err(bad(
+                "hot_write_fraction",
+                values.raw("hot_write_fraction"),
+                "must be in [0, 1]",
+            ));
+        }
+        if hot_key_fraction > 0.0 && num_column_families > 1 {
+            return Err(FlagError(
+                "--hot_key_fraction and --num_column_families are two layouts of column families: give one".into(),
+            ));
+        }
+        for side in ["hot", "cold"] {
+            let given: Vec<&str> = crate::flags::table::FLAGS
+                .iter()
+                .map(|f| f.name)
+                .filter(|n| n.starts_with(side) && n[side.len()..].starts_with('_'))
+                .filter(|n| !n.starts_with("hot_key") && !n.starts_with("hot_write"))
+                .filter(|n| values.was_given(n))
+                .collect();
+            if let (Some(n), true) = (given.first(), hot_key_fraction == 0.0) {
+                return Err(bad(n, values.raw(n), "needs --hot_key_fraction"));
+            }
+        }
         let engine = values.raw("engine").to_string();
         if !ENGINES.contains(&engine.as_str()) {
             return Err(bad(
@@ -273,6 +322,9 @@ impl Flags {
             disable_wal: boolean("disable_wal"),
             verify_checksum: boolean("verify_checksum"),
             readwritepercent: rwp,
+            num_column_families,
+            hot_key_fraction,
+            hot_write_fraction,
             benchmark_write_rate_limit: uint("benchmark_write_rate_limit"),
             engine,
             json_report: values.raw("json_report").to_string(),
