@@ -216,3 +216,111 @@ fn bad_flags_are_refused() {
         text(&o)
     );
 }
+
+/// `--column-families 3`: writes to one, several or all families, drops
+/// and re-creations of families, a short crash test; then a family dropped
+/// behind the tool's back is a violation. No flush or compaction runs
+/// (default write buffers, none asked for, automatic compactions off),
+/// because a flush or compaction that finishes while a family is created
+/// or dropped removes the temporary file of the new OPTIONS file
+/// (`crates/strata/tests/column_family_options_file.rs`).
+#[test]
+fn column_families_crash_test_and_listing() {
+    let d = tempfile::tempdir().unwrap();
+    let db = db_path(d.path());
+    let common = [
+        "--db",
+        &db,
+        "--keys",
+        "500",
+        "--threads",
+        "3",
+        "--column-families",
+        "3",
+        "--drop-cf-one-in",
+        "300",
+        "--flush-one-in",
+        "0",
+        "--compact-one-in",
+        "0",
+        "--options",
+        "disable_auto_compactions=true",
+    ];
+    let mut args = common.to_vec();
+    args.extend(["--ops", "4000", "--seed", "11"]);
+    let o = strata(&args);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let count = |what: &str| -> u64 {
+        let before = out.split(what).next().unwrap_or("");
+        before
+            .rsplit(|c: char| !c.is_ascii_digit())
+            .find(|s| !s.is_empty())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0)
+    };
+    assert!(
+        count(" writes to several families") > 0
+            && count(" families dropped and created again") > 0,
+        "{}",
+        text(&o)
+    );
+    // 1500 keys (3 families of 500) verified at the start and at the end.
+    assert!(out.contains("3000 keys verified on reopen"), "{}", text(&o));
+
+    let mut args = common.to_vec();
+    args.extend([
+        "--crash-test",
+        "--duration",
+        "4",
+        "--kill-min-ms",
+        "200",
+        "--kill-max-ms",
+        "800",
+    ]);
+    let o = strata(&args);
+    assert!(o.status.success(), "{}", text(&o));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let (cycles, ops, keys, violations) = crash_summary(&stdout);
+    println!("column families: {}", stdout.lines().last().unwrap_or(""));
+    assert_eq!(violations, 0, "{}", text(&o));
+    assert!(cycles >= 3, "only {cycles} cycles: {}", text(&o));
+    assert!(ops > 0 && keys >= cycles * 1500, "{}", text(&o));
+
+    // The DB has the three families; drop one behind the tool's back.
+    {
+        let opts = strata::Options::default();
+        let mut names = strata::Db::list_column_families(&db, &opts).unwrap();
+        names.sort();
+        assert_eq!(names, ["cf1", "cf2", "default"]);
+        let h = strata::Db::open_cf(
+            &db,
+            opts,
+            [
+                ("cf1", strata::Options::default()),
+                ("cf2", strata::Options::default()),
+            ],
+        )
+        .unwrap();
+        h.drop_column_family(&h.column_family("cf2").unwrap())
+            .unwrap();
+    }
+    let mut args = common.to_vec();
+    args.extend(["--ops", "10"]);
+    let o = strata(&args);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("VIOLATION: column family cf2 is missing"),
+        "{}",
+        text(&o)
+    );
+    // A run with another family count refuses the expected state.
+    let o = strata(&["--db", &db, "--ops", "10", "--keys", "500"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--column-families 3"),
+        "{}",
+        text(&o)
+    );
+}

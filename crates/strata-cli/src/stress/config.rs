@@ -80,6 +80,16 @@ pub struct Config {
     /// acknowledged). 0 checks only synced and flushed writes.
     #[arg(long)]
     pub acked_durable: Option<u8>,
+    /// Column families: "default" plus "cf1" .. "cf{N-1}". Each write goes
+    /// to one family, to several or to all of them (the same key and value
+    /// in each, in one atomic batch).
+    #[arg(long, default_value_t = 1)]
+    pub column_families: usize,
+    /// With `--column-families` above 1: each operation drops a random
+    /// family other than "default" and creates it again (empty) with
+    /// probability 1/N (0: never).
+    #[arg(long, default_value_t = 10_000)]
+    pub drop_cf_one_in: u64,
     /// Crash mode: run children and kill them with SIGKILL in a loop.
     #[arg(long)]
     pub crash_test: bool,
@@ -114,14 +124,41 @@ impl Config {
         }
     }
 
-    /// The options the DB is opened with.
+    /// The options the DB is opened with (with several column families,
+    /// the missing ones are created).
     ///
     /// # Errors
     /// The option string does not parse (naming the option).
     pub fn db_options(&self) -> anyhow::Result<strata::Options> {
+        let mut o = self.family_options()?;
+        if self.column_families > 1 {
+            o.create_missing_column_families = true;
+        }
+        Ok(o)
+    }
+
+    /// The options of every column family: `--options`.
+    ///
+    /// # Errors
+    /// The option string does not parse (naming the option).
+    pub fn family_options(&self) -> anyhow::Result<strata::Options> {
         self.options
             .parse::<strata::Options>()
             .map_err(|e| anyhow::anyhow!("--options: {e}"))
+    }
+
+    /// The column family names: "default", "cf1", ... (index = the bit of
+    /// a family in a log record).
+    pub fn family_names(&self) -> Vec<String> {
+        (0..self.column_families.max(1))
+            .map(|i| {
+                if i == 0 {
+                    "default".to_string()
+                } else {
+                    format!("cf{i}")
+                }
+            })
+            .collect()
     }
 
     /// `WriteOptions` for every write.
@@ -148,6 +185,9 @@ impl Config {
         }
         if self.sync != 0 && self.disable_wal != 0 {
             anyhow::bail!("--sync 1 cannot be combined with --disable-wal 1");
+        }
+        if self.column_families == 0 || self.column_families > 16 {
+            anyhow::bail!("--column-families must be 1 to 16");
         }
         if self.crash_test && self.duration == 0 {
             anyhow::bail!("--crash-test needs --duration SECONDS");

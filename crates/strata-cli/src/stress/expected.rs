@@ -2,12 +2,15 @@
 //!
 //! * `baseline`: for every key, the version the DB was verified to hold at
 //!   the last verification (`exists` false = absent) and the highest
-//!   version ever used for it (never reused). Replaced atomically
-//!   (write a temporary file, fsync, rename, fsync the directory).
+//!   version ever used for it (never reused); with several column
+//!   families, one such table per family. Replaced atomically (write a
+//!   temporary file, fsync, rename, fsync the directory).
 //! * `log`: fixed 24-byte records appended by the writer since that
 //!   baseline: `START_PUT`/`START_DEL` before a DB write is issued, `ACK`
-//!   after it returned, `FLUSHED` after a successful `flush()`. A partial
-//!   trailing record (the process was killed mid-append) is ignored.
+//!   after it returned, `FLUSHED` after a successful flush,
+//!   `DROP_START`/`DROP_ACK` around the drop and re-creation of a column
+//!   family. A partial trailing record (the process was killed mid-append)
+//!   is ignored.
 //!
 //! See `docs/stress.md` for the rules checked against them.
 
@@ -21,6 +24,9 @@ use parking_lot::Mutex;
 use super::value::mix64;
 
 const BASELINE_MAGIC: u64 = 0x5354_5253_4241_5345; // "STRSBASE"
+/// The baseline of a run with several column families: the key count, the
+/// family count, then one table of entries per family.
+const BASELINE_FAMILIES_MAGIC: u64 = 0x5354_5253_4241_5346; // "STRSBASF"
 const BASELINE_ENTRY: usize = 17;
 /// Size of one log record.
 pub const RECORD_SIZE: usize = 24;
@@ -48,6 +54,11 @@ pub enum RecordKind {
     /// A `flush()` that began after the first `aux` records of the log
     /// succeeded: every write acknowledged in those records is durable.
     Flushed,
+    /// The column family in `families` is about to be dropped and created
+    /// again (empty).
+    DropStart,
+    /// The drop and re-creation of the family in `families` returned.
+    DropAck,
 }
 
 impl RecordKind {
@@ -57,6 +68,8 @@ impl RecordKind {
             RecordKind::StartDelete => 2,
             RecordKind::Ack => 3,
             RecordKind::Flushed => 4,
+            RecordKind::DropStart => 5,
+            RecordKind::DropAck => 6,
         }
     }
 
@@ -66,6 +79,8 @@ impl RecordKind {
             2 => RecordKind::StartDelete,
             3 => RecordKind::Ack,
             4 => RecordKind::Flushed,
+            5 => RecordKind::DropStart,
+            6 => RecordKind::DropAck,
             _ => return None,
         })
     }
@@ -82,9 +97,14 @@ pub struct Record {
     pub key: u32,
     /// Version of the write.
     pub version: u64,
-    /// Batch id for writes in a batch (0: single write); for `Flushed`, the
-    /// number of log records written before the flush began.
+    /// Batch id for writes in a batch or to several column families (0:
+    /// a single write to one family); for `Flushed`, the number of log
+    /// records written before the flush began.
     pub aux: u64,
+    /// The column families written (bit `i` = family `i`, "default" is 0),
+    /// or dropped; 0 stands for "default" alone (a run with one family
+    /// writes only 0, so its records are as they were before families).
+    pub families: u16,
 }
 
 impl Record {
@@ -93,6 +113,7 @@ impl Record {
         let mut b = [0u8; RECORD_SIZE];
         b[0] = self.kind.code();
         b[1] = u8::from(self.synced);
+        b[2..4].copy_from_slice(&self.families.to_le_bytes());
         b[4..8].copy_from_slice(&self.key.to_le_bytes());
         b[8..16].copy_from_slice(&self.version.to_le_bytes());
         b[16..24].copy_from_slice(&self.aux.to_le_bytes());
@@ -114,7 +135,27 @@ impl Record {
             key: u32::from_le_bytes(k),
             version: u64::from_le_bytes(v),
             aux: u64::from_le_bytes(a),
+            families: u16::from_le_bytes([b[2], b[3]]),
         })
+    }
+
+    /// The families of the record as a bit set (0 read as "default").
+    pub fn family_mask(&self) -> u16 {
+        if self.families == 0 {
+            1
+        } else {
+            self.families
+        }
+    }
+
+    /// The encoding of family bit set `mask` in [`Record::families`]:
+    /// "default" alone is 0.
+    pub fn encode_families(mask: u16) -> u16 {
+        if mask == 1 {
+            0
+        } else {
+            mask
+        }
     }
 }
 
@@ -142,11 +183,13 @@ fn checksum(data: &[u8]) -> u64 {
     })
 }
 
-/// Reads the baseline, or `None` if there is none yet.
+/// Reads the baseline of a run with `families` column families (one table
+/// of key states per family), or `None` if there is none yet.
 ///
 /// # Errors
-/// I/O errors; a damaged or truncated file, or one for another key count.
-pub fn read_baseline(dir: &Path, keys: u32) -> Result<Option<Vec<KeyState>>> {
+/// I/O errors; a damaged or truncated file, or one for another key or
+/// family count.
+pub fn read_baseline(dir: &Path, keys: u32, families: usize) -> Result<Option<Vec<Vec<KeyState>>>> {
     let path = baseline_path(dir);
     let data = match std::fs::read(&path) {
         Ok(d) => d,
@@ -164,9 +207,15 @@ pub fn read_baseline(dir: &Path, keys: u32) -> Result<Option<Vec<KeyState>>> {
     word.copy_from_slice(body.get(0..8).context("baseline header")?);
     let mut n = [0u8; 4];
     n.copy_from_slice(body.get(8..12).context("baseline header")?);
-    if u64::from_le_bytes(word) != BASELINE_MAGIC {
-        bail!("{}: not a stress baseline", path.display());
-    }
+    let (found_families, entries) = match u64::from_le_bytes(word) {
+        BASELINE_MAGIC => (1, &body[12..]),
+        BASELINE_FAMILIES_MAGIC => {
+            let mut f = [0u8; 4];
+            f.copy_from_slice(body.get(12..16).context("baseline header")?);
+            (u32::from_le_bytes(f) as usize, &body[16..])
+        }
+        _ => bail!("{}: not a stress baseline", path.display()),
+    };
     let n = u32::from_le_bytes(n);
     if n != keys {
         bail!(
@@ -174,35 +223,53 @@ pub fn read_baseline(dir: &Path, keys: u32) -> Result<Option<Vec<KeyState>>> {
             path.display()
         );
     }
-    let entries = &body[12..];
-    if entries.len() != n as usize * BASELINE_ENTRY {
+    if found_families != families {
+        bail!(
+            "{}: made for --column-families {found_families}, this run has --column-families {families}",
+            path.display()
+        );
+    }
+    if entries.len() != families * n as usize * BASELINE_ENTRY {
         bail!("{}: truncated", path.display());
     }
-    let mut out = Vec::with_capacity(n as usize);
-    for e in entries.chunks_exact(BASELINE_ENTRY) {
-        let mut v = [0u8; 8];
-        let mut m = [0u8; 8];
-        v.copy_from_slice(&e[0..8]);
-        m.copy_from_slice(&e[8..16]);
-        out.push(KeyState {
-            version: u64::from_le_bytes(v),
-            max_used: u64::from_le_bytes(m),
-            exists: e[16] != 0,
-        });
+    let mut out = Vec::with_capacity(families);
+    for table in entries.chunks_exact(n as usize * BASELINE_ENTRY) {
+        let mut states = Vec::with_capacity(n as usize);
+        for e in table.chunks_exact(BASELINE_ENTRY) {
+            let mut v = [0u8; 8];
+            let mut m = [0u8; 8];
+            v.copy_from_slice(&e[0..8]);
+            m.copy_from_slice(&e[8..16]);
+            states.push(KeyState {
+                version: u64::from_le_bytes(v),
+                max_used: u64::from_le_bytes(m),
+                exists: e[16] != 0,
+            });
+        }
+        out.push(states);
     }
     Ok(Some(out))
 }
 
-/// Atomically replaces the baseline with `states` and empties the log.
+/// Atomically replaces the baseline with `tables` (the key states of each
+/// column family, all of one length) and empties the log. With one family
+/// the file is as it was before families.
 ///
 /// # Errors
 /// I/O errors.
-pub fn write_baseline(dir: &Path, states: &[KeyState]) -> Result<()> {
+pub fn write_baseline(dir: &Path, tables: &[Vec<KeyState>]) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut body = Vec::with_capacity(12 + states.len() * BASELINE_ENTRY + 8);
-    body.extend_from_slice(&BASELINE_MAGIC.to_le_bytes());
-    body.extend_from_slice(&(states.len() as u32).to_le_bytes());
-    for s in states {
+    let keys = tables.first().map_or(0, Vec::len);
+    let mut body = Vec::with_capacity(16 + tables.len() * keys * BASELINE_ENTRY + 8);
+    if tables.len() == 1 {
+        body.extend_from_slice(&BASELINE_MAGIC.to_le_bytes());
+        body.extend_from_slice(&(keys as u32).to_le_bytes());
+    } else {
+        body.extend_from_slice(&BASELINE_FAMILIES_MAGIC.to_le_bytes());
+        body.extend_from_slice(&(keys as u32).to_le_bytes());
+        body.extend_from_slice(&(tables.len() as u32).to_le_bytes());
+    }
+    for s in tables.iter().flatten() {
         body.extend_from_slice(&s.version.to_le_bytes());
         body.extend_from_slice(&s.max_used.to_le_bytes());
         body.push(u8::from(s.exists));
@@ -321,9 +388,19 @@ mod tests {
             },
             KeyState::default(),
         ];
-        write_baseline(d.path(), &states).unwrap();
-        assert_eq!(read_baseline(d.path(), 2).unwrap().unwrap(), states);
-        assert!(read_baseline(d.path(), 3).is_err());
+        write_baseline(d.path(), std::slice::from_ref(&states)).unwrap();
+        assert_eq!(
+            read_baseline(d.path(), 2, 1).unwrap().unwrap(),
+            vec![states.clone()]
+        );
+        assert!(read_baseline(d.path(), 3, 1).is_err());
+        let e = read_baseline(d.path(), 2, 3).unwrap_err();
+        assert!(e.to_string().contains("--column-families 1"), "{e}");
+        // One table per family.
+        let tables = vec![states.clone(), vec![KeyState::default(); 2], states];
+        write_baseline(d.path(), &tables).unwrap();
+        assert_eq!(read_baseline(d.path(), 2, 3).unwrap().unwrap(), tables);
+        assert!(read_baseline(d.path(), 2, 1).is_err());
         let w = LogWriter::open(d.path()).unwrap();
         let r = Record {
             kind: RecordKind::StartPut,
@@ -331,6 +408,7 @@ mod tests {
             key: 1,
             version: 6,
             aux: 9,
+            families: 0b101,
         };
         assert_eq!(w.append(&[r, r], false).unwrap(), 2);
         // A torn trailing record is ignored.
@@ -345,13 +423,13 @@ mod tests {
     #[test]
     fn damaged_baseline_is_an_error_not_a_panic() {
         let d = tempfile::tempdir().unwrap();
-        write_baseline(d.path(), &[KeyState::default(); 4]).unwrap();
+        write_baseline(d.path(), &[vec![KeyState::default(); 4]]).unwrap();
         let p = baseline_path(d.path());
         let mut data = std::fs::read(&p).unwrap();
         data[13] ^= 1;
         std::fs::write(&p, &data).unwrap();
-        assert!(read_baseline(d.path(), 4).is_err());
+        assert!(read_baseline(d.path(), 4, 1).is_err());
         std::fs::write(&p, &data[..5]).unwrap();
-        assert!(read_baseline(d.path(), 4).is_err());
+        assert!(read_baseline(d.path(), 4, 1).is_err());
     }
 }

@@ -1,13 +1,18 @@
 //! Normal mode: worker threads running random operations, each read
 //! checked against the in-memory expected state, each write logged to the
 //! expected-state log before it is issued and acknowledged after.
+//!
+//! With several column families a write goes to a set of them: the same
+//! key, version and value in each, in one batch, so that after a crash the
+//! families must agree on it (all or nothing). Versions stay per key,
+//! shared by the families.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use parking_lot::{Mutex, MutexGuard};
-use strata::{Db, ReadOptions, Snapshot, WriteBatch, WriteOptions};
+use parking_lot::{Mutex, MutexGuard, RwLock};
+use strata::{ColumnFamily, Db, ReadOptions, Snapshot, WriteBatch, WriteOptions};
 
 use super::config::Config;
 use super::expected::{KeyState, LogWriter, Record, RecordKind};
@@ -15,8 +20,10 @@ use super::value::{key_bytes, value_bytes, Rng};
 
 const STRIPES: usize = 1024;
 
-/// A snapshot taken by a thread and the values it must show for some keys.
-type HeldSnapshot = (Snapshot, Vec<(u32, Option<Vec<u8>>)>);
+/// A snapshot taken by a thread, the family read through it (its index and
+/// handle, which still reads the family if it is dropped meanwhile) and the
+/// values it must show for some keys.
+type HeldSnapshot = (Snapshot, usize, ColumnFamily, Vec<(u32, Option<Vec<u8>>)>);
 
 /// Operation counters.
 #[derive(Default)]
@@ -39,6 +46,10 @@ pub struct Counters {
     pub verified: AtomicU64,
     /// Flushes done.
     pub flushes: AtomicU64,
+    /// Acknowledged writes (puts, deletes, batches) to several families.
+    pub cross_family: AtomicU64,
+    /// Families dropped and created again.
+    pub drops: AtomicU64,
 }
 
 impl Counters {
@@ -67,7 +78,13 @@ pub struct Shared {
     pub cfg: Config,
     /// The expected-state log.
     pub log: LogWriter,
-    /// Per key: `version << 1 | exists`, changed only under the key's stripe.
+    /// Handles of the column families, "default" first. Every operation
+    /// holds this shared; a drop and re-creation holds it exclusively.
+    families: RwLock<Vec<ColumnFamily>>,
+    /// Number of column families.
+    nfam: usize,
+    /// Per family and key (index `family * keys + key`):
+    /// `version << 1 | exists`, changed only under the key's stripe.
     state: Vec<AtomicU64>,
     /// Per key: highest version used.
     max_used: Vec<AtomicU64>,
@@ -88,20 +105,34 @@ fn pack(version: u64, exists: bool) -> u64 {
 }
 
 impl Shared {
-    /// Shared state starting from `base`.
-    pub fn new(db: Db, cfg: Config, log: LogWriter, base: &[KeyState]) -> Shared {
+    /// Shared state starting from `base` (the key states of each family of
+    /// `families`, in order).
+    pub fn new(
+        db: Db,
+        families: Vec<ColumnFamily>,
+        cfg: Config,
+        log: LogWriter,
+        base: &[Vec<KeyState>],
+    ) -> Shared {
         let deadline = (cfg.duration > 0)
             .then(|| Instant::now() + std::time::Duration::from_secs(cfg.duration));
+        let max_used: Vec<AtomicU64> = base
+            .first()
+            .map(|b| b.iter().map(|s| AtomicU64::new(s.max_used)).collect())
+            .unwrap_or_default();
         Shared {
             db,
             wopts: cfg.write_options(),
             cfg,
             log,
+            nfam: families.len(),
+            families: RwLock::new(families),
             state: base
                 .iter()
+                .flatten()
                 .map(|s| AtomicU64::new(pack(s.version, s.exists)))
                 .collect(),
-            max_used: base.iter().map(|s| AtomicU64::new(s.max_used)).collect(),
+            max_used,
             stripes: (0..STRIPES).map(|_| Mutex::new(())).collect(),
             next_batch: AtomicU64::new(1),
             started_ops: AtomicU64::new(0),
@@ -131,14 +162,28 @@ impl Shared {
             .collect()
     }
 
-    fn expected(&self, k: u32) -> Option<Vec<u8>> {
-        let s = self.state[k as usize].load(Ordering::Acquire);
+    fn slot(&self, f: usize, k: u32) -> &AtomicU64 {
+        &self.state[f * self.cfg.keys as usize + k as usize]
+    }
+
+    fn expected(&self, f: usize, k: u32) -> Option<Vec<u8>> {
+        let s = self.slot(f, k).load(Ordering::Acquire);
         (s & 1 == 1)
             .then(|| value_bytes(k, s >> 1, self.cfg.value_size_min, self.cfg.value_size_max))
     }
 
-    fn check(&self, what: &str, k: u32, got: &Option<Vec<u8>>) -> bool {
-        let want = self.expected(k);
+    /// How a read names family `f` in a message: nothing for "default"
+    /// alone (messages as before families), else `cfN: `.
+    fn family_label(&self, f: usize) -> String {
+        if self.nfam == 1 {
+            String::new()
+        } else {
+            format!("{}: ", self.cfg.family_names()[f])
+        }
+    }
+
+    fn check(&self, what: &str, f: usize, k: u32, got: &Option<Vec<u8>>) -> bool {
+        let want = self.expected(f, k);
         self.counters.verified.fetch_add(1, Ordering::Relaxed);
         if *got != want {
             let show = |v: &Option<Vec<u8>>| match v {
@@ -146,7 +191,8 @@ impl Shared {
                 None => "absent".into(),
             };
             self.fail(format!(
-                "{what} key{k:08}: expected {} found {}",
+                "{}{what} key{k:08}: expected {} found {}",
+                self.family_label(f),
                 show(&want),
                 show(got)
             ));
@@ -155,14 +201,16 @@ impl Shared {
         true
     }
 
-    /// Writes puts/deletes for `keys` (already locked) as one batch or one
-    /// single write; logs before and after.
-    fn write(&self, ops: &[(u32, bool)]) -> anyhow::Result<()> {
-        let batch_id = if ops.len() > 1 {
+    /// Writes puts/deletes for `keys` (already locked) to each family of
+    /// the bit set `mask` as one batch or one single write; logs before and
+    /// after.
+    fn write(&self, fams: &[ColumnFamily], ops: &[(u32, bool)], mask: u16) -> anyhow::Result<()> {
+        let batch_id = if ops.len() > 1 || mask.count_ones() > 1 {
             self.next_batch.fetch_add(1, Ordering::Relaxed)
         } else {
             0
         };
+        let targets: Vec<usize> = (0..self.nfam).filter(|f| mask & (1 << f) != 0).collect();
         let synced = self.wopts.sync;
         let mut starts = Vec::with_capacity(ops.len());
         let mut batch = WriteBatch::new();
@@ -178,14 +226,17 @@ impl Shared {
                 key: k,
                 version: v,
                 aux: batch_id,
+                families: Record::encode_families(mask),
             });
-            if del {
-                batch.delete(key_bytes(k));
-            } else {
-                batch.put(
-                    key_bytes(k),
-                    value_bytes(k, v, self.cfg.value_size_min, self.cfg.value_size_max),
-                );
+            let value =
+                (!del).then(|| value_bytes(k, v, self.cfg.value_size_min, self.cfg.value_size_max));
+            for &f in &targets {
+                match (&value, f) {
+                    (None, 0) => batch.delete(key_bytes(k)),
+                    (None, _) => batch.delete_cf(&fams[f], key_bytes(k)),
+                    (Some(value), 0) => batch.put(key_bytes(k), value),
+                    (Some(value), _) => batch.put_cf(&fams[f], key_bytes(k), value),
+                }
             }
         }
         self.log.append(&starts, synced)?;
@@ -199,22 +250,57 @@ impl Shared {
             .collect();
         self.log.append(&acks, false)?;
         for r in &starts {
-            self.state[r.key as usize].store(
-                pack(r.version, r.kind == RecordKind::StartPut),
-                Ordering::Release,
-            );
+            for &f in &targets {
+                self.slot(f, r.key).store(
+                    pack(r.version, r.kind == RecordKind::StartPut),
+                    Ordering::Release,
+                );
+            }
+        }
+        if targets.len() > 1 {
+            self.counters.cross_family.fetch_add(1, Ordering::Relaxed);
         }
         Ok(())
+    }
+
+    /// The families a write goes to, as a bit set: one family, all of them,
+    /// or a random set of at least two. Draws nothing with one family.
+    fn random_families(&self, rng: &mut Rng) -> u16 {
+        let n = self.nfam as u32;
+        if n == 1 {
+            return 1;
+        }
+        let all = ((1u32 << n) - 1) as u16;
+        match rng.below(3) {
+            0 => 1 << rng.below(u64::from(n)),
+            1 => all,
+            _ => loop {
+                let m = rng.below(u64::from(all) + 1) as u16;
+                if m.count_ones() >= 2 {
+                    break m;
+                }
+            },
+        }
+    }
+
+    /// A family to read from; draws nothing with one family.
+    fn random_family(&self, rng: &mut Rng) -> usize {
+        if self.nfam == 1 {
+            0
+        } else {
+            rng.below(self.nfam as u64) as usize
+        }
     }
 
     fn random_key(&self, rng: &mut Rng) -> u32 {
         rng.below(u64::from(self.cfg.keys)) as u32
     }
 
-    fn op_put(&self, rng: &mut Rng, del: bool) -> anyhow::Result<()> {
+    fn op_put(&self, fams: &[ColumnFamily], rng: &mut Rng, del: bool) -> anyhow::Result<()> {
         let k = self.random_key(rng);
+        let mask = self.random_families(rng);
         let _g = self.lock(&[k]);
-        self.write(&[(k, del)])?;
+        self.write(fams, &[(k, del)], mask)?;
         let c = if del {
             &self.counters.deletes
         } else {
@@ -224,7 +310,7 @@ impl Shared {
         Ok(())
     }
 
-    fn op_batch(&self, rng: &mut Rng) -> anyhow::Result<()> {
+    fn op_batch(&self, fams: &[ColumnFamily], rng: &mut Rng) -> anyhow::Result<()> {
         let n = self.cfg.batch_size.clamp(1, self.cfg.keys as usize);
         let mut keys: Vec<u32> = Vec::with_capacity(n);
         while keys.len() < n {
@@ -234,31 +320,36 @@ impl Shared {
             }
         }
         let ops: Vec<(u32, bool)> = keys.iter().map(|&k| (k, rng.below(100) < 15)).collect();
+        let mask = self.random_families(rng);
         let _g = self.lock(&keys);
-        self.write(&ops)?;
+        self.write(fams, &ops, mask)?;
         self.counters.batches.fetch_add(1, Ordering::Relaxed);
         Ok(())
     }
 
-    fn op_get(&self, rng: &mut Rng) -> anyhow::Result<()> {
+    fn op_get(&self, fams: &[ColumnFamily], rng: &mut Rng) -> anyhow::Result<()> {
         let k = self.random_key(rng);
+        let f = self.random_family(rng);
         let _g = self.lock(&[k]);
         // Every other get reads pinned (the value left in its block).
-        let got = if self.counters.gets.load(Ordering::Relaxed).is_multiple_of(2) {
+        let got = if f != 0 {
+            self.db.get_cf(&fams[f], key_bytes(k))?
+        } else if self.counters.gets.load(Ordering::Relaxed).is_multiple_of(2) {
             self.db.get(key_bytes(k))?
         } else {
             self.db
                 .get_pinned(&ReadOptions::default(), &key_bytes(k))?
                 .map(|v| v.into_vec())
         };
-        self.check("get", k, &got);
+        self.check("get", f, k, &got);
         self.counters.gets.fetch_add(1, Ordering::Relaxed);
         Ok(())
     }
 
-    fn op_scan(&self, rng: &mut Rng) -> anyhow::Result<()> {
+    fn op_scan(&self, fams: &[ColumnFamily], rng: &mut Rng) -> anyhow::Result<()> {
         let start = self.random_key(rng);
         let len = 1 + rng.below(u64::from(self.cfg.scan_length.max(1))) as u32;
+        let f = self.random_family(rng);
         let end = start.saturating_add(len).min(self.cfg.keys);
         let keys: Vec<u32> = (start..end).collect();
         let _g = self.lock(&keys);
@@ -269,21 +360,28 @@ impl Shared {
         };
         let mut found: Vec<Option<Vec<u8>>> = vec![None; keys.len()];
         let mut prev: Option<Vec<u8>> = None;
-        for item in self.db.iter_opt(&ro) {
+        let iter = if f == 0 {
+            self.db.iter_opt(&ro)
+        } else {
+            self.db.iter_cf(&fams[f], &ro)?
+        };
+        for item in iter {
             let (key, value) = item?;
             let idx = super::value::parse_key(&key)
                 .filter(|&i| i >= start && i < end)
                 .map(|i| (i - start) as usize);
             let Some(idx) = idx else {
                 self.fail(format!(
-                    "scan [key{start:08}, key{end:08}) returned {}",
+                    "{}scan [key{start:08}, key{end:08}) returned {}",
+                    self.family_label(f),
                     String::from_utf8_lossy(&key)
                 ));
                 return Ok(());
             };
             if prev.as_ref().is_some_and(|p| *p >= key) {
                 self.fail(format!(
-                    "scan out of order at {}",
+                    "{}scan out of order at {}",
+                    self.family_label(f),
                     String::from_utf8_lossy(&key)
                 ));
                 return Ok(());
@@ -292,7 +390,7 @@ impl Shared {
             prev = Some(key);
         }
         for (i, got) in found.iter().enumerate() {
-            if !self.check("scan", start + i as u32, got) {
+            if !self.check("scan", f, start + i as u32, got) {
                 break;
             }
         }
@@ -300,29 +398,40 @@ impl Shared {
         Ok(())
     }
 
-    fn op_snapshot(&self, rng: &mut Rng, held: &mut Option<HeldSnapshot>) -> anyhow::Result<()> {
+    fn op_snapshot(
+        &self,
+        fams: &[ColumnFamily],
+        rng: &mut Rng,
+        held: &mut Option<HeldSnapshot>,
+    ) -> anyhow::Result<()> {
         match held.take() {
             None => {
                 let keys: Vec<u32> = (0..4).map(|_| self.random_key(rng)).collect();
+                let f = self.random_family(rng);
                 let _g = self.lock(&keys);
                 let snap = self.db.snapshot();
-                let want = keys.iter().map(|&k| (k, self.expected(k))).collect();
-                *held = Some((snap, want));
+                let want = keys.iter().map(|&k| (k, self.expected(f, k))).collect();
+                *held = Some((snap, f, fams[f].clone(), want));
                 self.counters
                     .snapshots_taken
                     .fetch_add(1, Ordering::Relaxed);
             }
-            Some((snap, want)) => {
+            Some((snap, f, cf, want)) => {
                 let ro = ReadOptions {
                     snapshot: Some(snap),
                     ..ReadOptions::default()
                 };
                 for (k, w) in want {
-                    let got = self.db.get_opt(&ro, key_bytes(k))?;
+                    let got = if f == 0 {
+                        self.db.get_opt(&ro, key_bytes(k))?
+                    } else {
+                        self.db.get_cf_opt(&cf, &ro, key_bytes(k))?
+                    };
                     self.counters.verified.fetch_add(1, Ordering::Relaxed);
                     if got != w {
                         self.fail(format!(
-                            "snapshot read key{k:08}: expected {} found {}",
+                            "{}snapshot read key{k:08}: expected {} found {}",
+                            self.family_label(f),
                             w.map_or("absent".into(), |v| format!(
                                 "{:?}",
                                 String::from_utf8_lossy(&v[..27.min(v.len())])
@@ -341,13 +450,25 @@ impl Shared {
         Ok(())
     }
 
-    /// Flushes and records that every write acknowledged before is durable.
+    /// Flushes every family and records that every write acknowledged
+    /// before is durable.
     ///
     /// # Errors
     /// Flush or log errors.
     pub fn flush(&self) -> anyhow::Result<()> {
+        let fams = self.families.read();
+        self.flush_families(&fams)
+    }
+
+    fn flush_families(&self, fams: &[ColumnFamily]) -> anyhow::Result<()> {
         let before = self.log.len();
-        self.db.flush()?;
+        if self.nfam == 1 {
+            self.db.flush()?;
+        } else {
+            for cf in fams {
+                self.db.flush_cf(cf)?;
+            }
+        }
         self.log.append(
             &[Record {
                 kind: RecordKind::Flushed,
@@ -355,6 +476,7 @@ impl Shared {
                 key: u32::MAX,
                 version: 0,
                 aux: before,
+                families: 0,
             }],
             self.wopts.sync,
         )?;
@@ -362,16 +484,54 @@ impl Shared {
         Ok(())
     }
 
+    /// Drops a random family other than "default" and creates it again,
+    /// with no other operation running; logged before and after. The
+    /// family is empty afterwards.
+    fn drop_and_recreate(&self, rng: &mut Rng) -> anyhow::Result<()> {
+        let mut fams = self.families.write();
+        let f = 1 + rng.below(self.nfam as u64 - 1) as usize;
+        let name = self.cfg.family_names()[f].clone();
+        let rec = |kind| Record {
+            kind,
+            synced: self.wopts.sync,
+            key: u32::MAX,
+            version: 0,
+            aux: 0,
+            families: 1 << f,
+        };
+        self.log
+            .append(&[rec(RecordKind::DropStart)], self.wopts.sync)?;
+        self.db.drop_column_family(&fams[f])?;
+        fams[f] = self
+            .db
+            .create_column_family(&name, self.cfg.family_options()?)?;
+        for k in 0..self.cfg.keys {
+            self.slot(f, k).store(pack(0, false), Ordering::Release);
+        }
+        self.log
+            .append(&[rec(RecordKind::DropAck)], self.wopts.sync)?;
+        self.counters.drops.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+
     fn one_op(&self, rng: &mut Rng, held: &mut Option<HeldSnapshot>) -> anyhow::Result<()> {
         let c = &self.cfg;
+        if self.nfam > 1 && c.drop_cf_one_in > 0 && rng.below(c.drop_cf_one_in) == 0 {
+            self.drop_and_recreate(rng)?;
+        }
+        let fams = self.families.read();
+        let fams: &[ColumnFamily] = &fams;
         if c.flush_one_in > 0 && rng.below(c.flush_one_in) == 0 {
-            self.flush()?;
+            self.flush_families(fams)?;
         }
         if c.compact_one_in > 0 && rng.below(c.compact_one_in) == 0 {
             let a = self.random_key(rng);
             let b = a.saturating_add(rng.below(1000) as u32).min(c.keys - 1);
-            self.db
-                .compact_range(Some(&key_bytes(a)), Some(&key_bytes(b)))?;
+            let (a, b) = (key_bytes(a), key_bytes(b));
+            match self.random_family(rng) {
+                0 => self.db.compact_range(Some(&a), Some(&b))?,
+                f => self.db.compact_range_cf(&fams[f], Some(&a), Some(&b))?,
+            }
         }
         let weights = [c.puts, c.deletes, c.batches, c.gets, c.scans, c.snapshots];
         let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
@@ -385,12 +545,12 @@ impl Shared {
             r -= u64::from(w);
         }
         match which {
-            0 => self.op_put(rng, false),
-            1 => self.op_put(rng, true),
-            2 => self.op_batch(rng),
-            3 => self.op_get(rng),
-            4 => self.op_scan(rng),
-            _ => self.op_snapshot(rng, held),
+            0 => self.op_put(fams, rng, false),
+            1 => self.op_put(fams, rng, true),
+            2 => self.op_batch(fams, rng),
+            3 => self.op_get(fams, rng),
+            4 => self.op_scan(fams, rng),
+            _ => self.op_snapshot(fams, rng, held),
         }
     }
 
