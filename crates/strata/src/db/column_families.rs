@@ -137,8 +137,13 @@ impl DbInner {
             .map(|f| (f.family.name.clone(), f.family.opts.clone()))
             .collect();
         let opts = st.fam(0).family.opts.clone();
-        MutexGuard::unlocked(st, || {
+        // Its temp file `n.dbtmp` exists with the lock released: a pending
+        // output, so that no concurrent obsolete-file scan removes it.
+        st.pending_outputs.insert(n);
+        let r = MutexGuard::unlocked(st, || {
             crate::options_file::write(&self.fs, &self.dir, n, &opts, &families)
-        })
+        });
+        st.pending_outputs.remove(&n);
+        r
     }
 }

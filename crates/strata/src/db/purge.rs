@@ -99,7 +99,12 @@ impl DbInner {
                 Some(FileType::Wal(n)) => n < log_number && n != current_wal,
                 Some(FileType::Manifest(n)) => n < manifest,
                 Some(FileType::Options(n)) => Some(n) != newest_options,
-                Some(FileType::Temp) => true,
+                // A temp file being written with the lock released (the
+                // OPTIONS file) is a pending output.
+                Some(FileType::Temp) => !name
+                    .strip_suffix(".dbtmp")
+                    .and_then(|n| n.parse::<u64>().ok())
+                    .is_some_and(|n| live.contains(&n)),
                 _ => false,
             };
             if remove {
