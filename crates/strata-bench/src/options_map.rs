@@ -276,7 +276,7 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
             flags.num_column_families.to_string(),
         );
     }
-    if flags.hot_key_fraction > 0.0 {
+    if flags.hot_key_fraction > 0.0 && flags.hot_cold_families {
         let hot_keys = (flags.hot_key_fraction * flags.num.max(0) as f64) as u64;
         set(
             "hot_key_fraction",
@@ -286,7 +286,10 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
         for spec in crate::flags::table::FLAGS {
             let name = spec.name;
             let family_flag = (name.starts_with("hot_") || name.starts_with("cold_"))
-                && !matches!(name, "hot_key_fraction" | "hot_write_fraction");
+                && !matches!(
+                    name,
+                    "hot_key_fraction" | "hot_write_fraction" | "hot_cold_families"
+                );
             if family_flag && v.was_given(name) {
                 let value = if name.ends_with("_compaction_style") {
                     compaction_style(v.raw(name))

@@ -127,6 +127,7 @@ pub fn parse_output(stdout: &str, stderr: &str) -> BenchOutput {
     let mut statistics = Statistics::default();
     // L0's table count in `--engine=fjall`'s `Level Files` table.
     let mut fjall_l0: Option<f64> = None;
+    let mut families = std::collections::BTreeSet::new();
     let mut last_bench = String::new();
     for raw in stdout.lines() {
         let line = raw.trim();
@@ -158,6 +159,12 @@ pub fn parse_output(stdout: &str, stderr: &str) -> BenchOutput {
                 continue;
             }
             finish(current_hist.take(), &mut out);
+        }
+        if let Some(name) = line
+            .strip_prefix("** Compaction Stats [")
+            .and_then(|r| r.strip_suffix("] **"))
+        {
+            families.insert(name.to_string());
         }
         if let Some(h) = TableHeader::parse(line) {
             header = Some(h);
@@ -205,6 +212,12 @@ pub fn parse_output(stdout: &str, stderr: &str) -> BenchOutput {
         }
     }
     finish(current_hist.take(), &mut out);
+    // With several column families each table is one family's: no single
+    // Sum or L0 row describes the DB (its tickers do).
+    if families.len() > 1 {
+        out.compaction_sum.clear();
+        out.compaction_l0.clear();
+    }
     if leveldb.seen() {
         (out.compaction_sum, out.compaction_l0) = leveldb.sum_and_l0();
     }
@@ -316,6 +329,25 @@ Approximate size of all keys: 5000000 bytes
             "",
         );
         assert_eq!(mixed.primary().unwrap().name, "fillrandom");
+    }
+
+    /// With several column families each `rocksdb.stats` table is one
+    /// family's: the Sum row of the last one (the DB's W-Amp and size until
+    /// then) would describe one family only, so none is kept.
+    #[test]
+    fn tables_of_several_families_give_no_db_sum() {
+        let text = data("fillrandom_compact_7.8.3.stdout");
+        let one = parse_output(&text, "");
+        assert!(one.compaction_sum.contains_key("W-Amp"));
+        let two = text.replacen(
+            "** Compaction Stats [default] **",
+            "** Compaction Stats [hot] **",
+            1,
+        ) + &text;
+        let o = parse_output(&two, "");
+        assert!(o.compaction_sum.is_empty(), "{:?}", o.compaction_sum);
+        assert!(o.compaction_l0.is_empty());
+        assert_eq!(o.tickers, one.tickers);
     }
 
     #[test]

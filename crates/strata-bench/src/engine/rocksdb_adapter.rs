@@ -445,7 +445,16 @@ impl BenchEngine for RocksDbEngine {
             .wait_for_compact(&WaitForCompactOptions::default())?)
     }
     fn property(&self, name: &str) -> Option<String> {
-        self.db.property_value(name).ok().flatten()
+        // `rocksdb.stats` of every family when there are several (each
+        // table names its family); other properties are the default's.
+        let mut text = self.db.property_value(name).ok().flatten()?;
+        if name == "rocksdb.stats" {
+            for n in &self.names {
+                let cf = self.db.cf_handle(n)?;
+                text.push_str(&self.db.property_value_cf(cf, name).ok().flatten()?);
+            }
+        }
+        Some(text)
     }
     fn statistics_dump(&self) -> Option<String> {
         self.opts.get_statistics()

@@ -189,6 +189,16 @@ impl BenchEngine for StrataEngine {
         Ok(self.db.wait_for_compaction()?)
     }
     fn property(&self, name: &str) -> Option<String> {
+        // `rocksdb.stats` of every family when there are several (each
+        // table names its family); other properties are the default's.
+        if self.families.len() > 1 && name == "rocksdb.stats" {
+            let texts: Option<Vec<String>> = self
+                .families
+                .iter()
+                .map(|cf| self.db.property_cf(cf, name))
+                .collect();
+            return texts.map(|t| t.concat());
+        }
         self.db.property(name)
     }
     fn statistics_dump(&self) -> Option<String> {

@@ -145,6 +145,8 @@ pub struct Flags {
     pub hot_key_fraction: f64,
     /// `--hot_write_fraction`: updatehotcold's share of writes to hot keys
     pub hot_write_fraction: f64,
+    /// `--hot_cold_families`: hot and cold keys in their own families
+    pub hot_cold_families: bool,
     /// `--benchmark_write_rate_limit` bytes/s (0: unlimited)
     pub benchmark_write_rate_limit: u64,
     /// `--engine`
@@ -273,11 +275,18 @@ impl Flags {
                 .iter()
                 .map(|f| f.name)
                 .filter(|n| n.starts_with(side) && n[side.len()..].starts_with('_'))
-                .filter(|n| !n.starts_with("hot_key") && !n.starts_with("hot_write"))
+                .filter(|n| {
+                    !n.starts_with("hot_key")
+                        && !n.starts_with("hot_write")
+                        && !n.starts_with("hot_cold")
+                })
                 .filter(|n| values.was_given(n))
                 .collect();
             if let (Some(n), true) = (given.first(), hot_key_fraction == 0.0) {
                 return Err(bad(n, values.raw(n), "needs --hot_key_fraction"));
+            }
+            if let (Some(n), false) = (given.first(), boolean("hot_cold_families")) {
+                return Err(bad(n, values.raw(n), "needs --hot_cold_families=true"));
             }
         }
         let engine = values.raw("engine").to_string();
@@ -325,6 +334,7 @@ impl Flags {
             num_column_families,
             hot_key_fraction,
             hot_write_fraction,
+            hot_cold_families: boolean("hot_cold_families"),
             benchmark_write_rate_limit: uint("benchmark_write_rate_limit"),
             engine,
             json_report: values.raw("json_report").to_string(),

@@ -757,6 +757,12 @@ pub static FLAGS: &[FlagSpec] = &[
         "[strata] Split the keys over two column families: the first fraction of the key range in 'hot', the rest in 'cold' (0: one family)",
     ),
     f(
+        "hot_cold_families",
+        Bool,
+        "true",
+        "[strata] With --hot_key_fraction: hot and cold keys in column families 'hot' and 'cold' (false: all in 'default'; updatehotcold, readhot and readcold still tell them apart)",
+    ),
+    f(
         "hot_write_fraction",
         F64,
         "0.9",

@@ -125,6 +125,9 @@ pub(crate) fn run_job(
                 &db,
                 &rdir.join(format!("step{i}.events")),
             ));
+            if let Some(bytes) = dir_bytes(&db) {
+                row.metrics.insert("disk_mb_end".into(), bytes as f64 / 1e6);
+            }
             row.ok = o.exit_code == 0 && parsed.primary().is_some();
             if !row.ok {
                 let last = o
@@ -231,8 +234,33 @@ pub(crate) fn run_study(plan: &Plan, opts: &RunOptions) -> anyhow::Result<PathBu
     Ok(sdir)
 }
 
+/// Bytes of every file under `dir` (recursively); `None` if `dir` cannot
+/// be read (the engine left no directory).
+fn dir_bytes(dir: &Path) -> Option<u64> {
+    let mut total = 0u64;
+    for e in std::fs::read_dir(dir).ok()?.flatten() {
+        let Ok(meta) = e.metadata() else { continue };
+        if meta.is_dir() {
+            total += dir_bytes(&e.path()).unwrap_or(0);
+        } else {
+            total += meta.len();
+        }
+    }
+    Some(total)
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn disk_use_counts_every_file_below_the_db() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join("000001.sst"), [0u8; 1000]).unwrap();
+        std::fs::create_dir(d.path().join("tables")).unwrap();
+        std::fs::write(d.path().join("tables").join("7"), [0u8; 234]).unwrap();
+        assert_eq!(super::dir_bytes(d.path()), Some(1234));
+        assert_eq!(super::dir_bytes(&d.path().join("missing")), None);
+    }
+
     use super::*;
     use crate::run::engines::probe;
     use crate::run::leveldb::LevelDbBenchCaps;
