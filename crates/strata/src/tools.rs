@@ -117,7 +117,9 @@ pub mod blob {
 
 /// Versions and the MANIFEST.
 pub mod version {
-    pub use crate::version::edit::{read_manifest, FileMetaData, VersionEdit, MAX_LEVELS};
+    pub use crate::version::edit::{
+        read_manifest, BlobFileAddition, BlobFileGarbage, FileMetaData, VersionEdit, MAX_LEVELS,
+    };
     pub use crate::version::{Version, VersionBuilder};
 }
 

@@ -105,6 +105,14 @@ fn write_text(dir: &Path, r: &Report, fmt: BytesFmt, out: &mut dyn Write) -> any
         m.next_file_number,
         m.last_sequence
     )?;
+    if m.families.len() > 1 {
+        let names: Vec<String> = m
+            .families
+            .iter()
+            .map(|(id, n)| format!("{n} (id {id})"))
+            .collect();
+        writeln!(out, "  column families: {}", names.join(", "))?;
+    }
     writeln!(out)?;
     writeln!(
         out,
@@ -298,6 +306,7 @@ fn to_json(dir: &Path, r: &Report, fmt: BytesFmt) -> Value {
         "manifest_edits": m.edits,
         "comparator": m.comparator,
         "log_number": m.log_number,
+        "column_families": m.families.iter().map(|(id, n)| json!({"id": id, "name": n})).collect::<Vec<_>>(),
         "next_file_number": m.next_file_number,
         "last_sequence": m.last_sequence,
         "total_files": (0..r.num_levels).map(|l| m.version.files(l).len()).sum::<usize>(),

@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 
 use strata::fs::{FileSystem, PosixFileSystem};
 use strata::tools::filename::{current_file_name, manifest_file_name, parse_file_name, FileType};
-use strata::tools::version::{Version, VersionBuilder, MAX_LEVELS};
+use strata::tools::version::{
+    BlobFileAddition, BlobFileGarbage, Version, VersionBuilder, VersionEdit, MAX_LEVELS,
+};
 use strata::tools::wal::DroppedBytes;
 use strata::Error;
 
@@ -29,14 +31,18 @@ pub struct ManifestState {
     pub dropped: Vec<DroppedBytes>,
     /// The comparator recorded, if any.
     pub comparator: Option<String>,
-    /// WALs numbered below this are not needed for recovery.
+    /// WALs numbered below this are not needed for recovery (the smallest
+    /// log number of any live column family).
     pub log_number: u64,
+    /// The live column families: (id, name), by id.
+    pub families: Vec<(u32, String)>,
     /// Next file number to be allocated.
     pub next_file_number: u64,
     /// Last sequence number recorded (writes still only in WALs may be
     /// newer).
     pub last_sequence: u64,
-    /// Live table files per level ([`MAX_LEVELS`] levels).
+    /// Live table files per level ([`MAX_LEVELS`] levels), of every live
+    /// column family.
     pub version: Version,
     /// Live blob files (number -> total blob bytes).
     pub blob_files: BTreeMap<u64, u64>,
@@ -169,11 +175,31 @@ pub fn load_manifest(dir: &Path) -> anyhow::Result<ManifestState> {
     }
 }
 
-/// Replays one MANIFEST file.
+/// One column family during a replay.
+struct FamilyReplay {
+    name: String,
+    builder: VersionBuilder,
+    log_number: u64,
+    /// Live blob files (number -> total blob bytes).
+    blob_files: BTreeMap<u64, u64>,
+}
+
+impl FamilyReplay {
+    fn new(name: String) -> Self {
+        FamilyReplay {
+            name,
+            builder: VersionBuilder::new(&Version::new(MAX_LEVELS)),
+            log_number: 0,
+            blob_files: BTreeMap::new(),
+        }
+    }
+}
+
+/// Replays one MANIFEST file, each column family on its own.
 fn replay(path: &Path, number: u64) -> anyhow::Result<ManifestState> {
     let name = path.display().to_string();
-    let base = Version::new(MAX_LEVELS);
-    let mut builder = VersionBuilder::new(&base);
+    let mut families: BTreeMap<u32, FamilyReplay> = BTreeMap::new();
+    families.insert(0, FamilyReplay::new("default".into()));
     let mut st = ManifestState {
         number,
         path: path.to_path_buf(),
@@ -181,33 +207,51 @@ fn replay(path: &Path, number: u64) -> anyhow::Result<ManifestState> {
         dropped: Vec::new(),
         comparator: None,
         log_number: 0,
+        families: Vec::new(),
         next_file_number: 0,
         last_sequence: 0,
         version: Version::new(0),
         blob_files: BTreeMap::new(),
     };
     let dropped = super::manifest::scan(path, |offset, edit| {
-        builder.apply(&edit).map_err(|e| match e {
-            Error::Corruption { message, .. } => Error::corruption(&name, offset, message),
-            other => other,
-        })?;
+        let bad = |m: String| Error::corruption(&name, offset, m);
+        let cf = edit.column_family;
+        if let Some(n) = &edit.add_column_family {
+            families.insert(cf, FamilyReplay::new(n.clone()));
+        }
+        if edit.drop_column_family {
+            families.remove(&cf);
+        } else {
+            let Some(f) = families.get_mut(&cf) else {
+                return Err(bad(format!("edit for unknown column family {cf}")).into());
+            };
+            f.builder.apply(&edit).map_err(|e| match e {
+                Error::Corruption { message, .. } => bad(message),
+                other => other,
+            })?;
+            if let Some(n) = edit.log_number {
+                f.log_number = f.log_number.max(n);
+            }
+            for b in &edit.blob_file_additions {
+                f.blob_files.insert(b.number, b.total_blob_bytes);
+            }
+            for n in &edit.deleted_blob_files {
+                f.blob_files.remove(n);
+            }
+        }
+        for (other, n) in &edit.family_log_numbers {
+            if let Some(f) = families.get_mut(other) {
+                f.log_number = f.log_number.max(*n);
+            }
+        }
         if let Some(c) = edit.comparator {
             st.comparator = Some(c);
-        }
-        if let Some(n) = edit.log_number {
-            st.log_number = n;
         }
         if let Some(n) = edit.next_file_number {
             st.next_file_number = n;
         }
         if let Some(n) = edit.last_sequence {
             st.last_sequence = n;
-        }
-        for b in &edit.blob_file_additions {
-            st.blob_files.insert(b.number, b.total_blob_bytes);
-        }
-        for n in &edit.deleted_blob_files {
-            st.blob_files.remove(n);
         }
         st.edits += 1;
         Ok(())
@@ -216,7 +260,38 @@ fn replay(path: &Path, number: u64) -> anyhow::Result<ManifestState> {
         return Err(Error::corruption(&name, 0, "MANIFEST holds no complete edit").into());
     }
     st.dropped = dropped;
-    st.version = builder.build();
+    st.log_number = families.values().map(|f| f.log_number).min().unwrap_or(0);
+    st.families = families
+        .iter()
+        .map(|(&id, f)| (id, f.name.clone()))
+        .collect();
+    // Every live family's files in one version, level by level.
+    let mut all = VersionEdit::default();
+    for f in families.into_values() {
+        let v = f.builder.build();
+        for level in 0..v.num_levels() {
+            for file in v.files(level) {
+                all.new_files.push((level, (**file).clone()));
+            }
+        }
+        for b in v.blob_files.values() {
+            all.blob_file_additions.push(BlobFileAddition {
+                number: b.state.number,
+                total_blob_count: b.state.total_blob_count,
+                total_blob_bytes: b.state.total_blob_bytes,
+                checksum: b.checksum,
+            });
+            all.blob_file_garbage.push(BlobFileGarbage {
+                number: b.state.number,
+                garbage_blob_count: b.state.garbage_blob_count,
+                garbage_blob_bytes: b.state.garbage_blob_bytes,
+            });
+        }
+        st.blob_files.extend(f.blob_files);
+    }
+    let mut merged = VersionBuilder::new(&Version::new(MAX_LEVELS));
+    merged.apply(&all)?;
+    st.version = merged.build();
     Ok(st)
 }
 

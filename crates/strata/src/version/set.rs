@@ -665,6 +665,82 @@ mod tests {
     }
 
     #[test]
+    fn families_survive_recovery_and_a_drop_frees_the_id_for_nobody() {
+        let dir = tempfile::tempdir().unwrap();
+        let fs = default_fs();
+        let mut vs = VersionSet::create_new(dir.path(), fs.clone(), 7).unwrap();
+        for (id, name) in [(1, "hot"), (2, "cold")] {
+            let e = VersionEdit {
+                column_family: id,
+                add_column_family: Some(name.into()),
+                log_number: Some(3),
+                ..VersionEdit::default()
+            };
+            let mut w = vs.prepare(e, 5).unwrap();
+            let r = w.write();
+            vs.commit(w, r).unwrap();
+        }
+        let n = vs.new_file_number();
+        let mut e = VersionEdit {
+            column_family: 2,
+            log_number: Some(9),
+            family_log_numbers: vec![(0, 9)],
+            ..VersionEdit::default()
+        };
+        e.new_files.push((4, meta(n, "a", "c")));
+        vs.log_and_apply(e).unwrap();
+        // The default and "cold" are past WAL 9; "hot" still needs WAL 3.
+        assert_eq!(vs.log_number(), 3);
+        assert_eq!(vs.current(2).files(4).len(), 1);
+        assert_eq!(vs.current(2).num_levels(), 5);
+        vs.log_and_apply(VersionEdit {
+            column_family: 1,
+            drop_column_family: true,
+            ..VersionEdit::default()
+        })
+        .unwrap();
+        assert_eq!(vs.log_number(), 9);
+        // An edit for the dropped family, or a drop of "default", is refused.
+        assert!(vs
+            .prepare(
+                VersionEdit {
+                    column_family: 1,
+                    ..VersionEdit::default()
+                },
+                0
+            )
+            .is_err());
+        assert!(vs
+            .prepare(
+                VersionEdit {
+                    drop_column_family: true,
+                    ..VersionEdit::default()
+                },
+                0
+            )
+            .is_err());
+        drop(vs);
+        let levels = |name: &str| if name == "cold" { 5 } else { 7 };
+        let vs = VersionSet::recover(dir.path(), fs.clone(), &levels).unwrap();
+        assert_eq!(
+            vs.families(),
+            vec![(0, "default".into()), (2, "cold".into())]
+        );
+        assert_eq!(vs.max_column_family(), 2);
+        assert_eq!(vs.current(2).files(4)[0].number, n);
+        assert_eq!(vs.log_number(), 9);
+        // Recovered twice (the first recovery rewrote the MANIFEST).
+        drop(vs);
+        let vs = VersionSet::recover(dir.path(), fs.clone(), &levels).unwrap();
+        assert_eq!(vs.max_column_family(), 2);
+        assert_eq!(
+            VersionSet::list_families(dir.path(), fs).unwrap(),
+            ["default", "cold"]
+        );
+        assert_eq!(vs.family_log_number(2), 9);
+    }
+
+    #[test]
     fn bad_current_is_corruption_naming_current() {
         let dir = tempfile::tempdir().unwrap();
         let fs = default_fs();
