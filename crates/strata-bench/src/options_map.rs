@@ -51,6 +51,7 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
         "write_buffer_size",
         "arena_block_size",
         "max_write_buffer_number",
+        "max_total_wal_size",
         "min_write_buffer_number_to_merge",
         "max_background_jobs",
         "max_background_compactions",

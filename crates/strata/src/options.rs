@@ -175,6 +175,14 @@ pub struct Options {
     /// Most memtables (mutable + immutable) kept in memory; when that many
     /// are full, writers stop until a flush finishes. Default: 2.
     pub max_write_buffer_number: usize,
+    /// With more than one column family, the most bytes the live WALs may
+    /// hold: past it, the families whose entries keep the oldest WAL alive
+    /// switch their memtables and flush, so that WAL can go (a rarely
+    /// written family would otherwise keep every WAL since its last flush).
+    /// Default: 0, meaning 4 x the sum over families of `write_buffer_size`
+    /// x `max_write_buffer_number` (RocksDB's rule). DB-wide. Ignored with
+    /// one family, as in RocksDB.
+    pub max_total_wal_size: u64,
     /// Least number of immutable memtables merged into one flush. Default: 1.
     /// Larger merges more overwrites away before L0, at the cost of memory.
     pub min_write_buffer_number_to_merge: usize,
@@ -426,6 +434,7 @@ impl Default for Options {
             write_buffer_size: 64 << 20,
             arena_block_size: 0,
             max_write_buffer_number: 2,
+            max_total_wal_size: 0,
             min_write_buffer_number_to_merge: 1,
             max_background_jobs: 2,
             max_background_compactions: -1,
@@ -571,6 +580,7 @@ impl Options {
             "write_buffer_size" => self.write_buffer_size = parse_num(name, v)?,
             "arena_block_size" => self.arena_block_size = parse_num(name, v)?,
             "max_write_buffer_number" => self.max_write_buffer_number = parse_num(name, v)?,
+            "max_total_wal_size" => self.max_total_wal_size = parse_num(name, v)?,
             "min_write_buffer_number_to_merge" => {
                 self.min_write_buffer_number_to_merge = parse_num(name, v)?
             }
@@ -970,6 +980,7 @@ impl Options {
                 "max_write_buffer_number",
                 self.max_write_buffer_number.to_string(),
             ),
+            ("max_total_wal_size", self.max_total_wal_size.to_string()),
             (
                 "min_write_buffer_number_to_merge",
                 self.min_write_buffer_number_to_merge.to_string(),

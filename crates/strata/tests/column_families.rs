@@ -427,3 +427,43 @@ fn manifest_faults_during_create_and_drop_leave_a_consistent_db() {
         db.put(b"after-reopen", b"x").unwrap();
     }
 }
+
+/// With several families, `max_total_wal_size` bounds the live WALs: a
+/// family written once and never again is flushed when the WALs its entry
+/// keeps alive pass the limit, and they go.
+#[test]
+fn max_total_wal_size_flushes_the_family_holding_the_oldest_wal() {
+    let dir = tempdir();
+    let opts = Options {
+        max_total_wal_size: 1 << 20,
+        ..small_options()
+    };
+    let db = Db::open(dir.path(), opts.clone()).unwrap();
+    let rare = db.create_column_family("rare", small_options()).unwrap();
+    db.put_cf(&rare, b"r", b"once").unwrap();
+    let value = vec![b'd'; 1000];
+    for i in 0..4000u32 {
+        db.put(format!("d{i:06}"), &value).unwrap();
+    }
+    db.wait_for_compaction().unwrap();
+    let wal_bytes: u64 = wal_files(dir.path())
+        .iter()
+        .map(|n| std::fs::metadata(dir.path().join(n)).unwrap().len())
+        .sum();
+    assert!(
+        wal_bytes < 2 << 20,
+        "{wal_bytes} bytes in {:?}",
+        wal_files(dir.path())
+    );
+    let rare_files = db
+        .property_cf(&rare, "rocksdb.num-files-at-level0")
+        .unwrap();
+    assert_eq!(rare_files, "1", "the rare family was not flushed");
+    drop(db);
+    let db = Db::open_cf(dir.path(), opts, [("rare", small_options())]).unwrap();
+    let rare = db.column_family("rare").unwrap();
+    assert_eq!(
+        db.get_cf(&rare, b"r").unwrap().as_deref(),
+        Some(&b"once"[..])
+    );
+}

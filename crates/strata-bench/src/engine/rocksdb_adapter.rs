@@ -124,6 +124,7 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
             "write_buffer_size" => o.set_write_buffer_size(int(s)?),
             "arena_block_size" => o.set_arena_block_size(int(s)?),
             "max_write_buffer_number" => o.set_max_write_buffer_number(int(s)?),
+            "max_total_wal_size" => o.set_max_total_wal_size(int(s)?),
             "min_write_buffer_number_to_merge" => o.set_min_write_buffer_number_to_merge(int(s)?),
             "max_background_jobs" => o.set_max_background_jobs(int(s)?),
             "compaction_readahead_size" => o.set_compaction_readahead_size(int(s)?),

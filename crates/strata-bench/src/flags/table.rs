@@ -745,6 +745,12 @@ pub static FLAGS: &[FlagSpec] = &[
         "[strata] Target rate of the ycsb_* benchmarks over all threads (0: unthrottled); latencies then count from each op's scheduled start",
     ),
     f(
+        "max_total_wal_size",
+        U64,
+        "0",
+        "Set total max WAL size",
+    ),
+    f(
         "num_column_families",
         I32,
         "1",

@@ -191,6 +191,7 @@ pub const DB_WIDE_OPTIONS: &[&str] = &[
     "rate_limiter_auto_tuned",
     "bytes_per_sync",
     "wal_bytes_per_sync",
+    "max_total_wal_size",
 ];
 
 /// A family's options: `cf`'s column-family options with the DB-wide ones

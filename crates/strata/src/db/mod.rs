@@ -99,6 +99,8 @@ pub(crate) struct State {
     pub writers: VecDeque<Arc<WriterSlot>>,
     /// The WAL new memtables start in.
     pub current_wal: u64,
+    /// Bytes logged in each live WAL (for `max_total_wal_size`).
+    pub wal_bytes: BTreeMap<u64, u64>,
     pub flush_running: bool,
     pub compactions_running: usize,
     pub manual_compactions: usize,

@@ -225,6 +225,7 @@ pub(super) fn open(path: &Path, options: Options, families: Vec<(String, Options
         versions,
         writers: VecDeque::new(),
         current_wal: 0,
+        wal_bytes: BTreeMap::new(),
         flush_running: false,
         compactions_running: 0,
         manual_compactions: 0,

@@ -68,6 +68,8 @@ impl DbInner {
         let log_number = st.versions.log_number();
         self.wal.lock().forget_before(log_number);
         let current_wal = st.current_wal;
+        st.wal_bytes
+            .retain(|&n, _| n >= log_number || n == current_wal);
         let manifest = st.versions.manifest_number();
         let newest_options = names
             .iter()

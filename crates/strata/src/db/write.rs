@@ -257,6 +257,10 @@ impl DbInner {
         }
         let last = first_seq + count - 1;
         self.last_sequence.store(last, Ordering::Release);
+        if !disable_wal {
+            let wal = st.current_wal;
+            *st.wal_bytes.entry(wal).or_default() += wal_bytes;
+        }
         st.versions.set_last_sequence(last);
         let bytes = batch.data_size() as u64;
         let is = &mut st.istats;
@@ -345,6 +349,47 @@ impl DbInner {
             }
         }
         worst
+    }
+
+    /// With several families and the live WALs past `max_total_wal_size`:
+    /// the families whose unflushed entries keep the oldest WAL alive and
+    /// whose active memtable holds data. Their memtables switch and flush,
+    /// so that the WAL can go (RocksDB's `SwitchWAL`).
+    fn families_holding_wals(&self, st: &mut State) -> Vec<u32> {
+        if st.families.len() < 2 {
+            return Vec::new();
+        }
+        let limit = match self.opts.max_total_wal_size {
+            0 => st
+                .families
+                .values()
+                .map(|f| {
+                    let o = f.opts();
+                    4 * o.write_buffer_size as u64 * o.max_write_buffer_number as u64
+                })
+                .sum(),
+            n => n,
+        };
+        if st.wal_bytes.values().sum::<u64>() <= limit {
+            return Vec::new();
+        }
+        let oldest = st.versions.log_number();
+        let mut switch = Vec::new();
+        for (&id, f) in st.families.iter_mut() {
+            if st.versions.family_log_number(id) > oldest {
+                continue;
+            }
+            // Its sealed memtables flush; an active one that may hold
+            // entries of the oldest WAL switches first.
+            let switches = !f.mem.is_empty() && f.mem.wal_number() <= oldest;
+            if switches || !f.imm.is_empty() {
+                f.flush_requested = true;
+            }
+            if switches {
+                switch.push(id);
+            }
+        }
+        switch
     }
 
     /// Families whose active memtable must be switched before the next
@@ -447,7 +492,10 @@ impl DbInner {
                 st.last_logged_stall = None;
                 self.log.log(&format!("Write stall ({}) cleared", c.name()));
             }
-            let switch = self.families_to_switch(st, force);
+            let mut switch = self.families_to_switch(st, force);
+            if switch.is_empty() {
+                switch = self.families_holding_wals(st);
+            }
             if switch.is_empty() {
                 return Ok(());
             }
@@ -455,8 +503,10 @@ impl DbInner {
                 let f = st.fam(cf);
                 let reason = if f.mem.is_full(f.family.opts.write_buffer_size) {
                     "Write Buffer Full"
-                } else {
+                } else if force == Some(cf) {
                     st.forced_flush_reason.unwrap_or("Manual Flush")
+                } else {
+                    "WAL Full"
                 };
                 f.mem.set_flush_reason(reason);
             }
