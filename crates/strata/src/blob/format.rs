@@ -41,7 +41,7 @@ pub struct BlobFileHeader {
     /// The compression the writer was configured with (individual records
     /// may still be stored uncompressed; each record says which).
     pub compression: CompressionType,
-    /// Column family id; always 0 (Strata has one column family).
+    /// The id of the column family the file's blobs belong to.
     pub column_family_id: u32,
     /// Reserved flag bits; 0. Readers reject unknown bits.
     pub flags: u8,

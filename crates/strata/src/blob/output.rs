@@ -67,6 +67,8 @@ pub struct BlobOutput<'a> {
     limit: Option<(Arc<RateLimiter>, IoPriority)>,
     /// Range-sync blob files every this many bytes (`bytes_per_sync`).
     bytes_per_sync: u64,
+    /// The column family the blob files belong to (their header's id).
+    column_family_id: u32,
 }
 
 impl std::fmt::Debug for BlobOutput<'_> {
@@ -100,7 +102,14 @@ impl<'a> BlobOutput<'a> {
             created: Vec::new(),
             limit: None,
             bytes_per_sync: 0,
+            column_family_id: 0,
         }
+    }
+
+    /// Records column family `id` in the header of each blob file.
+    pub fn with_column_family(mut self, id: u32) -> Self {
+        self.column_family_id = id;
+        self
     }
 
     /// Takes the bytes of every blob file written from `limiter` at `pri`
@@ -150,13 +159,16 @@ impl<'a> BlobOutput<'a> {
                     self.stats.as_ref(),
                 );
                 self.created.push(n);
-                self.current.insert(BlobFileBuilder::new(
-                    file,
-                    n,
-                    path.display().to_string(),
-                    self.opts.compression,
-                    self.stats.clone(),
-                ))
+                self.current.insert(
+                    BlobFileBuilder::new(
+                        file,
+                        n,
+                        path.display().to_string(),
+                        self.opts.compression,
+                        self.stats.clone(),
+                    )
+                    .with_column_family(self.column_family_id),
+                )
             }
         };
         let index = builder.add(user_key, value)?;

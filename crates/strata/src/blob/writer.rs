@@ -52,6 +52,7 @@ pub struct BlobFileBuilder {
     file_number: u64,
     file_name: String,
     compression: CompressionType,
+    column_family_id: u32,
     stats: Option<Arc<Statistics>>,
     offset: u64,
     blob_count: u64,
@@ -87,6 +88,7 @@ impl BlobFileBuilder {
             file_number,
             file_name,
             compression,
+            column_family_id: 0,
             stats,
             offset: 0,
             blob_count: 0,
@@ -95,6 +97,12 @@ impl BlobFileBuilder {
             scratch: Vec::new(),
             failed: false,
         }
+    }
+
+    /// Records column family `id` in the file's header.
+    pub fn with_column_family(mut self, id: u32) -> Self {
+        self.column_family_id = id;
+        self
     }
 
     /// The file number given at creation.
@@ -150,7 +158,11 @@ impl BlobFileBuilder {
 
     fn ensure_header(&mut self) -> Result<()> {
         if self.offset == 0 {
-            let header = BlobFileHeader::new(self.compression).encode();
+            let header = BlobFileHeader {
+                column_family_id: self.column_family_id,
+                ..BlobFileHeader::new(self.compression)
+            }
+            .encode();
             self.append(&[&header])?;
         }
         Ok(())

@@ -81,6 +81,8 @@ pub struct BlobJobConfig<'a> {
     pub gc_cutoff: u64,
     /// `blob_compaction_readahead_size`.
     pub readahead: usize,
+    /// The column family, recorded in new blob files' headers.
+    pub column_family_id: u32,
 }
 
 /// Per-job figures for the Compaction Stats table and the tickers.
@@ -382,6 +384,7 @@ fn run_range(
         )
         .with_rate_limiter(ctx.rate_limiter, crate::rate_limiter::IoPriority::Low)
         .with_bytes_per_sync(ctx.bytes_per_sync)
+        .with_column_family(ctx.blobs.column_family_id)
     });
     let mut blobs = CompactionBlobs::new(
         name,

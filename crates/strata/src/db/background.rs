@@ -256,7 +256,8 @@ impl DbInner {
             key_prefix_hex(&hi)
         ));
         let started = parking_lot::Mutex::new(Vec::new());
-        let blob_cfg = self.blob_job_config(o, &version, task.output_level);
+        let mut blob_cfg = self.blob_job_config(o, &version, task.output_level);
+        blob_cfg.column_family_id = cf;
         let boundaries = self.subcompaction_boundaries(o, task);
         // RocksDB records it where it picks an automatic compaction, trivial
         // moves included, and never for manual ones.
@@ -288,7 +289,8 @@ impl DbInner {
             ));
         }
         let on_table = |n: crate::filename::FileNumber, info: &crate::sstable::TableInfo| {
-            self.log.event(&table_file_creation(job, n, info));
+            self.log
+                .event(&table_file_creation(job, &fam.name, n, info));
         };
         let result = MutexGuard::unlocked(st, || {
             let ctx = JobContext {
@@ -321,7 +323,12 @@ impl DbInner {
         });
         let outcome = result.and_then(|(mut edit, js)| {
             edit.column_family = cf;
-            crate::db::flush::log_blob_file_creations(&self.log, job, &edit.blob_file_additions);
+            crate::db::flush::log_blob_file_creations(
+                &self.log,
+                job,
+                &fam.name,
+                &edit.blob_file_additions,
+            );
             self.log_and_apply(st, edit)?;
             Ok(js)
         });
@@ -483,6 +490,7 @@ impl DbInner {
             output,
             gc_cutoff,
             readahead: o.blob_compaction_readahead_size as usize,
+            column_family_id: 0,
         }
     }
 

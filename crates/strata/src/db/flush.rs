@@ -46,7 +46,7 @@ impl DbInner {
     ) -> Result<(Option<FileMetaData>, Vec<BlobFileInfo>)> {
         let o = &fam.opts;
         let mut blobs = (o.enable_blob_files && o.blob_file_starting_level == 0)
-            .then(|| self.blob_output(o, true));
+            .then(|| self.blob_output(o, true).with_column_family(fam.id));
         let r = self.write_level0_inner(
             fam,
             job,
@@ -113,7 +113,8 @@ impl DbInner {
         let mut rules = DropRules::new(snapshots);
         let table_opts = self.flush_table_opts(fam);
         let on_table = |n: FileNumber, info: &crate::sstable::TableInfo| {
-            self.log.event(&table_file_creation(job, n, info));
+            self.log
+                .event(&table_file_creation(job, &fam.name, n, info));
         };
         let mut out = OutputWriter::new(
             &self.dir,
@@ -280,7 +281,7 @@ impl DbInner {
                 edit.new_files.push((0, f));
             }
             edit.blob_file_additions = blob_files.iter().map(|b| b.to_addition()).collect();
-            log_blob_file_creations(&self.log, job, &edit.blob_file_additions);
+            log_blob_file_creations(&self.log, job, &fam.name, &edit.blob_file_additions);
             // The oldest WAL still needed is the one of the oldest memtable
             // that is not being flushed now.
             let f = st.fam(cf);
@@ -415,12 +416,13 @@ impl DbInner {
 pub(crate) fn log_blob_file_creations(
     log: &crate::info_log::InfoLog,
     job: u64,
+    cf_name: &str,
     files: &[crate::version::edit::BlobFileAddition],
 ) {
     for b in files {
         log.event(
             &Event::new("blob_file_creation", job)
-                .with("cf_name", crate::event_log::CF_NAME)
+                .with("cf_name", cf_name)
                 .with("file_number", b.number)
                 .with("total_blob_count", b.total_blob_count)
                 .with("total_blob_bytes", b.total_blob_bytes)

@@ -504,7 +504,7 @@ impl DbInner {
         )?;
         let blob_bytes: u64 = blobs.iter().map(|b| b.file_size).sum();
         let additions: Vec<_> = blobs.iter().map(|b| b.to_addition()).collect();
-        super::flush::log_blob_file_creations(&self.log, job, &additions);
+        super::flush::log_blob_file_creations(&self.log, job, &fam.name, &additions);
         edit.blob_file_additions.extend(additions);
         // As `WriteLevel0TableForRecovery`: one L0 job with its wall time,
         // counted even when it wrote no table, its table bytes also in

@@ -17,9 +17,6 @@ use crate::version::Version;
 /// The marker RocksDB's event logger puts before the JSON object.
 pub const EVENT_PREFIX: &str = "EVENT_LOG_v1 ";
 
-/// The column family name every Strata event carries (Strata has one).
-pub(crate) const CF_NAME: &str = "default";
-
 /// One event: `time_micros`, `job` and `event` first, then the fields in
 /// the order they were added (RocksDB's order, which readers need not rely
 /// on: it is a JSON object).
@@ -91,11 +88,11 @@ pub(crate) fn lsm_state(v: &Version) -> Vec<u64> {
 }
 
 /// `table_file_creation` for table `number` as its builder finished it.
-pub(crate) fn table_file_creation(job: u64, number: u64, info: &TableInfo) -> Event {
+pub(crate) fn table_file_creation(job: u64, cf_name: &str, number: u64, info: &TableInfo) -> Event {
     let p = &info.properties;
     let avg = |total: u64| total.checked_div(p.num_entries).unwrap_or(0);
     Event::new("table_file_creation", job)
-        .with("cf_name", CF_NAME)
+        .with("cf_name", cf_name)
         .with("file_number", number)
         .with("file_size", info.file_size)
         .with("smallest_seqno", info.smallest_seq)
@@ -114,7 +111,7 @@ pub(crate) fn table_file_creation(job: u64, number: u64, info: &TableInfo) -> Ev
                 ("num_entries", p.num_entries.into()),
                 ("num_deletions", p.num_deletions.into()),
                 ("compression", compression_label(&p.compression_name).into()),
-                ("column_family_name", CF_NAME.into()),
+                ("column_family_name", cf_name.into()),
             ],
         )
 }
