@@ -467,3 +467,47 @@ fn max_total_wal_size_flushes_the_family_holding_the_oldest_wal() {
         Some(&b"once"[..])
     );
 }
+
+/// Regression: the blob file reader refused any column family id but 0 in
+/// a blob file's header, so values a family other than "default" kept in
+/// blob files could not be read back.
+#[test]
+fn a_familys_blob_files_record_its_id_and_read_back() {
+    let dir = tempdir();
+    let db = Db::open(dir.path(), small_options()).unwrap();
+    let blobs = db
+        .create_column_family(
+            "blobs",
+            Options {
+                enable_blob_files: true,
+                min_blob_size: 100,
+                ..small_options()
+            },
+        )
+        .unwrap();
+    let value = vec![b'b'; 500];
+    for i in 0..200u32 {
+        db.put_cf(&blobs, format!("k{i:04}"), &value).unwrap();
+    }
+    db.flush_cf(&blobs).unwrap();
+    let blob_file = file_names(dir.path())
+        .into_iter()
+        .find(|n| n.ends_with(".blob"))
+        .expect("a blob file");
+    let bytes = std::fs::read(dir.path().join(&blob_file)).unwrap();
+    // Header: magic (8), version (4), then the family id (fixed32).
+    assert_eq!(&bytes[12..16], &blobs.id().to_le_bytes());
+    assert_eq!(
+        db.get_cf(&blobs, b"k0007").unwrap().as_deref(),
+        Some(&value[..])
+    );
+    drop(db);
+    let db = Db::open_cf(dir.path(), small_options(), [("blobs", small_options())]);
+    // Reopened with other options the family still reads its blob files.
+    let db = db.unwrap();
+    let blobs = db.column_family("blobs").unwrap();
+    assert_eq!(
+        db.get_cf(&blobs, b"k0199").unwrap().as_deref(),
+        Some(&value[..])
+    );
+}

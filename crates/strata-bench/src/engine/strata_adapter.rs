@@ -148,7 +148,7 @@ impl BenchEngine for StrataEngine {
         // Pinned, as the RocksDB adapter reads: no copy of the value.
         match self.family(key) {
             None => Ok(self.db.get_pinned(&ro, key)?.map(|v| v.len())),
-            Some(cf) => Ok(self.db.get_cf_opt(cf, &ro, key)?.map(|v| v.len())),
+            Some(cf) => Ok(self.db.get_pinned_cf(cf, &ro, key)?.map(|v| v.len())),
         }
     }
     fn multi_get(

@@ -94,12 +94,6 @@ impl BlobFileHeader {
             )));
         }
         let column_family_id = decode_fixed32(&src[12..]).unwrap_or(0);
-        if column_family_id != 0 {
-            return Err(bad(
-                12,
-                format!("column family id {column_family_id} (only 0 exists)"),
-            ));
-        }
         let compression = CompressionType::from_byte(src[16])
             .ok_or_else(|| bad(16, format!("unknown compression type {}", src[16])))?;
         let flags = src[17];

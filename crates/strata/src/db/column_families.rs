@@ -66,7 +66,7 @@ impl DbInner {
             version: st.versions.current(id),
             stats: self.stats.clone(),
         };
-        let family = Arc::new(Family::new(id, name.to_string(), fo, sv));
+        let family = Arc::new(Family::new(id, name.to_string(), fo, sv, self.db_id));
         st.families
             .insert(id, FamilyState::new(family.clone(), mem));
         self.log

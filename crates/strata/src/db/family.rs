@@ -35,10 +35,20 @@ pub(crate) struct Family {
     pub super_version: RwLock<Arc<SuperVersion>>,
     /// Set when the family is dropped: writes to it fail from then on.
     pub dropped: AtomicBool,
+    /// The `DbInner::db_id` of the DB the family belongs to.
+    pub db_id: u64,
+}
+
+/// The next `DbInner::db_id`.
+static NEXT_DB_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// A new identity for an open DB.
+pub(crate) fn new_db_id() -> u64 {
+    NEXT_DB_ID.fetch_add(1, Ordering::Relaxed)
 }
 
 impl Family {
-    pub fn new(id: u32, name: String, opts: Options, sv: SuperVersion) -> Self {
+    pub fn new(id: u32, name: String, opts: Options, sv: SuperVersion, db_id: u64) -> Self {
         let table_opts = table_options(&opts);
         Family {
             id,
@@ -47,6 +57,7 @@ impl Family {
             table_opts,
             super_version: RwLock::new(Arc::new(sv)),
             dropped: AtomicBool::new(false),
+            db_id,
         }
     }
 

@@ -159,6 +159,9 @@ pub(crate) struct DbInner {
     pub opts: Options,
     /// The "default" column family, which is never dropped.
     pub default_family: Arc<Family>,
+    /// This open DB's identity among those of the process: each handle's
+    /// family carries it, so a handle of another DB is refused.
+    pub db_id: u64,
     pub fs: Arc<dyn FileSystem>,
     pub stats: Option<Arc<Statistics>>,
     pub table_cache: Arc<TableCache>,
@@ -213,19 +216,19 @@ impl DbInner {
         self.super_version_number.fetch_add(1, Ordering::AcqRel);
     }
 
-    /// The family behind a handle, checked to belong to this DB.
+    /// The family behind a handle, checked to belong to this DB (without
+    /// the DB's lock: reads through a handle take none).
     ///
     /// # Errors
     /// `InvalidArgument` for a handle of another DB.
-    pub fn family_of(&self, cf: &ColumnFamily) -> Result<Arc<Family>> {
-        let st = self.state.lock();
-        match st.families.get(&cf.family.id) {
-            Some(f) if Arc::ptr_eq(&f.family, &cf.family) => Ok(cf.family.clone()),
-            _ if cf.family.is_dropped() => Ok(cf.family.clone()),
-            _ => Err(Error::InvalidArgument(format!(
+    pub fn family_of<'a>(&self, cf: &'a ColumnFamily) -> Result<&'a Family> {
+        if cf.family.db_id == self.db_id {
+            Ok(&cf.family)
+        } else {
+            Err(Error::InvalidArgument(format!(
                 "column family '{}' is not a family of this DB",
                 cf.family.name
-            ))),
+            )))
         }
     }
 
@@ -504,8 +507,23 @@ impl Db {
         let fam = self.inner.family_of(cf)?;
         Ok(self
             .inner
-            .get(&fam, opts, key.as_ref())?
+            .get(fam, opts, key.as_ref())?
             .map(PinnableSlice::into_vec))
+    }
+
+    /// The value of `key` in column family `cf`, left in its block as by
+    /// [`Db::get_pinned`].
+    ///
+    /// # Errors
+    /// As [`Db::get_cf`].
+    pub fn get_pinned_cf(
+        &self,
+        cf: &ColumnFamily,
+        opts: &ReadOptions,
+        key: impl AsRef<[u8]>,
+    ) -> Result<Option<PinnableSlice>> {
+        let fam = self.inner.family_of(cf)?;
+        self.inner.get(fam, opts, key.as_ref())
     }
 
     /// The value of `key`, left in the data block it was read from rather
@@ -553,7 +571,7 @@ impl Db {
     /// `InvalidArgument` for a handle of another DB.
     pub fn iter_cf(&self, cf: &ColumnFamily, opts: &ReadOptions) -> Result<DbIterator> {
         let fam = self.inner.family_of(cf)?;
-        Ok(self.inner.iter(&fam, opts))
+        Ok(self.inner.iter(fam, opts))
     }
 
     /// Flushes the memtable to an L0 table and waits for it.

@@ -195,6 +195,7 @@ pub(super) fn open(path: &Path, options: Options, families: Vec<(String, Options
         .with_advise_random(options.advise_random_on_open),
     );
     let last_seq = versions.last_sequence();
+    let db_id = super::family::new_db_id();
     let mut family_states = BTreeMap::new();
     for (id, name) in &on_disk {
         let Some((_, fo)) = requested.iter().find(|(n, _)| n == name) else {
@@ -207,7 +208,7 @@ pub(super) fn open(path: &Path, options: Options, families: Vec<(String, Options
             version: versions.current(*id),
             stats: stats.clone(),
         };
-        let family = Arc::new(Family::new(*id, name.clone(), fo.clone(), sv));
+        let family = Arc::new(Family::new(*id, name.clone(), fo.clone(), sv, db_id));
         family_states.insert(*id, FamilyState::new(family, mem));
     }
     let default_family = match family_states.get(&0) {
@@ -247,6 +248,7 @@ pub(super) fn open(path: &Path, options: Options, families: Vec<(String, Options
         dir: path.to_path_buf(),
         fs,
         default_family,
+        db_id,
         stats: stats.clone(),
         table_cache,
         block_cache,
