@@ -1,4 +1,5 @@
-//! The README's API example: open, write, read, iterate, snapshot.
+//! The README's API example: open, write, read, iterate, snapshot, column
+//! families.
 //!
 //! Run: `cargo run -p strata --example quickstart`
 
@@ -46,5 +47,19 @@ fn main() -> strata::Result<()> {
         db.property("rocksdb.num-files-at-level0")
             .unwrap_or_default()
     );
+
+    // A column family with its own options; one batch spans families.
+    let cold: Options = "compaction_style=kCompactionStyleUniversal".parse()?;
+    let cold = db.create_column_family("cold", cold)?;
+    let mut batch = WriteBatch::new();
+    batch.put_cf(&cold, b"archive", b"2019");
+    batch.put(b"banana", b"brown");
+    db.write(batch)?;
+    assert_eq!(db.get_cf(&cold, b"archive")?.as_deref(), Some(&b"2019"[..]));
+    drop(db);
+    // A DB with families opens with all of them.
+    let db = Db::open_cf(&dir, Options::default(), [("cold", Options::default())])?;
+    let cold = db.column_family("cold").expect("opened");
+    assert_eq!(db.get_cf(&cold, b"archive")?.as_deref(), Some(&b"2019"[..]));
     Ok(())
 }
