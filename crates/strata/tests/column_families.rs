@@ -174,8 +174,16 @@ fn families_have_their_own_memtables_flushes_and_compaction_styles() {
     }
     db.wait_for_compaction().unwrap();
     let (u, l) = (per_level(&uni), per_level(&lev));
-    assert!(u.starts_with("0,0,") && !u.ends_with(",0"), "{u}");
-    assert!(!l.starts_with("0,0,") && l.ends_with(",0"), "{l}");
+    let levels = |s: &str| {
+        s.split(',')
+            .map(|n| n.parse::<u64>().unwrap())
+            .collect::<Vec<_>>()
+    };
+    let (uv, lv) = (levels(&u), levels(&l));
+    // L0 may hold a file below the trigger on either; then universal has
+    // nothing in L1 and its runs at the bottom, leveled the reverse.
+    assert!(uv[1] == 0 && uv[6] > 0, "{u}");
+    assert!(lv[1] > 0 && lv[6] == 0, "{l}");
     let stats = db.property_cf(&uni, "rocksdb.stats").unwrap();
     assert!(stats.contains("Compaction Stats [uni]"), "{stats}");
     let stats = db.property("rocksdb.stats").unwrap();
