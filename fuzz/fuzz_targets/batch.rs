@@ -23,11 +23,7 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(copy.count(), b.count());
     let mut rebuilt = WriteBatch::new();
     for op in b.iter() {
-        match op.value_type {
-            strata::tools::types::ValueType::Value => rebuilt.put(op.key, op.value),
-            strata::tools::types::ValueType::Deletion => rebuilt.delete(op.key),
-            strata::tools::types::ValueType::BlobIndex => rebuilt.put_blob_index(op.key, op.value),
-        }
+        rebuilt.add_record(op.cf, op.value_type, op.key, op.value);
     }
     rebuilt.set_sequence(b.sequence());
     // Varints need not be canonical, so compare operations, not bytes.

@@ -3,7 +3,7 @@
 //! accepted options render and parse back to the same text.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use strata::tools::options_file::{parse, render};
+use strata::tools::options_file::{parse_families, render};
 
 fn with_checksum(body: &[u8]) -> Vec<u8> {
     let mut v = body.to_vec();
@@ -24,12 +24,12 @@ fuzz_target!(|data: &[u8]| {
     } else {
         rest.to_vec()
     };
-    let Ok(o) = parse(&bytes, "OPTIONS-000001") else {
+    let Ok((o, families)) = parse_families(&bytes, "OPTIONS-000001") else {
         return;
     };
-    let text = render(&o);
-    match parse(&with_checksum(text.as_bytes()), "OPTIONS-000001") {
-        Ok(o2) => assert_eq!(render(&o2), text, "options round trip"),
+    let text = render(&o, &families);
+    match parse_families(&with_checksum(text.as_bytes()), "OPTIONS-000001") {
+        Ok((o2, f2)) => assert_eq!(render(&o2, &f2), text, "options round trip"),
         Err(e) => panic!("rendered options do not parse: {e}"),
     }
 });

@@ -97,8 +97,7 @@ impl WriteBatch {
         self.add(cf.id(), ValueType::Deletion, key.as_ref(), None);
     }
 
-    /// Adds an operation for the family with id `cf` (tests).
-    #[cfg(test)]
+    /// Adds an operation for the family with id `cf` (tests and tools).
     pub(crate) fn add_raw(&mut self, cf: u32, t: ValueType, key: &[u8], value: &[u8]) {
         let v = (t != ValueType::Deletion).then_some(value);
         self.add(cf, t, key, v);

@@ -56,6 +56,9 @@ pub mod batch {
         fn iter(&self) -> impl Iterator<Item = BatchOp<'_>> + '_;
         /// Adds a blob index record (what flush writes for a separated value).
         fn put_blob_index(&mut self, key: &[u8], index: &[u8]);
+        /// Adds a record of type `t` for the column family with id `cf`
+        /// (`value` is ignored for a deletion).
+        fn add_record(&mut self, cf: u32, t: crate::types::ValueType, key: &[u8], value: &[u8]);
         /// `Err(InvalidArgument)` if a record could not be added (a key or
         /// value of 4 GiB or more, or too many records).
         ///
@@ -82,6 +85,9 @@ pub mod batch {
         }
         fn put_blob_index(&mut self, key: &[u8], index: &[u8]) {
             WriteBatch::put_blob_index(self, key, index)
+        }
+        fn add_record(&mut self, cf: u32, t: crate::types::ValueType, key: &[u8], value: &[u8]) {
+            WriteBatch::add_raw(self, cf, t, key, value)
         }
         fn check(&self) -> Result<()> {
             WriteBatch::check(self)
