@@ -8,9 +8,7 @@ use std::path::{Path, PathBuf};
 
 use strata::fs::{FileSystem, PosixFileSystem};
 use strata::tools::filename::{current_file_name, manifest_file_name, parse_file_name, FileType};
-use strata::tools::version::{
-    BlobFileAddition, BlobFileGarbage, Version, VersionBuilder, VersionEdit, MAX_LEVELS,
-};
+use strata::tools::version::{Version, VersionBuilder, VersionEdit, MAX_LEVELS};
 use strata::tools::wal::DroppedBytes;
 use strata::Error;
 
@@ -268,25 +266,7 @@ fn replay(path: &Path, number: u64) -> anyhow::Result<ManifestState> {
     // Every live family's files in one version, level by level.
     let mut all = VersionEdit::default();
     for f in families.into_values() {
-        let v = f.builder.build();
-        for level in 0..v.num_levels() {
-            for file in v.files(level) {
-                all.new_files.push((level, (**file).clone()));
-            }
-        }
-        for b in v.blob_files.values() {
-            all.blob_file_additions.push(BlobFileAddition {
-                number: b.state.number,
-                total_blob_count: b.state.total_blob_count,
-                total_blob_bytes: b.state.total_blob_bytes,
-                checksum: b.checksum,
-            });
-            all.blob_file_garbage.push(BlobFileGarbage {
-                number: b.state.number,
-                garbage_blob_count: b.state.garbage_blob_count,
-                garbage_blob_bytes: b.state.garbage_blob_bytes,
-            });
-        }
+        f.builder.build().add_all_to(&mut all);
         st.blob_files.extend(f.blob_files);
     }
     let mut merged = VersionBuilder::new(&Version::new(MAX_LEVELS));

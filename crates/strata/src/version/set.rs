@@ -311,29 +311,7 @@ impl VersionSet {
             } else {
                 e.add_column_family = Some(fam.name.clone());
             }
-            let v = &fam.current;
-            for (level, files) in v.levels.iter().enumerate() {
-                for f in files {
-                    e.new_files.push((level, (**f).clone()));
-                }
-            }
-            for b in v.blob_files.values() {
-                e.blob_file_additions
-                    .push(crate::version::edit::BlobFileAddition {
-                        number: b.state.number,
-                        total_blob_count: b.state.total_blob_count,
-                        total_blob_bytes: b.state.total_blob_bytes,
-                        checksum: b.checksum,
-                    });
-                if b.state.garbage_blob_count > 0 || b.state.garbage_blob_bytes > 0 {
-                    e.blob_file_garbage
-                        .push(crate::version::edit::BlobFileGarbage {
-                            number: b.state.number,
-                            garbage_blob_count: b.state.garbage_blob_count,
-                            garbage_blob_bytes: b.state.garbage_blob_bytes,
-                        });
-                }
-            }
+            fam.current.add_all_to(&mut e);
             out.push(e);
         }
         out

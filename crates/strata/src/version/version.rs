@@ -43,6 +43,34 @@ impl Version {
         }
     }
 
+    /// Adds every table and blob file of the version to `e` as new files
+    /// (with the blob files' garbage): the edit that rebuilds the version
+    /// from an empty one.
+    pub fn add_all_to(&self, e: &mut crate::version::edit::VersionEdit) {
+        for (level, files) in self.levels.iter().enumerate() {
+            for f in files {
+                e.new_files.push((level, (**f).clone()));
+            }
+        }
+        for b in self.blob_files.values() {
+            e.blob_file_additions
+                .push(crate::version::edit::BlobFileAddition {
+                    number: b.state.number,
+                    total_blob_count: b.state.total_blob_count,
+                    total_blob_bytes: b.state.total_blob_bytes,
+                    checksum: b.checksum,
+                });
+            if b.state.garbage_blob_count > 0 || b.state.garbage_blob_bytes > 0 {
+                e.blob_file_garbage
+                    .push(crate::version::edit::BlobFileGarbage {
+                        number: b.state.number,
+                        garbage_blob_count: b.state.garbage_blob_count,
+                        garbage_blob_bytes: b.state.garbage_blob_bytes,
+                    });
+            }
+        }
+    }
+
     /// Every live blob file's state, ascending by number.
     pub fn blob_file_states(&self) -> Vec<BlobFileState> {
         self.blob_files.values().map(|b| b.state).collect()
