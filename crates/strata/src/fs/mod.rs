@@ -115,6 +115,31 @@ pub trait FileSystem: Send + Sync + Debug {
     fn file_size(&self, path: &Path) -> Result<u64>;
     /// Takes an exclusive advisory lock on `path`, creating it if needed.
     fn lock(&self, path: &Path) -> Result<Box<dyn FileLock>>;
+    /// Makes `to` (which must not exist) a hard link to the existing file
+    /// `from`: one file under two names. Durable once the directory of
+    /// `to` is synced. The default fails with `NotSupported`; a caller
+    /// that can copy instead does so (`Db::create_checkpoint`).
+    ///
+    /// # Errors
+    /// `NotSupported` without hard links; I/O errors (`to` exists, the two
+    /// paths are on different file systems).
+    fn link(&self, from: &Path, to: &Path) -> Result<()> {
+        Err(crate::Error::NotSupported(format!(
+            "{self:?} has no hard links ({} -> {})",
+            from.display(),
+            to.display()
+        )))
+    }
+    /// Removes an empty directory. The default fails with `NotSupported`.
+    ///
+    /// # Errors
+    /// `NotSupported` without it; I/O errors (the directory is not empty).
+    fn remove_dir(&self, dir: &Path) -> Result<()> {
+        Err(crate::Error::NotSupported(format!(
+            "{self:?} cannot remove directories ({})",
+            dir.display()
+        )))
+    }
 }
 
 /// The default file system.

@@ -283,6 +283,15 @@ impl FileSystem for PosixFileSystem {
             Err(std::fs::TryLockError::Error(e)) => Err(Error::io(ctx("lock", path), e)),
         }
     }
+
+    fn link(&self, from: &Path, to: &Path) -> Result<()> {
+        fs::hard_link(from, to)
+            .map_err(|e| Error::io(format!("link {} to {}", from.display(), to.display()), e))
+    }
+
+    fn remove_dir(&self, dir: &Path) -> Result<()> {
+        fs::remove_dir(dir).map_err(|e| Error::io(ctx("remove directory", dir), e))
+    }
 }
 
 #[cfg(test)]
@@ -309,5 +318,25 @@ mod tests {
         ));
         drop(l);
         fs.lock(&dir.path().join("LOCK")).unwrap();
+    }
+
+    #[test]
+    fn hard_links_share_content_and_outlive_the_first_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let fs = PosixFileSystem;
+        let (a, b) = (dir.path().join("a"), dir.path().join("sub/b"));
+        let mut w = fs.create(&a).unwrap();
+        w.append(b"table").unwrap();
+        w.sync().unwrap();
+        fs.create_dir_all(b.parent().unwrap()).unwrap();
+        fs.link(&a, &b).unwrap();
+        // A second link to an existing name fails rather than replacing it.
+        assert!(fs.link(&a, &b).unwrap_err().is_io());
+        fs.remove(&a).unwrap();
+        assert_eq!(fs.read_all(&b).unwrap(), b"table");
+        assert!(fs.remove_dir(b.parent().unwrap()).is_err(), "not empty");
+        fs.remove(&b).unwrap();
+        fs.remove_dir(b.parent().unwrap()).unwrap();
+        assert!(!fs.exists(b.parent().unwrap()));
     }
 }
