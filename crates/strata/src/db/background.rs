@@ -672,8 +672,9 @@ impl DbInner {
     }
 
     /// Called at close: with unpersisted (WAL-less) writes, flush them, as
-    /// RocksDB does unless `avoid_flush_during_shutdown`.
-    pub(crate) fn close(&self) {
+    /// RocksDB does unless `avoid_flush_during_shutdown`. Returns the first
+    /// flush's error (each is also in the LOG).
+    pub(crate) fn close(&self) -> Result<()> {
         let needs: Vec<u32> = {
             let st = self.state.lock();
             if st.unpersisted_writes && st.bg_error.is_none() {
@@ -686,11 +687,16 @@ impl DbInner {
                 Vec::new()
             }
         };
+        let mut first = Ok(());
         for cf in needs {
             if let Err(e) = self.flush_and_wait(cf, "Shut down") {
                 self.log.log(&format!("[WARN] flush at close failed: {e}"));
+                if first.is_ok() {
+                    first = Err(e);
+                }
             }
         }
+        first
     }
 }
 

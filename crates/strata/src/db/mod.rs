@@ -274,10 +274,14 @@ impl DbInner {
 }
 
 /// An open database. `Send + Sync`: share it across threads (for example in
-/// an `Arc`). Dropping it stops background work and closes the files.
+/// an `Arc`). [`Db::close`] stops background work, syncs the WAL and
+/// reports what failed; dropping it does the same but for the WAL sync, and
+/// can only write errors to the LOG.
 pub struct Db {
     inner: Arc<DbInner>,
     threads: Mutex<Vec<JoinHandle<()>>>,
+    /// Set by the first shutdown ([`Db::close`] or drop).
+    closed: AtomicBool,
 }
 
 impl std::fmt::Debug for Db {
@@ -297,6 +301,20 @@ impl Db {
     /// families; `Locked` if another process or handle has it open;
     /// `Corruption` naming the file and offset for damaged files; I/O
     /// errors.
+    ///
+    /// # Examples
+    /// ```rust
+    /// use strata::{Db, Options};
+    ///
+    /// # fn main() -> strata::Result<()> {
+    /// let dir = tempfile::tempdir().unwrap();
+    /// // RocksDB's option names, also as an option string.
+    /// let opts: Options = "write_buffer_size=4194304;bloom_bits_per_key=10".parse()?;
+    /// let db = Db::open(dir.path(), opts)?;
+    /// assert_eq!(db.path(), dir.path());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn open(path: impl AsRef<Path>, options: Options) -> Result<Db> {
         open::open(path.as_ref(), options, Vec::new())
     }
@@ -383,10 +401,27 @@ impl Db {
         }
     }
 
-    /// Sets `key` to `value`.
+    /// Sets `key` to `value`. The write is in the WAL when this returns
+    /// (pushed to the OS, not synced: see [`WriteOptions::sync`] and
+    /// [`Db::sync_wal`]).
     ///
     /// # Errors
     /// I/O errors, or the background error that stopped writes.
+    ///
+    /// # Examples
+    /// ```rust
+    /// use strata::{Db, Options};
+    ///
+    /// # fn main() -> strata::Result<()> {
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let db = Db::open(dir.path(), Options::default())?;
+    /// db.put(b"apple", b"red")?;
+    /// assert_eq!(db.get(b"apple")?, Some(b"red".to_vec()));
+    /// db.delete(b"apple")?;
+    /// assert_eq!(db.get(b"apple")?, None);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn put(&self, key: impl AsRef<[u8]>, value: impl AsRef<[u8]>) -> Result<()> {
         self.put_opt(&WriteOptions::default(), key, value)
     }
@@ -471,6 +506,20 @@ impl Db {
     ///
     /// # Errors
     /// Corruption or I/O errors from the files read.
+    ///
+    /// # Examples
+    /// ```rust
+    /// use strata::{Db, Options};
+    ///
+    /// # fn main() -> strata::Result<()> {
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let db = Db::open(dir.path(), Options::default())?;
+    /// assert_eq!(db.get(b"missing")?, None); // not found is not an error
+    /// db.put("k", "v")?;
+    /// assert_eq!(db.get("k")?.as_deref(), Some(&b"v"[..]));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn get(&self, key: impl AsRef<[u8]>) -> Result<Option<Vec<u8>>> {
         self.get_opt(&ReadOptions::default(), key)
     }
@@ -657,9 +706,47 @@ impl Db {
     }
 }
 
-impl Drop for Db {
-    fn drop(&mut self) {
-        self.inner.close();
+impl Db {
+    /// Stops background work and waits for it, flushes the writes made with
+    /// `disable_wal` that are still in memtables, and syncs every WAL, so
+    /// that every write acknowledged before the call survives a crash; then
+    /// closes the files. Returns the first error: the background error that
+    /// stopped writes (a failed flush, compaction or WAL write), else a
+    /// failed flush at close, else a failed WAL sync.
+    ///
+    /// Dropping a `Db` without calling `close` does the same except that it
+    /// only pushes the WAL to the OS (not synced) and can report errors only
+    /// to the LOG.
+    ///
+    /// # Errors
+    /// As above; the DB is closed whatever the result.
+    ///
+    /// # Examples
+    /// ```rust
+    /// use strata::{Db, Options};
+    ///
+    /// # fn main() -> strata::Result<()> {
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let db = Db::open(dir.path(), Options::default())?;
+    /// db.put(b"k", b"v")?;
+    /// db.close()?; // the write is durable now
+    ///
+    /// let db = Db::open(dir.path(), Options::default())?;
+    /// assert_eq!(db.get(b"k")?.as_deref(), Some(&b"v"[..]));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn close(self) -> Result<()> {
+        self.shut_down(true)
+    }
+
+    /// The shutdown of [`Db::close`] (`sync_wal`) and of drop (the WAL only
+    /// pushed to the OS). Runs once; later calls return `Ok`.
+    fn shut_down(&self, sync_wal: bool) -> Result<()> {
+        if self.closed.swap(true, Ordering::AcqRel) {
+            return Ok(());
+        }
+        let flushed = self.inner.close();
         self.inner.shutting_down.store(true, Ordering::Release);
         {
             let _st = self.inner.state.lock();
@@ -667,9 +754,68 @@ impl Drop for Db {
             self.inner.bg_cv.notify_all();
         }
         for t in self.threads.lock().drain(..) {
-            let _ = t.join();
+            let name = t.thread().name().unwrap_or("background").to_string();
+            if t.join().is_err() {
+                self.inner
+                    .log
+                    .log(&format!("[ERROR] thread {name} panicked"));
+            }
         }
-        let _ = self.inner.wal.lock().flush_current();
+        let wal = {
+            let mut w = self.inner.wal.lock();
+            if sync_wal {
+                w.sync_all()
+            } else {
+                w.flush_current()
+            }
+        };
+        if let Err(e) = &wal {
+            self.inner
+                .log
+                .log(&format!("[WARN] WAL flush or sync at close failed: {e}"));
+        }
+        let bg = self.inner.state.lock().bg_error.clone();
         self.inner.log.log("DB closed");
+        if let Some(e) = bg {
+            return Err(Error::Background(e));
+        }
+        flushed.and(wal)
+    }
+
+    /// Writes the WAL's buffered bytes to its file (RocksDB's `FlushWAL`),
+    /// and with `sync` also makes every WAL durable, as [`Db::sync_wal`].
+    ///
+    /// Every write pushes its WAL record to the OS before it returns (no
+    /// record waits in Strata's buffer for a later write, as with RocksDB's
+    /// default `manual_wal_flush=false`), so `flush_wal(false)` finds
+    /// nothing to write: it only reports a WAL that failed earlier. What a
+    /// write leaves in the OS survives a crash of the process but not of
+    /// the machine; `flush_wal(true)` covers both.
+    ///
+    /// # Errors
+    /// The background error, if writes are stopped; the I/O error of the
+    /// write or sync, which then becomes the background error (the WAL can
+    /// no longer be trusted to hold what it was given).
+    pub fn flush_wal(&self, sync: bool) -> Result<()> {
+        self.inner.flush_wal(sync)
+    }
+
+    /// Makes every write logged so far durable (RocksDB's `SyncWAL`): when
+    /// this returns, every write that returned before the call survives a
+    /// crash of the machine, as if it had been made with
+    /// `WriteOptions::sync`. Syncs the WALs not yet synced, oldest first.
+    /// Writes made with `disable_wal` are not in the WAL and are not
+    /// covered (a flush persists them). Writes wait while the WAL is synced.
+    ///
+    /// # Errors
+    /// As [`Db::flush_wal`].
+    pub fn sync_wal(&self) -> Result<()> {
+        self.inner.flush_wal(true)
+    }
+}
+
+impl Drop for Db {
+    fn drop(&mut self) {
+        let _ = self.shut_down(false);
     }
 }

@@ -295,6 +295,7 @@ pub(super) fn open(path: &Path, options: Options, families: Vec<(String, Options
     Ok(Db {
         inner,
         threads: Mutex::new(threads),
+        closed: AtomicBool::new(false),
     })
 }
 

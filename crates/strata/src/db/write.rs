@@ -39,6 +39,37 @@ impl DbInner {
         self.write_internal(opts, Some(batch), 0)
     }
 
+    /// `Db::flush_wal`: pushes the current WAL's buffer to the OS, and
+    /// with `sync` syncs every WAL not yet synced (closed ones first). A
+    /// write group holds the WAL's lock while it appends, so every write
+    /// that returned before this call is covered. A failure becomes the
+    /// background error, as a failed WAL append or sync in a write group
+    /// does: after a failed fsync the WAL's state on disk is unknown.
+    pub(crate) fn flush_wal(&self, sync: bool) -> Result<()> {
+        if let Some(e) = &self.state.lock().bg_error {
+            return Err(Error::Background(e.clone()));
+        }
+        let t = Instant::now();
+        let r = {
+            let mut g = self.wal.lock();
+            if sync {
+                g.sync_all()
+            } else {
+                g.flush_current()
+            }
+        };
+        if let Err(e) = r {
+            let mut st = self.state.lock();
+            self.set_bg_error(&mut st, e.duplicate());
+            return Err(e);
+        }
+        if let (Some(s), true) = (&self.stats, sync) {
+            s.record_tick(Ticker::WalFileSynced, 1);
+            s.record_histogram(Histogram::WalFileSyncMicros, t.elapsed().as_micros() as u64);
+        }
+        Ok(())
+    }
+
     /// Switches family `cf`'s memtable through the writer queue, so that no
     /// leader is still filling the memtable that becomes immutable.
     pub(crate) fn force_memtable_switch(&self, cf: u32) -> Result<()> {
