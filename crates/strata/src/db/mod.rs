@@ -18,6 +18,7 @@ mod wal_set;
 mod write;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::ops::RangeBounds;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -621,6 +622,105 @@ impl Db {
     pub fn iter_cf(&self, cf: &ColumnFamily, opts: &ReadOptions) -> Result<DbIterator> {
         let fam = self.inner.family_of(cf)?;
         Ok(self.inner.iter(fam, opts))
+    }
+
+    /// An iterator over the keys in `range`, at the current state,
+    /// ascending (descending after [`DbIterator::reverse`]). Included and
+    /// excluded bounds are exact: `a..b`, `a..=b`, `..b`, `a..`, `..` and
+    /// `(Bound, Bound)` pairs, with keys of any type that is `AsRef<[u8]>`
+    /// (`&[u8]`, `Vec<u8>`, `&str`, byte-string literals; a pair of
+    /// `Bound`s of references is a range of both `&[u8]` and `[u8]`, so it
+    /// names the key type: `db.range::<[u8], _>((lo, hi))`). A range whose
+    /// start is past its end holds no key (it does not panic). The range
+    /// becomes the iterator's bounds (`ReadOptions::iterate_lower_bound`
+    /// and `iterate_upper_bound`), so a `seek` outside it finds nothing
+    /// outside it either.
+    ///
+    /// # Examples
+    /// ```rust
+    /// use strata::{Db, Options};
+    ///
+    /// # fn main() -> strata::Result<()> {
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let db = Db::open(dir.path(), Options::default())?;
+    /// for k in ["apple", "banana", "cherry", "date"] {
+    ///     db.put(k, k.to_uppercase())?;
+    /// }
+    /// let keys = |it: strata::DbIterator| -> strata::Result<Vec<String>> {
+    ///     it.map(|r| r.map(|(k, _)| String::from_utf8(k).unwrap())).collect()
+    /// };
+    /// assert_eq!(keys(db.range("banana".."date"))?, ["banana", "cherry"]);
+    /// assert_eq!(keys(db.range("banana"..="date"))?, ["banana", "cherry", "date"]);
+    /// assert_eq!(keys(db.range(.."banana").reverse())?, ["apple"]);
+    /// assert_eq!(keys(db.prefix("ch"))?, ["cherry"]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn range<K, R>(&self, range: R) -> DbIterator
+    where
+        K: AsRef<[u8]> + ?Sized,
+        R: RangeBounds<K>,
+    {
+        self.range_opt(&ReadOptions::default(), range)
+    }
+
+    /// [`Db::range`] with read options (a snapshot, cache use): the range
+    /// narrows the options' iterate bounds if they are set.
+    pub fn range_opt<K, R>(&self, opts: &ReadOptions, range: R) -> DbIterator
+    where
+        K: AsRef<[u8]> + ?Sized,
+        R: RangeBounds<K>,
+    {
+        let opts = read::with_range(opts, &range);
+        self.inner.iter(&self.inner.default_family, &opts)
+    }
+
+    /// [`Db::range_opt`] over column family `cf`.
+    ///
+    /// # Errors
+    /// `InvalidArgument` for a handle of another DB.
+    pub fn range_cf<K, R>(
+        &self,
+        cf: &ColumnFamily,
+        opts: &ReadOptions,
+        range: R,
+    ) -> Result<DbIterator>
+    where
+        K: AsRef<[u8]> + ?Sized,
+        R: RangeBounds<K>,
+    {
+        let fam = self.inner.family_of(cf)?;
+        Ok(self.inner.iter(fam, &read::with_range(opts, &range)))
+    }
+
+    /// An iterator over the keys that start with `prefix`, ascending (as
+    /// [`Db::range`] from `prefix` up to the first key past all of them;
+    /// a prefix that ends in 0xff bytes is handled exactly, and an empty
+    /// prefix iterates every key).
+    pub fn prefix(&self, prefix: impl AsRef<[u8]>) -> DbIterator {
+        self.prefix_opt(&ReadOptions::default(), prefix)
+    }
+
+    /// [`Db::prefix`] with read options (their bounds are narrowed).
+    pub fn prefix_opt(&self, opts: &ReadOptions, prefix: impl AsRef<[u8]>) -> DbIterator {
+        let opts = read::with_prefix(opts, prefix.as_ref());
+        self.inner.iter(&self.inner.default_family, &opts)
+    }
+
+    /// [`Db::prefix_opt`] over column family `cf`.
+    ///
+    /// # Errors
+    /// `InvalidArgument` for a handle of another DB.
+    pub fn prefix_cf(
+        &self,
+        cf: &ColumnFamily,
+        opts: &ReadOptions,
+        prefix: impl AsRef<[u8]>,
+    ) -> Result<DbIterator> {
+        let fam = self.inner.family_of(cf)?;
+        Ok(self
+            .inner
+            .iter(fam, &read::with_prefix(opts, prefix.as_ref())))
     }
 
     /// Flushes the memtable to an L0 table and waits for it.

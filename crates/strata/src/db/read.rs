@@ -2,6 +2,7 @@
 //! iterators pinned to one super version.
 
 use std::any::Any;
+use std::ops::{Bound, RangeBounds};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -237,6 +238,66 @@ impl DbInner {
     }
 }
 
+/// `opts` with its iterate bounds narrowed to `range`: the iterator sees
+/// the keys both allow. The bounds of [`ReadOptions`] are an inclusive
+/// lower and an exclusive upper bound, so an excluded start `k` becomes the
+/// lower bound `k\0` and an included end `k` the upper bound `k\0`: in
+/// bytewise order no key lies between `k` and `k\0`, so both are exact.
+pub(crate) fn with_range<K, R>(opts: &ReadOptions, range: &R) -> ReadOptions
+where
+    K: AsRef<[u8]> + ?Sized,
+    R: RangeBounds<K>,
+{
+    let successor = |k: &K| {
+        let mut v = k.as_ref().to_vec();
+        v.push(0);
+        v
+    };
+    let lower = match range.start_bound() {
+        Bound::Included(k) => Some(k.as_ref().to_vec()),
+        Bound::Excluded(k) => Some(successor(k)),
+        Bound::Unbounded => None,
+    };
+    let upper = match range.end_bound() {
+        Bound::Included(k) => Some(successor(k)),
+        Bound::Excluded(k) => Some(k.as_ref().to_vec()),
+        Bound::Unbounded => None,
+    };
+    with_bounds(opts, lower, upper)
+}
+
+/// `opts` with its iterate bounds narrowed to the keys that start with
+/// `prefix`: from `prefix` up to [`prefix_successor`] (unbounded for a
+/// prefix of 0xff bytes only, which every key at or above it starts with).
+pub(crate) fn with_prefix(opts: &ReadOptions, prefix: &[u8]) -> ReadOptions {
+    with_bounds(opts, Some(prefix.to_vec()), prefix_successor(prefix))
+}
+
+/// The smallest key greater than every key that starts with `prefix`: the
+/// prefix without its trailing 0xff bytes, its last byte incremented.
+/// `None` when there is none (an empty prefix, or 0xff bytes only).
+pub(crate) fn prefix_successor(prefix: &[u8]) -> Option<Vec<u8>> {
+    let keep = prefix.iter().rposition(|&b| b != 0xff)?;
+    let mut v = prefix[..=keep].to_vec();
+    v[keep] += 1;
+    Some(v)
+}
+
+/// `opts` with its bounds intersected with `[lower, upper)` (`None`:
+/// unbounded).
+fn with_bounds(opts: &ReadOptions, lower: Option<Vec<u8>>, upper: Option<Vec<u8>>) -> ReadOptions {
+    let mut o = opts.clone();
+    o.iterate_lower_bound = match (o.iterate_lower_bound.take(), lower) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    };
+    o.iterate_upper_bound = match (o.iterate_upper_bound.take(), upper) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    o
+}
+
 #[allow(dead_code)]
 fn _assert_send_sync(sv: super::SuperVersionRef) -> Box<dyn Any + Send + Sync> {
     Box::new(sv)
@@ -250,5 +311,95 @@ fn table_read_opts(opts: &ReadOptions) -> ReadOpts {
         for_compaction: false,
         last_level: false,
         readahead: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bounds(o: &ReadOptions) -> (Option<&[u8]>, Option<&[u8]>) {
+        (
+            o.iterate_lower_bound.as_deref(),
+            o.iterate_upper_bound.as_deref(),
+        )
+    }
+
+    #[test]
+    fn ranges_become_an_inclusive_lower_and_exclusive_upper_bound() {
+        let d = ReadOptions::default();
+        let k = |s: &'static str| s.as_bytes();
+        assert_eq!(
+            bounds(&with_range(&d, &(k("a")..k("c")))),
+            (Some(k("a")), Some(k("c")))
+        );
+        assert_eq!(
+            bounds(&with_range(&d, &(k("a")..=k("c")))),
+            (Some(k("a")), Some(&b"c\0"[..]))
+        );
+        // A pair of bounds of references is a range of both `&[u8]` and
+        // `[u8]`: the key type is named.
+        let excluded = (Bound::Excluded(k("a")), Bound::Unbounded);
+        assert_eq!(
+            bounds(&with_range::<[u8], _>(&d, &excluded)),
+            (Some(&b"a\0"[..]), None)
+        );
+        let owned = (
+            Bound::Excluded(b"a".to_vec()),
+            Bound::Included(b"b".to_vec()),
+        );
+        assert_eq!(
+            bounds(&with_range(&d, &owned)),
+            (Some(&b"a\0"[..]), Some(&b"b\0"[..]))
+        );
+        assert_eq!(bounds(&with_range::<[u8], _>(&d, &..)), (None, None));
+        assert_eq!(bounds(&with_range(&d, &(..k("b")))), (None, Some(k("b"))));
+        // Owned keys and strings work as bounds too.
+        let owned = vec![1u8]..vec![2u8];
+        assert_eq!(
+            bounds(&with_range(&d, &owned)),
+            (Some(&[1u8][..]), Some(&[2u8][..]))
+        );
+        assert_eq!(
+            bounds(&with_range(&d, &("x"..="y"))),
+            (Some(k("x")), Some(&b"y\0"[..]))
+        );
+    }
+
+    #[test]
+    fn a_range_narrows_the_read_options_bounds() {
+        let o = ReadOptions {
+            iterate_lower_bound: Some(b"b".to_vec()),
+            iterate_upper_bound: Some(b"m".to_vec()),
+            ..ReadOptions::default()
+        };
+        let k = |s: &'static str| s.as_bytes();
+        assert_eq!(
+            bounds(&with_range(&o, &(k("a")..k("z")))),
+            (Some(k("b")), Some(k("m")))
+        );
+        assert_eq!(
+            bounds(&with_range(&o, &(k("c")..k("d")))),
+            (Some(k("c")), Some(k("d")))
+        );
+        assert_eq!(
+            bounds(&with_prefix(&o, k("x"))),
+            (Some(k("x")), Some(k("m")))
+        );
+    }
+
+    #[test]
+    fn prefix_successors() {
+        assert_eq!(prefix_successor(b"abc").as_deref(), Some(&b"abd"[..]));
+        assert_eq!(prefix_successor(b"a\xff\xff").as_deref(), Some(&b"b"[..]));
+        assert_eq!(prefix_successor(b"\x00\xff").as_deref(), Some(&b"\x01"[..]));
+        assert_eq!(prefix_successor(b"\xff\xff"), None);
+        assert_eq!(prefix_successor(b""), None);
+        let d = ReadOptions::default();
+        assert_eq!(
+            bounds(&with_prefix(&d, b"\xff")),
+            (Some(&b"\xff"[..]), None)
+        );
+        assert_eq!(bounds(&with_prefix(&d, b"")), (Some(&b""[..]), None));
     }
 }
