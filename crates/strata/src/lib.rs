@@ -8,11 +8,11 @@
 //! [`CompactionPri`], [`CompressionType`], [`UniversalOptions`],
 //! [`FifoOptions`], [`PrepopulateBlobCache`], [`WalRecoveryMode`]),
 //! [`ReadOptions`], [`WriteOptions`], [`WriteBatch`], [`Snapshot`],
-//! [`DbIterator`], [`PinnableSlice`], [`stats`] (tickers, histograms),
-//! [`fs`] (the [`FileSystem`](fs::FileSystem) trait and its POSIX
-//! implementation), [`event_log`] (reading the LOG's events) and
-//! [`Error`]. [`tools`] opens engine internals to the bundled tools and is
-//! not a stable API.
+//! [`DbIterator`], [`PinnableSlice`], [`CheckpointInfo`], [`stats`]
+//! (tickers, histograms), [`fs`] (the [`FileSystem`](fs::FileSystem) trait
+//! and its POSIX implementation), [`event_log`] (reading the LOG's events)
+//! and [`Error`]. [`tools`] opens engine internals to the bundled tools and
+//! is not a stable API.
 
 #![warn(missing_docs)]
 
@@ -46,7 +46,7 @@ mod write_controller;
 pub use batch::WriteBatch;
 pub use compaction::fifo::FifoOptions;
 pub use compaction::universal::{StopStyle, UniversalOptions};
-pub use db::{ColumnFamily, Db};
+pub use db::{CheckpointInfo, ColumnFamily, Db};
 pub use error::{Error, Result};
 pub use iter::DbIterator;
 pub use options::{

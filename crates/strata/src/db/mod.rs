@@ -2,9 +2,10 @@
 //! `DbInner`, with one file per path: `open.rs` (recovery), `write.rs`
 //! (group commit, stalls), `read.rs` (gets, iterators), `flush.rs`,
 //! `background.rs` (compaction threads), `purge.rs` (obsolete files),
-//! `properties.rs`.
+//! `checkpoint.rs` (copies of the open DB), `properties.rs`.
 
 mod background;
+mod checkpoint;
 mod column_families;
 mod family;
 mod flush;
@@ -43,6 +44,7 @@ use crate::version::{Version, VersionSet};
 use internal_stats::InternalStats;
 use write::WriterSlot;
 
+pub use checkpoint::CheckpointInfo;
 pub use family::{ColumnFamily, DB_WIDE_OPTIONS};
 pub(crate) use family::{Family, FamilyState};
 
@@ -127,6 +129,10 @@ pub(crate) struct State {
     pub forced_flush_reason: Option<&'static str>,
     /// Names of the obsolete files a job is removing (`purge.rs`).
     pub purging: BTreeSet<String>,
+    /// Tables, blob files and WALs a checkpoint is linking or copying, with
+    /// how many checkpoints hold each: no purge removes them meanwhile
+    /// (`checkpoint.rs`).
+    pub pinned_files: BTreeMap<FileNumber, usize>,
     /// A job is writing a MANIFEST edit with the lock released
     /// (`manifest.rs`); the next edit waits on `DbInner::manifest_cv`.
     pub manifest_writing: bool,
@@ -721,6 +727,51 @@ impl Db {
         Ok(self
             .inner
             .iter(fam, &read::with_prefix(opts, prefix.as_ref())))
+    }
+
+    /// Creates a checkpoint: an openable copy of the DB, every column
+    /// family, in the new directory `dir` (RocksDB's
+    /// `Checkpoint::CreateCheckpoint`), while writes, flushes and
+    /// compactions go on. The copy is cut at one sequence number, returned
+    /// in [`CheckpointInfo::sequence`](crate::CheckpointInfo::sequence): opening it (with [`Db::open_cf`]
+    /// and every family, as for the DB) recovers exactly the writes with
+    /// sequence numbers up to it.
+    ///
+    /// Writes wait only while the cut is recorded; tables and blob files
+    /// are hard-linked (copied when the link fails, e.g. to another file
+    /// system), WALs copied up to the cut, and a MANIFEST, OPTIONS and
+    /// CURRENT written, all synced. The directory is filled under
+    /// `<dir>.tmp` and renamed to `dir` when complete, so `dir` exists only
+    /// as a whole checkpoint. When memtables hold writes made with
+    /// `disable_wal`, they are flushed first, writes waiting meanwhile.
+    /// Later flushes, compactions and deletions in the DB do not touch the
+    /// checkpoint. Design: `docs/design/engine.md`, "Checkpoints".
+    ///
+    /// # Errors
+    /// `InvalidArgument` if `dir` exists (or `<dir>.tmp` holds files no
+    /// checkpoint writes); the background error if writes are stopped;
+    /// I/O errors linking, copying or syncing (`<dir>.tmp` is removed and
+    /// the DB is unaffected).
+    ///
+    /// # Examples
+    /// ```rust
+    /// use strata::{Db, Options};
+    ///
+    /// # fn main() -> strata::Result<()> {
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let db = Db::open(dir.path().join("db"), Options::default())?;
+    /// db.put(b"k", b"before")?;
+    /// let info = db.create_checkpoint(dir.path().join("backup"))?;
+    /// db.put(b"k", b"after")?;
+    ///
+    /// let copy = Db::open(&info.path, Options::default())?;
+    /// assert_eq!(copy.get(b"k")?.as_deref(), Some(&b"before"[..]));
+    /// assert_eq!(info.sequence, 1);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn create_checkpoint(&self, dir: impl AsRef<Path>) -> Result<CheckpointInfo> {
+        self.inner.create_checkpoint(dir.as_ref())
     }
 
     /// Flushes the memtable to an L0 table and waits for it.

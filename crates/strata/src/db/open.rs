@@ -242,6 +242,7 @@ pub(super) fn open(path: &Path, options: Options, families: Vec<(String, Options
         last_speedup: false,
         forced_flush_reason: None,
         purging: BTreeSet::new(),
+        pinned_files: BTreeMap::new(),
         manifest_writing: false,
     };
     let inner = Arc::new(DbInner {

@@ -41,8 +41,8 @@ struct ObsoleteFile {
 }
 
 impl DbInner {
-    /// Removes every file that no version, pending output or current WAL
-    /// needs, with the state lock released while it unlinks. Files another
+    /// Removes every file that no version, pending output, checkpoint pin
+    /// or current WAL needs, with the state lock released while it unlinks. Files another
     /// job is removing are skipped, so two jobs finishing close together do
     /// not both try to remove one file.
     pub(crate) fn delete_obsolete_files(&self, st: &mut MutexGuard<'_, State>, job: u64) {
@@ -50,8 +50,8 @@ impl DbInner {
         self.purge(st, batch, job);
     }
 
-    /// The files no version, pending output or current WAL needs, marked
-    /// as being removed (`State::purging`).
+    /// The files no version, pending output, checkpoint pin or current WAL
+    /// needs, marked as being removed (`State::purging`).
     fn find_obsolete_files(&self, st: &mut State) -> Vec<ObsoleteFile> {
         let mut batch = Vec::new();
         // After a background error the MANIFEST may hold an edit whose
@@ -65,6 +65,8 @@ impl DbInner {
         };
         let mut live = st.versions.live_files();
         live.extend(st.pending_outputs.iter().copied());
+        let pins: Vec<u64> = st.pinned_files.keys().copied().collect();
+        let pinned = |n: u64| pins.binary_search(&n).is_ok();
         let log_number = st.versions.log_number();
         self.wal.lock().forget_before(log_number);
         let current_wal = st.current_wal;
@@ -85,20 +87,20 @@ impl DbInner {
             let kind = parse_file_name(&name);
             let remove = match kind {
                 Some(FileType::Table(n)) => {
-                    let dead = !live.contains(&n);
+                    let dead = !live.contains(&n) && !pinned(n);
                     if dead {
                         self.table_cache.evict(n);
                     }
                     dead
                 }
                 Some(FileType::Blob(n)) => {
-                    let dead = !live.contains(&n);
+                    let dead = !live.contains(&n) && !pinned(n);
                     if dead {
                         self.blob_source.evict(n);
                     }
                     dead
                 }
-                Some(FileType::Wal(n)) => n < log_number && n != current_wal,
+                Some(FileType::Wal(n)) => n < log_number && n != current_wal && !pinned(n),
                 Some(FileType::Manifest(n)) => n < manifest,
                 Some(FileType::Options(n)) => Some(n) != newest_options,
                 // A temp file being written with the lock released (the

@@ -103,6 +103,15 @@ impl WalSet {
             None => Ok(()),
         }
     }
+
+    /// The current WAL's number and the bytes logged in it, after pushing
+    /// its buffer to the OS: a reader of the file then finds that many
+    /// bytes, ending on a whole record (`db/checkpoint.rs`).
+    pub fn current_length(&mut self) -> Result<(u64, u64)> {
+        let w = self.current()?;
+        w.flush()?;
+        Ok((self.number, self.current()?.size()))
+    }
 }
 
 #[cfg(test)]
@@ -141,7 +150,7 @@ mod tests {
     }
 
     #[test]
-    fn sync_all_syncs_closed_and_current() {
+    fn sync_all_syncs_closed_and_current_and_lengths_end_on_records() {
         use crate::fs::fault::{FaultInjectionFs, FaultOp};
         use std::sync::Arc;
         let dir = tempfile::tempdir().unwrap();
@@ -153,8 +162,9 @@ mod tests {
         s.start(4, fs.create(&dir.path().join("4.log")).unwrap())
             .unwrap();
         s.current().unwrap().add_record(b"new").unwrap();
-        s.current().unwrap().flush().unwrap();
-        let len = fs.file_size(&dir.path().join("4.log")).unwrap();
+        let (n, len) = s.current_length().unwrap();
+        assert_eq!(n, 4);
+        assert_eq!(len, fs.file_size(&dir.path().join("4.log")).unwrap());
         let syncs = fs.operations(FaultOp::Sync);
         s.sync_all().unwrap();
         assert_eq!(fs.operations(FaultOp::Sync), syncs + 2);

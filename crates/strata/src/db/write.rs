@@ -70,6 +70,39 @@ impl DbInner {
         Ok(())
     }
 
+    /// Runs `f` at the front of the writer queue: no write group is being
+    /// logged or applied while it runs (the last one's sequence is
+    /// published), and writes that arrive wait behind it. `f` may release
+    /// the lock (to wait for a MANIFEST write or a flush); writers still
+    /// wait. Used to take a checkpoint's cut (`checkpoint.rs`).
+    pub(crate) fn with_writes_paused<T>(
+        &self,
+        f: impl FnOnce(&mut MutexGuard<'_, State>) -> Result<T>,
+    ) -> Result<T> {
+        let slot = Arc::new(WriterSlot {
+            batch: Mutex::new(None),
+            force_switch: None,
+            sync: false,
+            disable_wal: false,
+            done: AtomicBool::new(false),
+            result: Mutex::new(None),
+            cv: Condvar::new(),
+        });
+        let mut st = self.state.lock();
+        st.writers.push_back(slot.clone());
+        while !st.writers.front().is_some_and(|f| Arc::ptr_eq(f, &slot)) {
+            slot.cv.wait(&mut st);
+        }
+        let r = f(&mut st);
+        // No leader takes this slot into its group (it has no batch), and
+        // only the front writer pops: it is still at the front.
+        st.writers.pop_front();
+        if let Some(front) = st.writers.front() {
+            front.cv.notify_one();
+        }
+        r
+    }
+
     /// Switches family `cf`'s memtable through the writer queue, so that no
     /// leader is still filling the memtable that becomes immutable.
     pub(crate) fn force_memtable_switch(&self, cf: u32) -> Result<()> {

@@ -7,5 +7,5 @@ pub(crate) mod testutil;
 #[allow(clippy::module_inception)]
 mod version;
 
-pub use set::{VersionSet, DEFAULT_FAMILY_NAME};
+pub use set::{write_current_file, VersionSet, DEFAULT_FAMILY_NAME};
 pub use version::{Version, VersionBuilder};

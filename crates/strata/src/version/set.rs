@@ -98,6 +98,26 @@ impl ManifestWrite {
     }
 }
 
+/// Points `dir`'s CURRENT at `MANIFEST-manifest_number`: the name is
+/// written to a temp file, synced, renamed over CURRENT, and the directory
+/// synced, so CURRENT names the old MANIFEST or the new one after a crash.
+///
+/// # Errors
+/// I/O errors.
+pub fn write_current_file(
+    fs: &dyn FileSystem,
+    dir: &Path,
+    manifest_number: FileNumber,
+) -> Result<()> {
+    let tmp = temp_file_name(dir, manifest_number);
+    let mut f = fs.create(&tmp)?;
+    f.append(format!("MANIFEST-{manifest_number:06}\n").as_bytes())?;
+    f.sync()?;
+    drop(f);
+    fs.rename(&tmp, &current_file_name(dir))?;
+    fs.sync_dir(dir)
+}
+
 fn wrap_corruption(e: Error, file: &str, offset: u64) -> Error {
     match e {
         Error::Corruption { message, .. } => Error::corruption(file, offset, message),
@@ -317,6 +337,17 @@ impl VersionSet {
         out
     }
 
+    /// The records a new MANIFEST starts with: the encoded
+    /// [`snapshot_edits`](Self::snapshot_edits) of the current state, which
+    /// a MANIFEST holding nothing else recovers exactly (a checkpoint's
+    /// MANIFEST, `db/checkpoint.rs`).
+    pub fn snapshot_records(&self) -> Vec<Vec<u8>> {
+        self.snapshot_edits()
+            .iter()
+            .map(VersionEdit::encode)
+            .collect()
+    }
+
     /// Writes a new MANIFEST with a snapshot of the state, syncs it, and
     /// atomically points CURRENT at it.
     fn write_new_manifest(&mut self) -> Result<()> {
@@ -346,13 +377,7 @@ impl VersionSet {
 
     /// Writes CURRENT through a synced temp file and a rename.
     fn set_current(&mut self, manifest_number: FileNumber) -> Result<()> {
-        let tmp = temp_file_name(&self.dir, manifest_number);
-        let mut f = self.fs.create(&tmp)?;
-        f.append(format!("MANIFEST-{manifest_number:06}\n").as_bytes())?;
-        f.sync()?;
-        drop(f);
-        self.fs.rename(&tmp, &current_file_name(&self.dir))?;
-        self.fs.sync_dir(&self.dir)
+        write_current_file(self.fs.as_ref(), &self.dir, manifest_number)
     }
 
     /// Logs `edit` to the MANIFEST (synced) and installs the new version:
