@@ -46,7 +46,7 @@ mod write_controller;
 pub use batch::WriteBatch;
 pub use compaction::fifo::FifoOptions;
 pub use compaction::universal::{StopStyle, UniversalOptions};
-pub use db::{CheckpointInfo, ColumnFamily, Db};
+pub use db::{CheckpointInfo, ColumnFamily, Db, DB_WIDE_OPTIONS};
 pub use error::{Error, Result};
 pub use iter::DbIterator;
 pub use options::{
