@@ -59,6 +59,63 @@ pub(crate) struct Common {
     pub db_bench_on_path: bool,
 }
 
+/// The arguments of `lab tune`.
+#[derive(Debug, clap::Args, Clone)]
+pub(crate) struct TuneArgs {
+    /// Tuning file, or a name under `tunes/` (e.g. `fill_read`).
+    pub spec: String,
+    /// Scale: `quick` or `full` (or any scale the file defines).
+    #[arg(long, default_value = "quick")]
+    pub scale: String,
+    /// Engines, comma separated, each tuned on its own (default: the file's).
+    #[arg(long, value_delimiter = ',')]
+    pub engines: Option<Vec<String>>,
+    /// Output root directory (the tuning goes to `OUT/tune-NAME-SCALE`).
+    #[arg(long, default_value = "lab-results")]
+    pub out: PathBuf,
+    /// Search runs per engine (default: the file's `budget`).
+    #[arg(long)]
+    pub budget: Option<usize>,
+    /// End the search at the first run after this many minutes (then confirm).
+    #[arg(long)]
+    pub budget_minutes: Option<f64>,
+    /// Configurations the model proposes per round.
+    #[arg(long, default_value_t = 1)]
+    pub batch: usize,
+    /// Seed of the search (default: the file's).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Override a fixed flag of the workload: `--set num=100000` (repeatable).
+    #[arg(long = "set", value_name = "FLAG=VALUE", allow_hyphen_values = true)]
+    pub set: Vec<String>,
+    /// Kill a benchmark step after this many seconds (the run counts as failed).
+    #[arg(long)]
+    pub timeout: Option<u64>,
+    /// Command running Strata's benchmark (default: this executable + `bench`).
+    #[arg(long)]
+    pub strata_bench: Option<String>,
+    /// External RocksDB db_bench (default: `strata bench --engine=rocksdb` if it works).
+    #[arg(long)]
+    pub rocksdb_bench: Option<String>,
+    /// External LevelDB db_bench (default: `strata bench --engine=leveldb` if it works).
+    #[arg(long)]
+    pub leveldb_bench: Option<String>,
+    /// Continue the tuning logged in the output directory.
+    #[arg(long)]
+    pub resume: bool,
+    /// Run only this logged trial (the lines `lab plan` prints for a tuning).
+    #[arg(long)]
+    pub run_index: Option<usize>,
+    /// Run a reference grid instead of searching: the baseline and every
+    /// configuration with each numeric option at LEVELS values, once each
+    /// (into `OUT/tune-NAME-SCALE-grid`).
+    #[arg(long, value_name = "LEVELS")]
+    pub grid: Option<usize>,
+    /// Compare the winner with a reference grid's directory in the report.
+    #[arg(long, value_name = "GRID_DIR")]
+    pub reference: Option<PathBuf>,
+}
+
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub(crate) enum Cmd {
@@ -98,7 +155,10 @@ pub(crate) enum Cmd {
         #[arg(long, default_value_t = 0.05)]
         min_delta: f64,
     },
-    /// Print the study's runs as one shell command per line.
+    /// Print the study's runs as one shell command per line. For a tuning
+    /// file: log the next round of runs and print their commands (run them,
+    /// gather their run directories into the tuning directory, and plan
+    /// again; nothing printed: the tuning is complete).
     Plan {
         /// Shared options.
         #[command(flatten)]
@@ -106,7 +166,13 @@ pub(crate) enum Cmd {
         /// Command that runs `strata lab` on the workers (default: this executable + `lab`).
         #[arg(long)]
         lab_cmd: Option<String>,
+        /// For a tuning file: configurations the model proposes per round.
+        #[arg(long, default_value_t = 1)]
+        batch: usize,
     },
+    /// Search the options of a workload for the best configuration (a
+    /// tuning file, see docs/lab.md) and write its report.
+    Tune(TuneArgs),
     /// Run one job of a plan by index (what `plan` lines call).
     RunOne {
         /// Shared options.
@@ -268,6 +334,141 @@ pub(crate) fn parse_json(
     }))
 }
 
+/// The tuning file `arg` names, if it is one (a path or a name under `tunes/`).
+fn tune_file(arg: &str) -> Option<PathBuf> {
+    let p = crate::tune::spec::resolve_path(arg);
+    let text = std::fs::read_to_string(&p).ok()?;
+    crate::tune::spec::is_tune_text(&text).then_some(p)
+}
+
+fn set_pairs(set: &[String]) -> anyhow::Result<Vec<(String, String)>> {
+    set.iter()
+        .map(|kv| {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| anyhow::anyhow!("--set {kv}: expected FLAG=VALUE"))?;
+            Ok((k.trim_start_matches('-').to_string(), v.to_string()))
+        })
+        .collect()
+}
+
+/// `lab plan` of a tuning file: the next round's command lines.
+fn plan_tuning(
+    common: &Common,
+    path: &std::path::Path,
+    batch: usize,
+    lab: &[String],
+) -> anyhow::Result<i32> {
+    if common.repeats.is_some() || !common.only.is_empty() || common.db_bench_on_path {
+        anyhow::bail!(
+            "{}: a tuning file takes no --repeats, --only or --db-bench-on-path",
+            path.display()
+        );
+    }
+    let tune = crate::tune::spec::load(path)?;
+    let o = crate::tune::driver::TuneOptions {
+        scale: common.scale.clone(),
+        engines: common.engines.clone(),
+        budget: None,
+        budget_minutes: None,
+        batch,
+        seed: None,
+        set: set_pairs(&common.set)?,
+        timeout: common.timeout,
+        single: false,
+        grid: None,
+        reference: None,
+    };
+    let ro = options(common)?;
+    let lines = crate::tune::driver::plan_round(&tune, path, &o, &ro, lab)?;
+    if lines.is_empty() {
+        eprintln!(
+            "the tuning is complete: `strata lab report {}` writes its report",
+            crate::tune::driver::tune_dir(&common.out, &tune, &o).display()
+        );
+    }
+    for l in lines {
+        println!("{l}");
+    }
+    Ok(0)
+}
+
+/// `lab tune`.
+fn tune(a: TuneArgs) -> anyhow::Result<i32> {
+    let path = crate::tune::spec::resolve_path(&a.spec);
+    let tune = crate::tune::spec::load(&path)?;
+    if let Some(es) = &a.engines {
+        if let Some(bad) = es
+            .iter()
+            .find(|e| !crate::spec::validate::ENGINES.contains(&e.as_str()))
+        {
+            anyhow::bail!(
+                "--engines: unknown engine `{bad}` (known: {})",
+                crate::spec::validate::ENGINES.join(", ")
+            );
+        }
+    }
+    if a.batch == 0 {
+        anyhow::bail!("--batch must be at least 1");
+    }
+    if a.budget.is_some_and(|b| b < 3) {
+        anyhow::bail!("--budget must be at least 3 runs");
+    }
+    if a.budget_minutes.is_some_and(|m| m.is_nan() || m <= 0.0) {
+        anyhow::bail!("--budget-minutes must be positive");
+    }
+    let o = crate::tune::driver::TuneOptions {
+        scale: a.scale.clone(),
+        engines: a.engines.clone(),
+        budget: a.budget,
+        budget_minutes: a.budget_minutes,
+        batch: a.batch,
+        seed: a.seed,
+        set: set_pairs(&a.set)?,
+        timeout: a.timeout,
+        single: a.run_index.is_some(),
+        grid: a.grid,
+        reference: a.reference.clone(),
+    };
+    if a.grid.is_some_and(|l| l < 2) {
+        anyhow::bail!("--grid takes 2 or more levels");
+    }
+    if let Some(r) = &a.reference {
+        if !r.join("tune.json").exists() {
+            anyhow::bail!(
+                "--reference {}: not a tuning directory (no tune.json)",
+                r.display()
+            );
+        }
+    }
+    let ro = RunOptions {
+        out: a.out.clone(),
+        resume: a.resume,
+        strata_bench: a.strata_bench.clone(),
+        rocksdb_bench: a.rocksdb_bench.clone(),
+        leveldb_bench: a.leveldb_bench.clone(),
+        max_jobs: None,
+    };
+    if let Some(i) = a.run_index {
+        crate::tune::driver::run_index(&tune, &o, &ro, i)?;
+        return Ok(0);
+    }
+    let dir = crate::tune::driver::tune_dir(&a.out, &crate::tune::driver::effective(&tune, &o), &o);
+    if !a.resume && dir.join(crate::tune::trials::TRIALS_FILE).exists() {
+        anyhow::bail!(
+            "{}: a tuning is logged there already; --resume continues it (or choose another --out)",
+            dir.display()
+        );
+    }
+    let dir = crate::tune::driver::run(&tune, &o, &ro)?;
+    let (r, summaries) = crate::tune::report::write(&dir)?;
+    for s in summaries {
+        println!("{}", s.line());
+    }
+    println!("report: {}", r.display());
+    Ok(0)
+}
+
 /// Executes a parsed command line; returns the process exit code.
 pub(crate) fn execute(cli: Cli) -> anyhow::Result<i32> {
     match cli.cmd {
@@ -299,6 +500,11 @@ pub(crate) fn execute(cli: Cli) -> anyhow::Result<i32> {
             Ok(0)
         }
         Cmd::Report { dir } => {
+            if dir.join("tune.json").exists() {
+                let (r, _) = crate::tune::report::write(&dir)?;
+                println!("report: {}", r.display());
+                return Ok(0);
+            }
             for r in crate::report::report(&dir)? {
                 println!("report: {}", r.display());
             }
@@ -318,9 +524,11 @@ pub(crate) fn execute(cli: Cli) -> anyhow::Result<i32> {
             print!("{}", crate::judge::compare::render(&d, &dir_a, &dir_b));
             Ok(0)
         }
-        Cmd::Plan { common, lab_cmd } => {
-            let (plan, path) = plan_of(&common)?;
-            let o = options(&common)?;
+        Cmd::Plan {
+            common,
+            lab_cmd,
+            batch,
+        } => {
             let lab = match lab_cmd {
                 Some(c) => crate::run::engines::words(&c),
                 None => {
@@ -331,6 +539,11 @@ pub(crate) fn execute(cli: Cli) -> anyhow::Result<i32> {
                     v
                 }
             };
+            if let Some(path) = tune_file(&common.study) {
+                return plan_tuning(&common, &path, batch, &lab);
+            }
+            let (plan, path) = plan_of(&common)?;
+            let o = options(&common)?;
             for l in crate::run::distributed::plan_lines(&plan, &path, &o, &lab) {
                 println!("{l}");
             }
@@ -352,6 +565,7 @@ pub(crate) fn execute(cli: Cli) -> anyhow::Result<i32> {
             }
             Ok(0)
         }
+        Cmd::Tune(a) => tune(a),
         Cmd::Parse { stdout, stderr } => {
             println!("{}", parse_json(&stdout, stderr.as_deref())?);
             Ok(0)

@@ -19,6 +19,7 @@ pub(crate) mod run;
 pub mod spec;
 #[cfg(test)]
 mod testutil;
+pub(crate) mod tune;
 
 use std::path::PathBuf;
 

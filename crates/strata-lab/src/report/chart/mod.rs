@@ -15,6 +15,7 @@ mod xy;
 pub(crate) use dashboard::render_dashboard;
 pub(crate) use data::{ChartData, Line};
 pub(crate) use grid::render_panels;
+pub(crate) use style::{present, register_font};
 
 #[cfg(test)]
 mod tests {
