@@ -3,8 +3,8 @@
 //!
 //! Encoding (RocksDB/LevelDB `WriteBatch` rep, see `docs/formats/wal.md`):
 //! `fixed64 sequence`, `fixed32 count`, then `count` records, each a tag byte
-//! (a [`ValueType`]) and a varint-length-prefixed key, followed for `Value`
-//! and `BlobIndex` by a varint-length-prefixed value. A record for a column
+//! (a [`ValueType`]) and a varint-length-prefixed key, followed for `Value`,
+//! `BlobIndex` and `Merge` by a varint-length-prefixed value. A record for a column
 //! family other than "default" (id 0) has the tag plus [`CF_TAG_OFFSET`] and
 //! a varint32 family id after it.
 
@@ -18,11 +18,11 @@ use crate::types::{SequenceNumber, ValueType};
 pub const HEADER_SIZE: usize = 12;
 
 /// Added to a record's [`ValueType`] tag when a varint32 column family id
-/// follows it (tags 4, 5 and 6: deletion, value and blob index in a family
-/// other than "default").
+/// follows it (tags 4, 5, 6 and 7: deletion, value, blob index and merge
+/// operand in a family other than "default").
 pub const CF_TAG_OFFSET: u8 = 4;
 
-/// A set of puts and deletes that the DB applies atomically: after a crash
+/// A set of puts, deletes and merges that the DB applies atomically: after a crash
 /// either all of them are visible or none is. Operations apply in the order
 /// they were added, and the batch's records get consecutive sequence numbers
 /// starting at the batch's sequence number.
@@ -42,8 +42,9 @@ pub struct WriteBatch {
 pub struct BatchOp<'a> {
     /// The column family's id (0 = "default").
     pub cf: u32,
-    /// `Value` (put), `Deletion` (delete) or `BlobIndex` (put of a value
-    /// stored in a blob file; `value` is the encoded blob index).
+    /// `Value` (put), `Deletion` (delete), `BlobIndex` (put of a value
+    /// stored in a blob file; `value` is the encoded blob index) or
+    /// `Merge` (a merge operand).
     pub value_type: ValueType,
     /// The user key.
     pub key: &'a [u8],
@@ -77,6 +78,13 @@ impl WriteBatch {
         self.add(0, ValueType::Deletion, key.as_ref(), None);
     }
 
+    /// Adds a merge of `operand` into `key`: reads combine it with the
+    /// key's older versions through the family's merge operator
+    /// ([`Options::merge_operator`](crate::Options::merge_operator)).
+    pub fn merge(&mut self, key: impl AsRef<[u8]>, operand: impl AsRef<[u8]>) {
+        self.add(0, ValueType::Merge, key.as_ref(), Some(operand.as_ref()));
+    }
+
     /// Adds a put of `key` to `value` in column family `cf`.
     pub fn put_cf(
         &mut self,
@@ -95,6 +103,21 @@ impl WriteBatch {
     /// Adds a delete of `key` in column family `cf`.
     pub fn delete_cf(&mut self, cf: &crate::ColumnFamily, key: impl AsRef<[u8]>) {
         self.add(cf.id(), ValueType::Deletion, key.as_ref(), None);
+    }
+
+    /// Adds a merge of `operand` into `key` in column family `cf`.
+    pub fn merge_cf(
+        &mut self,
+        cf: &crate::ColumnFamily,
+        key: impl AsRef<[u8]>,
+        operand: impl AsRef<[u8]>,
+    ) {
+        self.add(
+            cf.id(),
+            ValueType::Merge,
+            key.as_ref(),
+            Some(operand.as_ref()),
+        );
     }
 
     /// Adds an operation for the family with id `cf` (tests and tools).
@@ -295,7 +318,7 @@ fn decode_op<'a>(d: &mut Decoder<'a>) -> Option<BatchOp<'a>> {
     let key = d.length_prefixed()?;
     let value = match value_type {
         ValueType::Deletion => &[][..],
-        ValueType::Value | ValueType::BlobIndex => d.length_prefixed()?,
+        ValueType::Value | ValueType::BlobIndex | ValueType::Merge => d.length_prefixed()?,
     };
     Some(BatchOp {
         cf,
@@ -421,7 +444,7 @@ mod tests {
         wrong_count[8] = 3;
         assert!(WriteBatch::from_data(wrong_count, "f", 0).is_err());
         let mut bad_tag = data.clone();
-        bad_tag[HEADER_SIZE] = 7;
+        bad_tag[HEADER_SIZE] = 8;
         assert!(WriteBatch::from_data(bad_tag, "f", 0).is_err());
         let mut trailing = data.clone();
         trailing.push(0);
@@ -457,6 +480,41 @@ mod tests {
     }
 
     #[test]
+    fn merge_records_round_trip_with_and_without_a_family() {
+        let mut b = WriteBatch::new();
+        b.merge(b"counter", 7u64.to_le_bytes());
+        b.add_raw(2, ValueType::Merge, b"k", b"op");
+        b.set_sequence(9);
+        // Tag 3, then the key and the operand; tag 7, family 2, key, operand.
+        let mut want = b"\x03\x07counter\x08".to_vec();
+        want.extend_from_slice(&7u64.to_le_bytes());
+        want.extend_from_slice(b"\x07\x02\x01k\x02op");
+        assert_eq!(&b.data()[HEADER_SIZE..], &want[..]);
+        let c = WriteBatch::from_data(b.data().to_vec(), "000003.log", 0).unwrap();
+        let got: Vec<_> = c
+            .iter()
+            .map(|o| (o.cf, o.value_type, o.key, o.value))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    0,
+                    ValueType::Merge,
+                    &b"counter"[..],
+                    &7u64.to_le_bytes()[..]
+                ),
+                (2, ValueType::Merge, b"k", b"op"),
+            ]
+        );
+        assert_eq!(c.families(), &[2]);
+        // A merge record cut before its operand is corruption.
+        let cut = b.data().len() - 1;
+        let e = WriteBatch::from_data(b.data()[..cut].to_vec(), "000003.log", 40).unwrap_err();
+        assert!(e.is_corruption(), "{e}");
+    }
+
+    #[test]
     fn debug_shows_ops() {
         let mut b = WriteBatch::new();
         b.put(b"k\x01", b"vv");
@@ -471,12 +529,16 @@ mod tests {
     proptest! {
         #[test]
         fn round_trip(ops in proptest::collection::vec(
-            (any::<bool>(), proptest::collection::vec(any::<u8>(), 0..20),
+            (0u8..3, proptest::collection::vec(any::<u8>(), 0..20),
              proptest::collection::vec(any::<u8>(), 0..300)), 0..20),
             seq in 0u64..(1 << 56)) {
             let mut b = WriteBatch::new();
-            for (is_put, k, v) in &ops {
-                if *is_put { b.put(k, v) } else { b.delete(k) }
+            for (kind, k, v) in &ops {
+                match kind {
+                    0 => b.put(k, v),
+                    1 => b.delete(k),
+                    _ => b.merge(k, v),
+                }
             }
             b.set_sequence(seq);
             let c = WriteBatch::from_data(b.data().to_vec(), "f", 0).unwrap();
@@ -484,13 +546,18 @@ mod tests {
             prop_assert_eq!(c.count() as usize, ops.len());
             let got: Vec<_> = c.iter().collect();
             prop_assert_eq!(got.len(), ops.len());
-            for (op, (is_put, k, v)) in got.iter().zip(&ops) {
+            for (op, (kind, k, v)) in got.iter().zip(&ops) {
                 prop_assert_eq!(op.key, &k[..]);
-                if *is_put {
-                    prop_assert_eq!(op.value_type, ValueType::Value);
-                    prop_assert_eq!(op.value, &v[..]);
-                } else {
-                    prop_assert_eq!(op.value_type, ValueType::Deletion);
+                match kind {
+                    0 => {
+                        prop_assert_eq!(op.value_type, ValueType::Value);
+                        prop_assert_eq!(op.value, &v[..]);
+                    }
+                    1 => prop_assert_eq!(op.value_type, ValueType::Deletion),
+                    _ => {
+                        prop_assert_eq!(op.value_type, ValueType::Merge);
+                        prop_assert_eq!(op.value, &v[..]);
+                    }
                 }
             }
         }

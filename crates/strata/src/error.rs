@@ -38,6 +38,12 @@ pub enum Error {
     /// A feature or option value this build does not support.
     #[error("Not supported: {0}")]
     NotSupported(String),
+    /// The merge operator could not combine a key's merge operands (its
+    /// `full_merge` returned `None`); the message names the operator and
+    /// the key. RocksDB reports this as a `Corruption` with the sub-code
+    /// `kMergeOperatorFailed`; the stored data is intact.
+    #[error("Merge failed: {0}")]
+    MergeFailed(String),
     /// The DB is locked by another process or another `Db` in this process.
     #[error("IO error: lock {path}: {message}")]
     Locked {
@@ -123,6 +129,7 @@ impl Error {
             },
             Error::InvalidArgument(m) => Error::InvalidArgument(m.clone()),
             Error::NotSupported(m) => Error::NotSupported(m.clone()),
+            Error::MergeFailed(m) => Error::MergeFailed(m.clone()),
             Error::Locked { path, message } => Error::Locked {
                 path: path.clone(),
                 message: message.clone(),

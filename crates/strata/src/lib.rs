@@ -8,7 +8,8 @@
 //! [`CompactionPri`], [`CompressionType`], [`UniversalOptions`],
 //! [`FifoOptions`], [`PrepopulateBlobCache`], [`WalRecoveryMode`]),
 //! [`ReadOptions`], [`WriteOptions`], [`WriteBatch`], [`Snapshot`],
-//! [`DbIterator`], [`PinnableSlice`], [`CheckpointInfo`], [`stats`]
+//! [`DbIterator`], [`PinnableSlice`], [`CheckpointInfo`], [`MergeOperator`]
+//! and the built-in operators in [`merge`], [`stats`]
 //! (tickers, histograms), [`fs`] (the [`FileSystem`](fs::FileSystem) trait
 //! and its POSIX implementation), [`event_log`] (reading the LOG's events)
 //! and [`Error`]. [`tools`] opens engine internals to the bundled tools and
@@ -30,6 +31,7 @@ pub mod fs;
 mod info_log;
 mod iter;
 mod memtable;
+pub mod merge;
 mod options;
 mod options_file;
 mod pinnable;
@@ -49,6 +51,7 @@ pub use compaction::universal::{StopStyle, UniversalOptions};
 pub use db::{CheckpointInfo, ColumnFamily, Db, DB_WIDE_OPTIONS};
 pub use error::{Error, Result};
 pub use iter::DbIterator;
+pub use merge::MergeOperator;
 pub use options::{
     CompactionPri, CompactionStyle, Options, PrepopulateBlobCache, ReadOptions, WriteOptions,
     DEFAULT_TTL,

@@ -14,6 +14,7 @@ use crate::compaction::fifo::FifoOptions;
 use crate::compaction::universal::UniversalOptions;
 use crate::error::{Error, Result};
 use crate::fs::{default_fs, FileSystem};
+use crate::merge::MergeOperator;
 use crate::sstable::CompressionType;
 use crate::wal::WalRecoveryMode;
 
@@ -419,6 +420,17 @@ pub struct Options {
     pub bytes_per_sync: u64,
     /// As `bytes_per_sync`, for WAL files. Default: 0 (off).
     pub wal_bytes_per_sync: u64,
+    /// The column family's merge operator, which combines the operands of
+    /// [`Db::merge`](crate::Db::merge) with a key's older value on reads,
+    /// flushes and compactions. Default: none; a read that meets merge
+    /// operands without one is `InvalidArgument`, while flushes and
+    /// compactions keep the operands as they are. In the option string,
+    /// `merge_operator=uint64add` (also `max`, `put`, `stringappend`, or
+    /// the operator's own name, `UInt64AddOperator`, ...) picks a built-in
+    /// ([`crate::merge::builtin`]) and `nullptr` none; the OPTIONS file
+    /// records the operator's name. Opening a DB with another operator, or
+    /// none, than it was written with is not checked (as in RocksDB).
+    pub merge_operator: Option<Arc<dyn MergeOperator>>,
     /// File system used for every file operation. Default: the OS's.
     /// Not part of the option string.
     pub fs: Arc<dyn FileSystem>,
@@ -491,6 +503,7 @@ impl Default for Options {
             rate_limiter_auto_tuned: false,
             bytes_per_sync: 0,
             wal_bytes_per_sync: 0,
+            merge_operator: None,
             fs: default_fs(),
         }
     }
@@ -516,6 +529,21 @@ fn parse_num<T: FromStr>(name: &str, v: &str) -> Result<T> {
     v.trim()
         .parse()
         .map_err(|_| Error::InvalidArgument(format!("{name}: cannot parse '{v}' as a number")))
+}
+
+/// The `merge_operator` option's value: `nullptr` (or empty) for none, a
+/// built-in by name, else `NotSupported` naming it.
+fn parse_merge_operator(v: &str) -> Result<Option<Arc<dyn MergeOperator>>> {
+    if v.is_empty() || v == "nullptr" {
+        return Ok(None);
+    }
+    crate::merge::builtin(v).map(Some).ok_or_else(|| {
+        Error::NotSupported(format!(
+            "merge_operator '{v}' is not a built-in merge operator (built in: {}); \
+             set Options::merge_operator to the operator in code",
+            crate::merge::BUILTIN_NAMES.join(", ")
+        ))
+    })
 }
 
 /// RocksDB's `kDefaultTtl` (0xfffffffffffffffe): `ttl` left for the
@@ -688,6 +716,7 @@ impl Options {
             "blob_file_starting_level" => self.blob_file_starting_level = parse_num(name, v)?,
             "blob_cache_size" => self.blob_cache_size = parse_num(name, v)?,
             "prepopulate_blob_cache" => self.prepopulate_blob_cache = v.parse()?,
+            "merge_operator" => self.merge_operator = parse_merge_operator(v)?,
             n if NOT_IMPLEMENTED.contains(&n) => {
                 return Err(Error::NotSupported(format!(
                     "option '{n}' belongs to a feature not implemented in this build"
@@ -1158,6 +1187,12 @@ impl Options {
                 "prepopulate_blob_cache",
                 self.prepopulate_blob_cache.name().to_string(),
             ),
+            (
+                "merge_operator",
+                self.merge_operator
+                    .as_ref()
+                    .map_or_else(|| "nullptr".to_string(), |m| m.name().to_string()),
+            ),
         ]
     }
 }
@@ -1271,6 +1306,26 @@ mod tests {
             .parse::<Options>()
             .unwrap_err();
         assert!(e.to_string().contains("bogus"), "{e}");
+    }
+
+    #[test]
+    fn merge_operator_by_name() {
+        let o: Options = "merge_operator=uint64add".parse().unwrap();
+        assert_eq!(
+            o.merge_operator.as_ref().unwrap().name(),
+            "UInt64AddOperator"
+        );
+        assert!(o.to_string().contains("merge_operator=UInt64AddOperator"));
+        let back: Options = o.to_string().parse().unwrap();
+        assert_eq!(back.to_string(), o.to_string());
+        assert!(Options::default()
+            .to_string()
+            .contains("merge_operator=nullptr"));
+        let none: Options = "merge_operator=nullptr".parse().unwrap();
+        assert!(none.merge_operator.is_none());
+        let e = "merge_operator=sortlist".parse::<Options>().unwrap_err();
+        assert!(matches!(e, Error::NotSupported(_)), "{e}");
+        assert!(e.to_string().contains("'sortlist'"), "{e}");
     }
 
     #[test]

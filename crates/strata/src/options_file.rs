@@ -125,9 +125,16 @@ pub fn parse_families(data: &[u8], file: &str) -> Result<(Options, Vec<(String, 
                 let (k, v) = l
                     .split_once('=')
                     .ok_or_else(|| Error::corruption(file, offset, format!("bad line '{l}'")))?;
-                target
-                    .set(k, v)
-                    .map_err(|e| Error::corruption(file, offset, e.to_string()))?;
+                let (k, v) = (k.trim(), v.trim());
+                if k == "merge_operator" && v != "nullptr" && crate::merge::builtin(v).is_none() {
+                    // An application's own operator: keep its name (the
+                    // operator itself is in the application's code).
+                    target.merge_operator = Some(Arc::new(crate::merge::NamedOnly::new(v)));
+                } else {
+                    target
+                        .set(k, v)
+                        .map_err(|e| Error::corruption(file, offset, e.to_string()))?;
+                }
             }
         }
         offset += line.len() as u64;
@@ -164,5 +171,53 @@ mod tests {
         assert!(parse(&data[..data.len() / 2], "x")
             .unwrap_err()
             .is_corruption());
+    }
+
+    #[test]
+    fn merge_operators_are_recorded_by_name() {
+        struct Concat;
+        impl crate::merge::MergeOperator for Concat {
+            fn name(&self) -> &str {
+                "MyConcat"
+            }
+            fn full_merge(&self, _: &[u8], _: Option<&[u8]>, _: &[&[u8]]) -> Option<Vec<u8>> {
+                Some(Vec::new())
+            }
+        }
+        let o = Options {
+            merge_operator: Some(Arc::new(Concat)),
+            ..Options::default()
+        };
+        let cf = Options {
+            merge_operator: crate::merge::builtin("uint64add"),
+            ..Options::default()
+        };
+        let body = render(&o, &[("counters".to_string(), cf.clone())]);
+        assert!(body.contains("  merge_operator=MyConcat\n"), "{body}");
+        assert!(
+            body.contains("  merge_operator=UInt64AddOperator\n"),
+            "{body}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        write(
+            &default_fs(),
+            dir.path(),
+            3,
+            &o,
+            &[("counters".to_string(), Options::default())],
+        )
+        .unwrap();
+        let data = std::fs::read(options_file_name(dir.path(), 3)).unwrap();
+        let (db, families) = parse_families(&data, "OPTIONS-000003").unwrap();
+        // The application's operator keeps its name; it cannot merge.
+        let m = db.merge_operator.unwrap();
+        assert_eq!(m.name(), "MyConcat");
+        assert!(m.full_merge(b"k", None, &[b"x"]).is_none());
+        assert!(families[0].1.merge_operator.is_none());
+        let data = render(&cf, &[]);
+        let crc = crc32c::crc32c(data.as_bytes());
+        let file = format!("{data}checksum={crc:08x}\n");
+        let back = parse(file.as_bytes(), "OPTIONS-000004").unwrap();
+        assert_eq!(back.merge_operator.unwrap().name(), "UInt64AddOperator");
     }
 }

@@ -25,6 +25,11 @@ pub enum ValueType {
     Value = 1,
     /// A pointer to a value in a blob file.
     BlobIndex = 2,
+    /// A merge operand: the family's merge operator combines it with the
+    /// older versions of the key when the key is read (RocksDB's
+    /// `kTypeMerge`, which RocksDB numbers 2; Strata's 2 is the blob
+    /// index, so a merge is 3).
+    Merge = 3,
 }
 
 impl ValueType {
@@ -34,6 +39,7 @@ impl ValueType {
             0 => Some(ValueType::Deletion),
             1 => Some(ValueType::Value),
             2 => Some(ValueType::BlobIndex),
+            3 => Some(ValueType::Merge),
             _ => None,
         }
     }
@@ -41,7 +47,7 @@ impl ValueType {
 
 /// The type used when seeking: the largest, so that a seek for
 /// `(key, seq)` lands on the newest entry with sequence `<= seq`.
-pub const VALUE_TYPE_FOR_SEEK: ValueType = ValueType::BlobIndex;
+pub const VALUE_TYPE_FOR_SEEK: ValueType = ValueType::Merge;
 
 /// Packs a sequence number and a type into the 8-byte trailer.
 pub fn pack_seq_and_type(seq: SequenceNumber, t: ValueType) -> u64 {
@@ -164,5 +170,21 @@ mod tests {
         let n = bad.len();
         bad[n - 8] = 0x77;
         assert!(parse_internal_key(&bad).is_none());
+        bad[n - 8] = 4;
+        assert!(parse_internal_key(&bad).is_none());
+    }
+
+    #[test]
+    fn merge_is_the_largest_type_so_seeks_find_it() {
+        for b in 0..=255u8 {
+            if let Some(t) = ValueType::from_u8(b) {
+                assert_eq!(t as u8, b);
+                assert!(t <= VALUE_TYPE_FOR_SEEK);
+            }
+        }
+        let m = make_internal_key(b"k", 7, ValueType::Merge);
+        let seek = make_internal_key(b"k", 7, VALUE_TYPE_FOR_SEEK);
+        assert_ne!(compare_internal_keys(&seek, &m), Ordering::Greater);
+        assert_eq!(parse_internal_key(&m).unwrap().value_type, ValueType::Merge);
     }
 }

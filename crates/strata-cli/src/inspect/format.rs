@@ -80,6 +80,7 @@ pub fn type_name(t: ValueType) -> &'static str {
         ValueType::Value => "Put",
         ValueType::Deletion => "Delete",
         ValueType::BlobIndex => "PutBlobIndex",
+        ValueType::Merge => "Merge",
     }
 }
 

@@ -84,8 +84,9 @@ impl DropRules {
     }
 
     /// Index of the smallest snapshot `>= seq` (= number of snapshots when
-    /// the entry is newer than all of them).
-    fn stripe(&self, seq: SequenceNumber) -> usize {
+    /// the entry is newer than all of them): entries of one key in the same
+    /// stripe are told apart by no snapshot.
+    pub fn stripe(&self, seq: SequenceNumber) -> usize {
         self.snapshots.partition_point(|&s| s < seq)
     }
 

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use super::drop_rules::{settled_key, Decision, DropRules};
 use super::file_cut::{Grandparent, GrandparentCutter};
+use super::merge_helper::{merge_until, MergeContext};
 use super::output::OutputWriter;
 use super::task::CompactionTask;
 use super::universal::{task_is_bottommost, task_is_bottommost_for_key};
@@ -21,7 +22,8 @@ use crate::iter::{InternalIterator, LevelIterator, MergingIterator};
 use crate::sstable::{ReadOpts, TableCache, TableOptions};
 use crate::stats::Statistics;
 use crate::types::{
-    make_internal_key, user_key, SequenceNumber, MAX_SEQUENCE_NUMBER, VALUE_TYPE_FOR_SEEK,
+    make_internal_key, parse_internal_key, user_key, SequenceNumber, ValueType,
+    MAX_SEQUENCE_NUMBER, VALUE_TYPE_FOR_SEEK,
 };
 use crate::version::edit::{FileMetaData, VersionEdit};
 use crate::version::Version;
@@ -58,6 +60,9 @@ pub struct JobContext<'a> {
     pub readahead: usize,
     /// Told of each output table as it is finished (the LOG's events).
     pub on_table: Option<super::output::TableListener<'a>>,
+    /// The family's merge operator, which combines merge operands
+    /// (`merge_helper.rs`); `None` keeps them as they are.
+    pub merge_operator: Option<&'a dyn crate::merge::MergeOperator>,
 }
 
 /// `max_compaction_bytes` and `level_compaction_dynamic_file_size` as a
@@ -420,6 +425,10 @@ fn run_range(
     let settle = bottommost && task.output_level > 0;
     let earliest_snapshot = rules.earliest_snapshot();
     let mut settled = Vec::new();
+    let merge_ctx = MergeContext {
+        op: ctx.merge_operator,
+        stats: ctx.stats.map(|s| &**s),
+    };
     let merged = (|| -> Result<()> {
         let mut input = input_iterator(ctx, task, version.num_levels())?;
         match lo {
@@ -443,6 +452,50 @@ fn run_range(
             counts.0 += 1;
             blobs.input(key, input.value())?;
             match rules.decide(key, |uk| task_is_bottommost_for_key(version, task, uk)) {
+                Decision::Keep
+                    if parse_internal_key(key)
+                        .is_some_and(|p| p.value_type == ValueType::Merge) =>
+                {
+                    // The run of merge operands from here, merged; it
+                    // leaves the input after the run.
+                    let m = merge_until(
+                        &merge_ctx,
+                        &mut input,
+                        &rules,
+                        &|uk| task_is_bottommost_for_key(version, task, uk),
+                        &mut |uk, index| {
+                            let index = crate::blob::BlobIndex::decode(index).ok_or_else(|| {
+                                Error::corruption(
+                                    "compaction input",
+                                    0,
+                                    format!(
+                                        "undecodable blob index for key {}",
+                                        crate::merge::show_key(uk)
+                                    ),
+                                )
+                            })?;
+                            ctx.blobs
+                                .source
+                                .get(uk, &index, false, ctx.verify_checksums)
+                        },
+                        &mut |k, v| {
+                            counts.0 += 1;
+                            blobs.input(k, v)
+                        },
+                    )?;
+                    for (k, v) in &m.entries {
+                        let k = if settle {
+                            settled_key(k, earliest_snapshot, &mut settled)
+                        } else {
+                            k
+                        };
+                        match blobs.output(k, v, &mut alloc)? {
+                            Some((k, v)) => out.add(&k, &v, &mut alloc)?,
+                            None => out.add(k, v, &mut alloc)?,
+                        }
+                    }
+                    continue;
+                }
                 Decision::Keep => {
                     let key = if settle {
                         settled_key(key, earliest_snapshot, &mut settled)

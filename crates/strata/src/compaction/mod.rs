@@ -4,7 +4,8 @@
 //! Pickers: [`leveled`] (RocksDB's `LevelCompactionPicker`), [`universal`]
 //! (`UniversalCompactionPicker`), [`fifo`] (`FIFOCompactionPicker`); what
 //! they choose is a [`task::CompactionTask`]. Mechanism: [`job`],
-//! [`subcompaction`], [`output`], [`file_cut`], [`drop_rules`].
+//! [`subcompaction`], [`output`], [`file_cut`], [`drop_rules`],
+//! [`merge_helper`].
 //!
 //! [`Version`]: crate::version::Version
 
@@ -16,6 +17,7 @@ pub mod forced;
 mod golden;
 pub mod job;
 pub mod leveled;
+pub mod merge_helper;
 pub mod output;
 pub mod subcompaction;
 pub mod task;

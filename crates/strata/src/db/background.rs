@@ -308,6 +308,7 @@ impl DbInner {
                 file_cut: file_cut_config(o),
                 readahead: self.opts.effective_compaction_readahead_size(),
                 on_table: Some(&on_table),
+                merge_operator: o.merge_operator.as_deref(),
             };
             let r = run_compaction(&ctx, task, &version, snapshots, &boundaries, &|| {
                 let n = self.allocate_output();

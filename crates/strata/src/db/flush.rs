@@ -11,6 +11,7 @@ use super::{DbInner, Family, State};
 use crate::blob::{BlobFileInfo, BlobOutput, BlobOutputOptions};
 use crate::compaction::drop_rules::{Decision, DropRules};
 use crate::compaction::job::thread_cpu_micros;
+use crate::compaction::merge_helper::{merge_until, MergeContext};
 use crate::compaction::output::OutputWriter;
 use crate::error::{Error, Result};
 use crate::event_log::{compression_label, lsm_state, table_file_creation, Event};
@@ -19,6 +20,7 @@ use crate::iter::{InternalIterator, MergingIterator};
 use crate::memtable::{MemTable, MemTableIterator};
 use crate::options::PrepopulateBlobCache;
 use crate::stats::{Histogram, Ticker};
+use crate::types::{parse_internal_key, ValueType};
 use crate::version::edit::{FileMetaData, VersionEdit};
 
 /// What a flush read from its memtables: bytes (internal key plus value)
@@ -129,11 +131,57 @@ impl DbInner {
         // Every entry of a sealed memtable was written before its flush.
         .with_newest_key_time(crate::clock::unix_now())
         .with_table_listener(Some(&on_table));
+        let merge_ctx = MergeContext {
+            op: fam.opts.merge_operator.as_deref(),
+            stats: self.stats.as_deref(),
+        };
         it.seek_to_first();
         while it.valid() {
             let bytes = (it.key().len() + it.value().len()) as u64;
             payload.read += bytes;
-            if rules.decide(it.key(), |_| false) != Decision::Keep {
+            let decision = rules.decide(it.key(), |_| false);
+            let is_merge =
+                || parse_internal_key(it.key()).is_some_and(|p| p.value_type == ValueType::Merge);
+            if decision == Decision::Keep && is_merge() {
+                // The run of merge operands from here, merged (older files
+                // may hold the key, so never as the bottom); it leaves the
+                // iterator after the run.
+                let m = merge_until(
+                    &merge_ctx,
+                    &mut it,
+                    &rules,
+                    &|_| false,
+                    &mut |uk, index| {
+                        let index = crate::blob::BlobIndex::decode(index).ok_or_else(|| {
+                            Error::corruption(
+                                "memtable",
+                                0,
+                                format!(
+                                    "undecodable blob index for key {}",
+                                    crate::merge::show_key(uk)
+                                ),
+                            )
+                        })?;
+                        self.blob_source.get(uk, &index, false, true)
+                    },
+                    &mut |k, v| {
+                        payload.read += (k.len() + v.len()) as u64;
+                        Ok(())
+                    },
+                )?;
+                for (k, v) in &m.entries {
+                    let replaced = match blobs.as_deref_mut() {
+                        Some(b) => b.add_entry(k, v, new_file_number)?,
+                        None => None,
+                    };
+                    match replaced {
+                        Some((k, v)) => out.add(&k, &v, new_file_number)?,
+                        None => out.add(k, v, new_file_number)?,
+                    }
+                }
+                continue;
+            }
+            if decision != Decision::Keep {
                 payload.dropped += bytes;
             } else {
                 let replaced = match blobs.as_deref_mut() {

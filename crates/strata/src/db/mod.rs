@@ -491,6 +491,64 @@ impl Db {
         self.write(b)
     }
 
+    /// Merges `operand` into `key`: the family's merge operator
+    /// ([`Options::merge_operator`]) combines it with the key's older
+    /// value when the key is read, flushed or compacted (RocksDB's
+    /// `Merge`). The write itself needs no operator; a read of the key
+    /// without one is `InvalidArgument`.
+    ///
+    /// # Errors
+    /// As [`Db::put`].
+    ///
+    /// # Examples
+    /// ```rust
+    /// use strata::{Db, Options};
+    ///
+    /// # fn main() -> strata::Result<()> {
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let opts: Options = "merge_operator=uint64add".parse()?;
+    /// let db = Db::open(dir.path(), opts)?;
+    /// db.merge(b"visits", 1u64.to_le_bytes())?;
+    /// db.merge(b"visits", 2u64.to_le_bytes())?;
+    /// assert_eq!(db.get(b"visits")?, Some(3u64.to_le_bytes().to_vec()));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn merge(&self, key: impl AsRef<[u8]>, operand: impl AsRef<[u8]>) -> Result<()> {
+        self.merge_opt(&WriteOptions::default(), key, operand)
+    }
+
+    /// Merges `operand` into `key` with write options.
+    ///
+    /// # Errors
+    /// As [`Db::put_opt`].
+    pub fn merge_opt(
+        &self,
+        opts: &WriteOptions,
+        key: impl AsRef<[u8]>,
+        operand: impl AsRef<[u8]>,
+    ) -> Result<()> {
+        let mut b = WriteBatch::new();
+        b.merge(key, operand);
+        self.write_opt(opts, b)
+    }
+
+    /// Merges `operand` into `key` in column family `cf`, through that
+    /// family's merge operator.
+    ///
+    /// # Errors
+    /// As [`Db::put_cf`].
+    pub fn merge_cf(
+        &self,
+        cf: &ColumnFamily,
+        key: impl AsRef<[u8]>,
+        operand: impl AsRef<[u8]>,
+    ) -> Result<()> {
+        let mut b = WriteBatch::new();
+        b.merge_cf(cf, key, operand);
+        self.write(b)
+    }
+
     /// Applies a batch atomically: after a crash either all of it or none
     /// of it is there, across every column family it touches.
     ///

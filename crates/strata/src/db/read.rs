@@ -45,7 +45,7 @@ impl DbInner {
     ) -> Result<Option<PinnableSlice>> {
         let start = self.stats.as_ref().map(|_| Instant::now());
         let (sv, seq) = self.read_view(fam, opts);
-        let result = self.get_from(&sv, opts, key, seq);
+        let result = self.get_from(fam, &sv, opts, key, seq);
         if let (Some(s), Some(t)) = (&self.stats, start) {
             s.record_histogram(Histogram::DbGet, t.elapsed().as_micros() as u64);
             s.record_tick(Ticker::NumberKeysRead, 1);
@@ -70,7 +70,7 @@ impl DbInner {
         let (sv, seq) = self.read_view(fam, opts);
         let results: Vec<_> = keys
             .iter()
-            .map(|k| self.get_from(&sv, opts, k, seq))
+            .map(|k| self.get_from(fam, &sv, opts, k, seq))
             .collect();
         if let (Some(s), Some(t)) = (&self.stats, start) {
             let (found, bytes) = results
@@ -87,31 +87,37 @@ impl DbInner {
         results
     }
 
+    /// Looks `key` up as of `seq`: memtables newest first, then L0 files
+    /// newest first, then one file per deeper level. Merge operands met on
+    /// the way are gathered (newest first) until a value, a tombstone or
+    /// the bottom, then merged through the family's operator.
     fn get_from(
         &self,
+        fam: &Family,
         sv: &super::SuperVersion,
         opts: &ReadOptions,
         key: &[u8],
         seq: u64,
     ) -> Result<Option<PinnableSlice>> {
         let stats = self.stats.as_ref();
+        let mut operands: Vec<Vec<u8>> = Vec::new();
         for mem in std::iter::once(&sv.mem).chain(sv.imm.iter()) {
-            match mem.get(key, seq) {
-                MemGet::Found(t, v) => {
-                    if let Some(s) = stats {
-                        s.record_tick(Ticker::MemtableHit, 1);
-                    }
-                    return self
-                        .resolve(t, key, PinnableSlice::owned(v), opts, "memtable")
-                        .map(Some);
+            let found = match mem.get(key, seq, &mut operands) {
+                MemGet::Found(t, v) => Some(Some(self.resolve(
+                    t,
+                    key,
+                    PinnableSlice::owned(v),
+                    opts,
+                    "memtable",
+                )?)),
+                MemGet::Deleted => Some(None),
+                MemGet::Absent => None,
+            };
+            if let Some(base) = found {
+                if let Some(s) = stats {
+                    s.record_tick(Ticker::MemtableHit, 1);
                 }
-                MemGet::Deleted => {
-                    if let Some(s) = stats {
-                        s.record_tick(Ticker::MemtableHit, 1);
-                    }
-                    return Ok(None);
-                }
-                MemGet::Absent => {}
+                return self.finish_get(fam, key, base, &operands);
             }
         }
         if let Some(s) = stats {
@@ -120,6 +126,7 @@ impl DbInner {
         let lookup = make_internal_key(key, seq, VALUE_TYPE_FOR_SEEK);
         let ro = table_read_opts(opts);
         let v = &sv.version;
+        let mut counted = false;
         for level in 0..v.num_levels() {
             let files = v.files(level);
             let candidates: Vec<_> = if level == 0 {
@@ -138,37 +145,118 @@ impl DbInner {
             let ro = ro.at_level(level, v.num_levels());
             for f in candidates {
                 let table = self.table_cache.get(f.number)?;
-                if let Some((ikey, value)) = table.get_pinned(&lookup, &ro)? {
-                    let Some(p) = parse_internal_key(&ikey) else {
-                        return Err(crate::Error::corruption(
-                            format!("{:06}.sst", f.number),
-                            0,
-                            "malformed internal key",
-                        ));
-                    };
-                    if p.user_key != key {
-                        continue;
-                    }
-                    if let Some(s) = stats {
-                        s.record_tick(
-                            match level {
-                                0 => Ticker::GetHitL0,
-                                1 => Ticker::GetHitL1,
-                                _ => Ticker::GetHitL2AndUp,
-                            },
-                            1,
-                        );
-                    }
-                    return match p.value_type {
-                        ValueType::Deletion => Ok(None),
-                        t => self
-                            .resolve(t, key, value, opts, table.file_name())
-                            .map(Some),
-                    };
+                let Some((ikey, value)) = table.get_pinned(&lookup, &ro)? else {
+                    continue;
+                };
+                let Some(p) = parse_internal_key(&ikey) else {
+                    return Err(crate::Error::corruption(
+                        format!("{:06}.sst", f.number),
+                        0,
+                        "malformed internal key",
+                    ));
+                };
+                if p.user_key != key {
+                    continue;
                 }
+                if let (Some(s), false) = (stats, counted) {
+                    counted = true;
+                    s.record_tick(
+                        match level {
+                            0 => Ticker::GetHitL0,
+                            1 => Ticker::GetHitL1,
+                            _ => Ticker::GetHitL2AndUp,
+                        },
+                        1,
+                    );
+                }
+                let base = match p.value_type {
+                    ValueType::Deletion => None,
+                    ValueType::Merge => {
+                        match self.table_merge_walk(&table, &lookup, key, &ro, &mut operands)? {
+                            MemGet::Found(t, v) => Some(self.resolve(
+                                t,
+                                key,
+                                PinnableSlice::owned(v),
+                                opts,
+                                table.file_name(),
+                            )?),
+                            MemGet::Deleted => None,
+                            MemGet::Absent => continue,
+                        }
+                    }
+                    t => Some(self.resolve(t, key, value, opts, table.file_name())?),
+                };
+                return self.finish_get(fam, key, base, &operands);
             }
         }
-        Ok(None)
+        if operands.is_empty() {
+            return Ok(None);
+        }
+        self.finish_get(fam, key, None, &operands)
+    }
+
+    /// The entries of `key` in `table` from `lookup` on, oldest last:
+    /// merge operands are pushed onto `operands` until a value (`Found`) or
+    /// a tombstone (`Deleted`); `Absent` when the table holds nothing
+    /// under them.
+    fn table_merge_walk(
+        &self,
+        table: &std::sync::Arc<crate::sstable::Table>,
+        lookup: &[u8],
+        key: &[u8],
+        ro: &crate::sstable::ReadOpts,
+        operands: &mut Vec<Vec<u8>>,
+    ) -> Result<MemGet> {
+        let mut it = table.iter(*ro);
+        it.seek(lookup);
+        while it.valid() {
+            let Some(p) = parse_internal_key(it.key()) else {
+                return Err(crate::Error::corruption(
+                    table.file_name(),
+                    0,
+                    "malformed internal key",
+                ));
+            };
+            if p.user_key != key {
+                break;
+            }
+            match p.value_type {
+                ValueType::Merge => operands.push(it.value().to_vec()),
+                ValueType::Deletion => return Ok(MemGet::Deleted),
+                t => return Ok(MemGet::Found(t, it.value().to_vec())),
+            }
+            it.next();
+        }
+        it.status()?;
+        Ok(MemGet::Absent)
+    }
+
+    /// A point read's answer: `base` (the value found, `None` for a
+    /// tombstone or nothing) merged with `operands` (newest first) when
+    /// there are any.
+    fn finish_get(
+        &self,
+        fam: &Family,
+        key: &[u8],
+        base: Option<PinnableSlice>,
+        operands: &[Vec<u8>],
+    ) -> Result<Option<PinnableSlice>> {
+        if operands.is_empty() {
+            return Ok(base);
+        }
+        let stats = self.stats.as_deref();
+        if let Some(s) = stats {
+            s.record_histogram(Histogram::ReadNumMergeOperands, operands.len() as u64);
+        }
+        let oldest_first: Vec<&[u8]> = operands.iter().rev().map(Vec::as_slice).collect();
+        crate::merge::merge_for_read(
+            fam.opts.merge_operator.as_ref(),
+            key,
+            base.as_deref(),
+            &oldest_first,
+            stats,
+        )
+        .map(|v| Some(PinnableSlice::owned(v)))
     }
 
     /// The user's value for an entry: itself, or the blob it points to.
@@ -235,6 +323,7 @@ impl DbInner {
             opts.fill_cache,
             opts.verify_checksums,
         )
+        .with_merge_operator(fam.opts.merge_operator.clone())
     }
 }
 

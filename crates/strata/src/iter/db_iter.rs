@@ -1,6 +1,7 @@
 //! The user-facing iterator: turns the merged stream of internal entries
-//! into the user's view at one sequence number (LevelDB's `DBIter`):
-//! newest visible version per key, tombstones hidden, bounds applied.
+//! into the user's view at one sequence number (LevelDB's and RocksDB's
+//! `DBIter`): newest visible version per key, tombstones hidden, merge
+//! operands combined through the family's merge operator, bounds applied.
 
 use std::any::Any;
 use std::sync::Arc;
@@ -9,6 +10,7 @@ use std::time::Instant;
 use super::InternalIterator;
 use crate::blob::{BlobIndex, BlobSource};
 use crate::error::{Error, Result};
+use crate::merge::MergeOperator;
 use crate::stats::{Histogram, Statistics, Ticker};
 use crate::types::{
     make_internal_key, parse_internal_key, SequenceNumber, ValueType, MAX_SEQUENCE_NUMBER,
@@ -60,8 +62,19 @@ pub struct DbIterator {
     /// Step counters, added to `stats` on drop.
     local: LocalStats,
     blobs: Option<(Arc<BlobSource>, bool, bool)>,
-    /// The current entry's value when it was fetched from a blob file.
+    /// The current entry's value when it was fetched from a blob file or
+    /// is the result of a merge.
     blob_value: Option<Vec<u8>>,
+    /// The family's merge operator.
+    merge: Option<Arc<dyn MergeOperator>>,
+    /// Moving forward, the current key's value is a merge result: the key
+    /// is in `saved_key`, the value in `blob_value`, and the inner
+    /// iterator is past the key's merge operands (RocksDB's
+    /// `current_entry_is_merged_`).
+    merged: bool,
+    /// Merge operands of the key being assembled: newest first moving
+    /// forward, oldest first moving backward.
+    operands: Vec<Vec<u8>>,
     // Keeps memtables, versions and the snapshot alive while iterating.
     _pins: Vec<Box<dyn Any + Send + Sync>>,
 }
@@ -91,6 +104,9 @@ impl DbIterator {
             local: LocalStats::default(),
             blobs: None,
             blob_value: None,
+            merge: None,
+            merged: false,
+            operands: Vec::new(),
             _pins: pins,
         }
     }
@@ -122,6 +138,102 @@ impl DbIterator {
         self
     }
 
+    /// Combines merge operands through `merge` (the family's operator;
+    /// without one, a key with operands is an `InvalidArgument` error).
+    pub(crate) fn with_merge_operator(mut self, merge: Option<Arc<dyn MergeOperator>>) -> Self {
+        self.merge = merge;
+        self
+    }
+
+    /// The value a blob index `raw` of `key` points to.
+    fn fetch_blob(&self, key: &[u8], raw: &[u8]) -> Result<Vec<u8>> {
+        match (&self.blobs, BlobIndex::decode(raw)) {
+            (_, None) => Err(Error::corruption("iterator", 0, "undecodable blob index")),
+            (None, Some(_)) => Err(Error::corruption(
+                "iterator",
+                0,
+                "blob index met but no blob source is attached",
+            )),
+            (Some((src, fill, verify)), Some(idx)) => src.get(key, &idx, *fill, *verify),
+        }
+    }
+
+    /// Merges the operands gathered for `saved_key` (oldest first in
+    /// `ops`) over `base` (a value or blob index, or none) and makes the
+    /// result the current value; an error ends the iteration.
+    fn merge_current(&mut self, base: Option<(ValueType, Vec<u8>)>, ops: &[&[u8]]) {
+        let base = match base {
+            Some((ValueType::BlobIndex, raw)) => match self.fetch_blob(&self.saved_key, &raw) {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    self.error = Some(e);
+                    self.valid = false;
+                    return;
+                }
+            },
+            Some((_, v)) => Some(v),
+            None => None,
+        };
+        match crate::merge::merge_for_read(
+            self.merge.as_ref(),
+            &self.saved_key,
+            base.as_deref(),
+            ops,
+            self.stats.as_deref(),
+        ) {
+            Ok(v) => {
+                self.blob_value = Some(v);
+                self.valid = true;
+            }
+            Err(e) => {
+                self.error = Some(e);
+                self.valid = false;
+                self.blob_value = None;
+            }
+        }
+    }
+
+    /// Moving forward, on the newest visible merge operand of `saved_key`:
+    /// gathers the older operands down to a value, a tombstone or the next
+    /// key, and merges them (RocksDB's `MergeValuesNewToOld`). The inner
+    /// iterator stops on the entry that ended the run.
+    fn merge_forward(&mut self) {
+        self.operands.clear();
+        self.operands.push(self.iter.value().to_vec());
+        let mut base = None;
+        self.iter.next();
+        while self.iter.valid() {
+            let Some(p) = parse_internal_key(self.iter.key()) else {
+                self.fail_on_malformed_key();
+                return;
+            };
+            if p.user_key != self.saved_key.as_slice() {
+                break;
+            }
+            // Every later entry of the key is older than the operand, so
+            // visible at the iterator's sequence.
+            match p.value_type {
+                ValueType::Merge => self.operands.push(self.iter.value().to_vec()),
+                ValueType::Deletion => break,
+                t @ (ValueType::Value | ValueType::BlobIndex) => {
+                    base = Some((t, self.iter.value().to_vec()));
+                    break;
+                }
+            }
+            self.iter.next();
+        }
+        self.set_error_from_child();
+        if self.error.is_some() {
+            self.valid = false;
+            return;
+        }
+        let operands = std::mem::take(&mut self.operands);
+        let ops: Vec<&[u8]> = operands.iter().rev().map(Vec::as_slice).collect();
+        self.merge_current(base, &ops);
+        self.merged = self.valid;
+        self.operands = operands;
+    }
+
     /// After positioning on an entry of type `t`, fetches its blob.
     fn load_blob(&mut self, t: ValueType) {
         self.blob_value = None;
@@ -136,16 +248,7 @@ impl DbIterator {
             Direction::Forward => crate::types::user_key(self.iter.key()),
             Direction::Reverse => &self.saved_key,
         };
-        let r = match (&self.blobs, BlobIndex::decode(raw)) {
-            (_, None) => Err(Error::corruption("iterator", 0, "undecodable blob index")),
-            (None, Some(_)) => Err(Error::corruption(
-                "iterator",
-                0,
-                "blob index met but no blob source is attached",
-            )),
-            (Some((src, fill, verify)), Some(idx)) => src.get(key, &idx, *fill, *verify),
-        };
-        match r {
+        match self.fetch_blob(key, raw) {
             Ok(v) => self.blob_value = Some(v),
             Err(e) => {
                 self.error = Some(e);
@@ -210,8 +313,8 @@ impl DbIterator {
     pub fn key(&self) -> &[u8] {
         assert!(self.valid(), "DbIterator::key on an invalid iterator");
         match self.direction {
-            Direction::Forward => crate::types::user_key(self.iter.key()),
-            Direction::Reverse => &self.saved_key,
+            Direction::Forward if !self.merged => crate::types::user_key(self.iter.key()),
+            _ => &self.saved_key,
         }
     }
 
@@ -252,6 +355,7 @@ impl DbIterator {
         self.positioned = true;
         self.done = false;
         self.direction = direction;
+        self.merged = false;
         self.saved_value.clear();
     }
 
@@ -342,12 +446,14 @@ impl DbIterator {
             } else {
                 self.iter.seek_to_first();
             }
-        } else {
+        } else if !self.merged {
             self.saved_key.clear();
             self.saved_key
                 .extend_from_slice(crate::types::user_key(self.iter.key()));
             self.iter.next();
         }
+        // After a merge, `saved_key` is the current key and the inner
+        // iterator is already past its operands.
         self.find_next_user_entry(true);
         self.count_step(true);
     }
@@ -363,20 +469,43 @@ impl DbIterator {
 
     fn retreat_inner(&mut self) {
         if self.direction == Direction::Forward {
-            self.saved_key.clear();
-            self.saved_key
-                .extend_from_slice(crate::types::user_key(self.iter.key()));
-            loop {
-                self.iter.prev();
+            if self.merged {
+                // `saved_key` is the current key; the inner iterator is
+                // past its operands (or off the end): step back to the
+                // last entry before the key.
+                if !self.iter.valid() {
+                    self.iter.seek_to_last();
+                }
+                while self.iter.valid()
+                    && crate::types::user_key(self.iter.key()) >= self.saved_key.as_slice()
+                {
+                    self.iter.prev();
+                }
+                self.merged = false;
                 if !self.iter.valid() {
                     self.set_error_from_child();
                     self.valid = false;
                     self.saved_key.clear();
                     self.saved_value.clear();
+                    self.blob_value = None;
                     return;
                 }
-                if crate::types::user_key(self.iter.key()) < self.saved_key.as_slice() {
-                    break;
+            } else {
+                self.saved_key.clear();
+                self.saved_key
+                    .extend_from_slice(crate::types::user_key(self.iter.key()));
+                loop {
+                    self.iter.prev();
+                    if !self.iter.valid() {
+                        self.set_error_from_child();
+                        self.valid = false;
+                        self.saved_key.clear();
+                        self.saved_value.clear();
+                        return;
+                    }
+                    if crate::types::user_key(self.iter.key()) < self.saved_key.as_slice() {
+                        break;
+                    }
                 }
             }
             self.direction = Direction::Reverse;
@@ -395,6 +524,7 @@ impl DbIterator {
     }
 
     fn find_next_user_entry(&mut self, mut skipping: bool) {
+        self.merged = false;
         while self.iter.valid() {
             let Some(p) = parse_internal_key(self.iter.key()) else {
                 self.fail_on_malformed_key();
@@ -420,6 +550,14 @@ impl DbIterator {
                             return;
                         }
                     }
+                    ValueType::Merge => {
+                        if !(skipping && p.user_key <= self.saved_key.as_slice()) {
+                            self.saved_key.clear();
+                            self.saved_key.extend_from_slice(p.user_key);
+                            self.merge_forward();
+                            return;
+                        }
+                    }
                 }
             }
             // Passed over: an older version, a deletion marker or a version
@@ -434,8 +572,14 @@ impl DbIterator {
     }
 
     fn find_prev_user_entry(&mut self) {
+        // What the entries of `saved_key` seen so far (oldest first) add up
+        // to: nothing (`Deletion`), a value in `saved_value`, or merge
+        // operands in `operands` over `base` (the value's type, if any).
         let mut value_type = ValueType::Deletion;
+        let mut base: Option<ValueType> = None;
         let mut stepped: u64 = 0;
+        self.merged = false;
+        self.operands.clear();
         while self.iter.valid() {
             let Some(p) = parse_internal_key(self.iter.key()) else {
                 self.fail_on_malformed_key();
@@ -451,16 +595,34 @@ impl DbIterator {
                     // Found the newest visible entry of saved_key.
                     break;
                 }
-                value_type = p.value_type;
-                if value_type == ValueType::Deletion {
-                    self.saved_key.clear();
-                    self.saved_value.clear();
-                } else {
-                    self.saved_key.clear();
-                    self.saved_key.extend_from_slice(p.user_key);
-                    self.saved_value.clear();
-                    self.saved_value.extend_from_slice(self.iter.value());
+                match p.value_type {
+                    ValueType::Deletion => {
+                        self.saved_key.clear();
+                        self.saved_value.clear();
+                        self.operands.clear();
+                        base = None;
+                    }
+                    ValueType::Merge => {
+                        if value_type == ValueType::Deletion {
+                            self.saved_key.clear();
+                            self.saved_key.extend_from_slice(p.user_key);
+                            self.saved_value.clear();
+                            base = None;
+                        } else if value_type != ValueType::Merge {
+                            base = Some(value_type);
+                        }
+                        self.operands.push(self.iter.value().to_vec());
+                    }
+                    _ => {
+                        self.saved_key.clear();
+                        self.saved_key.extend_from_slice(p.user_key);
+                        self.saved_value.clear();
+                        self.saved_value.extend_from_slice(self.iter.value());
+                        self.operands.clear();
+                        base = None;
+                    }
                 }
+                value_type = p.value_type;
             }
             stepped += 1;
             self.iter.prev();
@@ -476,6 +638,17 @@ impl DbIterator {
             self.saved_value.clear();
             self.direction = Direction::Forward;
             self.blob_value = None;
+        } else if value_type == ValueType::Merge {
+            self.blob_value = None;
+            let base = base.map(|t| (t, std::mem::take(&mut self.saved_value)));
+            let operands = std::mem::take(&mut self.operands);
+            let ops: Vec<&[u8]> = operands.iter().map(Vec::as_slice).collect();
+            self.merge_current(base, &ops);
+            self.operands = operands;
+            if !self.valid {
+                self.saved_key.clear();
+                self.direction = Direction::Forward;
+            }
         } else {
             self.valid = true;
             self.load_blob(value_type);

@@ -19,7 +19,8 @@ use crate::types::{
 /// What a memtable knows about a key as of a sequence number.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MemGet {
-    /// The newest visible version is a value (or blob index) of this type.
+    /// The newest visible version that is not a merge operand is a value
+    /// (or blob index) of this type.
     Found(ValueType, Vec<u8>),
     /// The newest visible version is a tombstone.
     Deleted,
@@ -78,19 +79,25 @@ impl MemTable {
         self.first_seq.fetch_min(seq, Ordering::Relaxed);
     }
 
-    /// Looks up the newest version of `key` with sequence `<= seq`.
-    pub fn get(&self, key: &[u8], seq: SequenceNumber) -> MemGet {
+    /// Looks up the newest version of `key` with sequence `<= seq`. Merge
+    /// operands met on the way are pushed onto `operands` (newest first)
+    /// and the walk goes on to older versions, so the answer is then what
+    /// lies under them (`Absent` when this memtable holds nothing older).
+    pub fn get(&self, key: &[u8], seq: SequenceNumber, operands: &mut Vec<Vec<u8>>) -> MemGet {
         let lookup = make_internal_key(key, seq, VALUE_TYPE_FOR_SEEK);
-        let Some(node) = self.list.seek(&lookup) else {
-            return MemGet::Absent;
-        };
-        match parse_internal_key(node.key()) {
-            Some(p) if p.user_key == key => match p.value_type {
-                ValueType::Deletion => MemGet::Deleted,
-                t => MemGet::Found(t, node.value().to_vec()),
-            },
-            _ => MemGet::Absent,
+        let mut node = self.list.seek(&lookup);
+        while let Some(n) = node {
+            match parse_internal_key(n.key()) {
+                Some(p) if p.user_key == key => match p.value_type {
+                    ValueType::Deletion => return MemGet::Deleted,
+                    ValueType::Merge => operands.push(n.value().to_vec()),
+                    t => return MemGet::Found(t, n.value().to_vec()),
+                },
+                _ => return MemGet::Absent,
+            }
+            node = self.list.next(n);
         }
+        MemGet::Absent
     }
 
     /// Bytes charged to this memtable so far: its arena's blocks less what
@@ -147,21 +154,51 @@ mod tests {
         m.add(2, ValueType::Value, b"a", b"v2");
         m.add(3, ValueType::Deletion, b"a", b"");
         m.add(4, ValueType::Value, b"b", b"x");
+        let get = |k: &[u8], seq| {
+            let mut ops = Vec::new();
+            let r = m.get(k, seq, &mut ops);
+            assert!(ops.is_empty());
+            r
+        };
         assert_eq!(
-            m.get(b"a", 1),
+            get(b"a", 1),
             MemGet::Found(ValueType::Value, b"v1".to_vec())
         );
         assert_eq!(
-            m.get(b"a", 2),
+            get(b"a", 2),
             MemGet::Found(ValueType::Value, b"v2".to_vec())
         );
-        assert_eq!(m.get(b"a", 3), MemGet::Deleted);
-        assert_eq!(m.get(b"a", 100), MemGet::Deleted);
-        assert_eq!(m.get(b"b", 3), MemGet::Absent);
-        assert_eq!(m.get(b"c", 100), MemGet::Absent);
-        assert_eq!(m.get(b"", 100), MemGet::Absent);
+        assert_eq!(get(b"a", 3), MemGet::Deleted);
+        assert_eq!(get(b"a", 100), MemGet::Deleted);
+        assert_eq!(get(b"b", 3), MemGet::Absent);
+        assert_eq!(get(b"c", 100), MemGet::Absent);
+        assert_eq!(get(b"", 100), MemGet::Absent);
         assert_eq!(m.num_entries(), 4);
         assert_eq!(m.num_deletions(), 1);
+    }
+
+    #[test]
+    fn get_collects_merge_operands_down_to_what_lies_under_them() {
+        let m = MemTable::new(1, 4096);
+        m.add(1, ValueType::Value, b"a", b"base");
+        m.add(2, ValueType::Merge, b"a", b"m2");
+        m.add(3, ValueType::Merge, b"a", b"m3");
+        m.add(4, ValueType::Deletion, b"a", b"");
+        m.add(5, ValueType::Merge, b"a", b"m5");
+        m.add(6, ValueType::Merge, b"b", b"only");
+        let mut ops = Vec::new();
+        assert_eq!(
+            m.get(b"a", 3, &mut ops),
+            MemGet::Found(ValueType::Value, b"base".to_vec())
+        );
+        assert_eq!(ops, vec![b"m3".to_vec(), b"m2".to_vec()]);
+        ops.clear();
+        assert_eq!(m.get(b"a", 100, &mut ops), MemGet::Deleted);
+        assert_eq!(ops, vec![b"m5".to_vec()]);
+        ops.clear();
+        // Only operands, then another key: nothing under them here.
+        assert_eq!(m.get(b"b", 100, &mut ops), MemGet::Absent);
+        assert_eq!(ops, vec![b"only".to_vec()]);
     }
 
     #[test]
@@ -259,7 +296,7 @@ mod tests {
         for i in 0..8000u64 {
             let k = format!("k{i:05}");
             assert!(matches!(
-                m.get(k.as_bytes(), u64::MAX >> 8),
+                m.get(k.as_bytes(), u64::MAX >> 8, &mut Vec::new()),
                 MemGet::Found(..)
             ));
         }

@@ -15,6 +15,7 @@ use super::block_builder::BlockBuilder;
 
 const NUM_ENTRIES: &str = "rocksdb.num.entries";
 const NUM_DELETIONS: &str = "rocksdb.deleted.keys";
+const NUM_MERGE_OPERANDS: &str = "rocksdb.merge.operands";
 const RAW_KEY_SIZE: &str = "rocksdb.raw.key.size";
 const RAW_VALUE_SIZE: &str = "rocksdb.raw.value.size";
 const DATA_SIZE: &str = "rocksdb.data.size";
@@ -35,6 +36,8 @@ pub struct TableProperties {
     pub num_entries: u64,
     /// Entries of type Deletion.
     pub num_deletions: u64,
+    /// Entries of type Merge (merge operands).
+    pub num_merge_operands: u64,
     /// Sum of internal-key lengths.
     pub raw_key_size: u64,
     /// Sum of value lengths.
@@ -94,6 +97,10 @@ impl TableProperties {
         if self.index_key_is_user_key {
             pairs.push((INDEX_KEY_IS_USER_KEY, v(1)));
         }
+        // Likewise written only for tables that hold merge operands.
+        if self.num_merge_operands > 0 {
+            pairs.push((NUM_MERGE_OPERANDS, v(self.num_merge_operands)));
+        }
         pairs.sort_by(|a, b| a.0.cmp(b.0));
         let mut b = BlockBuilder::new(1);
         for (k, val) in &pairs {
@@ -129,6 +136,7 @@ impl TableProperties {
                     seen_entries = true;
                 }
                 NUM_DELETIONS => p.num_deletions = num()?,
+                NUM_MERGE_OPERANDS => p.num_merge_operands = num()?,
                 RAW_KEY_SIZE => p.raw_key_size = num()?,
                 RAW_VALUE_SIZE => p.raw_value_size = num()?,
                 DATA_SIZE => p.data_size = num()?,
@@ -163,7 +171,7 @@ impl TableProperties {
 
     /// `name: value` lines, for `strata inspect`.
     pub fn to_lines(&self) -> Vec<String> {
-        vec![
+        let mut lines = vec![
             format!("{NUM_ENTRIES}: {}", self.num_entries),
             format!("{NUM_DELETIONS}: {}", self.num_deletions),
             format!("{RAW_KEY_SIZE}: {}", self.raw_key_size),
@@ -181,7 +189,14 @@ impl TableProperties {
                 "{INDEX_KEY_IS_USER_KEY}: {}",
                 u64::from(self.index_key_is_user_key)
             ),
-        ]
+        ];
+        if self.num_merge_operands > 0 {
+            lines.insert(
+                2,
+                format!("{NUM_MERGE_OPERANDS}: {}", self.num_merge_operands),
+            );
+        }
+        lines
     }
 }
 
@@ -194,6 +209,7 @@ mod tests {
         let p = TableProperties {
             num_entries: 1000,
             num_deletions: 3,
+            num_merge_operands: 4,
             raw_key_size: 12345,
             raw_value_size: 1 << 40,
             data_size: 77,
@@ -212,8 +228,10 @@ mod tests {
         // Absent (tables written before the property existed): false.
         let q = TableProperties {
             index_key_is_user_key: false,
+            num_merge_operands: 0,
             ..p
         };
+        assert!(!String::from_utf8_lossy(&q.encode()).contains(NUM_MERGE_OPERANDS));
         let block = Arc::new(Block::new(q.encode(), Arc::from("t"), 0).unwrap());
         assert!(
             !TableProperties::decode(&block)

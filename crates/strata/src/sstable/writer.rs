@@ -12,7 +12,6 @@ use crate::fs::WritableFile;
 use crate::stats::{Histogram, Statistics};
 use crate::types::{
     compare_internal_keys, pack_seq_and_type, user_key, ValueType, MAX_SEQUENCE_NUMBER,
-    VALUE_TYPE_FOR_SEEK,
 };
 
 use super::block_builder::BlockBuilder;
@@ -127,6 +126,14 @@ pub fn short_successor(key: &[u8]) -> Option<Vec<u8>> {
     Some(s)
 }
 
+/// The type in the trailer of a shortened internal-key separator (with the
+/// largest sequence number): 2, as tables have always been written. Its
+/// user key lies strictly between two blocks' user keys, so the type does
+/// not order it against any entry, and keeping 2 (not the largest type,
+/// the merge operand's 3) leaves tables without merges byte for byte as
+/// before.
+const SEPARATOR_TYPE: ValueType = ValueType::BlobIndex;
+
 /// An internal key that sorts after `last` and before `next` (or after
 /// `last` if `next` is `None`), as short as cheaply possible.
 pub fn index_separator(last: &[u8], next: Option<&[u8]>) -> Vec<u8> {
@@ -138,7 +145,7 @@ pub fn index_separator(last: &[u8], next: Option<&[u8]>) -> Vec<u8> {
     if let Some(mut s) = shorter {
         if s.len() < ul.len() && ul < s.as_slice() {
             s.extend_from_slice(
-                &pack_seq_and_type(MAX_SEQUENCE_NUMBER, VALUE_TYPE_FOR_SEEK).to_le_bytes(),
+                &pack_seq_and_type(MAX_SEQUENCE_NUMBER, SEPARATOR_TYPE).to_le_bytes(),
             );
             debug_assert_eq!(compare_internal_keys(last, &s), Ordering::Less);
             debug_assert!(next.is_none_or(|n| compare_internal_keys(&s, n) == Ordering::Less));
@@ -259,8 +266,10 @@ impl TableBuilder {
         let seq = trailer >> 8;
         self.smallest_seq = self.smallest_seq.min(seq);
         self.largest_seq = self.largest_seq.max(seq);
-        if (trailer & 0xff) as u8 == ValueType::Deletion as u8 {
-            self.props.num_deletions += 1;
+        match ValueType::from_u8((trailer & 0xff) as u8) {
+            Some(ValueType::Deletion) => self.props.num_deletions += 1,
+            Some(ValueType::Merge) => self.props.num_merge_operands += 1,
+            _ => {}
         }
         self.props.num_entries += 1;
         self.props.raw_key_size += ikey.len() as u64;

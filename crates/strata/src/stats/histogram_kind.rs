@@ -72,7 +72,7 @@ stat_names! {
         CompressionTimesNanos = "rocksdb.compression.times.nanos" [Nanos],
         /// Time to decompress one block. Stays empty: RocksDB records it only at stats level `kAll` (detailed timers), which Strata does not offer.
         DecompressionTimesNanos = "rocksdb.decompression.times.nanos" [Nanos],
-        /// Merge operands read by one Get of a merged key. Stays empty: Strata has no merge operator.
+        /// Merge operands read by one Get (or MultiGet key) that met merge operands.
         ReadNumMergeOperands = "rocksdb.read.num.merge_operands" [Count],
         /// Legacy stackable BlobDB: key size. Stays empty.
         BlobDbKeySize = "rocksdb.blobdb.key.size" [Bytes],

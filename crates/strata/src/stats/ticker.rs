@@ -162,7 +162,7 @@ stat_names! {
         /// Deletes dropped before reaching the memtable (filter_deletes). Stays 0: Strata has no
         /// delete filtering (RocksDB removed the feature too).
         NumberFilteredDeletes = "rocksdb.number.deletes.filtered" [Count],
-        /// Merge operator failures. Stays 0: Strata has no merge operator.
+        /// Full merges the merge operator failed (`full_merge` returned `None`), in reads, flushes and compactions.
         NumberMergeFailures = "rocksdb.number.merge.failures" [Count],
         /// Prefix bloom filter probes. Stays 0: Strata has no prefix extractor (its filters are
         /// whole-key).
@@ -243,7 +243,7 @@ stat_names! {
         NumberBlockDecompressed = "rocksdb.number.block.decompressed" [Count],
         /// Data and index blocks written uncompressed although a codec was set, because compressing did not pay (RocksDB 7.8's meaning; 0 with compression off).
         NumberBlockNotCompressed = "rocksdb.number.block.not_compressed" [Count],
-        /// Time spent in merge operators. Stays 0: Strata has no merge operator.
+        /// Time spent in the merge operator's full and partial merges (reads, flushes, compactions).
         MergeOperationTotalTime = "rocksdb.merge.operation.time.nanos" [Nanos],
         /// Time spent in compaction filters. Stays 0: Strata has no compaction filter.
         FilterOperationTotalTime = "rocksdb.filter.operation.time.nanos" [Nanos],
