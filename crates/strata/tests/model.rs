@@ -1,6 +1,7 @@
 //! Randomized model test: the DB against a `BTreeMap`.
 //!
-//! Each seed runs a random sequence of puts, deletes, atomic batches, gets,
+//! Each seed runs a random sequence of puts, deletes, merges (a string
+//! append operator, with partial merges on even seeds), atomic batches, gets,
 //! bounded forward/reverse scans, seeks with cursor moves in both
 //! directions, snapshot reads (each snapshot keeps a clone of the model),
 //! flushes, `compact_range`, clean reopens and simulated crashes through
@@ -18,17 +19,85 @@
 use strata_testkit as common;
 
 use std::ops::Bound;
+use std::sync::Arc;
 
-use common::{apply, batch_of, dump, first_diff, matching_prefix, show, Model, Ops};
+use common::{apply, dump, first_diff, matching_prefix, show, Model, Ops};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use strata::{Db, Options, ReadOptions, Snapshot, WriteOptions};
+use strata::{Db, MergeOperator, Options, ReadOptions, Snapshot, WriteBatch, WriteOptions};
 use strata_testkit::fault::FaultInjectionFs;
+
+/// Appends operands to the value with `,` between (the value and the
+/// operands oldest first), as the model does; partial merges only when
+/// `partial` is set, so that odd seeds keep operands unmerged.
+struct Append {
+    partial: bool,
+}
+
+impl MergeOperator for Append {
+    fn name(&self) -> &str {
+        "ModelAppend"
+    }
+    fn full_merge(
+        &self,
+        _key: &[u8],
+        existing: Option<&[u8]>,
+        operands: &[&[u8]],
+    ) -> Option<Vec<u8>> {
+        let mut parts: Vec<&[u8]> = existing.into_iter().collect();
+        parts.extend_from_slice(operands);
+        Some(parts.join(&b','))
+    }
+    fn partial_merge(&self, _key: &[u8], operands: &[&[u8]]) -> Option<Vec<u8>> {
+        self.partial.then(|| operands.join(&b','))
+    }
+}
+
+/// One write of a step, before the model resolves merges.
+#[derive(Debug, Clone)]
+enum Op {
+    Put(Vec<u8>, Vec<u8>),
+    Delete(Vec<u8>),
+    Merge(Vec<u8>, Vec<u8>),
+}
+
+/// `ops` as the model applies them to `m`: a merge becomes a put of the
+/// value it leaves (the model's value so far, a `,`, the operand), so the
+/// crash check can replay a prefix of the writes.
+fn resolve(m: &Model, ops: &[Op]) -> Ops {
+    let mut now: std::collections::BTreeMap<Vec<u8>, Option<Vec<u8>>> = Default::default();
+    let mut out = Ops::new();
+    for op in ops {
+        let (k, v) = match op {
+            Op::Put(k, v) => (k.clone(), Some(v.clone())),
+            Op::Delete(k) => (k.clone(), None),
+            Op::Merge(k, operand) => {
+                let old = match now.get(k) {
+                    Some(v) => v.clone(),
+                    None => m.get(k).cloned(),
+                };
+                let v = match old {
+                    Some(mut v) => {
+                        v.push(b',');
+                        v.extend_from_slice(operand);
+                        v
+                    }
+                    None => operand.clone(),
+                };
+                (k.clone(), Some(v))
+            }
+        };
+        now.insert(k.clone(), v.clone());
+        out.push((k, v));
+    }
+    out
+}
 
 /// Counts of what a run did, to show the test exercised what it claims.
 #[derive(Debug, Default)]
 struct Counts {
     writes: u64,
+    merges: u64,
     synced: u64,
     gets: u64,
     scans: u64,
@@ -158,6 +227,9 @@ impl Harness {
             opts.bloom_bits_per_key = 10.0;
         }
         config.apply(seed, &mut opts);
+        opts.merge_operator = Some(Arc::new(Append {
+            partial: seed.is_multiple_of(2),
+        }));
         let db = Db::open(dir.path(), opts.clone()).unwrap();
         Harness {
             seed,
@@ -212,7 +284,21 @@ impl Harness {
         v
     }
 
-    fn write(&mut self, ops: Ops) {
+    /// A key for a merge: often one of a few hot keys, so that operands
+    /// pile up on them across memtables and levels.
+    fn merge_key(&mut self) -> Vec<u8> {
+        if self.rng.gen_bool(0.5) {
+            key(self.rng.gen_range(0..40))
+        } else {
+            self.rand_key()
+        }
+    }
+
+    fn operand(&mut self) -> Vec<u8> {
+        format!("m{}", self.step).into_bytes()
+    }
+
+    fn write(&mut self, ops: Vec<Op>) {
         let sync = self.rng.gen_ratio(1, 20);
         let wo = WriteOptions {
             sync,
@@ -223,13 +309,24 @@ impl Harness {
         let db = self.db();
         let r = if single {
             match &ops[0] {
-                (k, Some(v)) => db.put_opt(&wo, k, v),
-                (k, None) => db.delete_opt(&wo, k),
+                Op::Put(k, v) => db.put_opt(&wo, k, v),
+                Op::Delete(k) => db.delete_opt(&wo, k),
+                Op::Merge(k, v) => db.merge_opt(&wo, k, v),
             }
         } else {
-            db.write_opt(&wo, batch_of(&ops))
+            let mut b = WriteBatch::new();
+            for op in &ops {
+                match op {
+                    Op::Put(k, v) => b.put(k, v),
+                    Op::Delete(k) => b.delete(k),
+                    Op::Merge(k, v) => b.merge(k, v),
+                }
+            }
+            db.write_opt(&wo, b)
         };
         r.unwrap_or_else(|e| panic!("{ctx}: write failed: {e}"));
+        self.counts.merges += ops.iter().filter(|o| matches!(o, Op::Merge(..))).count() as u64;
+        let ops = resolve(&self.model, &ops);
         apply(&mut self.model, &ops);
         self.counts.writes += 1;
         if sync {
@@ -495,26 +592,37 @@ impl Harness {
         self.step += 1;
         let r = self.rng.gen_range(0..1000);
         match r {
-            0..=299 => {
+            0..=229 => {
                 let k = self.rand_key();
                 let v = self.rand_value();
-                self.write(vec![(k, Some(v))]);
+                self.write(vec![Op::Put(k, v)]);
+            }
+            230..=299 => {
+                let k = self.merge_key();
+                let v = self.operand();
+                self.write(vec![Op::Merge(k, v)]);
             }
             300..=379 => {
                 let k = self.rand_key();
-                self.write(vec![(k, None)]);
+                self.write(vec![Op::Delete(k)]);
             }
             380..=449 => {
                 let n = self.rng.gen_range(1..20);
-                let mut ops = Ops::new();
+                let mut ops: Vec<Op> = Vec::new();
                 for _ in 0..n {
                     let k = if !ops.is_empty() && self.rng.gen_ratio(1, 8) {
-                        ops[self.rng.gen_range(0..ops.len())].0.clone()
+                        match &ops[self.rng.gen_range(0..ops.len())] {
+                            Op::Put(k, _) | Op::Delete(k) | Op::Merge(k, _) => k.clone(),
+                        }
                     } else {
                         self.rand_key()
                     };
-                    let v = self.rng.gen_bool(0.75).then(|| self.rand_value());
-                    ops.push((k, v));
+                    let op = match self.rng.gen_range(0..8) {
+                        0..=3 => Op::Put(k, self.rand_value()),
+                        4..=5 => Op::Delete(k),
+                        _ => Op::Merge(k, self.operand()),
+                    };
+                    ops.push(op);
                 }
                 self.write(ops);
             }
@@ -581,6 +689,7 @@ fn run_config(seed: u64, ops: u64, config: Config) {
     // The run must have exercised every kind of step.
     assert!(c.crashes > 0 && c.reopens > 0 && c.flushes > 0 && c.compactions > 0);
     assert!(c.scans > 0 && c.cursors > 0 && c.snapshot_reads > 0 && c.synced > 0);
+    assert!(c.merges > 0);
 }
 
 #[test]
