@@ -183,6 +183,12 @@ fn main() -> Res<()> {
         db.compact_range(None, None)?;
         db.put(b"k07", b"after-compaction")?;
         db.delete(b"k08")?;
+        // Merge operands (value type 3) in the WAL, alone and in a batch.
+        db.merge(b"k09", 1u64.to_le_bytes())?;
+        let mut b = WriteBatch::new();
+        b.merge(b"k09", 2u64.to_le_bytes());
+        b.put(b"k31", b"next-to-a-merge");
+        db.write(b)?;
     }
     // A DB with blob files (values of 32 bytes or more are separated).
     let bdir = tempfile::tempdir()?;

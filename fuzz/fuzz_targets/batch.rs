@@ -1,6 +1,7 @@
 //! WriteBatch::from_data over arbitrary bytes; an accepted batch iterates
 //! exactly `count()` operations and rebuilding it through the API gives the
-//! same operations.
+//! same operations. Merge records (tags 3 and 7) carry an operand, as puts
+//! carry a value (a seed: `corpus/batch/merge-records`).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use strata::tools::batch::WriteBatchInternals;

@@ -1,7 +1,8 @@
 //! Runs a sequence of operations decoded from the input against a real
 //! `strata::Db` in a temporary directory and a `BTreeMap` model, and asserts
-//! they agree: put, delete, batch, get, forward/backward/bounded scans,
-//! snapshots and reads at a snapshot, flush, compact_range and reopen.
+//! they agree: put, delete, merge (the built-in `stringappend` operator),
+//! batch, get, forward/backward/bounded scans, snapshots and reads at a
+//! snapshot, flush, compact_range and reopen.
 //! A 64 KiB write buffer and values up to 4 KiB force flushes and compactions;
 //! bit 0x40 of the first byte turns on blob files (0x80: blob GC too).
 #![no_main]
@@ -39,6 +40,7 @@ fn options(b: &mut Bytes<'_>) -> Options {
         max_bytes_for_level_base: 256 * 1024,
         ..Options::default()
     };
+    o.merge_operator = strata::merge::builtin("stringappend");
     let c = b.u8();
     o.compression = compression_of(c);
     o.bloom_bits_per_key = if c & 0x10 != 0 { 10.0 } else { 0.0 };
@@ -53,6 +55,15 @@ fn options(b: &mut Bytes<'_>) -> Options {
         o.blob_garbage_collection_age_cutoff = 0.5;
     }
     o
+}
+
+/// What a `stringappend` merge of `operand` leaves in `model`.
+fn merge_into(model: &mut Model, k: &[u8], operand: &[u8]) {
+    let v = match model.get(k) {
+        Some(old) => [old.as_slice(), b",", operand].concat(),
+        None => operand.to_vec(),
+    };
+    model.insert(k.to_vec(), v);
 }
 
 fn scan(db: &Db, ro: &ReadOptions, reverse: bool) -> Vec<(Vec<u8>, Vec<u8>)> {
@@ -139,13 +150,21 @@ fuzz_target!(|data: &[u8]| {
         n += 1;
         let Some(d) = db.as_ref() else { return };
         match b.u8() % 16 {
-            0..=4 => {
+            0..=3 => {
                 let k = key(&mut b);
                 let v = value(&mut b, &k, n);
                 if let Err(e) = d.put(&k, &v) {
                     panic!("put: {e}");
                 }
                 model.insert(k, v);
+            }
+            4 => {
+                let k = key(&mut b);
+                let operand = format!("m{n}").into_bytes();
+                if let Err(e) = d.merge(&k, &operand) {
+                    panic!("merge: {e}");
+                }
+                merge_into(&mut model, &k, &operand);
             }
             5 | 6 => {
                 let k = key(&mut b);
@@ -159,9 +178,14 @@ fuzz_target!(|data: &[u8]| {
                 let mut staged = model.clone();
                 for _ in 0..(b.u8() % 8) {
                     let k = key(&mut b);
-                    if b.u8().is_multiple_of(3) {
+                    let sel = b.u8();
+                    if sel.is_multiple_of(3) {
                         batch.delete(&k);
                         staged.remove(&k);
+                    } else if sel % 3 == 1 && sel & 0x80 != 0 {
+                        let operand = format!("b{n}").into_bytes();
+                        batch.merge(&k, &operand);
+                        merge_into(&mut staged, &k, &operand);
                     } else {
                         let v = value(&mut b, &k, n);
                         batch.put(&k, &v);
