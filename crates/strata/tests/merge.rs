@@ -368,9 +368,16 @@ fn without_the_operator_reads_fail_clearly_and_nothing_is_lost() {
         rev.retreat();
         assert!(!rev.valid() && rev.status().is_err());
         // Keys without operands read, writes work, and flushes and
-        // compactions keep the operands.
+        // compactions keep the operands. `Db::merge` refuses without an
+        // operator (RocksDB's "Provide a merge_operator"); a batch's
+        // merge is taken.
         assert_eq!(db.get(b"plain").unwrap().unwrap(), b"p");
-        db.merge(b"c", n(4)).unwrap();
+        let e = db.merge(b"c", n(4)).unwrap_err();
+        assert!(matches!(e, Error::NotSupported(_)), "{e}");
+        assert!(e.to_string().contains("merge operator"), "{e}");
+        let mut b = WriteBatch::new();
+        b.merge(b"c", n(4));
+        db.write(b).unwrap();
         db.flush().unwrap();
         db.compact_range(None, None).unwrap();
         assert!(db.get(b"c").is_err());

@@ -297,6 +297,20 @@ impl std::fmt::Debug for Db {
     }
 }
 
+/// `NotSupported` unless family `fam` has a merge operator (RocksDB's
+/// check in `DB::Merge`).
+fn check_merge_operator(fam: &Family) -> Result<()> {
+    if fam.opts.merge_operator.is_some() {
+        return Ok(());
+    }
+    Err(Error::NotSupported(format!(
+        "merge into column family '{}': it has no merge operator (set \
+         Options::merge_operator, or merge_operator=NAME for a built-in: {})",
+        fam.name,
+        crate::merge::BUILTIN_NAMES.join(", ")
+    )))
+}
+
 impl Db {
     /// Opens (and by default creates) the DB in directory `path`. A DB
     /// with column families other than "default" must be opened with
@@ -494,11 +508,14 @@ impl Db {
     /// Merges `operand` into `key`: the family's merge operator
     /// ([`Options::merge_operator`]) combines it with the key's older
     /// value when the key is read, flushed or compacted (RocksDB's
-    /// `Merge`). The write itself needs no operator; a read of the key
-    /// without one is `InvalidArgument`.
+    /// `Merge`).
     ///
     /// # Errors
-    /// As [`Db::put`].
+    /// As [`Db::put`]; `NotSupported` when the family has no merge
+    /// operator, as RocksDB's `Merge` ("Provide a merge_operator when
+    /// opening DB"). A [`WriteBatch::merge`] is not checked (as in
+    /// RocksDB): its operands wait for an operator, and a read of the key
+    /// without one is `InvalidArgument`.
     ///
     /// # Examples
     /// ```rust
@@ -528,6 +545,7 @@ impl Db {
         key: impl AsRef<[u8]>,
         operand: impl AsRef<[u8]>,
     ) -> Result<()> {
+        check_merge_operator(&self.inner.default_family)?;
         let mut b = WriteBatch::new();
         b.merge(key, operand);
         self.write_opt(opts, b)
@@ -537,13 +555,14 @@ impl Db {
     /// family's merge operator.
     ///
     /// # Errors
-    /// As [`Db::put_cf`].
+    /// As [`Db::put_cf`]; `NotSupported` as [`Db::merge`].
     pub fn merge_cf(
         &self,
         cf: &ColumnFamily,
         key: impl AsRef<[u8]>,
         operand: impl AsRef<[u8]>,
     ) -> Result<()> {
+        check_merge_operator(self.inner.family_of(cf)?)?;
         let mut b = WriteBatch::new();
         b.merge_cf(cf, key, operand);
         self.write(b)
