@@ -562,10 +562,26 @@ impl Db {
         key: impl AsRef<[u8]>,
         operand: impl AsRef<[u8]>,
     ) -> Result<()> {
+        self.merge_cf_opt(&WriteOptions::default(), cf, key, operand)
+    }
+
+    /// Merges `operand` into `key` in column family `cf` with write
+    /// options.
+    ///
+    /// # Errors
+    /// As [`Db::merge_cf`]; `InvalidArgument` for `sync` with
+    /// `disable_wal`.
+    pub fn merge_cf_opt(
+        &self,
+        opts: &WriteOptions,
+        cf: &ColumnFamily,
+        key: impl AsRef<[u8]>,
+        operand: impl AsRef<[u8]>,
+    ) -> Result<()> {
         check_merge_operator(self.inner.family_of(cf)?)?;
         let mut b = WriteBatch::new();
         b.merge_cf(cf, key, operand);
-        self.write(b)
+        self.write_opt(opts, b)
     }
 
     /// Applies a batch atomically: after a crash either all of it or none
