@@ -682,3 +682,123 @@ fn every_benchmark_on_leveldb() {
 fn every_benchmark_on_fjall() {
     every_benchmark_on(&crate::engine::fjall_adapter::FjallFactory, "fjall");
 }
+
+/// db_bench's mergerandom and readrandommergerandom on Strata with
+/// `--merge_operator=uint64add` and 8-byte operands: db_bench's messages,
+/// a `merge` histogram, every get of a merged key a hit of 8 bytes.
+#[test]
+fn mergerandom_and_readrandommergerandom_on_strata() {
+    let (_dir, db) = temp_db();
+    let f = crate::engine::strata_adapter::StrataFactory;
+    let Run { code, out, err } = run(
+        &f,
+        &[
+            &db,
+            "--benchmarks=mergerandom,readrandommergerandom,readrandom",
+            "--merge_operator=uint64add",
+            "--value_size=8",
+            "--num=3000",
+            "--merge_keys=50",
+            "--mergereadpercent=40",
+            "--seed=11",
+            "--histogram=1",
+            "--write_buffer_size=65536",
+            "--compression_type=none",
+        ],
+    );
+    assert_eq!(code, 0, "stderr: {err}\nstdout: {out}");
+    let p = parse_output(&out, "");
+    let by = |n: &str| p.benches.iter().find(|b| b.name == n).unwrap();
+    assert_eq!(by("mergerandom").message, "( updates:3000)");
+    assert_eq!(by("mergerandom").operations, Some(3000));
+    assert_eq!(p.histogram_ops("mergerandom"), ["merge"]);
+    let m = &by("readrandommergerandom").message;
+    let (reads, merges) = (number_after(m, "reads:"), number_after(m, "merges:"));
+    assert_eq!(reads + merges, 3000, "{m}");
+    assert!((900..1500).contains(&merges), "40% merges: {m}");
+    assert_eq!(number_after(m, "total:"), 3000, "{m}");
+    assert_eq!(
+        number_after(m, "hits:"),
+        reads,
+        "every merged key is found: {m}"
+    );
+    assert_eq!(number_after(m, "maxlength:"), 8, "{m}");
+    let mut ops = p.histogram_ops("readrandommergerandom");
+    ops.sort();
+    assert_eq!(ops, ["merge", "read"]);
+    // Keys 0..50 hold counters; readrandom over --num finds them.
+    assert!(by("readrandom").message.ends_with("of 3000 found)"));
+}
+
+/// Without `--merge_operator` the first merge fails as in db_bench
+/// ("merge error: Not supported: ..."); an operator Strata does not build
+/// is refused naming the flag.
+#[test]
+fn mergerandom_needs_a_built_merge_operator_on_strata() {
+    let (_dir, db) = temp_db();
+    let f = crate::engine::strata_adapter::StrataFactory;
+    let Run { code, err, .. } = run(&f, &[&db, "--benchmarks=mergerandom", "--num=10"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("merge error: Not supported") && err.contains("merge operator"),
+        "{err}"
+    );
+    let (_dir, db) = temp_db();
+    let Run { code, err, .. } = run(
+        &f,
+        &[
+            &db,
+            "--benchmarks=mergerandom",
+            "--num=10",
+            "--merge_operator=bytesxor",
+        ],
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("flag '--merge_operator'") && err.contains("'bytesxor'"),
+        "{err}"
+    );
+}
+
+/// LevelDB and fjall have no merge operator: the flag and the benchmarks
+/// are refused naming them and the engine.
+fn merges_refused_on(factory: &dyn crate::engine::EngineFactory, engine: &str) {
+    let (_dir, db) = temp_db();
+    let Run { code, err, .. } = run(
+        factory,
+        &[
+            &db,
+            "--benchmarks=fillseq",
+            "--num=10",
+            "--merge_operator=uint64add",
+        ],
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("flag '--merge_operator'") && err.contains(engine),
+        "{err}"
+    );
+    for bench in ["mergerandom", "readrandommergerandom"] {
+        let (_dir, db) = temp_db();
+        let Run { code, err, .. } = run(
+            factory,
+            &[&db, &format!("--benchmarks={bench}"), "--num=10"],
+        );
+        assert_eq!(code, 1);
+        assert!(
+            err.contains(&format!("benchmark '{bench}'")) && err.contains("no merge operator"),
+            "{err}"
+        );
+    }
+}
+
+#[cfg(strata_leveldb)]
+#[test]
+fn merges_refused_on_leveldb() {
+    merges_refused_on(&crate::engine::leveldb_adapter::LevelDbFactory, "LevelDB");
+}
+
+#[test]
+fn merges_refused_on_fjall() {
+    merges_refused_on(&crate::engine::fjall_adapter::FjallFactory, "fjall");
+}

@@ -262,6 +262,14 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
     let cache: i64 = v.raw("cache_size").parse().unwrap_or(0);
     set("cache_size", "block_cache_size", cache.max(0).to_string());
     set("statistics", "statistics", flags.statistics.to_string());
+    // db_bench sets a merge operator only when the flag names one.
+    if !flags.merge_operator.is_empty() {
+        set(
+            "merge_operator",
+            "merge_operator",
+            flags.merge_operator.clone(),
+        );
+    }
     // Passed only when given: db_bench's defaults are the engines' own.
     for name in ["block_restart_interval", "paranoid_checks"] {
         if v.was_given(name) {
@@ -377,6 +385,29 @@ mod tests {
         assert_eq!(get(&o, "enable_index_compression"), Some("true"));
         assert_eq!(get(&o, "enable_blob_files"), None);
         assert_eq!(get(&o, "compaction_options_universal.size_ratio"), None);
+    }
+
+    #[test]
+    fn merge_operator_reaches_strata_by_name_and_others_are_refused() {
+        assert_eq!(get(&opts(&[]), "merge_operator"), None);
+        let o = opts(&["--merge_operator=uint64add"]);
+        assert_eq!(get(&o, "merge_operator"), Some("uint64add"));
+        let so = crate::engine::strata_adapter::build_options(&o).unwrap();
+        assert_eq!(so.merge_operator.unwrap().name(), "UInt64AddOperator");
+        for name in ["max", "put", "stringappend"] {
+            let so = crate::engine::strata_adapter::build_options(&opts(&[&format!(
+                "--merge_operator={name}"
+            )]))
+            .unwrap();
+            assert!(so.merge_operator.is_some(), "{name}");
+        }
+        let o = opts(&["--merge_operator=sortlist"]);
+        let e = crate::engine::strata_adapter::build_options(&o).unwrap_err();
+        let text = crate::engine::explain_open_error(&e, &o);
+        assert!(
+            text.contains("flag '--merge_operator'") && text.contains("'sortlist'"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -53,6 +53,10 @@ pub enum Bench {
     ReadWhileWriting,
     /// read-modify-write of random keys
     UpdateRandom,
+    /// merges into random keys through `--merge_operator`
+    MergeRandom,
+    /// random gets and merges, `--mergereadpercent`% merges
+    ReadRandomMergeRandom,
     /// compact the whole DB
     Compact,
     /// flush the memtable
@@ -96,6 +100,8 @@ impl Bench {
             "readrandomwriterandom" => Self::ReadRandomWriteRandom,
             "readwhilewriting" => Self::ReadWhileWriting,
             "updaterandom" => Self::UpdateRandom,
+            "mergerandom" => Self::MergeRandom,
+            "readrandommergerandom" => Self::ReadRandomMergeRandom,
             "compact" => Self::Compact,
             "flush" => Self::Flush,
             "waitforcompaction" => Self::WaitForCompaction,
@@ -129,6 +135,8 @@ impl Bench {
                 | Self::ReadRandomWriteRandom
                 | Self::ReadWhileWriting
                 | Self::UpdateRandom
+                | Self::MergeRandom
+                | Self::ReadRandomMergeRandom
                 | Self::YcsbLoad
                 | Self::Ycsb(_)
                 | Self::MixGraph
@@ -393,6 +401,10 @@ impl<'a> Runner<'a> {
                                 workloads::read_random_write_random(&mut ctx)
                             }
                             Bench::UpdateRandom => workloads::update_random(&mut ctx),
+                            Bench::MergeRandom => workloads::merge_random(&mut ctx),
+                            Bench::ReadRandomMergeRandom => {
+                                workloads::read_random_merge_random(&mut ctx)
+                            }
                             Bench::YcsbLoad => crate::ycsb::load(&mut ctx, n),
                             Bench::Ycsb(w) => crate::ycsb::run(&mut ctx, w, n),
                             Bench::MixGraph => crate::mixgraph::run(&mut ctx, n),

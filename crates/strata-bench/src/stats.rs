@@ -18,6 +18,8 @@ pub enum OpType {
     Write,
     /// Delete
     Delete,
+    /// Merge (mergerandom, readrandommergerandom)
+    Merge,
     /// Seek
     Seek,
     /// Read-modify-write (db_bench's updaterandom); a YCSB update
@@ -37,6 +39,7 @@ impl OpType {
             OpType::Read => "read",
             OpType::Write => "write",
             OpType::Delete => "delete",
+            OpType::Merge => "merge",
             OpType::Seek => "seek",
             OpType::Update => "update",
             OpType::Insert => "insert",

@@ -414,6 +414,86 @@ pub fn read_random_write_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The error of a merge benchmark on an engine without merges.
+fn no_merge(ctx: &ThreadCtx<'_>, bench: &str) -> anyhow::Result<()> {
+    if ctx.db.has_merge() {
+        return Ok(());
+    }
+    anyhow::bail!(
+        "Not supported: benchmark '{bench}' is not supported by {}: it has no merge operator",
+        ctx.flags.engine
+    )
+}
+
+/// mergerandom (db_bench's `MergeRandom`): `readwrites` merges of
+/// `--value_size` operands into keys drawn uniformly from
+/// `--merge_keys` (or `--num`), through `--merge_operator`; db_bench's
+/// message `( updates:N)`.
+pub fn merge_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
+    no_merge(ctx, "mergerandom")?;
+    let f = ctx.flags;
+    let merge_keys = f.merge_key_range();
+    let mut duration = Duration::new(f.duration, f.readwrites_per_thread());
+    let mut values = ValueGenerator::new(f.compression_ratio, f.value_size);
+    let mut key = vec![0u8; f.key_size];
+    let mut bytes = 0u64;
+    while !duration.done(1) {
+        generate_key_from_int(ctx.rand.next_u64() % merge_keys, &mut key);
+        let v = values.generate(f.value_size);
+        ctx.db
+            .merge(&key, v, ctx.wo)
+            .map_err(|e| anyhow::anyhow!("merge error: {e:#}"))?;
+        bytes += (key.len() + v.len()) as u64;
+        ctx.finished(1, OpType::Merge);
+    }
+    ctx.stats.add_bytes(bytes);
+    ctx.stats
+        .add_message(&format!("( updates:{})", f.readwrites_per_thread()));
+    Ok(())
+}
+
+/// readrandommergerandom (db_bench's `ReadRandomMergeRandom`): `readwrites`
+/// operations on keys from `--merge_keys` (or `--num`), each a merge with
+/// probability `--mergereadpercent`% and a get otherwise; db_bench's
+/// message `(reads:R merges:M total:T hits:H maxlength:L)`.
+pub fn read_random_merge_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
+    no_merge(ctx, "readrandommergerandom")?;
+    let f = ctx.flags;
+    let merge_keys = f.merge_key_range();
+    let mut duration = Duration::new(f.duration, f.readwrites_per_thread());
+    let mut values = ValueGenerator::new(f.compression_ratio, f.value_size);
+    let mut key = vec![0u8; f.key_size];
+    let (mut gets, mut merges, mut hits, mut max_length) = (0u64, 0u64, 0u64, 0usize);
+    while !duration.done(1) {
+        generate_key_from_int(ctx.rand.next_u64() % merge_keys, &mut key);
+        let do_merge = (ctx.rand.next_u64() % 100) < f.mergereadpercent as u64;
+        if do_merge {
+            let v = values.generate(f.value_size);
+            ctx.db
+                .merge(&key, v, ctx.wo)
+                .map_err(|e| anyhow::anyhow!("merge error: {e:#}"))?;
+            merges += 1;
+            ctx.finished(1, OpType::Merge);
+        } else {
+            match ctx.db.get(&key, f.verify_checksum) {
+                Ok(Some(len)) => {
+                    hits += 1;
+                    max_length = max_length.max(len);
+                }
+                Ok(None) => {}
+                Err(e) => anyhow::bail!("get error: {e:#}"),
+            }
+            gets += 1;
+            ctx.finished(1, OpType::Read);
+        }
+    }
+    ctx.stats.add_message(&format!(
+        "(reads:{gets} merges:{merges} total:{} hits:{hits} maxlength:{max_length})",
+        f.readwrites_per_thread()
+    ));
+    Ok(())
+}
+
 /// updaterandom: read-modify-write of random keys.
 pub fn update_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
     let f = ctx.flags;

@@ -143,6 +143,7 @@ pub fn map_options(settings: &[OptionSetting]) -> anyhow::Result<FjallConfig> {
             }
             // Checked below: fjall's L1 is table target size x L0 threshold.
             "max_bytes_for_level_base" => level_base = Some(s),
+            "merge_operator" => return Err(unsupported("fjall", s, "fjall has no merge operator")),
             "compaction_style" if s.value == "kCompactionStyleLevel" => {}
             "level_compaction_dynamic_level_bytes"
             | "disable_auto_compactions"
@@ -542,6 +543,7 @@ mod tests {
                 "--enable_blob_files=true",
                 "--paranoid_checks=false",
                 "--block_size=512",
+                "--merge_operator=uint64add",
             ],
         );
     }

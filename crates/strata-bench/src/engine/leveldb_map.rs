@@ -185,6 +185,9 @@ pub fn map_options(settings: &[OptionSetting]) -> anyhow::Result<LevelDbConfig> 
                 }
                 c.max_open_files = Some(n);
             }
+            "merge_operator" => {
+                return Err(unsupported("LevelDB", s, "LevelDB has no merge operator"))
+            }
             o if fixed_equivalent(o, &s.value) => {}
             _ => {
                 return Err(unsupported(
@@ -371,6 +374,7 @@ mod tests {
                 "--compaction_style=1",
                 "--max_write_buffer_number=4",
                 "--open_files=-1",
+                "--merge_operator=uint64add",
             ],
         );
     }

@@ -59,6 +59,17 @@ pub trait BenchEngine: Send + Sync {
     fn delete(&self, key: &[u8], wo: WriteOpts) -> anyhow::Result<()>;
     /// Applies a batch atomically.
     fn write_batch(&self, ops: &[BatchOp<'_>], wo: WriteOpts) -> anyhow::Result<()>;
+    /// Whether the engine has a merge operator API (LevelDB and fjall do
+    /// not).
+    fn has_merge(&self) -> bool {
+        false
+    }
+    /// Merges `operand` into `key` through the merge operator the DB was
+    /// opened with (`--merge_operator`). An engine without one keeps this
+    /// default, which refuses.
+    fn merge(&self, _key: &[u8], _operand: &[u8], _wo: WriteOpts) -> anyhow::Result<()> {
+        anyhow::bail!("the engine has no merge operator")
+    }
     /// Reads one key; returns the value's length if found.
     fn get(&self, key: &[u8], verify_checksums: bool) -> anyhow::Result<Option<usize>>;
     /// Whether the engine has a MultiGet (LevelDB and fjall do not).

@@ -138,7 +138,8 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
             "max_background_flushes" => o.set_max_background_flushes(int(s)?),
             "num_levels" => o.set_num_levels(int(s)?),
             "max_bytes_for_level_base" => o.set_max_bytes_for_level_base(int(s)?),
-            "max_bytes_for_level_multiplier" => o.set_max_bytes_for_level_multiplier(int(s)?),            "max_bytes_for_level_multiplier_additional" => {
+            "max_bytes_for_level_multiplier" => o.set_max_bytes_for_level_multiplier(int(s)?),
+            "max_bytes_for_level_multiplier_additional" => {
                 let v: Vec<i32> = s
                     .value
                     .split(':')
@@ -254,6 +255,7 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
                     o.enable_statistics();
                 }
             }
+            "merge_operator" => set_merge_operator(&mut o, &s.value)?,
             other => anyhow::bail!("Not supported: option {other} is not mapped for RocksDB"),
         }
     }
@@ -336,6 +338,33 @@ impl EngineFactory for RocksDbFactory {
     }
 }
 
+/// Gives `o` the built-in merge operator `name` (db_bench's
+/// `--merge_operator`). The `rocksdb` crate does not expose RocksDB's own
+/// operators (`uint64add`, `max`, `put`, `stringappend`), so RocksDB runs
+/// Strata's implementation of the same function (`strata::merge`), under
+/// RocksDB's operator name, through the crate's callbacks.
+fn set_merge_operator(o: &mut Options, name: &str) -> anyhow::Result<()> {
+    let Some(op) = strata::merge::builtin(name) else {
+        anyhow::bail!(
+            "Not supported: merge_operator '{name}' is not built for --engine=rocksdb (built: {})",
+            strata::merge::BUILTIN_NAMES.join(", ")
+        );
+    };
+    let (full, partial) = (op.clone(), op.clone());
+    o.set_merge_operator(
+        op.name(),
+        move |key: &[u8], existing: Option<&[u8]>, operands: &rocksdb::MergeOperands| {
+            let ops: Vec<&[u8]> = operands.iter().collect();
+            full.full_merge(key, existing, &ops)
+        },
+        move |key: &[u8], _existing: Option<&[u8]>, operands: &rocksdb::MergeOperands| {
+            let ops: Vec<&[u8]> = operands.iter().collect();
+            partial.partial_merge(key, &ops)
+        },
+    );
+    Ok(())
+}
+
 fn write_options(wo: WriteOpts) -> WriteOptions {
     let mut w = WriteOptions::default();
     w.set_sync(wo.sync);
@@ -366,6 +395,16 @@ impl BenchEngine for RocksDbEngine {
         match self.family(key) {
             None => Ok(self.db.delete_opt(key, &wo)?),
             Some(cf) => Ok(self.db.delete_cf_opt(cf, key, &wo)?),
+        }
+    }
+    fn has_merge(&self) -> bool {
+        true
+    }
+    fn merge(&self, key: &[u8], operand: &[u8], wo: WriteOpts) -> anyhow::Result<()> {
+        let wo = write_options(wo);
+        match self.family(key) {
+            None => Ok(self.db.merge_opt(key, operand, &wo)?),
+            Some(cf) => Ok(self.db.merge_cf_opt(cf, key, operand, &wo)?),
         }
     }
     fn write_batch(&self, ops: &[BatchOp<'_>], wo: WriteOpts) -> anyhow::Result<()> {
@@ -539,6 +578,40 @@ mod tests {
         assert!(text.contains("delayed_write_rate=8388608"), "{text}");
         // The other options stay RocksDB's defaults.
         assert!(text.contains("max_background_jobs=2"), "{text}");
+    }
+
+    #[test]
+    fn merge_operators_run_in_rocksdb_and_unbuilt_ones_are_refused() {
+        let setting = |v: &str| OptionSetting {
+            flag: "merge_operator",
+            option: "merge_operator",
+            value: v.into(),
+            given: true,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let (o, _) = build_options(&[setting("uint64add")]).unwrap();
+        let db = DB::open(&o, dir.path()).unwrap();
+        for x in [1u64, 2, 3] {
+            db.merge(b"k", x.to_le_bytes()).unwrap();
+        }
+        db.flush().unwrap();
+        db.merge(b"k", 10u64.to_le_bytes()).unwrap();
+        assert_eq!(db.get(b"k").unwrap().unwrap(), 16u64.to_le_bytes());
+        db.compact_range::<&[u8], &[u8]>(None, None);
+        assert_eq!(db.get(b"k").unwrap().unwrap(), 16u64.to_le_bytes());
+        drop(db);
+        let text = options_file(dir.path());
+        assert!(text.contains("UInt64AddOperator"), "{text}");
+        let dir = tempfile::tempdir().unwrap();
+        let (o, _) = build_options(&[setting("stringappend")]).unwrap();
+        let db = DB::open(&o, dir.path()).unwrap();
+        db.put(b"s", b"a").unwrap();
+        db.merge(b"s", b"b").unwrap();
+        assert_eq!(db.get(b"s").unwrap().unwrap(), b"a,b");
+        let err = build_options(&[setting("sortlist")])
+            .err()
+            .expect("refused");
+        assert!(err.to_string().contains("'sortlist'"), "{err}");
     }
 
     #[test]

@@ -128,6 +128,15 @@ impl BenchEngine for StrataEngine {
             }
         }
     }
+    fn has_merge(&self) -> bool {
+        true
+    }
+    fn merge(&self, key: &[u8], operand: &[u8], wo: WriteOpts) -> anyhow::Result<()> {
+        match self.family(key) {
+            None => Ok(self.db.merge_opt(&write_options(wo), key, operand)?),
+            Some(cf) => Ok(self.db.merge_cf_opt(&write_options(wo), cf, key, operand)?),
+        }
+    }
     fn write_batch(&self, ops: &[BatchOp<'_>], wo: WriteOpts) -> anyhow::Result<()> {
         let mut b = WriteBatch::new();
         for op in ops {

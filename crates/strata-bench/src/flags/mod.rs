@@ -137,6 +137,12 @@ pub struct Flags {
     pub verify_checksum: bool,
     /// `--readwritepercent`
     pub readwritepercent: i64,
+    /// `--merge_operator` (empty: none)
+    pub merge_operator: String,
+    /// `--merge_keys` (negative: `--num`)
+    pub merge_keys: i64,
+    /// `--mergereadpercent`: readrandommergerandom's share of merges
+    pub mergereadpercent: i64,
     /// `--num_column_families`: keys spread over this many families (key
     /// number modulo the count), as db_bench spreads them
     pub num_column_families: usize,
@@ -227,6 +233,14 @@ impl Flags {
             return Err(bad(
                 "readwritepercent",
                 values.raw("readwritepercent"),
+                "must be in [0, 100]",
+            ));
+        }
+        let mergereadpercent = int("mergereadpercent");
+        if !(0..=100).contains(&mergereadpercent) {
+            return Err(bad(
+                "mergereadpercent",
+                values.raw("mergereadpercent"),
                 "must be in [0, 100]",
             ));
         }
@@ -331,6 +345,9 @@ impl Flags {
             disable_wal: boolean("disable_wal"),
             verify_checksum: boolean("verify_checksum"),
             readwritepercent: rwp,
+            merge_operator: values.raw("merge_operator").trim().to_string(),
+            merge_keys: int("merge_keys"),
+            mergereadpercent,
             num_column_families,
             hot_key_fraction,
             hot_write_fraction,
@@ -378,6 +395,16 @@ impl Flags {
         };
         u64::try_from(v).unwrap_or(0)
     }
+    /// Key range of mergerandom and readrandommergerandom: `--merge_keys`,
+    /// or `--num` when negative (db_bench's `merge_keys_`), at least 1.
+    pub fn merge_key_range(&self) -> u64 {
+        let v = if self.merge_keys < 0 {
+            self.num
+        } else {
+            self.merge_keys
+        };
+        u64::try_from(v).unwrap_or(0).max(1)
+    }
     /// Key range: `--num` as unsigned, at least 1 (avoids a modulo by zero).
     pub fn key_range(&self) -> u64 {
         u64::try_from(self.num).unwrap_or(0).max(1)
@@ -420,6 +447,24 @@ mod tests {
         assert_eq!(f.readwrites_per_thread(), 9);
         let f = flags(&["--num=100"]).unwrap();
         assert_eq!(f.readwrites_per_thread(), 100);
+        assert_eq!(f.merge_key_range(), 100);
+        let f = flags(&["--num=100", "--merge_keys=7"]).unwrap();
+        assert_eq!(f.merge_key_range(), 7);
+    }
+
+    #[test]
+    fn merge_flags() {
+        let f = flags(&[]).unwrap();
+        assert_eq!(
+            (f.merge_operator.as_str(), f.merge_keys, f.mergereadpercent),
+            ("", -1, 70)
+        );
+        let f = flags(&["--merge_operator=uint64add", "--mergereadpercent=10"]).unwrap();
+        assert_eq!(
+            (f.merge_operator.as_str(), f.mergereadpercent),
+            ("uint64add", 10)
+        );
+        assert!(flags(&["--mergereadpercent=101"]).is_err());
     }
 
     #[test]

@@ -751,6 +751,24 @@ pub static FLAGS: &[FlagSpec] = &[
         "Set total max WAL size",
     ),
     f(
+        "merge_operator",
+        Str,
+        "",
+        "The merge operator to use with the database (uint64add, max, put, stringappend; others are refused by name). Use a fresh database when it changes",
+    ),
+    f(
+        "merge_keys",
+        I64,
+        "-1",
+        "Number of distinct keys to use for MergeRandom and ReadRandomMergeRandom. If negative, there will be FLAGS_num keys.",
+    ),
+    f(
+        "mergereadpercent",
+        I32,
+        "70",
+        "Ratio of merges to merges&reads (expressed as percentage) for the ReadRandomMergeRandom workload. The default value 70 means 70% out of all read and merge operations are merges. In other words, 7 merges for every 3 gets.",
+    ),
+    f(
         "num_column_families",
         I32,
         "1",
