@@ -48,7 +48,22 @@ pub fn varint_length(mut v: u64) -> usize {
 }
 
 /// Decodes a varint64; returns the value and the number of bytes used.
+#[inline]
 pub fn decode_varint64(src: &[u8]) -> Option<(u64, usize)> {
+    // One- and two-byte values (lengths below 16 KiB) are most of what a
+    // block holds: decode them without the loop.
+    match src {
+        [b0, ..] if *b0 < 0x80 => return Some((u64::from(*b0), 1)),
+        [b0, b1, ..] if *b1 < 0x80 => {
+            return Some((u64::from(b0 & 0x7f) | u64::from(*b1) << 7, 2));
+        }
+        _ => {}
+    }
+    decode_varint64_slow(src)
+}
+
+/// [`decode_varint64`]'s general case.
+fn decode_varint64_slow(src: &[u8]) -> Option<(u64, usize)> {
     let mut result: u64 = 0;
     for (i, &byte) in src.iter().enumerate().take(10) {
         let shift = 7 * i as u32;
@@ -64,6 +79,7 @@ pub fn decode_varint64(src: &[u8]) -> Option<(u64, usize)> {
 }
 
 /// Decodes a varint32; returns the value and the number of bytes used.
+#[inline]
 pub fn decode_varint32(src: &[u8]) -> Option<(u32, usize)> {
     let (v, n) = decode_varint64(src)?;
     if n > 5 {
@@ -177,6 +193,39 @@ mod tests {
             assert_eq!(buf.len(), varint_length(v));
             assert_eq!(decode_varint64(&buf), Some((v, buf.len())));
         }
+    }
+
+    #[test]
+    fn varint_one_and_two_byte_fast_paths_agree_with_the_loop() {
+        for v in [
+            0u64,
+            1,
+            127,
+            128,
+            129,
+            300,
+            16_383,
+            16_384,
+            1 << 21,
+            u64::MAX,
+        ] {
+            let mut b = Vec::new();
+            put_varint64(&mut b, v);
+            assert_eq!(decode_varint64(&b), Some((v, b.len())), "{v}");
+            assert_eq!(decode_varint64_slow(&b), Some((v, b.len())), "{v}");
+            b.extend_from_slice(&[0xff, 0x01]);
+            assert_eq!(
+                decode_varint64(&b).map(|x| x.0),
+                Some(v),
+                "trailing bytes, {v}"
+            );
+        }
+        // A continuation byte with nothing after it, and a two-byte
+        // encoding whose second byte continues too.
+        assert_eq!(decode_varint64(&[0x80]), None);
+        assert_eq!(decode_varint64(&[0x81, 0x80]), None);
+        assert_eq!(decode_varint64(&[0x81, 0x80, 0x01]), Some((1 | 1 << 14, 3)));
+        assert_eq!(decode_varint64(&[]), None);
     }
 
     #[test]

@@ -273,16 +273,23 @@ impl BlockIter {
         true
     }
 
-    /// The full key stored at restart point `i` (restart entries share nothing).
+    /// The full key stored at restart point `i` (restart entries share
+    /// nothing). Only the key's lengths are decoded: a binary search over
+    /// the restarts reads no value (nor an index entry's block handle).
     fn restart_key(&self, i: usize) -> Option<&[u8]> {
         let p = self.block.restart_point(i);
-        let limit = self.block.restart_offset;
-        let (shared, non_shared, _, hlen) =
-            decode_entry_header(&self.block.data, p, limit, self.block.handle_values)?;
+        let hdr = self.block.data.get(p..self.block.restart_offset)?;
+        let (shared, a) = decode_varint32(hdr)?;
+        let (non_shared, b) = decode_varint32(hdr.get(a..)?)?;
         if shared != 0 {
             return None;
         }
-        self.block.data.get(p + hlen..p + hlen + non_shared)
+        let key_start = if self.block.handle_values {
+            a + b
+        } else {
+            a + b + decode_varint32(hdr.get(a + b..)?)?.1
+        };
+        hdr.get(key_start..key_start + non_shared as usize)
     }
 }
 
