@@ -33,7 +33,8 @@ fn main() -> strata::Result<()> {
         Some(&b"yellow"[..])
     );
 
-    for item in db.iter() {
+    // Keys from "a" up to (not including) "c"; `db.prefix(..)` and `db.iter()` too.
+    for item in db.range(&b"a"[..]..&b"c"[..]) {
         let (k, v) = item?;
         println!(
             "{} = {}",
@@ -56,8 +57,8 @@ fn main() -> strata::Result<()> {
     batch.put(b"banana", b"brown");
     db.write(batch)?;
     assert_eq!(db.get_cf(&cold, b"archive")?.as_deref(), Some(&b"2019"[..]));
-    drop(db);
-    // A DB with families opens with all of them.
+    db.close()?; // or drop(db), which cannot report a final error
+                 // A DB with families opens with all of them.
     let db = Db::open_cf(&dir, Options::default(), [("cold", Options::default())])?;
     let cold = db.column_family("cold").expect("opened");
     assert_eq!(db.get_cf(&cold, b"archive")?.as_deref(), Some(&b"2019"[..]));
