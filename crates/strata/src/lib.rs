@@ -35,6 +35,7 @@ pub mod merge;
 mod options;
 mod options_file;
 mod pinnable;
+mod range_del;
 mod rate_limiter;
 mod snapshot;
 mod sstable;

@@ -24,6 +24,12 @@ pub mod options_file {
     pub use crate::options_file::*;
 }
 
+/// Range tombstones and their fragmentation into non-overlapping
+/// fragments.
+pub mod range_del {
+    pub use crate::range_del::*;
+}
+
 /// Internal keys: user key, sequence number and value type.
 pub mod types {
     pub use crate::types::*;
