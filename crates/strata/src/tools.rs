@@ -114,6 +114,9 @@ pub mod sstable {
     pub use crate::sstable::compression::{compress_block, decompress_block};
     pub use crate::sstable::dump::escape_bytes;
     pub use crate::sstable::format::{mask_crc, BlockHandle, Footer, FOOTER_SIZE, TABLE_MAGIC};
+    pub use crate::sstable::range_del_block::{
+        decode_range_del_block, encode_range_del_block, META_RANGE_DEL, RANGE_DELETION_TYPE,
+    };
     pub use crate::sstable::{
         ReadOpts, Table, TableBuilder, TableInfo, TableIterator, TableOptions, TableProperties,
     };

@@ -65,6 +65,26 @@ pub fn dump(path: &Path, args: &SstArgs, out: &mut dyn Write) -> anyhow::Result<
     }
     writeln!(out, "  bloom filter present: {}", table.has_filter())?;
     let limit = args.limit.unwrap_or(usize::MAX);
+    let tombstones = table.range_tombstones();
+    if !tombstones.is_empty() {
+        let n = tombstones.tombstones().count();
+        writeln!(
+            out,
+            "Range deletions ({n}; fragment [begin, end) @ sequence):"
+        )?;
+        for t in tombstones.tombstones().take(limit) {
+            writeln!(
+                out,
+                "  [{}, {}) @ {}",
+                args.fmt.show(&t.begin),
+                args.fmt.show(&t.end),
+                t.seq
+            )?;
+        }
+        if n > limit {
+            writeln!(out, "  ... ({} more, --limit {limit})", n - limit)?;
+        }
+    }
     let index = table.index_entries()?;
     let user_keys = table.properties().index_key_is_user_key;
     writeln!(
@@ -150,6 +170,37 @@ mod tests {
             .map(|e| e.unwrap().path())
             .find(|p| p.extension().is_some_and(|e| e == "sst"))
             .unwrap()
+    }
+
+    #[test]
+    fn dump_prints_the_range_deletion_block() {
+        use strata::tools::range_del::{FragmentedTombstones, RangeTombstone};
+        use strata::tools::sstable::{TableBuilder, TableOptions};
+        use strata::tools::types::{make_internal_key, ValueType};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("000009.sst");
+        let file = strata::fs::default_fs().create(&path).unwrap();
+        let mut b = TableBuilder::new(&TableOptions::default(), file, "000009.sst".into());
+        b.set_range_tombstones(FragmentedTombstones::new(&[
+            RangeTombstone::new("b", "f", 7),
+            RangeTombstone::new("d", "h", 9),
+        ]));
+        b.add(&make_internal_key(b"a", 3, ValueType::Value), b"v")
+            .unwrap();
+        b.finish().unwrap();
+        let mut out = Vec::new();
+        dump(&path, &SstArgs::default(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("rocksdb.num.range-deletions: 4"), "{text}");
+        assert!(text.contains("Range deletions (4;"), "{text}");
+        for line in [
+            "['b', 'd') @ 7",
+            "['d', 'f') @ 9",
+            "['d', 'f') @ 7",
+            "['f', 'h') @ 9",
+        ] {
+            assert!(text.contains(line), "{line} in {text}");
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod compression;
 pub mod dump;
 pub mod format;
 pub mod properties;
+pub mod range_del_block;
 pub mod readahead;
 pub mod reader;
 pub mod table_cache;

@@ -16,6 +16,7 @@ use super::block_builder::BlockBuilder;
 const NUM_ENTRIES: &str = "rocksdb.num.entries";
 const NUM_DELETIONS: &str = "rocksdb.deleted.keys";
 const NUM_MERGE_OPERANDS: &str = "rocksdb.merge.operands";
+const NUM_RANGE_DELETIONS: &str = "rocksdb.num.range-deletions";
 const RAW_KEY_SIZE: &str = "rocksdb.raw.key.size";
 const RAW_VALUE_SIZE: &str = "rocksdb.raw.value.size";
 const DATA_SIZE: &str = "rocksdb.data.size";
@@ -38,6 +39,9 @@ pub struct TableProperties {
     pub num_deletions: u64,
     /// Entries of type Merge (merge operands).
     pub num_merge_operands: u64,
+    /// Range tombstones in the range-deletion block
+    /// (`rocksdb.num.range-deletions`; written only when non-zero).
+    pub num_range_deletions: u64,
     /// Sum of internal-key lengths.
     pub raw_key_size: u64,
     /// Sum of value lengths.
@@ -101,6 +105,10 @@ impl TableProperties {
         if self.num_merge_operands > 0 {
             pairs.push((NUM_MERGE_OPERANDS, v(self.num_merge_operands)));
         }
+        // And only for tables that hold range tombstones.
+        if self.num_range_deletions > 0 {
+            pairs.push((NUM_RANGE_DELETIONS, v(self.num_range_deletions)));
+        }
         pairs.sort_by(|a, b| a.0.cmp(b.0));
         let mut b = BlockBuilder::new(1);
         for (k, val) in &pairs {
@@ -137,6 +145,7 @@ impl TableProperties {
                 }
                 NUM_DELETIONS => p.num_deletions = num()?,
                 NUM_MERGE_OPERANDS => p.num_merge_operands = num()?,
+                NUM_RANGE_DELETIONS => p.num_range_deletions = num()?,
                 RAW_KEY_SIZE => p.raw_key_size = num()?,
                 RAW_VALUE_SIZE => p.raw_value_size = num()?,
                 DATA_SIZE => p.data_size = num()?,
@@ -196,6 +205,12 @@ impl TableProperties {
                 format!("{NUM_MERGE_OPERANDS}: {}", self.num_merge_operands),
             );
         }
+        if self.num_range_deletions > 0 {
+            lines.insert(
+                2,
+                format!("{NUM_RANGE_DELETIONS}: {}", self.num_range_deletions),
+            );
+        }
         lines
     }
 }
@@ -210,6 +225,7 @@ mod tests {
             num_entries: 1000,
             num_deletions: 3,
             num_merge_operands: 4,
+            num_range_deletions: 6,
             raw_key_size: 12345,
             raw_value_size: 1 << 40,
             data_size: 77,
@@ -229,9 +245,11 @@ mod tests {
         let q = TableProperties {
             index_key_is_user_key: false,
             num_merge_operands: 0,
+            num_range_deletions: 0,
             ..p
         };
         assert!(!String::from_utf8_lossy(&q.encode()).contains(NUM_MERGE_OPERANDS));
+        assert!(!String::from_utf8_lossy(&q.encode()).contains(NUM_RANGE_DELETIONS));
         let block = Arc::new(Block::new(q.encode(), Arc::from("t"), 0).unwrap());
         assert!(
             !TableProperties::decode(&block)

@@ -10,6 +10,7 @@ use crate::error::{Error, Result};
 use crate::fs::RandomAccessFile;
 use crate::iter::InternalIterator;
 use crate::pinnable::PinnableSlice;
+use crate::range_del::FragmentedTombstones;
 use crate::stats::{Histogram, Statistics, Ticker};
 use crate::types::{compare_internal_keys, user_key};
 
@@ -21,6 +22,7 @@ use super::format::{
     read_block, read_raw_block, BlockHandle, Footer, FOOTER_SIZE, INDEX_WITHOUT_VALUE_LENGTH,
 };
 use super::properties::TableProperties;
+use super::range_del_block::{decode_range_del_block, META_RANGE_DEL};
 use super::readahead::ReadaheadFile;
 use super::writer::{META_FILTER, META_PROPERTIES};
 
@@ -81,6 +83,9 @@ pub struct Table {
     index: Arc<Block>,
     filter: Option<BloomFilter>,
     properties: TableProperties,
+    /// The range-deletion block's tombstones, fragmented (empty without
+    /// the block).
+    range_tombstones: Arc<FragmentedTombstones>,
     block_cache: Option<Arc<BlockCache>>,
     stats: Option<Arc<Statistics>>,
 }
@@ -96,7 +101,8 @@ impl std::fmt::Debug for Table {
 
 impl Table {
     /// Opens a table: reads and checks the footer, metaindex, properties,
-    /// filter and index (always verifying their checksums).
+    /// filter, range-deletion and index blocks (always verifying their
+    /// checksums).
     pub fn open(
         file: Arc<dyn RandomAccessFile>,
         file_number: u64,
@@ -121,6 +127,7 @@ impl Table {
         let meta = Arc::new(read_block(f, &name, footer.metaindex, data_end, true, st)?);
         let mut filter_handle = None;
         let mut props_handle = None;
+        let mut range_del_handle = None;
         let mut it = meta.iter(bytewise_cmp);
         it.seek_to_first();
         while it.valid() {
@@ -134,6 +141,7 @@ impl Table {
             match it.key() {
                 k if k == META_FILTER.as_bytes() => filter_handle = Some(h),
                 k if k == META_PROPERTIES.as_bytes() => props_handle = Some(h),
+                k if k == META_RANGE_DEL.as_bytes() => range_del_handle = Some(h),
                 _ => {}
             }
             it.next();
@@ -165,6 +173,14 @@ impl Table {
                 )
             }
         };
+        let range_tombstones = match range_del_handle {
+            None => FragmentedTombstones::default(),
+            Some(h) => {
+                let block = Arc::new(read_block(f, &name, h, data_end, true, st)?);
+                decode_range_del_block(&block)?
+            }
+        };
+        let range_tombstones = Arc::new(range_tombstones);
         let mut index = read_block(f, &name, footer.index, data_end, true, st)?;
         if footer.format_version >= INDEX_WITHOUT_VALUE_LENGTH {
             index = index.with_handle_values();
@@ -180,6 +196,7 @@ impl Table {
             index,
             filter,
             properties,
+            range_tombstones,
             block_cache,
             stats,
         })
@@ -204,6 +221,11 @@ impl Table {
     /// Size of the file in bytes.
     pub fn file_size(&self) -> u64 {
         self.file_size
+    }
+
+    /// The table's range tombstones, fragmented (empty if it has none).
+    pub fn range_tombstones(&self) -> &Arc<FragmentedTombstones> {
+        &self.range_tombstones
     }
 
     /// The properties block.

@@ -15,7 +15,9 @@ use crate::types::{
 };
 
 use super::format::{Footer, BLOCK_TRAILER_SIZE, FOOTER_SIZE};
-use super::testutil::{build_table, build_table_as, noise, open_table};
+use super::testutil::{
+    build_table, build_table_as, build_table_with_range_dels, noise, open_table,
+};
 use super::*;
 
 type Entries = Vec<(Vec<u8>, Vec<u8>)>;
@@ -944,4 +946,62 @@ fn concurrent_readers_share_the_caches() {
     let lookups = stats.ticker(Ticker::BlockCacheHit) + stats.ticker(Ticker::BlockCacheMiss);
     assert_eq!(lookups, per_thread.iter().sum::<usize>() as u64);
     assert!(tc.len() <= 1);
+}
+
+#[test]
+fn range_tombstones_round_trip_and_widen_the_bounds() {
+    use crate::range_del::{FragmentedTombstones, RangeTombstone};
+    let ts = FragmentedTombstones::new(&[
+        RangeTombstone::new("a", "k", 2000),
+        RangeTombstone::new("f", "zz", 5),
+    ]);
+    let entries = model(50);
+    let (data, info) = build_table_with_range_dels(&TableOptions::default(), &entries, ts.clone());
+    assert_eq!(info.properties.num_range_deletions, 4);
+    assert_eq!(info.num_entries, entries.len() as u64);
+    assert_eq!(
+        info.smallest_key,
+        make_internal_key(b"a", 2000, VALUE_TYPE_FOR_SEEK)
+    );
+    assert_eq!(
+        info.largest_key,
+        make_internal_key(b"zz", MAX_SEQUENCE_NUMBER, VALUE_TYPE_FOR_SEEK)
+    );
+    assert_eq!((info.smallest_seq, info.largest_seq), (5, 2000));
+    let (t, _) = open_table(data, None, None).unwrap();
+    assert_eq!(**t.range_tombstones(), ts);
+    assert_eq!(t.properties().num_range_deletions, 4);
+    let mut it = t.iter(ReadOpts::default());
+    assert_eq!(collect_forward(&mut it), entries);
+
+    // A table of tombstones only.
+    let (data, info) = build_table_with_range_dels(&TableOptions::default(), &[], ts.clone());
+    assert_eq!(info.num_entries, 0);
+    assert_eq!(
+        info.smallest_key,
+        make_internal_key(b"a", 2000, VALUE_TYPE_FOR_SEEK)
+    );
+    let (t, _) = open_table(data, None, None).unwrap();
+    assert_eq!(**t.range_tombstones(), ts);
+
+    // Tables without tombstones have no block and no property.
+    let (data, info, _) = build_table(&TableOptions::default(), &entries);
+    assert_eq!(info.properties.num_range_deletions, 0);
+    let (t, _) = open_table(data, None, None).unwrap();
+    assert!(t.range_tombstones().is_empty());
+}
+
+#[test]
+fn damaged_range_deletion_block_is_corruption() {
+    use crate::range_del::{FragmentedTombstones, RangeTombstone};
+    let ts = FragmentedTombstones::new(&[RangeTombstone::new("range-begin", "range-end", 9)]);
+    let (data, _) = build_table_with_range_dels(&TableOptions::default(), &model(5), ts);
+    let at = data
+        .windows(b"range-begin".len())
+        .position(|w| w == b"range-begin")
+        .unwrap();
+    let mut bad = data.clone();
+    bad[at] ^= 0x20;
+    let e = open_table(bad, None, None).unwrap_err();
+    assert!(matches!(e, crate::Error::Corruption { .. }), "{e}");
 }

@@ -48,6 +48,28 @@ pub fn build_table_as(
     (data, info, syncs.load(Ordering::Relaxed))
 }
 
+/// As [`build_table`], with `tombstones` in the range-deletion block.
+pub fn build_table_with_range_dels(
+    opts: &TableOptions,
+    entries: &[(Vec<u8>, Vec<u8>)],
+    tombstones: crate::range_del::FragmentedTombstones,
+) -> (Vec<u8>, TableInfo) {
+    let buf = Arc::new(Mutex::new(Vec::new()));
+    let syncs = Arc::new(AtomicU64::new(0));
+    let mut b = TableBuilder::new(
+        opts,
+        MemWritable::over(buf.clone(), syncs),
+        "test.sst".to_string(),
+    );
+    b.set_range_tombstones(tombstones);
+    for (k, v) in entries {
+        b.add(k, v).unwrap();
+    }
+    let info = b.finish().unwrap();
+    let data = buf.lock().clone();
+    (data, info)
+}
+
 /// Opens table bytes held in memory.
 pub fn open_table(
     data: Vec<u8>,

@@ -1,5 +1,5 @@
-//! Writes a table file: data blocks, then filter, properties, metaindex,
-//! index and footer.
+//! Writes a table file: data blocks, then filter, range-deletion,
+//! properties, metaindex, index and footer.
 //!
 //! Byte layout: see `docs/formats/sstable.md`.
 
@@ -9,9 +9,11 @@ use std::sync::Arc;
 use crate::coding::decode_fixed64;
 use crate::error::Result;
 use crate::fs::WritableFile;
+use crate::range_del::FragmentedTombstones;
 use crate::stats::{Histogram, Statistics};
 use crate::types::{
-    compare_internal_keys, pack_seq_and_type, user_key, ValueType, MAX_SEQUENCE_NUMBER,
+    compare_internal_keys, make_internal_key, pack_seq_and_type, user_key, ValueType,
+    MAX_SEQUENCE_NUMBER, VALUE_TYPE_FOR_SEEK,
 };
 
 use super::block_builder::BlockBuilder;
@@ -19,6 +21,7 @@ use super::bloom::BloomBuilder;
 use super::compression::{compress_block, CompressionType};
 use super::format::{block_checksum, BlockHandle, Footer, FORMAT_VERSION, MIN_FORMAT_VERSION};
 use super::properties::TableProperties;
+use super::range_del_block::{encode_range_del_block, META_RANGE_DEL};
 
 /// Metaindex name of the filter block.
 pub const META_FILTER: &str = "filter";
@@ -199,6 +202,8 @@ pub struct TableBuilder {
     blocks_compressed: u64,
     blocks_not_compressed: u64,
     stats: Option<Arc<Statistics>>,
+    /// Range tombstones for the range-deletion block.
+    range_tombstones: FragmentedTombstones,
 }
 
 impl TableBuilder {
@@ -226,7 +231,18 @@ impl TableBuilder {
             blocks_compressed: 0,
             blocks_not_compressed: 0,
             stats: None,
+            range_tombstones: FragmentedTombstones::default(),
         }
+    }
+
+    /// Sets the range tombstones the table stores in its range-deletion
+    /// block. The table's smallest and largest keys and sequence numbers
+    /// then cover them: the smallest key is at most the first begin key at
+    /// its newest tombstone's sequence number, the largest at least the
+    /// last end key at sequence number 2^56-1 (which sorts before every
+    /// entry of that user key, so the end stays exclusive for lookups).
+    pub fn set_range_tombstones(&mut self, tombstones: FragmentedTombstones) {
+        self.range_tombstones = tombstones;
     }
 
     /// Records the size of each block handed to the compressor
@@ -357,6 +373,25 @@ impl TableBuilder {
         }
         let none = CompressionType::None;
         let mut meta = BlockBuilder::new(1);
+        let range_del_handle = if self.range_tombstones.is_empty() {
+            None
+        } else {
+            for t in self.range_tombstones.tombstones() {
+                self.props.num_range_deletions += 1;
+                self.smallest_seq = self.smallest_seq.min(t.seq);
+                self.largest_seq = self.largest_seq.max(t.seq);
+            }
+            let contents = encode_range_del_block(&self.range_tombstones);
+            let (h, _) = write_block(
+                &mut *self.file,
+                &mut self.offset,
+                &mut self.scratch,
+                &contents,
+                none,
+                self.stats.as_deref(),
+            )?;
+            Some(h)
+        };
         if let Some(b) = &self.bloom {
             let contents = b.finish(self.opts.bloom_bits_per_key);
             let (h, _) = write_block(
@@ -390,7 +425,8 @@ impl TableBuilder {
             0.0
         };
         self.props.creation_time = crate::clock::unix_now();
-        if self.props.num_entries > 0 {
+        let has_range_dels = self.props.num_range_deletions > 0;
+        if self.props.num_entries > 0 || has_range_dels {
             self.props.smallest_seqno = self.smallest_seq;
             self.props.largest_seqno = self.largest_seq;
         }
@@ -406,6 +442,11 @@ impl TableBuilder {
         let mut enc = Vec::new();
         ph.encode_to(&mut enc);
         meta.add(META_PROPERTIES.as_bytes(), &enc);
+        if let Some(h) = range_del_handle {
+            let mut enc = Vec::new();
+            h.encode_to(&mut enc);
+            meta.add(META_RANGE_DEL.as_bytes(), &enc);
+        }
         let (metaindex, _) = write_block(
             &mut *self.file,
             &mut self.offset,
@@ -450,14 +491,26 @@ impl TableBuilder {
         let sync_start = self.stats.as_ref().map(|_| std::time::Instant::now());
         self.file.sync()?;
         let sync_micros = sync_start.map_or(0, |t| t.elapsed().as_micros() as u64);
+        let (mut smallest_key, mut largest_key) = if self.props.num_entries > 0 {
+            (self.smallest_key, self.last_key)
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        let frags = self.range_tombstones.fragments();
+        if let (Some(first), Some(last)) = (frags.first(), frags.last()) {
+            let lo = make_internal_key(&first.begin, first.seqs[0], VALUE_TYPE_FOR_SEEK);
+            if smallest_key.is_empty() || compare_internal_keys(&lo, &smallest_key).is_lt() {
+                smallest_key = lo;
+            }
+            let hi = make_internal_key(&last.end, MAX_SEQUENCE_NUMBER, VALUE_TYPE_FOR_SEEK);
+            if largest_key.is_empty() || compare_internal_keys(&hi, &largest_key).is_gt() {
+                largest_key = hi;
+            }
+        }
         Ok(TableInfo {
             file_size: self.offset,
-            smallest_key: self.smallest_key,
-            largest_key: if self.props.num_entries > 0 {
-                self.last_key
-            } else {
-                Vec::new()
-            },
+            smallest_key,
+            largest_key,
             num_entries: self.props.num_entries,
             num_deletions: self.props.num_deletions,
             smallest_seq: self.props.smallest_seqno,
