@@ -4,7 +4,8 @@
 //! Encoding (RocksDB/LevelDB `WriteBatch` rep, see `docs/formats/wal.md`):
 //! `fixed64 sequence`, `fixed32 count`, then `count` records, each a tag byte
 //! (a [`ValueType`]) and a varint-length-prefixed key, followed for `Value`,
-//! `BlobIndex` and `Merge` by a varint-length-prefixed value. A record for a column
+//! `BlobIndex`, `Merge` and `RangeDeletion` by a varint-length-prefixed
+//! value (a range deletion's key is its begin, its value its end). A record for a column
 //! family other than "default" (id 0) has the tag plus [`CF_TAG_OFFSET`] and
 //! a varint32 family id after it.
 
@@ -18,8 +19,8 @@ use crate::types::{SequenceNumber, ValueType};
 pub const HEADER_SIZE: usize = 12;
 
 /// Added to a record's [`ValueType`] tag when a varint32 column family id
-/// follows it (tags 4, 5, 6 and 7: deletion, value, blob index and merge
-/// operand in a family other than "default").
+/// follows it (tags 4, 5, 6, 7 and 19: deletion, value, blob index, merge
+/// operand and range deletion in a family other than "default").
 pub const CF_TAG_OFFSET: u8 = 4;
 
 /// A set of puts, deletes and merges that the DB applies atomically: after a crash
@@ -83,6 +84,34 @@ impl WriteBatch {
     /// ([`Options::merge_operator`](crate::Options::merge_operator)).
     pub fn merge(&mut self, key: impl AsRef<[u8]>, operand: impl AsRef<[u8]>) {
         self.add(0, ValueType::Merge, key.as_ref(), Some(operand.as_ref()));
+    }
+
+    /// Adds a deletion of every key in `[begin, end)` (RocksDB's
+    /// `DeleteRange`): reads at or after the batch's sequence number see
+    /// none of the range's older versions. An empty range (`begin >= end`)
+    /// deletes nothing.
+    pub fn delete_range(&mut self, begin: impl AsRef<[u8]>, end: impl AsRef<[u8]>) {
+        self.add(
+            0,
+            ValueType::RangeDeletion,
+            begin.as_ref(),
+            Some(end.as_ref()),
+        );
+    }
+
+    /// Adds a deletion of every key in `[begin, end)` in column family `cf`.
+    pub fn delete_range_cf(
+        &mut self,
+        cf: &crate::ColumnFamily,
+        begin: impl AsRef<[u8]>,
+        end: impl AsRef<[u8]>,
+    ) {
+        self.add(
+            cf.id(),
+            ValueType::RangeDeletion,
+            begin.as_ref(),
+            Some(end.as_ref()),
+        );
     }
 
     /// Adds a put of `key` to `value` in column family `cf`.
@@ -318,7 +347,9 @@ fn decode_op<'a>(d: &mut Decoder<'a>) -> Option<BatchOp<'a>> {
     let key = d.length_prefixed()?;
     let value = match value_type {
         ValueType::Deletion => &[][..],
-        ValueType::Value | ValueType::BlobIndex | ValueType::Merge => d.length_prefixed()?,
+        ValueType::Value | ValueType::BlobIndex | ValueType::Merge | ValueType::RangeDeletion => {
+            d.length_prefixed()?
+        }
     };
     Some(BatchOp {
         cf,

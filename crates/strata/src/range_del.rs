@@ -16,8 +16,11 @@
 //! file's boundaries ([`FragmentedTombstones::truncate`]).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
-use crate::types::SequenceNumber;
+use crate::error::Result;
+use crate::iter::InternalIterator;
+use crate::types::{pack_seq_and_type, parse_internal_key, SequenceNumber, ValueType};
 
 /// One range tombstone: the user keys in `[begin, end)` are deleted as of
 /// sequence number `seq`.
@@ -217,6 +220,214 @@ impl FragmentedTombstones {
                 .iter()
                 .map(|&s| RangeTombstone::new(f.begin.clone(), f.end.clone(), s))
         })
+    }
+}
+
+/// Fragments the union of several tombstone sets.
+pub fn union<'a>(sets: impl IntoIterator<Item = &'a FragmentedTombstones>) -> FragmentedTombstones {
+    let all: Vec<RangeTombstone> = sets.into_iter().flat_map(|s| s.tombstones()).collect();
+    FragmentedTombstones::new(&all)
+}
+
+/// An iterator over internal keys that shows every entry a range tombstone
+/// visible at `read_seq` covers as a point deletion at the entry's own
+/// sequence number (with an empty value). The DB iterator reading through
+/// it then skips covered keys, and a covered merge operand ends the
+/// operands of its key, as a point deletion would.
+pub struct RangeDelMaskIter {
+    inner: Box<dyn InternalIterator>,
+    tombstones: Arc<FragmentedTombstones>,
+    read_seq: SequenceNumber,
+    masked: bool,
+    key: Vec<u8>,
+}
+
+impl RangeDelMaskIter {
+    /// Wraps `inner`; a tombstone set without fragments leaves every entry
+    /// as it is.
+    pub fn new(
+        inner: Box<dyn InternalIterator>,
+        tombstones: Arc<FragmentedTombstones>,
+        read_seq: SequenceNumber,
+    ) -> Self {
+        RangeDelMaskIter {
+            inner,
+            tombstones,
+            read_seq,
+            masked: false,
+            key: Vec::new(),
+        }
+    }
+
+    fn update(&mut self) {
+        self.masked = false;
+        if !self.inner.valid() || self.tombstones.is_empty() {
+            return;
+        }
+        let Some(p) = parse_internal_key(self.inner.key()) else {
+            return;
+        };
+        if p.seq <= self.read_seq && self.tombstones.covers(p.user_key, p.seq, self.read_seq) {
+            self.masked = true;
+            self.key.clear();
+            self.key.extend_from_slice(p.user_key);
+            self.key
+                .extend_from_slice(&pack_seq_and_type(p.seq, ValueType::Deletion).to_le_bytes());
+        }
+    }
+}
+
+impl InternalIterator for RangeDelMaskIter {
+    fn valid(&self) -> bool {
+        self.inner.valid()
+    }
+    fn seek_to_first(&mut self) {
+        self.inner.seek_to_first();
+        self.update();
+    }
+    fn seek_to_last(&mut self) {
+        self.inner.seek_to_last();
+        self.update();
+    }
+    fn seek(&mut self, target: &[u8]) {
+        self.inner.seek(target);
+        self.update();
+    }
+    fn seek_for_prev(&mut self, target: &[u8]) {
+        self.inner.seek_for_prev(target);
+        self.update();
+    }
+    fn next(&mut self) {
+        self.inner.next();
+        self.update();
+    }
+    fn prev(&mut self) {
+        self.inner.prev();
+        self.update();
+    }
+    fn key(&self) -> &[u8] {
+        if self.masked {
+            &self.key
+        } else {
+            self.inner.key()
+        }
+    }
+    fn value(&self) -> &[u8] {
+        if self.masked {
+            &[]
+        } else {
+            self.inner.value()
+        }
+    }
+    fn status(&self) -> Result<()> {
+        self.inner.status()
+    }
+}
+
+/// A forward iterator over a flush's or compaction's input that leaves
+/// out every entry a range tombstone deletes in the entry's own snapshot
+/// stripe (`snapshots` ascending): no reader can see such an entry, and
+/// the merges and drop rules downstream never meet it.
+pub struct CoveredSkipIter<I> {
+    inner: I,
+    tombstones: Arc<FragmentedTombstones>,
+    snapshots: Vec<SequenceNumber>,
+    skipped: u64,
+    /// Left-out blob index entries, for the blob garbage accounting.
+    skipped_blob_indexes: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+impl<I: InternalIterator> CoveredSkipIter<I> {
+    /// Wraps `inner`.
+    pub fn new(
+        inner: I,
+        tombstones: Arc<FragmentedTombstones>,
+        snapshots: Vec<SequenceNumber>,
+    ) -> Self {
+        CoveredSkipIter {
+            inner,
+            tombstones,
+            snapshots,
+            skipped: 0,
+            skipped_blob_indexes: Vec::new(),
+        }
+    }
+
+    /// Entries left out so far.
+    pub fn skipped(&self) -> u64 {
+        self.skipped
+    }
+
+    /// Takes the blob index entries left out since the last call: the
+    /// blob values they point to are garbage, as a dropped put's are.
+    pub fn take_skipped_blob_indexes(&mut self) -> Vec<(Vec<u8>, Vec<u8>)> {
+        std::mem::take(&mut self.skipped_blob_indexes)
+    }
+
+    fn covered(&self) -> bool {
+        let Some(p) = parse_internal_key(self.inner.key()) else {
+            return false;
+        };
+        let i = self.snapshots.partition_point(|&s| s < p.seq);
+        let top = self
+            .snapshots
+            .get(i)
+            .copied()
+            .unwrap_or(SequenceNumber::MAX);
+        self.tombstones.covers(p.user_key, p.seq, top)
+    }
+
+    fn skip_covered(&mut self) {
+        if self.tombstones.is_empty() {
+            return;
+        }
+        while self.inner.valid() && self.covered() {
+            self.skipped += 1;
+            if parse_internal_key(self.inner.key())
+                .is_some_and(|p| p.value_type == ValueType::BlobIndex)
+            {
+                self.skipped_blob_indexes
+                    .push((self.inner.key().to_vec(), self.inner.value().to_vec()));
+            }
+            self.inner.next();
+        }
+    }
+}
+
+impl<I: InternalIterator> InternalIterator for CoveredSkipIter<I> {
+    fn valid(&self) -> bool {
+        self.inner.valid()
+    }
+    fn seek_to_first(&mut self) {
+        self.inner.seek_to_first();
+        self.skip_covered();
+    }
+    fn seek_to_last(&mut self) {
+        // Forward only: flushes and compactions never step back.
+        self.inner.seek_to_last();
+    }
+    fn seek(&mut self, target: &[u8]) {
+        self.inner.seek(target);
+        self.skip_covered();
+    }
+    fn seek_for_prev(&mut self, target: &[u8]) {
+        self.inner.seek_for_prev(target);
+    }
+    fn next(&mut self) {
+        self.inner.next();
+        self.skip_covered();
+    }
+    fn prev(&mut self) {
+        self.inner.prev();
+    }
+    fn key(&self) -> &[u8] {
+        self.inner.key()
+    }
+    fn value(&self) -> &[u8] {
+        self.inner.value()
+    }
+    fn status(&self) -> Result<()> {
+        self.inner.status()
     }
 }
 

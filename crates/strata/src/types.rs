@@ -30,6 +30,12 @@ pub enum ValueType {
     /// `kTypeMerge`, which RocksDB numbers 2; Strata's 2 is the blob
     /// index, so a merge is 3).
     Merge = 3,
+    /// A range deletion (RocksDB's `kTypeRangeDeletion`): in a write batch
+    /// the key is the begin and the value the exclusive end of a range
+    /// whose keys are deleted as of this sequence number. Range tombstones
+    /// live in the memtable's range-deletion list and the table's
+    /// range-deletion block, never among point entries.
+    RangeDeletion = 15,
 }
 
 impl ValueType {
@@ -40,6 +46,7 @@ impl ValueType {
             1 => Some(ValueType::Value),
             2 => Some(ValueType::BlobIndex),
             3 => Some(ValueType::Merge),
+            15 => Some(ValueType::RangeDeletion),
             _ => None,
         }
     }
@@ -89,6 +96,13 @@ pub fn parse_internal_key(ikey: &[u8]) -> Option<ParsedInternalKey<'_>> {
         seq: trailer >> 8,
         value_type: ValueType::from_u8((trailer & 0xff) as u8)?,
     })
+}
+
+/// True if `ikey` is a table's largest key made from a range tombstone's
+/// exclusive end (sequence number 2^56-1, which no write has): the table
+/// holds nothing at that user key.
+pub fn is_range_end_bound(ikey: &[u8]) -> bool {
+    trailer(ikey) >> 8 == MAX_SEQUENCE_NUMBER
 }
 
 /// The user-key part of an internal key (the whole slice if it is too short).
@@ -179,7 +193,9 @@ mod tests {
         for b in 0..=255u8 {
             if let Some(t) = ValueType::from_u8(b) {
                 assert_eq!(t as u8, b);
-                assert!(t <= VALUE_TYPE_FOR_SEEK);
+                // Range deletions are never point entries, so seeks never
+                // need to find one.
+                assert!(t <= VALUE_TYPE_FOR_SEEK || t == ValueType::RangeDeletion);
             }
         }
         let m = make_internal_key(b"k", 7, ValueType::Merge);

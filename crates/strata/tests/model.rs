@@ -1,7 +1,9 @@
 //! Randomized model test: the DB against a `BTreeMap`.
 //!
 //! Each seed runs a random sequence of puts, deletes, merges (a string
-//! append operator, with partial merges on even seeds), atomic batches, gets,
+//! append operator, with partial merges on even seeds), range deletions
+//! (which the model applies as deletes of the range's live keys), atomic
+//! batches, gets,
 //! bounded forward/reverse scans, seeks with cursor moves in both
 //! directions, snapshot reads (each snapshot keeps a clone of the model),
 //! flushes, `compact_range`, clean reopens and simulated crashes through
@@ -59,6 +61,8 @@ enum Op {
     Put(Vec<u8>, Vec<u8>),
     Delete(Vec<u8>),
     Merge(Vec<u8>, Vec<u8>),
+    /// Deletes the keys in `[begin, end)`.
+    DeleteRange(Vec<u8>, Vec<u8>),
 }
 
 /// `ops` as the model applies them to `m`: a merge becomes a put of the
@@ -68,9 +72,37 @@ fn resolve(m: &Model, ops: &[Op]) -> Ops {
     let mut now: std::collections::BTreeMap<Vec<u8>, Option<Vec<u8>>> = Default::default();
     let mut out = Ops::new();
     for op in ops {
+        if let Op::DeleteRange(b, e) = op {
+            // A point deletion of every key of the range that holds a
+            // value at this point of the writes.
+            let mut keys: Vec<Vec<u8>> = m
+                .range(b.clone()..)
+                .take_while(|(k, _)| k.as_slice() < e.as_slice())
+                .map(|(k, _)| k.clone())
+                .collect();
+            keys.extend(
+                now.range(b.clone()..)
+                    .take_while(|(k, _)| k.as_slice() < e.as_slice())
+                    .map(|(k, _)| k.clone()),
+            );
+            keys.sort();
+            keys.dedup();
+            for k in keys {
+                let live = match now.get(&k) {
+                    Some(v) => v.is_some(),
+                    None => m.contains_key(&k),
+                };
+                if live {
+                    now.insert(k.clone(), None);
+                    out.push((k, None));
+                }
+            }
+            continue;
+        }
         let (k, v) = match op {
             Op::Put(k, v) => (k.clone(), Some(v.clone())),
             Op::Delete(k) => (k.clone(), None),
+            Op::DeleteRange(..) => unreachable!("handled above"),
             Op::Merge(k, operand) => {
                 let old = match now.get(k) {
                     Some(v) => v.clone(),
@@ -98,6 +130,7 @@ fn resolve(m: &Model, ops: &[Op]) -> Ops {
 struct Counts {
     writes: u64,
     merges: u64,
+    range_deletes: u64,
     synced: u64,
     gets: u64,
     scans: u64,
@@ -298,6 +331,18 @@ impl Harness {
         format!("m{}", self.step).into_bytes()
     }
 
+    /// A range deletion between two random keys (sometimes empty, as the
+    /// begin may not be below the end).
+    fn delete_range_op(&mut self) -> Op {
+        let a = self.rand_key();
+        let b = self.rand_key();
+        if self.rng.gen_ratio(1, 10) {
+            Op::DeleteRange(a, b)
+        } else {
+            Op::DeleteRange(a.clone().min(b.clone()), a.max(b))
+        }
+    }
+
     fn write(&mut self, ops: Vec<Op>) {
         let sync = self.rng.gen_ratio(1, 20);
         let wo = WriteOptions {
@@ -312,6 +357,11 @@ impl Harness {
                 Op::Put(k, v) => db.put_opt(&wo, k, v),
                 Op::Delete(k) => db.delete_opt(&wo, k),
                 Op::Merge(k, v) => db.merge_opt(&wo, k, v),
+                Op::DeleteRange(b, e) => {
+                    let mut batch = WriteBatch::new();
+                    batch.delete_range(b, e);
+                    db.write_opt(&wo, batch)
+                }
             }
         } else {
             let mut b = WriteBatch::new();
@@ -320,12 +370,17 @@ impl Harness {
                     Op::Put(k, v) => b.put(k, v),
                     Op::Delete(k) => b.delete(k),
                     Op::Merge(k, v) => b.merge(k, v),
+                    Op::DeleteRange(begin, end) => b.delete_range(begin, end),
                 }
             }
             db.write_opt(&wo, b)
         };
         r.unwrap_or_else(|e| panic!("{ctx}: write failed: {e}"));
         self.counts.merges += ops.iter().filter(|o| matches!(o, Op::Merge(..))).count() as u64;
+        self.counts.range_deletes += ops
+            .iter()
+            .filter(|o| matches!(o, Op::DeleteRange(..)))
+            .count() as u64;
         let ops = resolve(&self.model, &ops);
         apply(&mut self.model, &ops);
         self.counts.writes += 1;
@@ -602,9 +657,13 @@ impl Harness {
                 let v = self.operand();
                 self.write(vec![Op::Merge(k, v)]);
             }
-            300..=379 => {
+            300..=359 => {
                 let k = self.rand_key();
                 self.write(vec![Op::Delete(k)]);
+            }
+            360..=379 => {
+                let op = self.delete_range_op();
+                self.write(vec![op]);
             }
             380..=449 => {
                 let n = self.rng.gen_range(1..20);
@@ -612,15 +671,19 @@ impl Harness {
                 for _ in 0..n {
                     let k = if !ops.is_empty() && self.rng.gen_ratio(1, 8) {
                         match &ops[self.rng.gen_range(0..ops.len())] {
-                            Op::Put(k, _) | Op::Delete(k) | Op::Merge(k, _) => k.clone(),
+                            Op::Put(k, _)
+                            | Op::Delete(k)
+                            | Op::Merge(k, _)
+                            | Op::DeleteRange(k, _) => k.clone(),
                         }
                     } else {
                         self.rand_key()
                     };
-                    let op = match self.rng.gen_range(0..8) {
+                    let op = match self.rng.gen_range(0..9) {
                         0..=3 => Op::Put(k, self.rand_value()),
                         4..=5 => Op::Delete(k),
-                        _ => Op::Merge(k, self.operand()),
+                        6..=7 => Op::Merge(k, self.operand()),
+                        _ => self.delete_range_op(),
                     };
                     ops.push(op);
                 }
@@ -690,6 +753,7 @@ fn run_config(seed: u64, ops: u64, config: Config) {
     assert!(c.crashes > 0 && c.reopens > 0 && c.flushes > 0 && c.compactions > 0);
     assert!(c.scans > 0 && c.cursors > 0 && c.snapshot_reads > 0 && c.synced > 0);
     assert!(c.merges > 0);
+    assert!(c.range_deletes > 0);
 }
 
 #[test]

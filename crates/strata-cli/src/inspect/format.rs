@@ -81,6 +81,7 @@ pub fn type_name(t: ValueType) -> &'static str {
         ValueType::Deletion => "Delete",
         ValueType::BlobIndex => "PutBlobIndex",
         ValueType::Merge => "Merge",
+        ValueType::RangeDeletion => "DeleteRange",
     }
 }
 

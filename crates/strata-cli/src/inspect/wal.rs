@@ -125,6 +125,13 @@ pub fn dump(
                     type_name(op.value_type),
                     fmt.show(op.key)
                 )?,
+                strata::tools::types::ValueType::RangeDeletion => writeln!(
+                    out,
+                    "  {seq} {} [{}, {})",
+                    type_name(op.value_type),
+                    fmt.show(op.key),
+                    fmt.show(op.value)
+                )?,
                 t => writeln!(
                     out,
                     "  {seq} {} {} value {} bytes",
@@ -198,6 +205,26 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("7 Put 0x77 value 10 bytes"), "{text}");
         assert!(text.contains("8 Delete 0x78"), "{text}");
+    }
+
+    #[test]
+    fn dump_shows_range_deletions() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let db = strata::Db::open(dir.path(), strata::Options::default()).unwrap();
+            db.delete_range(b"b", b"f").unwrap();
+        }
+        let path = wal_of(dir.path());
+        let mut out = Vec::new();
+        dump(
+            &path,
+            WalRecoveryMode::default(),
+            BytesFmt::Escaped,
+            &mut out,
+        )
+        .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains(" DeleteRange ['b', 'f')"), "{text}");
     }
 
     #[test]

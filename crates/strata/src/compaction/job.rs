@@ -19,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::filename::FileNumber;
 use crate::fs::FileSystem;
 use crate::iter::{InternalIterator, LevelIterator, MergingIterator};
+use crate::range_del::{self, CoveredSkipIter};
 use crate::sstable::{ReadOpts, TableCache, TableOptions};
 use crate::stats::Statistics;
 use crate::types::{
@@ -429,8 +430,31 @@ fn run_range(
         op: ctx.merge_operator,
         stats: ctx.stats.map(|s| &**s),
     };
+    // The inputs' range tombstones in this range: they hide the entries
+    // they cover in their stripe, and go to the outputs but for those a
+    // bottommost job drops (in the oldest stripe, nothing older below).
     let merged = (|| -> Result<()> {
-        let mut input = input_iterator(ctx, task, version.num_levels())?;
+        let mut sets = Vec::new();
+        for f in task.all_inputs() {
+            let t = ctx.table_cache.get(f.number)?;
+            if !t.range_tombstones().is_empty() {
+                sets.push(t.range_tombstones().clone());
+            }
+        }
+        if !sets.is_empty() {
+            let mut t = range_del::union(sets.iter().map(|s| &**s)).truncate(lo, hi);
+            t.compact(snapshots);
+            if bottommost {
+                t.retain_seqs(|s| rules.stripe(s) != 0);
+            }
+            out.set_range_tombstones(t);
+        }
+        let all = range_del::union(sets.iter().map(|s| &**s));
+        let mut input = CoveredSkipIter::new(
+            input_iterator(ctx, task, version.num_levels())?,
+            Arc::new(all),
+            snapshots.to_vec(),
+        );
         match lo {
             Some(l) => input.seek(&make_internal_key(
                 l,
@@ -439,7 +463,16 @@ fn run_range(
             )),
             None => input.seek_to_first(),
         }
-        while input.valid() {
+        loop {
+            // Blob values of covered entries are garbage.
+            for (k, v) in input.take_skipped_blob_indexes() {
+                if hi.is_none_or(|h| user_key(&k) < h) {
+                    blobs.input(&k, &v)?;
+                }
+            }
+            if !input.valid() {
+                break;
+            }
             if ctx.shutting_down.load(Ordering::Relaxed) {
                 return Err(Error::ShutdownInProgress);
             }
@@ -523,7 +556,7 @@ fn run_range(
         blobs.abandon();
         return Err(e);
     }
-    let (files, bytes) = match out.finish() {
+    let (files, bytes) = match out.finish(&mut alloc) {
         Ok(x) => x,
         Err(e) => {
             blobs.abandon();

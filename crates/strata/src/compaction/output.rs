@@ -12,6 +12,7 @@ use crate::filename::{table_file_name, FileNumber};
 use crate::fs::incremental_sync::sync_incrementally;
 use crate::fs::timed::TimedWritable;
 use crate::fs::FileSystem;
+use crate::range_del::FragmentedTombstones;
 use crate::rate_limiter::{limit_writes, IoPriority, RateLimiter};
 use crate::sstable::{TableBuilder, TableInfo, TableOptions};
 use crate::stats::{Histogram, Statistics, Ticker};
@@ -50,6 +51,12 @@ pub struct OutputWriter<'a> {
     /// Told of each table as it is finished (the LOG's
     /// `table_file_creation` event).
     on_table: Option<TableListener<'a>>,
+    /// Range tombstones to store with the outputs, each file getting those
+    /// between its first user key's cut and the next file's first user key.
+    range_tombstones: FragmentedTombstones,
+    /// Where the current file's share of the tombstones starts (`None`:
+    /// open).
+    range_lo: Option<Vec<u8>>,
 }
 
 /// Called with each output table's number and what its builder reported,
@@ -85,6 +92,8 @@ impl<'a> OutputWriter<'a> {
             newest_key_time: 0,
             bytes_per_sync: 0,
             on_table: None,
+            range_tombstones: FragmentedTombstones::default(),
+            range_lo: None,
         }
     }
 
@@ -144,6 +153,20 @@ impl<'a> OutputWriter<'a> {
         self
     }
 
+    /// Stores `tombstones` with the outputs, cut at the files' boundaries
+    /// (a cut between user keys `a` and `b` gives the tombstones below `b`
+    /// to the first file). A writer given tombstones writes a file for them
+    /// even when no entry is added.
+    pub fn with_range_tombstones(mut self, tombstones: FragmentedTombstones) -> Self {
+        self.set_range_tombstones(tombstones);
+        self
+    }
+
+    /// As [`OutputWriter::with_range_tombstones`], before the first entry.
+    pub fn set_range_tombstones(&mut self, tombstones: FragmentedTombstones) {
+        self.range_tombstones = tombstones;
+    }
+
     /// Adds one entry; `new_file_number` is called when a file is started.
     ///
     /// # Errors
@@ -168,38 +191,10 @@ impl<'a> OutputWriter<'a> {
                 .is_some_and(|c| c.should_cut(ukey, size));
         let roll = new_key && size.is_some() && (full || cut);
         if roll {
-            self.finish_file()?;
+            self.finish_file(Some(ukey))?;
         }
         if self.builder.is_none() {
-            let number = new_file_number();
-            let path = table_file_name(self.dir, number);
-            let mut file = limit_writes(
-                sync_incrementally(
-                    self.fs.create_opt(&path, self.direct_writes)?,
-                    self.bytes_per_sync,
-                    self.direct_writes,
-                ),
-                self.limit.as_ref(),
-                self.direct_writes,
-                self.stats,
-            );
-            if let Some(s) = self.stats {
-                let activity = if self.for_compaction {
-                    Histogram::FileWriteCompactionMicros
-                } else {
-                    Histogram::FileWriteFlushMicros
-                };
-                file = Box::new(TimedWritable::new(file, s.clone(), activity));
-            }
-            let b = TableBuilder::new(self.opts, file, path.display().to_string())
-                .with_statistics(self.stats.cloned());
-            self.builder = Some((number, b));
-            if let Some(c) = self.cutter.as_mut() {
-                c.file_started();
-            }
-            self.smallest_seq = u64::MAX;
-            self.largest_seq = 0;
-            self.oldest_blob = 0;
+            self.start_file(new_file_number)?;
         }
         if let Some(p) = parse_internal_key(ikey) {
             self.smallest_seq = self.smallest_seq.min(p.seq);
@@ -220,10 +215,52 @@ impl<'a> OutputWriter<'a> {
         Ok(())
     }
 
-    fn finish_file(&mut self) -> Result<()> {
-        let Some((number, b)) = self.builder.take() else {
+    fn start_file(&mut self, new_file_number: &mut dyn FnMut() -> FileNumber) -> Result<()> {
+        let number = new_file_number();
+        let path = table_file_name(self.dir, number);
+        let mut file = limit_writes(
+            sync_incrementally(
+                self.fs.create_opt(&path, self.direct_writes)?,
+                self.bytes_per_sync,
+                self.direct_writes,
+            ),
+            self.limit.as_ref(),
+            self.direct_writes,
+            self.stats,
+        );
+        if let Some(s) = self.stats {
+            let activity = if self.for_compaction {
+                Histogram::FileWriteCompactionMicros
+            } else {
+                Histogram::FileWriteFlushMicros
+            };
+            file = Box::new(TimedWritable::new(file, s.clone(), activity));
+        }
+        let b = TableBuilder::new(self.opts, file, path.display().to_string())
+            .with_statistics(self.stats.cloned());
+        self.builder = Some((number, b));
+        if let Some(c) = self.cutter.as_mut() {
+            c.file_started();
+        }
+        self.smallest_seq = u64::MAX;
+        self.largest_seq = 0;
+        self.oldest_blob = 0;
+        Ok(())
+    }
+
+    /// Finishes the current file, whose share of the range tombstones ends
+    /// at `cut` (`None`: the rest).
+    fn finish_file(&mut self, cut: Option<&[u8]>) -> Result<()> {
+        let Some((number, mut b)) = self.builder.take() else {
             return Ok(());
         };
+        if !self.range_tombstones.is_empty() {
+            let share = self
+                .range_tombstones
+                .truncate(self.range_lo.as_deref(), cut);
+            b.set_range_tombstones(share);
+            self.range_lo = cut.map(<[u8]>::to_vec);
+        }
         let info = b.finish()?;
         if let Some(s) = self.stats {
             // The sync alone, as RocksDB times it.
@@ -259,8 +296,19 @@ impl<'a> OutputWriter<'a> {
     ///
     /// # Errors
     /// I/O errors finishing or syncing the last file.
-    pub fn finish(mut self) -> Result<(Vec<FileMetaData>, u64)> {
-        self.finish_file()?;
+    pub fn finish(
+        mut self,
+        new_file_number: &mut dyn FnMut() -> FileNumber,
+    ) -> Result<(Vec<FileMetaData>, u64)> {
+        if self.builder.is_none()
+            && !self
+                .range_tombstones
+                .truncate(self.range_lo.as_deref(), None)
+                .is_empty()
+        {
+            self.start_file(new_file_number)?;
+        }
+        self.finish_file(None)?;
         Ok((std::mem::take(&mut self.outputs), self.bytes_written))
     }
 }
@@ -291,7 +339,7 @@ mod tests {
             })
             .unwrap();
         }
-        let (files, _) = w.finish().unwrap();
+        let (files, _) = w.finish(&mut || unreachable!()).unwrap();
         files
             .iter()
             .map(|f| {

@@ -61,6 +61,7 @@ impl DbInner {
             fo.effective_arena_block_size(),
         ));
         let sv = SuperVersion {
+            file_range_tombstones: Default::default(),
             mem: mem.clone(),
             imm: Vec::new(),
             version: st.versions.current(id),

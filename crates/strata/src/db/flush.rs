@@ -111,7 +111,13 @@ impl DbInner {
             .iter()
             .map(|m| Box::new(MemTableIterator::new(m.clone())) as Box<dyn InternalIterator>)
             .collect();
-        let mut it = MergingIterator::new(children);
+        let mem_tombstones: Vec<_> = mems.iter().map(|m| m.range_tombstones()).collect();
+        let tombstones = crate::range_del::union(mem_tombstones.iter().map(|t| &**t));
+        let mut it = crate::range_del::CoveredSkipIter::new(
+            MergingIterator::new(children),
+            Arc::new(tombstones.clone()),
+            snapshots.clone(),
+        );
         let mut rules = DropRules::new(snapshots);
         let table_opts = self.flush_table_opts(fam);
         let on_table = |n: FileNumber, info: &crate::sstable::TableInfo| {
@@ -130,7 +136,8 @@ impl DbInner {
         .with_bytes_per_sync(self.opts.effective_bytes_per_sync())
         // Every entry of a sealed memtable was written before its flush.
         .with_newest_key_time(crate::clock::unix_now())
-        .with_table_listener(Some(&on_table));
+        .with_table_listener(Some(&on_table))
+        .with_range_tombstones(tombstones);
         let merge_ctx = MergeContext {
             op: fam.opts.merge_operator.as_deref(),
             stats: self.stats.as_deref(),
@@ -196,7 +203,7 @@ impl DbInner {
             it.next();
         }
         it.status()?;
-        let (mut files, _) = out.finish()?;
+        let (mut files, _) = out.finish(new_file_number)?;
         if !files.is_empty() {
             self.fs.sync_dir(&self.dir)?;
         }

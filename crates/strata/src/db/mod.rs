@@ -56,6 +56,9 @@ pub(crate) struct SuperVersion {
     pub version: Arc<Version>,
     /// The DB's statistics, for [`SuperVersionRef`]'s release counts.
     pub stats: Option<Arc<Statistics>>,
+    /// The range tombstones of the version's tables, fragmented, loaded by
+    /// the first iterator that needs them.
+    pub file_range_tombstones: std::sync::OnceLock<Arc<crate::range_del::FragmentedTombstones>>,
 }
 
 /// A reader's reference to a super version (RocksDB's
@@ -214,6 +217,7 @@ impl DbInner {
         }
         let f = st.fam(cf);
         let sv = SuperVersion {
+            file_range_tombstones: Default::default(),
             mem: f.mem.clone(),
             imm: f.imm.iter().rev().cloned().collect(),
             version: st.versions.current(cf),
@@ -502,6 +506,34 @@ impl Db {
     pub fn delete_cf(&self, cf: &ColumnFamily, key: impl AsRef<[u8]>) -> Result<()> {
         let mut b = WriteBatch::new();
         b.delete_cf(cf, key);
+        self.write(b)
+    }
+
+    /// Deletes every key in `[begin, end)` (RocksDB's `DeleteRange`):
+    /// reads at this write's sequence number or later see none of the
+    /// range's older versions; snapshots taken before still do. An empty
+    /// range (`begin >= end`) deletes nothing.
+    ///
+    /// # Errors
+    /// As [`Db::put`].
+    pub fn delete_range(&self, begin: impl AsRef<[u8]>, end: impl AsRef<[u8]>) -> Result<()> {
+        let mut b = WriteBatch::new();
+        b.delete_range(begin, end);
+        self.write(b)
+    }
+
+    /// Deletes every key in `[begin, end)` of column family `cf`.
+    ///
+    /// # Errors
+    /// As [`Db::put`].
+    pub fn delete_range_cf(
+        &self,
+        cf: &ColumnFamily,
+        begin: impl AsRef<[u8]>,
+        end: impl AsRef<[u8]>,
+    ) -> Result<()> {
+        let mut b = WriteBatch::new();
+        b.delete_range_cf(cf, begin, end);
         self.write(b)
     }
 

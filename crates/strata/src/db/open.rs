@@ -203,6 +203,7 @@ pub(super) fn open(path: &Path, options: Options, families: Vec<(String, Options
         };
         let mem = Arc::new(MemTable::new(0, fo.effective_arena_block_size()));
         let sv = SuperVersion {
+            file_range_tombstones: Default::default(),
             mem: mem.clone(),
             imm: Vec::new(),
             version: versions.current(*id),

@@ -4,6 +4,7 @@
 use std::any::Any;
 use std::ops::{Bound, RangeBounds};
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::{DbInner, Family};
@@ -13,10 +14,11 @@ use crate::iter::{DbIterator, InternalIterator, LevelIterator, MergingIterator};
 use crate::memtable::{MemGet, MemTableIterator};
 use crate::options::ReadOptions;
 use crate::pinnable::PinnableSlice;
+use crate::range_del::{self, FragmentedTombstones, RangeDelMaskIter};
 use crate::sstable::ReadOpts;
 use crate::stats::{Histogram, Ticker};
 use crate::types::{
-    make_internal_key, parse_internal_key, user_key, ValueType, VALUE_TYPE_FOR_SEEK,
+    make_internal_key, parse_internal_key, user_key, SequenceNumber, ValueType, VALUE_TYPE_FOR_SEEK,
 };
 
 impl DbInner {
@@ -101,8 +103,11 @@ impl DbInner {
     ) -> Result<Option<PinnableSlice>> {
         let stats = self.stats.as_ref();
         let mut operands: Vec<Vec<u8>> = Vec::new();
+        // The newest range tombstone covering `key` seen so far: older
+        // versions read as deleted.
+        let mut tomb: SequenceNumber = 0;
         for mem in std::iter::once(&sv.mem).chain(sv.imm.iter()) {
-            let found = match mem.get(key, seq, &mut operands) {
+            let found = match mem.get(key, seq, &mut operands, &mut tomb) {
                 MemGet::Found(t, v) => Some(Some(self.resolve(
                     t,
                     key,
@@ -145,6 +150,9 @@ impl DbInner {
             let ro = ro.at_level(level, v.num_levels());
             for f in candidates {
                 let table = self.table_cache.get(f.number)?;
+                if let Some(t) = table.range_tombstones().max_covering_seq(key, seq) {
+                    tomb = tomb.max(t);
+                }
                 let Some((ikey, value)) = table.get_pinned(&lookup, &ro)? else {
                     continue;
                 };
@@ -170,9 +178,17 @@ impl DbInner {
                     );
                 }
                 let base = match p.value_type {
-                    ValueType::Deletion => None,
+                    _ if p.seq < tomb => None,
+                    ValueType::Deletion | ValueType::RangeDeletion => None,
                     ValueType::Merge => {
-                        match self.table_merge_walk(&table, &lookup, key, &ro, &mut operands)? {
+                        match self.table_merge_walk(
+                            &table,
+                            &lookup,
+                            key,
+                            &ro,
+                            &mut operands,
+                            tomb,
+                        )? {
                             MemGet::Found(t, v) => Some(self.resolve(
                                 t,
                                 key,
@@ -197,8 +213,8 @@ impl DbInner {
 
     /// The entries of `key` in `table` from `lookup` on, oldest last:
     /// merge operands are pushed onto `operands` until a value (`Found`) or
-    /// a tombstone (`Deleted`); `Absent` when the table holds nothing
-    /// under them.
+    /// a tombstone or a version older than the range tombstone `tomb`
+    /// (`Deleted`); `Absent` when the table holds nothing under them.
     fn table_merge_walk(
         &self,
         table: &std::sync::Arc<crate::sstable::Table>,
@@ -206,6 +222,7 @@ impl DbInner {
         key: &[u8],
         ro: &crate::sstable::ReadOpts,
         operands: &mut Vec<Vec<u8>>,
+        tomb: SequenceNumber,
     ) -> Result<MemGet> {
         let mut it = table.iter(*ro);
         it.seek(lookup);
@@ -221,8 +238,9 @@ impl DbInner {
                 break;
             }
             match p.value_type {
+                _ if p.seq < tomb => return Ok(MemGet::Deleted),
                 ValueType::Merge => operands.push(it.value().to_vec()),
-                ValueType::Deletion => return Ok(MemGet::Deleted),
+                ValueType::Deletion | ValueType::RangeDeletion => return Ok(MemGet::Deleted),
                 t => return Ok(MemGet::Found(t, it.value().to_vec())),
             }
             it.next();
@@ -306,12 +324,22 @@ impl DbInner {
                 )));
             }
         }
+        let tombstones = self.read_tombstones(&sv);
         let mut pins: Vec<Box<dyn Any + Send + Sync>> = vec![Box::new(sv)];
         if let Some(s) = &opts.snapshot {
             pins.push(Box::new(s.clone()));
         }
-        DbIterator::new(
-            Box::new(MergingIterator::new(children)),
+        let merged: Box<dyn InternalIterator> = Box::new(MergingIterator::new(children));
+        let (inner, error) = match tombstones {
+            Ok(t) if t.is_empty() => (merged, None),
+            Ok(t) => (
+                Box::new(RangeDelMaskIter::new(merged, t, seq)) as Box<dyn InternalIterator>,
+                None,
+            ),
+            Err(e) => (merged, Some(e)),
+        };
+        let it = DbIterator::new(
+            inner,
             seq,
             opts.iterate_lower_bound.clone(),
             opts.iterate_upper_bound.clone(),
@@ -323,7 +351,44 @@ impl DbInner {
             opts.fill_cache,
             opts.verify_checksums,
         )
-        .with_merge_operator(fam.opts.merge_operator.clone())
+        .with_merge_operator(fam.opts.merge_operator.clone());
+        match error {
+            Some(e) => it.with_error(e),
+            None => it,
+        }
+    }
+
+    /// Every range tombstone a reader of `sv` may meet: the memtables' and
+    /// the tables' (the latter loaded once per super version).
+    fn read_tombstones(&self, sv: &super::SuperVersion) -> Result<Arc<FragmentedTombstones>> {
+        let files = match sv.file_range_tombstones.get() {
+            Some(f) => f.clone(),
+            None => {
+                let v = &sv.version;
+                let mut sets = Vec::new();
+                for level in 0..v.num_levels() {
+                    for f in v.files(level) {
+                        let t = self.table_cache.get(f.number)?;
+                        if !t.range_tombstones().is_empty() {
+                            sets.push(t.range_tombstones().clone());
+                        }
+                    }
+                }
+                let all = Arc::new(range_del::union(sets.iter().map(|s| &**s)));
+                sv.file_range_tombstones.get_or_init(|| all).clone()
+            }
+        };
+        let mems: Vec<_> = std::iter::once(&sv.mem)
+            .chain(sv.imm.iter())
+            .map(|m| m.range_tombstones())
+            .filter(|t| !t.is_empty())
+            .collect();
+        if mems.is_empty() {
+            return Ok(files);
+        }
+        Ok(Arc::new(range_del::union(
+            mems.iter().map(|m| &**m).chain(std::iter::once(&*files)),
+        )))
     }
 }
 

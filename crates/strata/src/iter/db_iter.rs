@@ -214,7 +214,7 @@ impl DbIterator {
             // visible at the iterator's sequence.
             match p.value_type {
                 ValueType::Merge => self.operands.push(self.iter.value().to_vec()),
-                ValueType::Deletion => break,
+                ValueType::Deletion | ValueType::RangeDeletion => break,
                 t @ (ValueType::Value | ValueType::BlobIndex) => {
                     base = Some((t, self.iter.value().to_vec()));
                     break;
@@ -513,6 +513,15 @@ impl DbIterator {
         self.find_prev_user_entry();
     }
 
+    /// The iterator failed before it was positioned (a table holding range
+    /// tombstones could not be opened): it is never valid and its status is
+    /// `e`.
+    pub(crate) fn with_error(mut self, e: Error) -> Self {
+        self.error = Some(e);
+        self.valid = false;
+        self
+    }
+
     /// Stops the iterator on an internal key that does not parse.
     fn fail_on_malformed_key(&mut self) {
         self.error = Some(Error::corruption(
@@ -537,7 +546,7 @@ impl DbIterator {
             }
             if p.seq <= self.seq {
                 match p.value_type {
-                    ValueType::Deletion => {
+                    ValueType::Deletion | ValueType::RangeDeletion => {
                         self.saved_key.clear();
                         self.saved_key.extend_from_slice(p.user_key);
                         skipping = true;
@@ -596,7 +605,7 @@ impl DbIterator {
                     break;
                 }
                 match p.value_type {
-                    ValueType::Deletion => {
+                    ValueType::Deletion | ValueType::RangeDeletion => {
                         self.saved_key.clear();
                         self.saved_value.clear();
                         self.operands.clear();

@@ -7,11 +7,15 @@ pub mod skiplist;
 
 pub use iter::MemTableIterator;
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+use parking_lot::Mutex;
 
 use skiplist::SkipList;
 
 use crate::filename::FileNumber;
+use crate::range_del::{FragmentedTombstones, RangeTombstone};
 use crate::types::{
     make_internal_key, parse_internal_key, SequenceNumber, ValueType, VALUE_TYPE_FOR_SEEK,
 };
@@ -40,6 +44,16 @@ pub struct MemTable {
     /// Why it was made immutable (RocksDB's flush reason name), set once
     /// when the DB switches it out.
     flush_reason: std::sync::OnceLock<&'static str>,
+    /// Range tombstones (RocksDB's range-del memtable), kept apart from
+    /// the point entries, with their fragments cached until the next one.
+    range_dels: Mutex<RangeDels>,
+    has_range_dels: AtomicBool,
+}
+
+#[derive(Debug, Default)]
+struct RangeDels {
+    list: Vec<RangeTombstone>,
+    fragmented: Option<Arc<FragmentedTombstones>>,
 }
 
 impl MemTable {
@@ -53,6 +67,8 @@ impl MemTable {
             first_seq: AtomicU64::new(u64::MAX),
             wal_number,
             flush_reason: std::sync::OnceLock::new(),
+            range_dels: Mutex::new(RangeDels::default()),
+            has_range_dels: AtomicBool::new(false),
         }
     }
 
@@ -68,8 +84,19 @@ impl MemTable {
         self.flush_reason.get().copied().unwrap_or("Other")
     }
 
-    /// Adds one entry. `seq` must be unique across the DB.
+    /// Adds one entry. `seq` must be unique across the DB. A range
+    /// deletion (`key` its begin, `value` its end) goes to the range
+    /// tombstones.
     pub fn add(&self, seq: SequenceNumber, t: ValueType, key: &[u8], value: &[u8]) {
+        if t == ValueType::RangeDeletion {
+            let mut r = self.range_dels.lock();
+            r.list.push(RangeTombstone::new(key, value, seq));
+            r.fragmented = None;
+            self.has_range_dels.store(true, Ordering::Release);
+            self.entries.fetch_add(1, Ordering::Relaxed);
+            self.first_seq.fetch_min(seq, Ordering::Relaxed);
+            return;
+        }
         let ikey = make_internal_key(key, seq, t);
         self.list.insert(&ikey, value);
         self.entries.fetch_add(1, Ordering::Relaxed);
@@ -83,13 +110,29 @@ impl MemTable {
     /// operands met on the way are pushed onto `operands` (newest first)
     /// and the walk goes on to older versions, so the answer is then what
     /// lies under them (`Absent` when this memtable holds nothing older).
-    pub fn get(&self, key: &[u8], seq: SequenceNumber, operands: &mut Vec<Vec<u8>>) -> MemGet {
+    ///
+    /// `tomb` is the newest sequence number of a range tombstone covering
+    /// `key` seen in newer data (0: none); it is raised by this memtable's
+    /// own tombstones, and a version older than it reads as deleted.
+    pub fn get(
+        &self,
+        key: &[u8],
+        seq: SequenceNumber,
+        operands: &mut Vec<Vec<u8>>,
+        tomb: &mut SequenceNumber,
+    ) -> MemGet {
+        if self.has_range_dels.load(Ordering::Acquire) {
+            if let Some(t) = self.range_tombstones().max_covering_seq(key, seq) {
+                *tomb = (*tomb).max(t);
+            }
+        }
         let lookup = make_internal_key(key, seq, VALUE_TYPE_FOR_SEEK);
         let mut node = self.list.seek(&lookup);
         while let Some(n) = node {
             match parse_internal_key(n.key()) {
+                Some(p) if p.user_key == key && p.seq < *tomb => return MemGet::Deleted,
                 Some(p) if p.user_key == key => match p.value_type {
-                    ValueType::Deletion => return MemGet::Deleted,
+                    ValueType::Deletion | ValueType::RangeDeletion => return MemGet::Deleted,
                     ValueType::Merge => operands.push(n.value().to_vec()),
                     t => return MemGet::Found(t, n.value().to_vec()),
                 },
@@ -98,6 +141,20 @@ impl MemTable {
             node = self.list.next(n);
         }
         MemGet::Absent
+    }
+
+    /// The range tombstones, fragmented (empty if there are none).
+    pub fn range_tombstones(&self) -> Arc<FragmentedTombstones> {
+        if !self.has_range_dels.load(Ordering::Acquire) {
+            return Arc::default();
+        }
+        let mut r = self.range_dels.lock();
+        if let Some(f) = &r.fragmented {
+            return f.clone();
+        }
+        let f = Arc::new(FragmentedTombstones::new(&r.list));
+        r.fragmented = Some(f.clone());
+        f
     }
 
     /// Bytes charged to this memtable so far: its arena's blocks less what
@@ -120,7 +177,7 @@ impl MemTable {
             )
     }
 
-    /// Number of entries (puts and deletes).
+    /// Number of entries (puts, deletes, merges and range deletions).
     pub fn num_entries(&self) -> u64 {
         self.entries.load(Ordering::Relaxed)
     }
@@ -132,7 +189,7 @@ impl MemTable {
 
     /// True when nothing was inserted.
     pub fn is_empty(&self) -> bool {
-        self.list.is_empty()
+        self.list.is_empty() && !self.has_range_dels.load(Ordering::Acquire)
     }
 
     /// The WAL number holding this memtable's writes.
@@ -156,7 +213,7 @@ mod tests {
         m.add(4, ValueType::Value, b"b", b"x");
         let get = |k: &[u8], seq| {
             let mut ops = Vec::new();
-            let r = m.get(k, seq, &mut ops);
+            let r = m.get(k, seq, &mut ops, &mut 0);
             assert!(ops.is_empty());
             r
         };
@@ -188,16 +245,16 @@ mod tests {
         m.add(6, ValueType::Merge, b"b", b"only");
         let mut ops = Vec::new();
         assert_eq!(
-            m.get(b"a", 3, &mut ops),
+            m.get(b"a", 3, &mut ops, &mut 0),
             MemGet::Found(ValueType::Value, b"base".to_vec())
         );
         assert_eq!(ops, vec![b"m3".to_vec(), b"m2".to_vec()]);
         ops.clear();
-        assert_eq!(m.get(b"a", 100, &mut ops), MemGet::Deleted);
+        assert_eq!(m.get(b"a", 100, &mut ops, &mut 0), MemGet::Deleted);
         assert_eq!(ops, vec![b"m5".to_vec()]);
         ops.clear();
         // Only operands, then another key: nothing under them here.
-        assert_eq!(m.get(b"b", 100, &mut ops), MemGet::Absent);
+        assert_eq!(m.get(b"b", 100, &mut ops, &mut 0), MemGet::Absent);
         assert_eq!(ops, vec![b"only".to_vec()]);
     }
 
@@ -296,7 +353,7 @@ mod tests {
         for i in 0..8000u64 {
             let k = format!("k{i:05}");
             assert!(matches!(
-                m.get(k.as_bytes(), u64::MAX >> 8, &mut Vec::new()),
+                m.get(k.as_bytes(), u64::MAX >> 8, &mut Vec::new(), &mut 0),
                 MemGet::Found(..)
             ));
         }

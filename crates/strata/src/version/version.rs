@@ -11,7 +11,7 @@ use super::edit::{BlobFileAddition, FileMetaData, VersionEdit};
 use crate::blob::gc_policy::{BlobFileState, TableBlobLink};
 use crate::error::{Error, Result};
 use crate::filename::FileNumber;
-use crate::types::{compare_internal_keys, user_key};
+use crate::types::{compare_internal_keys, is_range_end_bound, user_key};
 
 /// The table files of every level. L0 is ordered newest first (by largest
 /// sequence number); every other level is ordered by smallest key and its
@@ -211,7 +211,10 @@ impl Version {
     pub fn check_invariants(&self) -> Result<()> {
         for (level, files) in self.levels.iter().enumerate().skip(1) {
             for w in files.windows(2) {
-                if user_key(&w[0].largest) >= user_key(&w[1].smallest) {
+                // A largest key at sequence number 2^56-1 is the exclusive
+                // end of a range tombstone: the next file may start at it.
+                let (a, b) = (user_key(&w[0].largest), user_key(&w[1].smallest));
+                if a > b || (a == b && !is_range_end_bound(&w[0].largest)) {
                     return Err(Error::corruption(
                         "MANIFEST",
                         0,
