@@ -1,7 +1,8 @@
 //! DeleteRange end to end: reads (get, iterators both ways, snapshots) over
 //! range tombstones in the memtable, in flushed tables and after
 //! compactions; tombstones spanning several files and levels; overlapping
-//! tombstones; WAL replay; tombstones dropped at the bottom level; and
+//! tombstones; WAL replay and crashes; tombstones dropped at the bottom
+//! level; and
 //! subcompactions that each carry the tombstones of their range.
 
 use std::collections::BTreeMap;
@@ -299,4 +300,54 @@ fn column_families_and_merges() {
     );
     let v: Vec<_> = db.iter().map(|r| r.unwrap()).collect();
     assert_eq!(v, vec![(b"counter".to_vec(), 1u64.to_le_bytes().to_vec())]);
+}
+
+/// A crash keeps a synced range deletion, and an unsynced one is applied
+/// wholly or not at all; after the crash the DB flushes and compacts on
+/// from there.
+#[test]
+fn crash_keeps_synced_tombstones_and_loses_unsynced_ones_whole() {
+    use strata::WriteOptions;
+    use strata_testkit as common;
+    let dir = common::tempdir();
+    let fs = common::fault_fs();
+    let opts = common::small_opts(std::sync::Arc::new(fs.clone()));
+    let synced = WriteOptions {
+        sync: true,
+        disable_wal: false,
+    };
+    let n = 400;
+    let mut model = Model::new();
+    let db = Db::open(dir.path(), opts.clone()).unwrap();
+    for i in 0..n {
+        db.put_opt(&synced, key(i), value(i, 0)).unwrap();
+        model.insert(key(i), value(i, 0));
+    }
+    db.flush().unwrap();
+    let mut b = WriteBatch::new();
+    b.delete_range(key(10), key(100));
+    db.write_opt(&synced, b).unwrap();
+    delete_model(&mut model, 10, 100);
+    // Not synced: may be lost, but only as a whole.
+    db.delete_range(key(200), key(300)).unwrap();
+    fs.set_active(false);
+    drop(db);
+    fs.crash().unwrap();
+    fs.set_active(true);
+    let db = Db::open(dir.path(), opts.clone()).unwrap();
+    let survivors = (200..300)
+        .filter(|&i| db.get(key(i)).unwrap().is_some())
+        .count();
+    assert!(
+        survivors == 0 || survivors == 100,
+        "{survivors} keys of the unsynced range survive"
+    );
+    if survivors == 0 {
+        delete_model(&mut model, 200, 300);
+    }
+    let ro = ReadOptions::default();
+    check(&db, &ro, &model, n, "after the crash");
+    db.flush().unwrap();
+    db.compact_range(None, None).unwrap();
+    check(&db, &ro, &model, n, "compacted after the crash");
 }
