@@ -2,8 +2,7 @@
 //! range tombstones in the memtable, in flushed tables and after
 //! compactions; tombstones spanning several files and levels; overlapping
 //! tombstones; WAL replay and crashes; tombstones dropped at the bottom
-//! level; and
-//! subcompactions that each carry the tombstones of their range.
+//! level; and subcompactions that each carry the tombstones of their range.
 
 use std::collections::BTreeMap;
 
