@@ -730,6 +730,57 @@ fn mergerandom_and_readrandommergerandom_on_strata() {
     assert!(by("readrandom").message.ends_with("of 3000 found)"));
 }
 
+/// db_bench's range tombstones on Strata: a fill of every key, then
+/// `overwrite` with a DeleteRange of 50 keys after every 100th write, at
+/// most 5: some deleted keys stay deleted, so readseq finds fewer keys; with
+/// `--expand_range_tombstones` the same writes as point deletes leave the
+/// same keys.
+#[test]
+fn range_tombstones_in_a_write_benchmark_on_strata() {
+    let f = crate::engine::strata_adapter::StrataFactory;
+    let mut found = Vec::new();
+    for expand in ["false", "true"] {
+        let (_dir, db) = temp_db();
+        let fill = run(
+            &f,
+            &[
+                &db,
+                "--benchmarks=fillseq",
+                "--num=1000",
+                "--compression_type=none",
+            ],
+        );
+        assert_eq!(fill.code, 0, "stderr: {}", fill.err);
+        let expand = format!("--expand_range_tombstones={expand}");
+        let Run { code, out, err } = run(
+            &f,
+            &[
+                &db,
+                "--use_existing_db=1",
+                "--benchmarks=overwrite,readseq",
+                "--num=1000",
+                "--seed=7",
+                "--writes_per_range_tombstone=100",
+                "--range_tombstone_width=50",
+                "--max_num_range_tombstones=5",
+                &expand,
+                "--compression_type=none",
+            ],
+        );
+        assert_eq!(code, 0, "stderr: {err}\nstdout: {out}");
+        let p = parse_output(&out, "");
+        let by = |n: &str| p.benches.iter().find(|b| b.name == n).unwrap();
+        assert_eq!(by("overwrite").operations, Some(1000));
+        let n = by("readseq").operations.unwrap();
+        assert!((750..1000).contains(&n), "{n} keys left: {out}");
+        found.push(n);
+    }
+    assert_eq!(
+        found[0], found[1],
+        "ranges and expanded ranges delete alike"
+    );
+}
+
 /// Without `--merge_operator` the first merge fails as in db_bench
 /// ("merge error: Not supported: ..."); an operator Strata does not build
 /// is refused naming the flag.

@@ -262,6 +262,15 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
     let cache: i64 = v.raw("cache_size").parse().unwrap_or(0);
     set("cache_size", "block_cache_size", cache.max(0).to_string());
     set("statistics", "statistics", flags.statistics.to_string());
+    // Range tombstones need the engine's DeleteRange (expanded ones are
+    // point deletes any engine writes).
+    if flags.writes_per_range_tombstone > 0 && !flags.expand_range_tombstones {
+        set(
+            "writes_per_range_tombstone",
+            "delete_range",
+            flags.writes_per_range_tombstone.to_string(),
+        );
+    }
     // db_bench sets a merge operator only when the flag names one.
     if !flags.merge_operator.is_empty() {
         set(

@@ -183,26 +183,90 @@ pub fn write(ctx: &mut ThreadCtx<'_>, order: KeyOrder, batch: u64) -> anyhow::Re
     let mut vals: Vec<Vec<u8>> = vec![Vec::new(); if n > 1 { n } else { 0 }];
     let batch_bytes = (f.key_size + f.value_size) as u64 * batch;
     let mut bytes = 0u64;
+    // db_bench's range tombstones: after the write that makes
+    // `num_written - writes_before_delete_range` a multiple of
+    // `writes_per_range_tombstone`, up to `max_num_range_tombstones`, a
+    // DeleteRange of `range_tombstone_width` keys from the next key of the
+    // generator joins the batch (point deletes with
+    // `--expand_range_tombstones`).
+    let mut num_written: i64 = 0;
+    let per = f.writes_per_range_tombstone;
+    let before = f.writes_before_delete_range;
+    let width = u64::try_from(f.range_tombstone_width).unwrap_or(0);
+    let mut range_keys: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+    let mut expanded: Vec<Vec<u8>> = Vec::new();
     while !duration.done(batch) {
+        range_keys.clear();
+        expanded.clear();
+        // Pushes the tombstone due after this write, if one is.
+        let mut tombstone_due = |ctx: &mut ThreadCtx<'_>,
+                                 gen: &mut KeyGenerator,
+                                 range_keys: &mut Vec<(Vec<u8>, Vec<u8>)>,
+                                 expanded: &mut Vec<Vec<u8>>| {
+            num_written += 1;
+            let since = num_written - before;
+            if per > 0 && since > 0 && since / per <= f.max_num_range_tombstones && since % per == 0
+            {
+                let begin = gen.next(&mut ctx.rand);
+                if f.expand_range_tombstones {
+                    for k in begin..begin.saturating_add(width) {
+                        let mut key = vec![0u8; f.key_size];
+                        ctx.key(k, &mut key);
+                        expanded.push(key);
+                    }
+                } else {
+                    let mut b = vec![0u8; f.key_size];
+                    let mut e = vec![0u8; f.key_size];
+                    ctx.key(begin, &mut b);
+                    ctx.key(begin.saturating_add(width), &mut e);
+                    range_keys.push((b, e));
+                }
+            }
+        };
         if n == 1 {
             let k = gen.next(&mut ctx.rand);
             ctx.key(k, &mut keys[0]);
+            tombstone_due(ctx, &mut gen, &mut range_keys, &mut expanded);
             let value = values.generate(f.value_size);
             limiter.request(batch_bytes);
-            ctx.db.put(&keys[0], value, ctx.wo).map_err(put_error)?;
+            if range_keys.is_empty() && expanded.is_empty() {
+                ctx.db.put(&keys[0], value, ctx.wo).map_err(put_error)?;
+            } else {
+                let mut ops = vec![BatchOp::Put(&keys[0], value)];
+                ops.extend(range_keys.iter().map(|(b, e)| BatchOp::DeleteRange(b, e)));
+                ops.extend(expanded.iter().map(|k| BatchOp::Delete(k)));
+                ctx.db.write_batch(&ops, ctx.wo).map_err(put_error)?;
+            }
         } else {
-            for (key, val) in keys.iter_mut().zip(vals.iter_mut()) {
+            // Each tombstone follows the put that made it due.
+            let mut after: Vec<(usize, usize, usize)> = Vec::new();
+            for (i, (key, val)) in keys.iter_mut().zip(vals.iter_mut()).enumerate() {
                 let k = gen.next(&mut ctx.rand);
                 ctx.key(k, key);
                 val.clear();
                 val.extend_from_slice(values.generate(f.value_size));
+                let (r, x) = (range_keys.len(), expanded.len());
+                tombstone_due(ctx, &mut gen, &mut range_keys, &mut expanded);
+                if range_keys.len() > r || expanded.len() > x {
+                    after.push((i, r, x));
+                }
             }
             limiter.request(batch_bytes);
-            let ops: Vec<BatchOp<'_>> = keys
-                .iter()
-                .zip(&vals)
-                .map(|(k, v)| BatchOp::Put(k, v))
-                .collect();
+            let mut ops: Vec<BatchOp<'_>> = Vec::with_capacity(n + after.len());
+            let mut next = after.iter().peekable();
+            for (i, (k, v)) in keys.iter().zip(&vals).enumerate() {
+                ops.push(BatchOp::Put(k, v));
+                if let Some(&(_, r, x)) = next.next_if(|a| a.0 == i) {
+                    let r_end = next.peek().map_or(range_keys.len(), |a| a.1);
+                    let x_end = next.peek().map_or(expanded.len(), |a| a.2);
+                    ops.extend(
+                        range_keys[r..r_end]
+                            .iter()
+                            .map(|(b, e)| BatchOp::DeleteRange(b, e)),
+                    );
+                    ops.extend(expanded[x..x_end].iter().map(|k| BatchOp::Delete(k)));
+                }
+            }
             ctx.db.write_batch(&ops, ctx.wo).map_err(put_error)?;
         }
         bytes += batch_bytes;

@@ -144,6 +144,7 @@ pub fn map_options(settings: &[OptionSetting]) -> anyhow::Result<FjallConfig> {
             // Checked below: fjall's L1 is table target size x L0 threshold.
             "max_bytes_for_level_base" => level_base = Some(s),
             "merge_operator" => return Err(unsupported("fjall", s, "fjall has no merge operator")),
+            "delete_range" => return Err(unsupported("fjall", s, "fjall has no DeleteRange")),
             "compaction_style" if s.value == "kCompactionStyleLevel" => {}
             "level_compaction_dynamic_level_bytes"
             | "disable_auto_compactions"
@@ -299,6 +300,9 @@ impl BenchEngine for FjallEngine {
             match op {
                 BatchOp::Put(k, v) => b.insert(&self.ks, *k, *v),
                 BatchOp::Delete(k) => b.remove(&self.ks, *k),
+                BatchOp::DeleteRange(..) => {
+                    anyhow::bail!("Not supported: fjall has no DeleteRange")
+                }
             }
         }
         b.commit()?;
@@ -544,6 +548,7 @@ mod tests {
                 "--paranoid_checks=false",
                 "--block_size=512",
                 "--merge_operator=uint64add",
+                "--writes_per_range_tombstone=10",
             ],
         );
     }

@@ -451,6 +451,9 @@ impl BenchEngine for LevelDbEngine {
         check(err)
     }
     fn write_batch(&self, ops: &[BatchOp<'_>], wo: WriteOpts) -> anyhow::Result<()> {
+        if ops.iter().any(|op| matches!(op, BatchOp::DeleteRange(..))) {
+            anyhow::bail!("Not supported: LevelDB has no DeleteRange");
+        }
         let o = Self::write_opts(wo)?;
         let mut err = std::ptr::null_mut();
         // SAFETY: the batch is created, filled (LevelDB copies the bytes),
@@ -469,6 +472,8 @@ impl BenchEngine for LevelDbEngine {
                     BatchOp::Delete(k) => {
                         ffi::leveldb_writebatch_delete(b, k.as_ptr().cast(), k.len())
                     }
+                    // Refused above.
+                    BatchOp::DeleteRange(..) => {}
                 }
             }
             ffi::leveldb_write(self.db, o.0, b, &mut err);

@@ -188,6 +188,7 @@ pub fn map_options(settings: &[OptionSetting]) -> anyhow::Result<LevelDbConfig> 
             "merge_operator" => {
                 return Err(unsupported("LevelDB", s, "LevelDB has no merge operator"))
             }
+            "delete_range" => return Err(unsupported("LevelDB", s, "LevelDB has no DeleteRange")),
             o if fixed_equivalent(o, &s.value) => {}
             _ => {
                 return Err(unsupported(
@@ -375,6 +376,7 @@ mod tests {
                 "--max_write_buffer_number=4",
                 "--open_files=-1",
                 "--merge_operator=uint64add",
+                "--writes_per_range_tombstone=10",
             ],
         );
     }

@@ -74,6 +74,16 @@ impl BenchEngine for MemoryEngine {
             match op {
                 BatchOp::Put(k, v) => self.put(k, v, wo)?,
                 BatchOp::Delete(k) => self.delete(k, wo)?,
+                BatchOp::DeleteRange(b, e) => {
+                    let mut m = self.map.write().map_err(lock_err)?;
+                    let doomed: Vec<Vec<u8>> = m
+                        .range(b.to_vec()..e.to_vec())
+                        .map(|(k, _)| k.clone())
+                        .collect();
+                    for k in doomed {
+                        m.remove(&k);
+                    }
+                }
             }
         }
         Ok(())

@@ -29,6 +29,9 @@ pub enum BatchOp<'a> {
     Put(&'a [u8], &'a [u8]),
     /// Delete `key`.
     Delete(&'a [u8]),
+    /// Delete every key in `[begin, end)` (RocksDB's `DeleteRange`; only
+    /// engines that accept the `delete_range` setting get one).
+    DeleteRange(&'a [u8], &'a [u8]),
 }
 
 /// A positioned cursor over the DB, like RocksDB's `Iterator`.

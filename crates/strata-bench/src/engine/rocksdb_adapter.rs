@@ -256,6 +256,8 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
                 }
             }
             "merge_operator" => set_merge_operator(&mut o, &s.value)?,
+            // A workload setting: RocksDB has DeleteRange.
+            "delete_range" => {}
             other => anyhow::bail!("Not supported: option {other} is not mapped for RocksDB"),
         }
     }
@@ -411,13 +413,15 @@ impl BenchEngine for RocksDbEngine {
         let mut b = WriteBatch::default();
         for op in ops {
             let key = match op {
-                BatchOp::Put(k, _) | BatchOp::Delete(k) => k,
+                BatchOp::Put(k, _) | BatchOp::Delete(k) | BatchOp::DeleteRange(k, _) => k,
             };
             match (op, self.family(key)) {
                 (BatchOp::Put(k, v), None) => b.put(k, v),
                 (BatchOp::Delete(k), None) => b.delete(k),
                 (BatchOp::Put(k, v), Some(cf)) => b.put_cf(cf, k, v),
                 (BatchOp::Delete(k), Some(cf)) => b.delete_cf(cf, k),
+                (BatchOp::DeleteRange(begin, end), None) => b.delete_range(begin, end),
+                (BatchOp::DeleteRange(begin, end), Some(cf)) => b.delete_range_cf(cf, begin, end),
             }
         }
         Ok(self.db.write_opt(b, &write_options(wo))?)

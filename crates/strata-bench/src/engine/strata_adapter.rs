@@ -36,6 +36,10 @@ pub fn build_options(settings: &[OptionSetting]) -> anyhow::Result<Options> {
         ..Options::default()
     };
     for s in settings {
+        // A workload setting: Strata has DeleteRange.
+        if s.option == "delete_range" {
+            continue;
+        }
         let (name, value) = match s.option.split_once('.') {
             Some((group, leaf)) => (group.to_string(), format!("{{{leaf}={}}}", s.value)),
             None => (s.option.to_string(), s.value.clone()),
@@ -145,6 +149,8 @@ impl BenchEngine for StrataEngine {
                 (BatchOp::Delete(k), None) => b.delete(k),
                 (BatchOp::Put(k, v), Some(cf)) => b.put_cf(cf, k, v),
                 (BatchOp::Delete(k), Some(cf)) => b.delete_cf(cf, k),
+                (BatchOp::DeleteRange(begin, end), None) => b.delete_range(begin, end),
+                (BatchOp::DeleteRange(begin, end), Some(cf)) => b.delete_range_cf(cf, begin, end),
             }
         }
         Ok(self.db.write_opt(&write_options(wo), b)?)
@@ -218,7 +224,7 @@ impl BenchEngine for StrataEngine {
 /// The key of a batch operation.
 fn op_key<'a>(op: &BatchOp<'a>) -> &'a [u8] {
     match op {
-        BatchOp::Put(k, _) | BatchOp::Delete(k) => k,
+        BatchOp::Put(k, _) | BatchOp::Delete(k) | BatchOp::DeleteRange(k, _) => k,
     }
 }
 

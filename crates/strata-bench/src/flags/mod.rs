@@ -137,6 +137,20 @@ pub struct Flags {
     pub verify_checksum: bool,
     /// `--readwritepercent`
     pub readwritepercent: i64,
+    /// `--writes_before_delete_range`: writes of a thread before the first
+    /// range tombstone.
+    pub writes_before_delete_range: i64,
+    /// `--writes_per_range_tombstone`: a write benchmark adds a range
+    /// deletion after every this many writes (0: none), as db_bench's
+    /// `DoWrite`.
+    pub writes_per_range_tombstone: i64,
+    /// `--range_tombstone_width`: keys in each range tombstone.
+    pub range_tombstone_width: i64,
+    /// `--max_num_range_tombstones`: range tombstones per thread at most.
+    pub max_num_range_tombstones: i64,
+    /// `--expand_range_tombstones`: write each range tombstone as point
+    /// deletes of its keys.
+    pub expand_range_tombstones: bool,
     /// `--merge_operator` (empty: none)
     pub merge_operator: String,
     /// `--merge_keys` (negative: `--num`)
@@ -345,6 +359,11 @@ impl Flags {
             disable_wal: boolean("disable_wal"),
             verify_checksum: boolean("verify_checksum"),
             readwritepercent: rwp,
+            writes_before_delete_range: int("writes_before_delete_range"),
+            writes_per_range_tombstone: int("writes_per_range_tombstone"),
+            range_tombstone_width: int("range_tombstone_width"),
+            max_num_range_tombstones: int("max_num_range_tombstones"),
+            expand_range_tombstones: boolean("expand_range_tombstones"),
             merge_operator: values.raw("merge_operator").trim().to_string(),
             merge_keys: int("merge_keys"),
             mergereadpercent,

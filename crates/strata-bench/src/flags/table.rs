@@ -751,6 +751,36 @@ pub static FLAGS: &[FlagSpec] = &[
         "Set total max WAL size",
     ),
     f(
+        "writes_before_delete_range",
+        I64,
+        "0",
+        "Number of writes before DeleteRange is called regularly.",
+    ),
+    f(
+        "writes_per_range_tombstone",
+        I64,
+        "0",
+        "Number of writes between range tombstones",
+    ),
+    f(
+        "range_tombstone_width",
+        I64,
+        "100",
+        "Number of keys in tombstone's range",
+    ),
+    f(
+        "max_num_range_tombstones",
+        I64,
+        "0",
+        "Maximum number of range tombstones to insert.",
+    ),
+    f(
+        "expand_range_tombstones",
+        Bool,
+        "false",
+        "Expand range tombstone into sequential regular tombstones.",
+    ),
+    f(
         "merge_operator",
         Str,
         "",
@@ -918,6 +948,11 @@ mod tests {
         for line in text.lines() {
             let t = line.trim_start();
             let indent = line.len() - t.len();
+            // A section header ends the last flag of the section before.
+            if t.starts_with("Flags from ") {
+                flush(current.take(), &mut out);
+                continue;
+            }
             if indent == 4 && t.starts_with('-') {
                 if let Some((name, _)) = t[1..].split_once(" (") {
                     flush(current.take(), &mut out);
