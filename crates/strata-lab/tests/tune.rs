@@ -252,7 +252,13 @@ fn a_reference_grid_ranks_its_cells_and_the_search_is_measured_against_it() {
     let o = tune(&spec, &out, &["--reference", grid.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&o.stdout).to_string();
     assert_contains(&text, "confirmed");
-    let report = read(&out.join("tune-fake-quick").join("report.md"));
+    let dir = out.join("tune-fake-quick");
+    let report = read(&dir.join("report.md"));
     assert_contains(&report, "Against the reference grid (");
     assert_contains(&report, "of the grid's best");
+    // Kept without its run directories (as in docs/results), the tuning's
+    // report is written again from the merged results alone.
+    std::fs::remove_dir_all(dir.join("runs")).unwrap();
+    lab(&["report", dir.to_str().unwrap()]);
+    assert_eq!(read(&dir.join("report.md")), report);
 }

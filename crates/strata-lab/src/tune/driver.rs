@@ -149,10 +149,23 @@ pub(crate) fn plan_of(tune: &LoadedTune, o: &TuneOptions) -> anyhow::Result<Plan
     Ok(p)
 }
 
-/// A trial's result rows, if it ran.
+/// A trial's result rows, if it ran: its run file, or, in a directory
+/// kept without its runs (docs/results), its rows of the merged results.
 pub(crate) fn rows_of(dir: &Path, t: &Trial) -> Option<Vec<ResultRow>> {
-    let f = run_dir(dir, &t.job()).join(RUN_FILE);
-    results::read_jsonl(&f).ok()
+    let job = t.job();
+    let f = run_dir(dir, &job).join(RUN_FILE);
+    if let Ok(rows) = results::read_jsonl(&f) {
+        return Some(rows);
+    }
+    if dir.join("runs").exists() {
+        return None;
+    }
+    let rows: Vec<ResultRow> = results::load_dir(dir)
+        .ok()?
+        .into_iter()
+        .filter(|r| r.engine == job.engine && r.cell_id == job.cell.id && r.repeat == job.repeat)
+        .collect();
+    (!rows.is_empty()).then_some(rows)
 }
 
 /// `engine`'s trials in order, each with its outcome (`None`: not run).

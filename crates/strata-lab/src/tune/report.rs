@@ -207,7 +207,13 @@ pub(crate) fn write(dir: &Path) -> anyhow::Result<(PathBuf, Vec<EngineSummary>)>
         } else {
             let s = engine_section(dir, &tune, &meta.scale, e, &space, higher, &mut md)?;
             if let Some(r) = &meta.reference {
-                reference_section(r, &tune, e, &s, higher, &mut md)?;
+                // A relative reference is the grid's place beside this directory.
+                let r = if r.is_relative() {
+                    dir.join(r)
+                } else {
+                    r.clone()
+                };
+                reference_section(&r, &tune, e, &s, higher, &mut md)?;
             }
             summaries.push(s);
         }
