@@ -208,12 +208,12 @@ pub(crate) fn write(dir: &Path) -> anyhow::Result<(PathBuf, Vec<EngineSummary>)>
             let s = engine_section(dir, &tune, &meta.scale, e, &space, higher, &mut md)?;
             if let Some(r) = &meta.reference {
                 // A relative reference is the grid's place beside this directory.
-                let r = if r.is_relative() {
+                let at = if r.is_relative() {
                     dir.join(r)
                 } else {
                     r.clone()
                 };
-                reference_section(&r, &tune, e, &s, higher, &mut md)?;
+                reference_section(&at, r, &tune, e, &s, higher, &mut md)?;
             }
             summaries.push(s);
         }
@@ -511,6 +511,7 @@ fn grid_section(
 /// cell nearest the winner.
 fn reference_section(
     grid_dir: &Path,
+    shown: &Path,
     tune: &LoadedTune,
     engine: &str,
     s: &EngineSummary,
@@ -522,7 +523,7 @@ fn reference_section(
         let _ = writeln!(
             md,
             "The reference grid {} has no feasible cell of {engine}.\n",
-            grid_dir.display()
+            shown.display()
         );
         return Ok(());
     };
@@ -531,7 +532,7 @@ fn reference_section(
         md,
         "Against the reference grid ({} cells, `{}`): its best cell is {} at {}.",
         cells.len(),
-        grid_dir.display(),
+        shown.display(),
         changes(&best_t.config, &base),
         fmt(*best)
     );
