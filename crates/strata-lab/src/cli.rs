@@ -18,6 +18,35 @@ pub(crate) struct Cli {
     pub cmd: Cmd,
 }
 
+/// The commands that run each engine's benchmark (`run`, `plan`,
+/// `run-one` and `tune`).
+#[derive(Debug, clap::Args, Clone, Default)]
+pub(crate) struct BenchCommands {
+    /// Command running Strata's benchmark (default: this executable + `bench`).
+    #[arg(long)]
+    pub strata_bench: Option<String>,
+    /// External RocksDB db_bench (default: `strata bench --engine=rocksdb` if it works).
+    #[arg(long)]
+    pub rocksdb_bench: Option<String>,
+    /// External LevelDB db_bench (default: `strata bench --engine=leveldb` if it works).
+    #[arg(long)]
+    pub leveldb_bench: Option<String>,
+}
+
+impl BenchCommands {
+    /// The run options with these commands, writing under `out`.
+    fn run_options(&self, out: &std::path::Path, resume: bool) -> RunOptions {
+        RunOptions {
+            out: out.to_path_buf(),
+            resume,
+            strata_bench: self.strata_bench.clone(),
+            rocksdb_bench: self.rocksdb_bench.clone(),
+            leveldb_bench: self.leveldb_bench.clone(),
+            max_jobs: None,
+        }
+    }
+}
+
 /// Options shared by run, plan and run-one.
 #[derive(Debug, clap::Args, Clone)]
 pub(crate) struct Common {
@@ -35,15 +64,9 @@ pub(crate) struct Common {
     /// Output root directory.
     #[arg(long, default_value = "lab-results")]
     pub out: PathBuf,
-    /// Command running Strata's benchmark (default: this executable + `bench`).
-    #[arg(long)]
-    pub strata_bench: Option<String>,
-    /// External RocksDB db_bench (default: `strata bench --engine=rocksdb` if it works).
-    #[arg(long)]
-    pub rocksdb_bench: Option<String>,
-    /// External LevelDB db_bench (default: `strata bench --engine=leveldb` if it works).
-    #[arg(long)]
-    pub leveldb_bench: Option<String>,
+    /// The bench commands.
+    #[command(flatten)]
+    pub benches: BenchCommands,
     /// Override a fixed flag of the study: `--set value_size=4096` (repeatable).
     #[arg(long = "set", value_name = "FLAG=VALUE", allow_hyphen_values = true)]
     pub set: Vec<String>,
@@ -91,15 +114,9 @@ pub(crate) struct TuneArgs {
     /// Kill a benchmark step after this many seconds (the run counts as failed).
     #[arg(long)]
     pub timeout: Option<u64>,
-    /// Command running Strata's benchmark (default: this executable + `bench`).
-    #[arg(long)]
-    pub strata_bench: Option<String>,
-    /// External RocksDB db_bench (default: `strata bench --engine=rocksdb` if it works).
-    #[arg(long)]
-    pub rocksdb_bench: Option<String>,
-    /// External LevelDB db_bench (default: `strata bench --engine=leveldb` if it works).
-    #[arg(long)]
-    pub leveldb_bench: Option<String>,
+    /// The bench commands.
+    #[command(flatten)]
+    pub benches: BenchCommands,
     /// Continue the tuning logged in the output directory.
     #[arg(long)]
     pub resume: bool,
@@ -250,14 +267,7 @@ pub(crate) enum Cmd {
 }
 
 fn options(c: &Common) -> anyhow::Result<RunOptions> {
-    let mut o = RunOptions {
-        out: c.out.clone(),
-        resume: false,
-        strata_bench: c.strata_bench.clone(),
-        rocksdb_bench: c.rocksdb_bench.clone(),
-        leveldb_bench: c.leveldb_bench.clone(),
-        max_jobs: None,
-    };
+    let mut o = c.benches.run_options(&c.out, false);
     if c.db_bench_on_path {
         let p = crate::find_on_path("db_bench")
             .ok_or_else(|| anyhow::anyhow!("--db-bench-on-path: no db_bench on PATH"))?;
@@ -441,14 +451,7 @@ fn tune(a: TuneArgs) -> anyhow::Result<i32> {
             );
         }
     }
-    let ro = RunOptions {
-        out: a.out.clone(),
-        resume: a.resume,
-        strata_bench: a.strata_bench.clone(),
-        rocksdb_bench: a.rocksdb_bench.clone(),
-        leveldb_bench: a.leveldb_bench.clone(),
-        max_jobs: None,
-    };
+    let ro = a.benches.run_options(&a.out, a.resume);
     if let Some(i) = a.run_index {
         crate::tune::driver::run_index(&tune, &o, &ro, i)?;
         return Ok(0);
