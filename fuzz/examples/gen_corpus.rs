@@ -164,10 +164,7 @@ fn main() -> Res<()> {
 
     // A real DB: WAL, MANIFEST, OPTIONS and flushed tables.
     let dir = tempfile::tempdir()?;
-    let o = Options {
-        create_if_missing: true,
-        ..Options::default()
-    };
+    let o = Options::default().create_if_missing(true);
     {
         let db = Db::open(dir.path(), o.clone())?;
         for i in 0..20u32 {
@@ -193,11 +190,7 @@ fn main() -> Res<()> {
     // A DB with blob files (values of 32 bytes or more are separated).
     let bdir = tempfile::tempdir()?;
     {
-        let bo = Options {
-            enable_blob_files: true,
-            min_blob_size: 32,
-            ..o.clone()
-        };
+        let bo = o.clone().enable_blob_files(true).min_blob_size(32);
         let db = Db::open(bdir.path(), bo)?;
         for i in 0..8u32 {
             db.put(

@@ -33,13 +33,7 @@ fn value(b: &mut Bytes<'_>, k: &[u8], n: usize) -> Vec<u8> {
 }
 
 fn options(b: &mut Bytes<'_>) -> Options {
-    let mut o = Options {
-        create_if_missing: true,
-        write_buffer_size: 64 * 1024,
-        target_file_size_base: 64 * 1024,
-        max_bytes_for_level_base: 256 * 1024,
-        ..Options::default()
-    };
+    let mut o = Options::default().create_if_missing(true).write_buffer_size(64 * 1024).target_file_size_base(64 * 1024).max_bytes_for_level_base(256 * 1024);
     o.merge_operator = strata::merge::builtin("stringappend");
     let c = b.u8();
     o.compression = compression_of(c);
@@ -214,10 +208,7 @@ fuzz_target!(|data: &[u8]| {
                 }
                 let i = usize::from(b.u8()) % snaps.len();
                 let (s, m) = &snaps[i];
-                let ro = ReadOptions {
-                    snapshot: Some(s.clone()),
-                    ..ReadOptions::default()
-                };
+                let ro = ReadOptions::default().snapshot(Some(s.clone()));
                 let k = key(&mut b);
                 get(d, &ro, m, &k);
                 check_all(d, &ro, m, &mut b);

@@ -38,11 +38,9 @@ fn key(i: usize) -> Vec<u8> {
 /// the bottom, 600 more flushed to L0, then (in the WAL only) a batch with
 /// `wal-put` and a delete of `wal-del`. The DB is returned open.
 fn make_db(dir: &Path) -> Db {
-    let opts = Options {
-        write_buffer_size: 64 << 10,
-        target_file_size_base: 64 << 10,
-        ..Options::default()
-    };
+    let opts = Options::default()
+        .write_buffer_size(64 << 10)
+        .target_file_size_base(64 << 10);
     let db = Db::open(dir, opts).unwrap();
     let value = vec![b'v'; 100];
     for i in 0..3000 {
@@ -420,13 +418,11 @@ fn db_and_verify_while_the_db_is_busy() {
     use std::sync::Arc;
 
     let dir = tempfile::tempdir().unwrap();
-    let opts = Options {
-        write_buffer_size: 16 << 10,
-        target_file_size_base: 16 << 10,
-        max_bytes_for_level_base: 64 << 10,
-        level0_file_num_compaction_trigger: 2,
-        ..Options::default()
-    };
+    let opts = Options::default()
+        .write_buffer_size(16 << 10)
+        .target_file_size_base(16 << 10)
+        .max_bytes_for_level_base(64 << 10)
+        .level0_file_num_compaction_trigger(2);
     let db = Arc::new(Db::open(dir.path(), opts).unwrap());
     let stop = Arc::new(AtomicBool::new(false));
     let writer = {
@@ -534,12 +530,10 @@ fn random_damage_never_panics() {
 fn blob_files_are_dumped_their_garbage_shown_and_verified() {
     let dir = tempfile::tempdir().unwrap();
     {
-        let opts = Options {
-            write_buffer_size: 64 << 10,
-            enable_blob_files: true,
-            min_blob_size: 100,
-            ..Options::default()
-        };
+        let opts = Options::default()
+            .write_buffer_size(64 << 10)
+            .enable_blob_files(true)
+            .min_blob_size(100);
         let db = Db::open(dir.path(), opts).unwrap();
         for round in 0..2 {
             for i in 0..300 {

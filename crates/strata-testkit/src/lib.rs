@@ -34,15 +34,13 @@ pub fn tempdir() -> tempfile::TempDir {
 
 /// Options that make flushes and compactions happen after a few KiB.
 pub fn small_opts(fs: Arc<dyn FileSystem>) -> Options {
-    Options {
-        write_buffer_size: 64 << 10,
-        max_bytes_for_level_base: 256 << 10,
-        target_file_size_base: 64 << 10,
-        level0_file_num_compaction_trigger: 2,
-        compression: CompressionType::None,
-        fs,
-        ..Options::default()
-    }
+    Options::default()
+        .write_buffer_size(64 << 10)
+        .max_bytes_for_level_base(256 << 10)
+        .target_file_size_base(64 << 10)
+        .level0_file_num_compaction_trigger(2)
+        .compression(CompressionType::None)
+        .fs(fs)
 }
 
 /// [`small_opts`] on the default file system.

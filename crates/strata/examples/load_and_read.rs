@@ -38,10 +38,7 @@ fn main() -> strata::Result<()> {
         .unwrap_or(1_000_000);
     let vsize: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(100);
     let _ = std::fs::remove_dir_all(&dir);
-    let opts = Options {
-        compression: CompressionType::None,
-        ..Options::default()
-    };
+    let opts = Options::default().compression(CompressionType::None);
     let db = Db::open(&dir, opts)?;
     let value = vec![b'x'; vsize];
     let mut rng: u64 = 0x9E37_79B9_7F4A_7C15;

@@ -24,10 +24,7 @@ fn main() -> strata::Result<()> {
 
     assert_eq!(db.get(b"apple")?, None);
     assert_eq!(db.get(b"banana")?.as_deref(), Some(&b"green"[..]));
-    let at_snap = ReadOptions {
-        snapshot: Some(snap),
-        ..ReadOptions::default()
-    };
+    let at_snap = ReadOptions::default().snapshot(Some(snap));
     assert_eq!(
         db.get_opt(&at_snap, b"banana")?.as_deref(),
         Some(&b"yellow"[..])

@@ -37,6 +37,7 @@ mod options_file;
 mod pinnable;
 mod range_del;
 mod rate_limiter;
+mod setters;
 mod snapshot;
 mod sstable;
 pub mod stats;

@@ -23,10 +23,7 @@ fn open_on_fault_fs(
     let dir = common::tempdir();
     let fs = FaultInjectionFs::new(Arc::new(PosixFileSystem));
     let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
-    let opts = more(Options {
-        advise_random_on_open: advise,
-        ..common::small_opts(shared)
-    });
+    let opts = more(common::small_opts(shared).advise_random_on_open(advise));
     let db = Db::open(dir.path(), opts).unwrap();
     (dir, fs, db)
 }
@@ -68,11 +65,7 @@ fn the_option_round_trips_by_name() {
 /// enough to be separated, flushes and reads it back; returns whether the
 /// blob file was advised random when opened for the read.
 fn blob_file_advised(advise: bool) -> bool {
-    let (_dir, fs, db) = open_on_fault_fs(advise, |o| Options {
-        enable_blob_files: true,
-        min_blob_size: 64,
-        ..o
-    });
+    let (_dir, fs, db) = open_on_fault_fs(advise, |o| o.enable_blob_files(true).min_blob_size(64));
     let value = vec![b'x'; 1000];
     db.put(b"big", &value).unwrap();
     db.flush().unwrap();

@@ -5,17 +5,15 @@
 use strata::{Db, Options, ReadOptions};
 
 fn blob_opts() -> Options {
-    Options {
-        write_buffer_size: 256 << 10,
-        max_bytes_for_level_base: 1 << 20,
-        target_file_size_base: 256 << 10,
-        level0_file_num_compaction_trigger: 2,
-        compression: strata::CompressionType::None,
-        enable_blob_files: true,
-        min_blob_size: 64,
-        blob_file_size: 512 << 10,
-        ..Options::default()
-    }
+    Options::default()
+        .write_buffer_size(256 << 10)
+        .max_bytes_for_level_base(1 << 20)
+        .target_file_size_base(256 << 10)
+        .level0_file_num_compaction_trigger(2)
+        .compression(strata::CompressionType::None)
+        .enable_blob_files(true)
+        .min_blob_size(64)
+        .blob_file_size(512 << 10)
 }
 
 fn key(i: u32) -> Vec<u8> {
@@ -49,10 +47,7 @@ fn separated_values_read_back_everywhere() {
         db.flush().unwrap();
         db.compact_range(None, None).unwrap();
         assert!(num(&db, "rocksdb.num-blob-files") > 0);
-        let ro = ReadOptions {
-            snapshot: Some(snap),
-            ..ReadOptions::default()
-        };
+        let ro = ReadOptions::default().snapshot(Some(snap));
         for i in (0..n).step_by(7) {
             assert_eq!(
                 db.get_opt(&ro, key(i)).unwrap().unwrap(),
@@ -89,11 +84,9 @@ fn separated_values_read_back_everywhere() {
 
 fn overwrite_rounds(gc: bool, rounds: u32) -> (u64, u64) {
     let dir = tempfile::tempdir().unwrap();
-    let opts = Options {
-        enable_blob_garbage_collection: gc,
-        blob_garbage_collection_age_cutoff: 0.5,
-        ..blob_opts()
-    };
+    let opts = blob_opts()
+        .enable_blob_garbage_collection(gc)
+        .blob_garbage_collection_age_cutoff(0.5);
     let db = Db::open(dir.path(), opts).unwrap();
     // Each round overwrites 800 hot keys and writes 20 new cold keys that
     // are never overwritten: every blob file keeps a few live blobs, so
@@ -143,17 +136,15 @@ fn gc_keeps_blob_space_bounded_and_without_gc_it_grows() {
 #[test]
 fn force_threshold_compacts_tables_pinning_garbage() {
     let dir = tempfile::tempdir().unwrap();
-    let opts = Options {
-        enable_blob_garbage_collection: true,
-        blob_garbage_collection_age_cutoff: 1.0,
-        blob_garbage_collection_force_threshold: 0.5,
+    let opts = blob_opts()
+        .enable_blob_garbage_collection(true)
+        .blob_garbage_collection_age_cutoff(1.0)
+        .blob_garbage_collection_force_threshold(0.5)
         // Large levels so size-based compactions do not run on their own.
-        max_bytes_for_level_base: 64 << 20,
-        level0_file_num_compaction_trigger: 100,
-        level0_slowdown_writes_trigger: 200,
-        level0_stop_writes_trigger: 300,
-        ..blob_opts()
-    };
+        .max_bytes_for_level_base(64 << 20)
+        .level0_file_num_compaction_trigger(100)
+        .level0_slowdown_writes_trigger(200)
+        .level0_stop_writes_trigger(300);
     let db = Db::open(dir.path(), opts).unwrap();
     for i in 0..1000 {
         db.put(key(i), value(i, 0, 400)).unwrap();

@@ -16,10 +16,7 @@ use strata::{CompactionStyle, Db, Options, ReadOptions};
 /// Universal style: a manual compaction is one full compaction, so every
 /// `compact_range` below rewrites everything at the bottom.
 fn opts() -> Options {
-    Options {
-        compaction_style: CompactionStyle::Universal,
-        ..Options::default()
-    }
+    Options::default().compaction_style(CompactionStyle::Universal)
 }
 
 fn key(i: u32) -> Vec<u8> {
@@ -73,10 +70,7 @@ fn bottommost_compaction_zeroes_what_every_snapshot_sees() {
     assert_eq!(numbered, 1000);
     assert!(entries.iter().all(|e| e.2 == ValueType::Value));
 
-    let at_snap = ReadOptions {
-        snapshot: Some(snap.clone()),
-        ..ReadOptions::default()
-    };
+    let at_snap = ReadOptions::default().snapshot(Some(snap.clone()));
     for i in [0, 999, 1000, 1999] {
         assert_eq!(db.get_opt(&at_snap, key(i)).unwrap().unwrap(), b"old");
         let want: &[u8] = if i < 1000 { b"new" } else { b"old" };
@@ -133,10 +127,7 @@ fn a_snapshot_older_than_the_data_keeps_every_number() {
     let zeroed: Vec<_> = entries.iter().filter(|e| e.1 == 0).collect();
     assert_eq!(zeroed.len(), 1);
     assert_eq!(zeroed[0].0, b"first");
-    let ro = ReadOptions {
-        snapshot: Some(snap),
-        ..ReadOptions::default()
-    };
+    let ro = ReadOptions::default().snapshot(Some(snap));
     assert_eq!(db.get_opt(&ro, key(3)).unwrap(), None);
     assert_eq!(db.get_opt(&ro, b"first").unwrap().unwrap(), b"x");
 }
@@ -148,15 +139,13 @@ fn a_snapshot_older_than_the_data_keeps_every_number() {
 #[test]
 fn zeroing_only_where_nothing_older_lies_below() {
     let dir = tempfile::tempdir().unwrap();
-    let opts = Options {
-        write_buffer_size: 32 << 10,
-        target_file_size_base: 16 << 10,
-        max_bytes_for_level_base: 64 << 10,
-        max_bytes_for_level_multiplier: 4.0,
-        level0_file_num_compaction_trigger: 2,
-        compression: strata::CompressionType::None,
-        ..Options::default()
-    };
+    let opts = Options::default()
+        .write_buffer_size(32 << 10)
+        .target_file_size_base(16 << 10)
+        .max_bytes_for_level_base(64 << 10)
+        .max_bytes_for_level_multiplier(4.0)
+        .level0_file_num_compaction_trigger(2)
+        .compression(strata::CompressionType::None);
     let mut model = std::collections::BTreeMap::new();
     let mut x: u64 = 0x2545_f491_4f6c_dd1d;
     {

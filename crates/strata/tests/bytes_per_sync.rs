@@ -12,13 +12,11 @@ use strata::{Db, Error, Options};
 use strata_testkit::fault::{FaultInjectionFs, FaultOp};
 
 fn opts(fs: &FaultInjectionFs) -> Options {
-    Options {
+    Options::default()
         // One memtable holds the whole test's writes.
-        write_buffer_size: 64 << 20,
-        compression: strata::CompressionType::None,
-        fs: Arc::new(fs.clone()),
-        ..Options::default()
-    }
+        .write_buffer_size(64 << 20)
+        .compression(strata::CompressionType::None)
+        .fs(Arc::new(fs.clone()))
 }
 
 /// A DB on a fault-injecting file system with `opts` changed by `set`.

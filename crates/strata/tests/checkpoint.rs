@@ -228,12 +228,10 @@ fn a_checkpoint_under_writes_flushes_and_compactions_holds_exactly_its_prefix() 
 }
 
 fn blob_options() -> Options {
-    Options {
-        enable_blob_files: true,
-        min_blob_size: 100,
-        blob_file_size: 64 << 10,
-        ..small_options()
-    }
+    small_options()
+        .enable_blob_files(true)
+        .min_blob_size(100)
+        .blob_file_size(64 << 10)
 }
 
 #[test]
@@ -424,10 +422,7 @@ fn a_checkpoint_after_a_reopen_and_of_an_empty_db() {
 fn writes_made_without_the_wal_are_flushed_into_the_checkpoint() {
     let dir = tempdir();
     let db = Db::open(dir.path().join("db"), small_options()).unwrap();
-    let nowal = WriteOptions {
-        disable_wal: true,
-        ..WriteOptions::default()
-    };
+    let nowal = WriteOptions::default().disable_wal(true);
     db.put(b"logged", b"1").unwrap();
     db.put_opt(&nowal, b"unlogged", b"2").unwrap();
     let info = db.create_checkpoint(dir.path().join("ckpt")).unwrap();

@@ -12,10 +12,7 @@ use strata_testkit::fault::{FaultInjectionFs, FaultOp};
 use strata_testkit::{fault_fs, small_opts, tempdir};
 
 fn opts(fs: &FaultInjectionFs) -> Options {
-    Options {
-        statistics: true,
-        ..small_opts(Arc::new(fs.clone()))
-    }
+    small_opts(Arc::new(fs.clone())).statistics(true)
 }
 
 /// Keys `k000`.. with short values: a few hundred bytes, no memtable switch.
@@ -110,10 +107,7 @@ fn close_reports_the_background_error() {
 fn close_flushes_writes_made_without_the_wal_and_reports_that_flush() {
     let dir = tempdir();
     let fs = fault_fs();
-    let nowal = WriteOptions {
-        disable_wal: true,
-        ..WriteOptions::default()
-    };
+    let nowal = WriteOptions::default().disable_wal(true);
     let db = Db::open(dir.path(), opts(&fs)).unwrap();
     db.put_opt(&nowal, b"unlogged", b"1").unwrap();
     db.close().unwrap();
@@ -164,11 +158,9 @@ fn sync_wal_covers_the_wals_closed_since_the_last_sync() {
     let fs = fault_fs();
     // Memtables switch (new WALs) but never flush, so only the WALs hold
     // the writes.
-    let o = Options {
-        min_write_buffer_number_to_merge: 10,
-        max_write_buffer_number: 12,
-        ..opts(&fs)
-    };
+    let o = opts(&fs)
+        .min_write_buffer_number_to_merge(10)
+        .max_write_buffer_number(12);
     let db = Db::open(dir.path(), o.clone()).unwrap();
     let value = vec![b'v'; 1000];
     for i in 0..200u32 {

@@ -77,10 +77,7 @@ fn create_write_read_list_and_reopen() {
     assert!(e.to_string().contains("do not exist: new"), "{e}");
     let db = Db::open_cf(
         dir.path(),
-        Options {
-            create_missing_column_families: true,
-            ..small_options()
-        },
+        small_options().create_missing_column_families(true),
         all(),
     )
     .unwrap();
@@ -104,21 +101,12 @@ fn a_db_wide_option_in_family_options_is_an_error_naming_it() {
     let dir = tempdir();
     let db = Db::open(dir.path(), small_options()).unwrap();
     let e = db
-        .create_column_family(
-            "x",
-            Options {
-                max_background_jobs: 7,
-                ..small_options()
-            },
-        )
+        .create_column_family("x", small_options().max_background_jobs(7))
         .unwrap_err();
     assert!(matches!(e, Error::InvalidArgument(_)), "{e}");
     assert!(e.to_string().contains("max_background_jobs=7"), "{e}");
     // Left at its default, a DB-wide option takes the DB's value.
-    let db_opts = Options {
-        max_background_jobs: 4,
-        ..small_options()
-    };
+    let db_opts = small_options().max_background_jobs(4);
     drop(db);
     let db = Db::open(dir.path(), db_opts).unwrap();
     let x = db.create_column_family("x", small_options()).unwrap();
@@ -132,11 +120,9 @@ fn families_have_their_own_memtables_flushes_and_compaction_styles() {
     let uni = db
         .create_column_family(
             "uni",
-            Options {
-                compaction_style: CompactionStyle::Universal,
-                write_buffer_size: 32 << 10,
-                ..small_options()
-            },
+            small_options()
+                .compaction_style(CompactionStyle::Universal)
+                .write_buffer_size(32 << 10),
         )
         .unwrap();
     let value = vec![b'v'; 200];
@@ -215,10 +201,7 @@ fn a_batch_across_families_is_atomic_after_a_crash() {
     let fs = fault_fs();
     let dir = tempdir();
     let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
-    let opts = || Options {
-        create_missing_column_families: true,
-        ..small_opts(shared.clone())
-    };
+    let opts = || small_opts(shared.clone()).create_missing_column_families(true);
     let fams = || {
         [
             ("a", small_opts(shared.clone())),
@@ -228,10 +211,7 @@ fn a_batch_across_families_is_atomic_after_a_crash() {
     let db = Db::open_cf(dir.path(), opts(), fams()).unwrap();
     let a = db.column_family("a").unwrap();
     let b = db.column_family("b").unwrap();
-    let synced = WriteOptions {
-        sync: true,
-        ..WriteOptions::default()
-    };
+    let synced = WriteOptions::default().sync(true);
     let mut batch = WriteBatch::new();
     batch.put_cf(&a, b"x", b"1");
     batch.put_cf(&b, b"x", b"1");
@@ -442,10 +422,7 @@ fn manifest_faults_during_create_and_drop_leave_a_consistent_db() {
 #[test]
 fn max_total_wal_size_flushes_the_family_holding_the_oldest_wal() {
     let dir = tempdir();
-    let opts = Options {
-        max_total_wal_size: 1 << 20,
-        ..small_options()
-    };
+    let opts = small_options().max_total_wal_size(1 << 20);
     let db = Db::open(dir.path(), opts.clone()).unwrap();
     let rare = db.create_column_family("rare", small_options()).unwrap();
     db.put_cf(&rare, b"r", b"once").unwrap();
@@ -486,11 +463,7 @@ fn a_familys_blob_files_record_its_id_and_read_back() {
     let blobs = db
         .create_column_family(
             "blobs",
-            Options {
-                enable_blob_files: true,
-                min_blob_size: 100,
-                ..small_options()
-            },
+            small_options().enable_blob_files(true).min_blob_size(100),
         )
         .unwrap();
     let value = vec![b'b'; 500];

@@ -10,16 +10,14 @@ use strata_testkit as common;
 use strata::{Db, Options};
 
 fn opts(jobs: usize) -> Options {
-    Options {
-        write_buffer_size: 64 << 10,
-        level0_file_num_compaction_trigger: 2,
-        max_bytes_for_level_base: 256 << 10,
-        max_bytes_for_level_multiplier: 4.0,
-        target_file_size_base: 32 << 10,
-        compression: strata::CompressionType::None,
-        max_background_jobs: jobs,
-        ..Options::default()
-    }
+    Options::default()
+        .write_buffer_size(64 << 10)
+        .level0_file_num_compaction_trigger(2)
+        .max_bytes_for_level_base(256 << 10)
+        .max_bytes_for_level_multiplier(4.0)
+        .target_file_size_base(32 << 10)
+        .compression(strata::CompressionType::None)
+        .max_background_jobs(jobs)
 }
 
 /// Random-order writes over `n` keys of 200-byte values, then waits for
@@ -88,10 +86,7 @@ fn one_compaction_at_a_time_until_compaction_falls_behind() {
 #[test]
 fn no_soft_pending_limit_lets_the_compaction_share_of_jobs_run() {
     let dir = common::tempdir();
-    let o = Options {
-        soft_pending_compaction_bytes_limit: 0,
-        ..opts(8)
-    };
+    let o = opts(8).soft_pending_compaction_bytes_limit(0);
     let db = Db::open(dir.path(), o).unwrap();
     for round in 0..2u32 {
         for i in 0..100u32 {
@@ -115,10 +110,7 @@ fn no_soft_pending_limit_lets_the_compaction_share_of_jobs_run() {
 #[test]
 fn two_jobs_never_announce_a_speed_up() {
     let dir = common::tempdir();
-    let o = Options {
-        soft_pending_compaction_bytes_limit: 0,
-        ..opts(2)
-    };
+    let o = opts(2).soft_pending_compaction_bytes_limit(0);
     let log = load(dir.path(), o, 5_000);
     assert!(!log.contains("Increasing compaction threads"));
     let (starts, _, most) = replay(&log);
@@ -129,10 +121,7 @@ fn two_jobs_never_announce_a_speed_up() {
 #[test]
 fn more_than_one_flush_thread_is_refused_naming_the_option() {
     let dir = common::tempdir();
-    let o = Options {
-        max_background_flushes: 2,
-        ..opts(4)
-    };
+    let o = opts(4).max_background_flushes(2);
     let Err(e) = Db::open(dir.path(), o) else {
         panic!("open must fail")
     };

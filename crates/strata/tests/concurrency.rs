@@ -101,10 +101,9 @@ fn concurrent_writers_readers_iterators_and_snapshots() {
                 for i in 0..OWN {
                     b.put(own_key(w, i), format!("{k}-{pad}").as_bytes());
                 }
-                let wo = WriteOptions {
-                    sync: rng.gen_ratio(1, 50),
-                    disable_wal: false,
-                };
+                let wo = WriteOptions::default()
+                    .sync(rng.gen_ratio(1, 50))
+                    .disable_wal(false);
                 db.write_opt(&wo, b).unwrap();
             }
         }));
@@ -117,10 +116,7 @@ fn concurrent_writers_readers_iterators_and_snapshots() {
             let mut last = [0u64; WRITERS];
             while !stop.load(Ordering::Acquire) {
                 let snap = db.snapshot();
-                let ro = ReadOptions {
-                    snapshot: Some(snap.clone()),
-                    ..ReadOptions::default()
-                };
+                let ro = ReadOptions::default().snapshot(Some(snap.clone()));
                 match rng.gen_range(0..3) {
                     0 => {
                         // Snapshot gets.
@@ -253,10 +249,7 @@ fn snapshots_stay_fixed_under_compaction() {
         readers.push(std::thread::spawn(move || {
             for _ in 0..30 {
                 let snap = db.snapshot();
-                let ro = ReadOptions {
-                    snapshot: Some(snap),
-                    ..ReadOptions::default()
-                };
+                let ro = ReadOptions::default().snapshot(Some(snap));
                 let first: Vec<_> = (0..20u32)
                     .map(|i| db.get_opt(&ro, format!("k{i:02}").as_bytes()).unwrap())
                     .collect();

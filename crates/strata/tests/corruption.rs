@@ -33,17 +33,15 @@ use strata::{CompressionType, Db, Options};
 const WAL_PUTS: u32 = 150;
 
 fn opts(compression: CompressionType) -> Options {
-    Options {
-        write_buffer_size: 1 << 20,
-        level0_file_num_compaction_trigger: 2,
-        target_file_size_base: 32 << 10,
-        max_bytes_for_level_base: 256 << 10,
-        compression,
-        bloom_bits_per_key: 10.0,
+    Options::default()
+        .write_buffer_size(1 << 20)
+        .level0_file_num_compaction_trigger(2)
+        .target_file_size_base(32 << 10)
+        .max_bytes_for_level_base(256 << 10)
+        .compression(compression)
+        .bloom_bits_per_key(10.0)
         // Keep the block cache out of the picture: every read hits the file.
-        block_cache_size: 0,
-        ..Options::default()
-    }
+        .block_cache_size(0)
 }
 
 fn wal_key(i: u32) -> Vec<u8> {
@@ -531,10 +529,7 @@ fn iterator_stops_at_a_damaged_table() {
     let tmp = common::tempdir();
     let dir = tmp.path().join("db");
     // Two L0 tables, no compaction.
-    let o = Options {
-        level0_file_num_compaction_trigger: 8,
-        ..opts(CompressionType::None)
-    };
+    let o = opts(CompressionType::None).level0_file_num_compaction_trigger(8);
     {
         let db = Db::open(&dir, o.clone()).unwrap();
         db.put(b"a", b"in the damaged table").unwrap();

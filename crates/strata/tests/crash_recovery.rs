@@ -167,10 +167,7 @@ impl Run {
                 ops.push((k, v));
             }
             let sync = !nowal && self.rng.gen_ratio(1, 5);
-            let wo = WriteOptions {
-                sync,
-                disable_wal: nowal,
-            };
+            let wo = WriteOptions::default().sync(sync).disable_wal(nowal);
             let res = db.write_opt(&wo, batch_of(&ops));
             let part = if nowal { &mut self.n } else { &mut self.w };
             match res {
@@ -322,10 +319,7 @@ fn synced_write_after_memtable_switch_survives_crash() {
     // old memtable fail creating its table (create #2), so that nothing
     // else syncs the directory.
     fs.fail_after(strata_testkit::fault::FaultOp::Create, 2, libc::EIO);
-    let sync = WriteOptions {
-        sync: true,
-        disable_wal: false,
-    };
+    let sync = WriteOptions::default().sync(true).disable_wal(false);
     db.put_opt(&sync, b"synced", b"value").unwrap();
     fs.set_active(false);
     drop(db);
@@ -343,10 +337,7 @@ fn disable_wal_data_survives_only_once_flushed() {
     let dir = common::tempdir();
     let fs = common::fault_fs();
     let opts = common::small_opts(Arc::new(fs.clone()));
-    let nowal = WriteOptions {
-        sync: false,
-        disable_wal: true,
-    };
+    let nowal = WriteOptions::default().sync(false).disable_wal(true);
     let db = Db::open(dir.path(), opts.clone()).unwrap();
     db.put_opt(&nowal, b"flushed", b"1").unwrap();
     db.flush().unwrap();
@@ -397,10 +388,7 @@ fn group_commit_crash_keeps_every_synced_write() {
                     let (mut attempted, mut synced) = (0u64, 0u64);
                     for i in 0..WRITES {
                         let sync = rng.gen_ratio(1, 4);
-                        let wo = WriteOptions {
-                            sync,
-                            disable_wal: false,
-                        };
+                        let wo = WriteOptions::default().sync(sync).disable_wal(false);
                         attempted = i + 1;
                         let v = vec![b'v'; rng.gen_range(10..400)];
                         if db.put_opt(&wo, key(t, i), &v).is_err() {
@@ -530,10 +518,7 @@ fn wal_less_writes_made_during_a_flush_survive_a_clean_close() {
         inner: Arc::new(strata::fs::PosixFileSystem),
         open: gate.clone(),
     });
-    let nowal = WriteOptions {
-        sync: false,
-        disable_wal: true,
-    };
+    let nowal = WriteOptions::default().sync(false).disable_wal(true);
     let opts = common::small_opts(fs);
     let db = Db::open(dir.path(), opts.clone()).unwrap();
     // 80 x 1 KB fills the 64 KB memtable once: the switch starts a flush,

@@ -48,31 +48,18 @@ fn second_open_is_refused_while_locked() {
 fn open_flags_are_honoured() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("nope");
-    let e = Db::open(
-        &missing,
-        Options {
-            create_if_missing: false,
-            ..Options::default()
-        },
-    )
-    .unwrap_err();
+    let e = Db::open(&missing, Options::default().create_if_missing(false)).unwrap_err();
     assert!(e.to_string().contains("create_if_missing"), "{e}");
     drop(Db::open(dir.path().join("db"), Options::default()).unwrap());
     let e = Db::open(
         dir.path().join("db"),
-        Options {
-            error_if_exists: true,
-            ..Options::default()
-        },
+        Options::default().error_if_exists(true),
     )
     .unwrap_err();
     assert!(e.to_string().contains("error_if_exists"), "{e}");
     let e = Db::open(
         dir.path().join("db2"),
-        Options {
-            max_write_buffer_number: 1,
-            ..Options::default()
-        },
+        Options::default().max_write_buffer_number(1),
     )
     .unwrap_err();
     assert!(e.to_string().contains("max_write_buffer_number"), "{e}");
@@ -82,10 +69,7 @@ fn open_flags_are_honoured() {
 fn sync_with_disabled_wal_is_invalid() {
     let dir = tempfile::tempdir().unwrap();
     let db = Db::open(dir.path(), Options::default()).unwrap();
-    let wo = WriteOptions {
-        sync: true,
-        disable_wal: true,
-    };
+    let wo = WriteOptions::default().sync(true).disable_wal(true);
     assert!(matches!(
         db.put_opt(&wo, b"k", b"v"),
         Err(strata::Error::InvalidArgument(_))
@@ -173,10 +157,7 @@ fn snapshots_see_a_fixed_point() {
     db.delete(key(5)).unwrap();
     db.flush().unwrap();
     db.compact_range(None, None).unwrap();
-    let ro = ReadOptions {
-        snapshot: Some(snap.clone()),
-        ..ReadOptions::default()
-    };
+    let ro = ReadOptions::default().snapshot(Some(snap.clone()));
     assert_eq!(db.get_opt(&ro, key(5)).unwrap().unwrap(), b"old");
     assert_eq!(db.get(key(5)).unwrap(), None);
     assert_eq!(db.get(key(6)).unwrap().unwrap(), b"new");
@@ -224,10 +205,7 @@ fn snapshot_version_and_super_version_properties_follow_the_db() {
 #[test]
 fn compression_ratio_at_level_reads_the_table_properties() {
     let dir = tempfile::tempdir().unwrap();
-    let o = Options {
-        compression: strata::CompressionType::Lz4,
-        ..small_opts()
-    };
+    let o = small_opts().compression(strata::CompressionType::Lz4);
     let db = Db::open(dir.path(), o).unwrap();
     let ratio = |l: usize| -> f64 {
         db.property(&format!("rocksdb.compression-ratio-at-level{l}"))
@@ -273,11 +251,9 @@ fn seek_and_bounds() {
     assert_eq!(it.key(), key(52).as_slice());
     it.seek_for_prev(&key(51));
     assert_eq!(it.key(), key(50).as_slice());
-    let ro = ReadOptions {
-        iterate_lower_bound: Some(key(10)),
-        iterate_upper_bound: Some(key(20)),
-        ..ReadOptions::default()
-    };
+    let ro = ReadOptions::default()
+        .iterate_lower_bound(Some(key(10)))
+        .iterate_upper_bound(Some(key(20)));
     let got: Vec<_> = db.iter_opt(&ro).map(|r| r.unwrap().0).collect();
     assert_eq!(got, (5..10).map(|i| key(i * 2)).collect::<Vec<_>>());
 }
@@ -315,10 +291,7 @@ fn sst_files_on_disk(dir: &std::path::Path) -> usize {
 #[test]
 fn compaction_inputs_are_deleted_when_the_job_ends() {
     inputs_deleted_with(small_opts());
-    inputs_deleted_with(Options {
-        compaction_style: strata::CompactionStyle::Universal,
-        ..small_opts()
-    });
+    inputs_deleted_with(small_opts().compaction_style(strata::CompactionStyle::Universal));
 }
 
 fn inputs_deleted_with(opts: Options) {

@@ -9,15 +9,13 @@ use strata::fs::{FileLock, FileSystem, RandomAccessFile, WritableFile};
 use strata::{Db, Options};
 
 fn direct_opts() -> Options {
-    Options {
-        write_buffer_size: 64 << 10,
-        level0_file_num_compaction_trigger: 2,
-        max_bytes_for_level_base: 256 << 10,
-        target_file_size_base: 64 << 10,
-        use_direct_reads: true,
-        use_direct_io_for_flush_and_compaction: true,
-        ..Options::default()
-    }
+    Options::default()
+        .write_buffer_size(64 << 10)
+        .level0_file_num_compaction_trigger(2)
+        .max_bytes_for_level_base(256 << 10)
+        .target_file_size_base(64 << 10)
+        .use_direct_reads(true)
+        .use_direct_io_for_flush_and_compaction(true)
 }
 
 #[test]
@@ -52,12 +50,10 @@ fn direct_io_round_trip_on_a_disk_file_system() {
 fn compaction_readahead_windows_of_any_size_keep_the_data() {
     for (direct, readahead) in [(false, 12_345), (false, 2 << 20), (true, 0), (true, 12_345)] {
         let dir = tempfile::tempdir().unwrap();
-        let o = Options {
-            use_direct_reads: direct,
-            use_direct_io_for_flush_and_compaction: direct,
-            compaction_readahead_size: readahead,
-            ..direct_opts()
-        };
+        let o = direct_opts()
+            .use_direct_reads(direct)
+            .use_direct_io_for_flush_and_compaction(direct)
+            .compaction_readahead_size(readahead);
         let db = match Db::open(dir.path(), o) {
             Ok(db) => db,
             Err(strata::Error::NotSupported(_)) if direct => continue,
@@ -126,10 +122,7 @@ impl FileSystem for NoDirectFs {
 #[test]
 fn direct_io_without_o_direct_is_refused_at_open_naming_the_option() {
     let dir = tempfile::tempdir().unwrap();
-    let opts = Options {
-        fs: Arc::new(NoDirectFs(strata::fs::default_fs())),
-        ..direct_opts()
-    };
+    let opts = direct_opts().fs(Arc::new(NoDirectFs(strata::fs::default_fs())));
     let e = Db::open(dir.path(), opts).unwrap_err();
     assert!(matches!(e, strata::Error::NotSupported(_)), "{e}");
     assert!(e.to_string().contains("use_direct"), "{e}");

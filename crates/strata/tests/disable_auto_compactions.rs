@@ -10,16 +10,14 @@ use strata::{Db, Options};
 #[test]
 fn l0_grows_past_the_stop_trigger_without_stalls_and_compact_range_merges() {
     let dir = common::tempdir();
-    let o = Options {
-        write_buffer_size: 32 << 10,
-        level0_file_num_compaction_trigger: 2,
-        level0_slowdown_writes_trigger: 3,
-        level0_stop_writes_trigger: 4,
-        disable_auto_compactions: true,
-        statistics: true,
-        compression: strata::CompressionType::None,
-        ..Options::default()
-    };
+    let o = Options::default()
+        .write_buffer_size(32 << 10)
+        .level0_file_num_compaction_trigger(2)
+        .level0_slowdown_writes_trigger(3)
+        .level0_stop_writes_trigger(4)
+        .disable_auto_compactions(true)
+        .statistics(true)
+        .compression(strata::CompressionType::None);
     let db = std::sync::Arc::new(Db::open(dir.path(), o).unwrap());
     // Writers stopped on L0 would wait forever here: nothing compacts.
     let (tx, rx) = std::sync::mpsc::channel();

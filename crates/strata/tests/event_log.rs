@@ -13,10 +13,7 @@ use strata::event_log::timeline::{parse, summarize};
 use strata::{CompactionStyle, Db, Options};
 
 fn opts() -> Options {
-    Options {
-        target_file_size_base: 32 << 10,
-        ..common::small_options()
-    }
+    common::small_options().target_file_size_base(32 << 10)
 }
 
 /// Random-order writes of 200-byte values over `n` keys.
@@ -183,14 +180,7 @@ fn manual_compaction_and_reopen_log_their_reasons() {
         // all data in L1, which a full manual compaction skips as
         // RocksDB's does (the bottommost level), and which happened once
         // removals stopped holding the state lock.
-        let db = Db::open(
-            dir.path(),
-            Options {
-                disable_auto_compactions: true,
-                ..opts()
-            },
-        )
-        .unwrap();
+        let db = Db::open(dir.path(), opts().disable_auto_compactions(true)).unwrap();
         load(&db, 3_000);
         db.compact_range(None, None).unwrap();
         let evs = events(dir.path());
@@ -220,12 +210,10 @@ fn manual_compaction_and_reopen_log_their_reasons() {
 #[test]
 fn universal_trivial_moves_and_blob_files_have_events() {
     let dir = common::tempdir();
-    let o = Options {
-        compaction_style: CompactionStyle::Universal,
-        enable_blob_files: true,
-        min_blob_size: 100,
-        ..opts()
-    };
+    let o = opts()
+        .compaction_style(CompactionStyle::Universal)
+        .enable_blob_files(true)
+        .min_blob_size(100);
     let db = Db::open(dir.path(), o).unwrap();
     load(&db, 10_000);
     db.flush().unwrap();

@@ -124,10 +124,7 @@ impl Tracked {
     fn run(&mut self, d: &Db, step: &Step) -> strata::Result<()> {
         let r = match step {
             Step::Write(ops, sync) => {
-                let wo = WriteOptions {
-                    sync: *sync,
-                    disable_wal: false,
-                };
+                let wo = WriteOptions::default().sync(*sync).disable_wal(false);
                 let r = d.write_opt(&wo, batch_of(ops));
                 match &r {
                     Ok(()) => {
@@ -418,10 +415,7 @@ fn full_disk_reports_no_space_and_recovers() {
     let dir = common::tempdir();
     let fs = common::fault_fs();
     let db = Db::open(dir.path(), opts(&fs)).unwrap();
-    let sync = WriteOptions {
-        sync: true,
-        disable_wal: false,
-    };
+    let sync = WriteOptions::default().sync(true).disable_wal(false);
     for i in 0..100u32 {
         db.put_opt(&sync, format!("k{i:03}").as_bytes(), b"before")
             .unwrap();

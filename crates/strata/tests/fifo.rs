@@ -10,18 +10,17 @@ use strata::FifoOptions;
 use strata::{CompactionStyle, Db, Options};
 
 fn fifo_opts(max: u64, allow: bool) -> Options {
-    Options {
-        compaction_style: CompactionStyle::Fifo,
-        compaction_options_fifo: FifoOptions {
-            max_table_files_size: max,
-            allow_compaction: allow,
-        },
-        write_buffer_size: 32 << 10,
-        level0_file_num_compaction_trigger: 4,
-        compression: strata::CompressionType::None,
-        statistics: true,
-        ..Options::default()
-    }
+    Options::default()
+        .compaction_style(CompactionStyle::Fifo)
+        .compaction_options_fifo(
+            FifoOptions::default()
+                .max_table_files_size(max)
+                .allow_compaction(allow),
+        )
+        .write_buffer_size(32 << 10)
+        .level0_file_num_compaction_trigger(4)
+        .compression(strata::CompressionType::None)
+        .statistics(true)
 }
 
 fn key(i: u32) -> Vec<u8> {
@@ -102,11 +101,9 @@ fn writes_go_on_past_the_l0_stop_trigger() {
 fn allow_compaction_merges_small_newest_files_within_the_limit() {
     let count_l0 = |allow: bool| {
         let dir = common::tempdir();
-        let o = Options {
+        let o = fifo_opts(64 << 20, allow)
             // Small flushes: the merge bound is 1.1 x this per file.
-            write_buffer_size: 64 << 10,
-            ..fifo_opts(64 << 20, allow)
-        };
+            .write_buffer_size(64 << 10);
         let db = Db::open(dir.path(), o).unwrap();
         for i in 0..400u32 {
             db.put(key(i), [b'v'; 100]).unwrap();
@@ -144,10 +141,7 @@ fn tables_older_than_ttl_expire_even_across_a_reopen() {
     db.flush().unwrap();
     drop(db);
     std::thread::sleep(std::time::Duration::from_millis(2500));
-    let o = Options {
-        ttl: 1,
-        ..fifo_opts(64 << 20, false)
-    };
+    let o = fifo_opts(64 << 20, false).ttl(1);
     let db = Db::open(dir.path(), o).unwrap();
     for i in 100..200 {
         db.put(key(i), b"new").unwrap();
@@ -166,10 +160,7 @@ fn tables_older_than_ttl_expire_even_across_a_reopen() {
 #[test]
 fn ttl_outside_fifo_is_refused_naming_it() {
     let dir = common::tempdir();
-    let o = Options {
-        ttl: 60,
-        ..Options::default()
-    };
+    let o = Options::default().ttl(60);
     let Err(e) = Db::open(dir.path(), o) else {
         panic!("open must fail")
     };
@@ -179,10 +170,7 @@ fn ttl_outside_fifo_is_refused_naming_it() {
 #[test]
 fn fifo_with_blob_files_is_refused_naming_both() {
     let dir = common::tempdir();
-    let o = Options {
-        enable_blob_files: true,
-        ..fifo_opts(1 << 20, false)
-    };
+    let o = fifo_opts(1 << 20, false).enable_blob_files(true);
     let Err(e) = Db::open(dir.path(), o) else {
         panic!("open must fail")
     };

@@ -48,16 +48,13 @@ fn full_disk_stops_writes_keeps_reads_and_recovers() {
         return;
     };
     let dir = outer.path().join("db");
-    let opts = || Options {
-        write_buffer_size: 256 << 10,
-        compression: strata::CompressionType::None,
-        ..Options::default()
+    let opts = || {
+        Options::default()
+            .write_buffer_size(256 << 10)
+            .compression(strata::CompressionType::None)
     };
     let value = vec![b'v'; 1000];
-    let sync = WriteOptions {
-        sync: true,
-        disable_wal: false,
-    };
+    let sync = WriteOptions::default().sync(true).disable_wal(false);
     let mut acked = 0u32;
     let err = {
         let db = Db::open(&dir, opts()).unwrap();

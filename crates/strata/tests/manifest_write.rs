@@ -10,16 +10,13 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::Duration;
 
-use strata::{Db, Options};
+use strata::Db;
 use strata_testkit::fault::FaultInjectionFs;
 
 use common::{eventually, put_in_background, put_until_held, PATIENCE};
 
 fn open(dir: &tempfile::TempDir, fs: &FaultInjectionFs) -> Arc<Db> {
-    common::open_on(dir.path(), fs, |o| Options {
-        disable_auto_compactions: true,
-        ..o
-    })
+    common::open_on(dir.path(), fs, |o| o.disable_auto_compactions(true))
 }
 
 fn value(db: &Db, key: &str) -> Option<Vec<u8>> {

@@ -180,10 +180,7 @@ fn snapshots_keep_the_operands_they_see() {
     db.delete(b"gone").unwrap();
     db.flush().unwrap();
     db.compact_range(None, None).unwrap();
-    let at = |s: &strata::Snapshot| ReadOptions {
-        snapshot: Some(s.clone()),
-        ..ReadOptions::default()
-    };
+    let at = |s: &strata::Snapshot| ReadOptions::default().snapshot(Some(s.clone()));
     let check = |db: &Db| {
         assert_eq!(num(&db.get_opt(&at(&s1), b"k").unwrap().unwrap()), 101);
         assert_eq!(num(&db.get_opt(&at(&s2), b"k").unwrap().unwrap()), 131);
@@ -263,10 +260,7 @@ impl MergeOperator for Append {
 }
 
 fn with_op(op: Arc<dyn MergeOperator>, extra: &str) -> Options {
-    Options {
-        merge_operator: Some(op),
-        ..small(extra)
-    }
+    small(extra).merge_operator(Some(op))
 }
 
 #[test]
@@ -461,11 +455,9 @@ fn iterators_merge_in_both_directions() {
         assert_eq!((it.key(), num(it.value())), (&b"f"[..], 66));
         it.status().unwrap();
         // Bounds.
-        let ro = ReadOptions {
-            iterate_lower_bound: Some(b"b".to_vec()),
-            iterate_upper_bound: Some(b"d".to_vec()),
-            ..ReadOptions::default()
-        };
+        let ro = ReadOptions::default()
+            .iterate_lower_bound(Some(b"b".to_vec()))
+            .iterate_upper_bound(Some(b"d".to_vec()));
         let got: Vec<Vec<u8>> = db.iter_opt(&ro).reverse().map(|r| r.unwrap().0).collect();
         assert_eq!(got, [b"c".to_vec(), b"b".to_vec()]);
     };

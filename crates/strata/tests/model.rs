@@ -345,10 +345,7 @@ impl Harness {
 
     fn write(&mut self, ops: Vec<Op>) {
         let sync = self.rng.gen_ratio(1, 20);
-        let wo = WriteOptions {
-            sync,
-            disable_wal: false,
-        };
+        let wo = WriteOptions::default().sync(sync).disable_wal(false);
         let ctx = self.ctx();
         let single = ops.len() == 1 && self.rng.gen_bool(0.9);
         let db = self.db();
@@ -429,12 +426,10 @@ impl Harness {
             Some((s, m)) => (Some(s), m),
             None => (None, self.model.clone()),
         };
-        let ro = ReadOptions {
-            snapshot,
-            iterate_lower_bound: lower.clone(),
-            iterate_upper_bound: upper.clone(),
-            ..ReadOptions::default()
-        };
+        let ro = ReadOptions::default()
+            .snapshot(snapshot)
+            .iterate_lower_bound(lower.clone())
+            .iterate_upper_bound(upper.clone());
         let mut it = self.db().iter_opt(&ro);
         if reverse {
             it = it.reverse();
@@ -476,12 +471,10 @@ impl Harness {
         } else {
             (None, self.model.clone())
         };
-        let ro = ReadOptions {
-            snapshot,
-            iterate_lower_bound: lower.clone(),
-            iterate_upper_bound: upper.clone(),
-            ..ReadOptions::default()
-        };
+        let ro = ReadOptions::default()
+            .snapshot(snapshot)
+            .iterate_lower_bound(lower.clone())
+            .iterate_upper_bound(upper.clone());
         let entries = model_range(&m, &lower, &upper);
         let mut it = self.db().iter_opt(&ro);
         let target = self.rand_key();
@@ -556,10 +549,7 @@ impl Harness {
         if self.rng.gen_bool(0.7) {
             for _ in 0..5 {
                 let k = self.rand_key();
-                let ro = ReadOptions {
-                    snapshot: Some(s.clone()),
-                    ..ReadOptions::default()
-                };
+                let ro = ReadOptions::default().snapshot(Some(s.clone()));
                 let got = self
                     .db()
                     .get_opt(&ro, &k)

@@ -336,10 +336,7 @@ impl Harness {
     /// Writes `ops` (one put or delete through the single-key calls, or a
     /// batch) and applies them to the model.
     fn write_with(&mut self, ops: CfOps, sync: bool) {
-        let wo = WriteOptions {
-            sync,
-            disable_wal: false,
-        };
+        let wo = WriteOptions::default().sync(sync).disable_wal(false);
         let ctx = self.ctx();
         let single = ops.len() == 1 && !sync && self.rng.gen_bool(0.9);
         let plain_default = self.rng.gen_bool(0.3);
@@ -483,12 +480,10 @@ impl Harness {
         let (lower, upper) = self.rand_bounds();
         let reverse = self.rng.gen_bool(0.4);
         let limit = self.rng.gen_range(1..60);
-        let ro = ReadOptions {
-            snapshot,
-            iterate_lower_bound: lower.clone(),
-            iterate_upper_bound: upper.clone(),
-            ..ReadOptions::default()
-        };
+        let ro = ReadOptions::default()
+            .snapshot(snapshot)
+            .iterate_lower_bound(lower.clone())
+            .iterate_upper_bound(upper.clone());
         let cf = self.cf(f);
         let mut it = self
             .db()
@@ -575,10 +570,7 @@ impl Harness {
                 let cf = self.cf(f);
                 for _ in 0..3 {
                     let k = self.rand_key();
-                    let ro = ReadOptions {
-                        snapshot: Some(s.clone()),
-                        ..ReadOptions::default()
-                    };
+                    let ro = ReadOptions::default().snapshot(Some(s.clone()));
                     let got = self
                         .db()
                         .get_cf_opt(&cf, &ro, &k)

@@ -12,10 +12,7 @@ use strata::stats::{Histogram, Ticker};
 use strata::{Db, Options, ReadOptions, WriteBatch};
 
 fn opts() -> Options {
-    Options {
-        statistics: true,
-        ..strata_testkit::small_options()
-    }
+    strata_testkit::small_options().statistics(true)
 }
 
 fn key(i: u32) -> Vec<u8> {
@@ -51,14 +48,7 @@ fn memtable_values_are_copies_and_table_values_are_pinned() {
 fn pinned_value_outlives_cache_eviction_and_its_file() {
     let dir = tempfile::tempdir().unwrap();
     // A block cache of 4 KiB: every other read evicts what was cached.
-    let db = Db::open(
-        dir.path(),
-        Options {
-            block_cache_size: 4 << 10,
-            ..opts()
-        },
-    )
-    .unwrap();
+    let db = Db::open(dir.path(), opts().block_cache_size(4 << 10)).unwrap();
     let ro = ReadOptions::default();
     for i in 0..2000 {
         db.put(key(i), value(i, 0)).unwrap();
@@ -86,15 +76,7 @@ fn pinned_value_outlives_cache_eviction_and_its_file() {
 #[test]
 fn blob_values_are_copies() {
     let dir = tempfile::tempdir().unwrap();
-    let db = Db::open(
-        dir.path(),
-        Options {
-            enable_blob_files: true,
-            min_blob_size: 16,
-            ..opts()
-        },
-    )
-    .unwrap();
+    let db = Db::open(dir.path(), opts().enable_blob_files(true).min_blob_size(16)).unwrap();
     let big = value(7, 0);
     db.put(b"big", &big).unwrap();
     db.put(b"small", b"tiny").unwrap();
@@ -147,10 +129,7 @@ fn reads_at_a_snapshot() {
     db.put(b"a", b"2").unwrap();
     db.delete(b"b").unwrap();
     db.flush().unwrap();
-    let ro = ReadOptions {
-        snapshot: Some(snap),
-        ..ReadOptions::default()
-    };
+    let ro = ReadOptions::default().snapshot(Some(snap));
     let got: Vec<_> = db
         .multi_get(&ro, &[b"a", b"b"])
         .into_iter()

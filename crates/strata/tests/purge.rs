@@ -21,21 +21,13 @@ use common::{eventually, put_in_background, put_until_held, PATIENCE};
 fn open(more: impl FnOnce(Options) -> Options) -> (tempfile::TempDir, FaultInjectionFs, Arc<Db>) {
     let dir = common::tempdir();
     let fs = common::fault_fs();
-    let db = common::open_on(dir.path(), &fs, |o| {
-        more(Options {
-            statistics: true,
-            ..o
-        })
-    });
+    let db = common::open_on(dir.path(), &fs, |o| more(o.statistics(true)));
     (dir, fs, db)
 }
 
 #[test]
 fn writers_do_not_wait_for_an_obsolete_file_removal() {
-    let (_dir, fs, db) = open(|o| Options {
-        disable_auto_compactions: true,
-        ..o
-    });
+    let (_dir, fs, db) = open(|o| o.disable_auto_compactions(true));
     fs.hold_removes();
     // 64 KB memtables: writes switch the memtable, the flush makes the
     // first WAL obsolete, and the flush thread's removal of it is held.
@@ -71,10 +63,7 @@ fn writers_do_not_wait_for_an_obsolete_file_removal() {
 
 #[test]
 fn a_compaction_keeps_its_slot_until_its_inputs_are_removed() {
-    let (dir, fs, db) = open(|o| Options {
-        disable_auto_compactions: true,
-        ..o
-    });
+    let (dir, fs, db) = open(|o| o.disable_auto_compactions(true));
     let stats = db.statistics().unwrap();
     for round in 0..3 {
         for i in 0..200 {

@@ -147,15 +147,10 @@ fn ranges_at_a_snapshot_in_a_family_and_within_read_options_bounds() {
         db.put_cf(&cf, &k, i.to_string()).unwrap();
         cf_model.insert(k, i.to_string().into_bytes());
     }
-    let snap_opts = ReadOptions {
-        snapshot: Some(snapshot),
-        ..ReadOptions::default()
-    };
-    let bounded = ReadOptions {
-        iterate_lower_bound: Some(vec![0x01]),
-        iterate_upper_bound: Some(vec![0xfe]),
-        ..ReadOptions::default()
-    };
+    let snap_opts = ReadOptions::default().snapshot(Some(snapshot));
+    let bounded = ReadOptions::default()
+        .iterate_lower_bound(Some(vec![0x01]))
+        .iterate_upper_bound(Some(vec![0xfe]));
     let within = (Bound::Included(vec![0x01]), Bound::Excluded(vec![0xfe]));
     for _ in 0..300 {
         let r = (random_bound(&mut rng), random_bound(&mut rng));
@@ -243,10 +238,7 @@ fn prefixes_match_the_model_also_when_they_end_in_0xff() {
         .map(|r| r.unwrap().0)
         .collect();
     assert_eq!(got, [b"\xff\x01".to_vec()]);
-    let snap = ReadOptions {
-        snapshot: Some(db.snapshot()),
-        ..ReadOptions::default()
-    };
+    let snap = ReadOptions::default().snapshot(Some(db.snapshot()));
     db.put(b"a\xff\x02", b"later").unwrap();
     assert_eq!(
         collect(db.prefix_opt(&snap, b"a\xff")),

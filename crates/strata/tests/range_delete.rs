@@ -107,10 +107,7 @@ fn memtable_flush_and_compaction_with_snapshots() {
     fill(&db, &mut model, n, 0);
     let before = model.clone();
     let snap = db.snapshot();
-    let at_snap = ReadOptions {
-        snapshot: Some(snap.clone()),
-        ..ReadOptions::default()
-    };
+    let at_snap = ReadOptions::default().snapshot(Some(snap.clone()));
     db.delete_range(key(50), key(120)).unwrap();
     delete_model(&mut model, 50, 120);
     // A key written after the tombstone stays.
@@ -260,10 +257,7 @@ fn subcompactions_keep_the_tombstones_of_their_ranges() {
     db.compact_range(None, None).unwrap();
     let ro = ReadOptions::default();
     check(&db, &ro, &model, n, "after subcompactions");
-    let at_snap = ReadOptions {
-        snapshot: Some(snap),
-        ..ReadOptions::default()
-    };
+    let at_snap = ReadOptions::default().snapshot(Some(snap));
     check(&db, &at_snap, &before, n, "after subcompactions, snapshot");
     drop(at_snap);
     drop(db);
@@ -311,10 +305,7 @@ fn crash_keeps_synced_tombstones_and_loses_unsynced_ones_whole() {
     let dir = common::tempdir();
     let fs = common::fault_fs();
     let opts = common::small_opts(std::sync::Arc::new(fs.clone()));
-    let synced = WriteOptions {
-        sync: true,
-        disable_wal: false,
-    };
+    let synced = WriteOptions::default().sync(true).disable_wal(false);
     let n = 400;
     let mut model = Model::new();
     let db = Db::open(dir.path(), opts.clone()).unwrap();

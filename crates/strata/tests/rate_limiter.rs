@@ -10,13 +10,11 @@ use strata::stats::Ticker;
 use strata::{Db, Options};
 
 fn opts(rate: u64) -> Options {
-    Options {
-        statistics: true,
-        compression: strata::CompressionType::None,
-        rate_limiter_bytes_per_sec: rate,
-        rate_limiter_refill_period_us: 10_000,
-        ..Options::default()
-    }
+    Options::default()
+        .statistics(true)
+        .compression(strata::CompressionType::None)
+        .rate_limiter_bytes_per_sec(rate)
+        .rate_limiter_refill_period_us(10_000)
 }
 
 fn fill(db: &Db, n: u32, value: &[u8]) {
@@ -93,11 +91,7 @@ fn refill_period_of_zero_is_refused() {
 #[test]
 fn blob_files_written_by_a_flush_are_limited_too() {
     let dir = common::tempdir();
-    let o = Options {
-        enable_blob_files: true,
-        min_blob_size: 0,
-        ..opts(2 << 20)
-    };
+    let o = opts(2 << 20).enable_blob_files(true).min_blob_size(0);
     let db = Db::open(dir.path(), o).unwrap();
     fill(&db, 1000, &[9u8; 1000]);
     let s = db.statistics().unwrap();

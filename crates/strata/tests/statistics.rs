@@ -8,12 +8,10 @@ use strata::stats::{Histogram, Ticker};
 use strata::{CompressionType, Db, Options};
 
 fn opts() -> Options {
-    Options {
-        max_subcompactions: 2,
-        compression: CompressionType::Lz4,
-        statistics: true,
-        ..common::small_options()
-    }
+    common::small_options()
+        .max_subcompactions(2)
+        .compression(CompressionType::Lz4)
+        .statistics(true)
 }
 
 fn key(i: u32) -> Vec<u8> {
@@ -35,10 +33,7 @@ fn put_all(db: &Db) -> Vec<u8> {
 #[test]
 fn one_subcompaction_allowed_records_no_subcompaction_histograms() {
     let dir = common::tempdir();
-    let o = Options {
-        max_subcompactions: 1,
-        ..opts()
-    };
+    let o = opts().max_subcompactions(1);
     let db = Db::open(dir.path(), o).unwrap();
     put_all(&db);
     db.flush().unwrap();
@@ -57,10 +52,7 @@ fn one_subcompaction_allowed_records_no_subcompaction_histograms() {
 #[test]
 fn manual_compactions_record_no_input_file_count() {
     let dir = common::tempdir();
-    let o = Options {
-        level0_file_num_compaction_trigger: 100,
-        ..opts()
-    };
+    let o = opts().level0_file_num_compaction_trigger(100);
     let db = Db::open(dir.path(), o).unwrap();
     for round in 0..2 {
         for i in 0..500 {
@@ -80,10 +72,7 @@ fn manual_compactions_record_no_input_file_count() {
 #[test]
 fn universal_compaction_output_on_the_last_level_counts_last_level_reads() {
     let dir = common::tempdir();
-    let o = Options {
-        compaction_style: strata::CompactionStyle::Universal,
-        ..opts()
-    };
+    let o = opts().compaction_style(strata::CompactionStyle::Universal);
     let db = Db::open(dir.path(), o).unwrap();
     let value = put_all(&db);
     db.flush().unwrap();

@@ -14,11 +14,9 @@ use strata::{Db, Options};
 use strata_testkit::fault::FaultOp;
 
 fn opts() -> Options {
-    Options {
-        statistics: true,
-        compression: strata::CompressionType::None,
-        ..Options::default()
-    }
+    Options::default()
+        .statistics(true)
+        .compression(strata::CompressionType::None)
 }
 
 fn stats(db: &Db) -> Arc<Statistics> {
@@ -174,10 +172,7 @@ fn obsolete_files_deleted() {
 fn background_io_error_is_counted() {
     let dir = common::tempdir();
     let fs = common::fault_fs();
-    let o = Options {
-        fs: Arc::new(fs.clone()) as Arc<dyn FileSystem>,
-        ..opts()
-    };
+    let o = opts().fs(Arc::new(fs.clone()) as Arc<dyn FileSystem>);
     let db = Db::open(dir.path(), o).unwrap();
     db.put(b"a", b"1").unwrap();
     let s = stats(&db);
@@ -277,10 +272,7 @@ fn files_at(db: &Db, level: usize) -> u64 {
 #[test]
 fn tombstones_dropped_above_the_bottom_are_optimized_drops() {
     let dir = common::tempdir();
-    let o = Options {
-        max_bytes_for_level_base: 1024,
-        ..opts()
-    };
+    let o = opts().max_bytes_for_level_base(1024);
     let db = Db::open(dir.path(), o).unwrap();
     for i in 0..20u32 {
         db.put(format!("k{i:03}").as_bytes(), [b'v'; 200]).unwrap();

@@ -10,16 +10,11 @@ use strata::{CompactionStyle, Db, Options};
 
 fn compressed_blocks_after_one_flush(percent: i32) -> u64 {
     let dir = common::tempdir();
-    let o = Options {
-        compaction_style: CompactionStyle::Universal,
-        compaction_options_universal: UniversalOptions {
-            compression_size_percent: percent,
-            ..UniversalOptions::default()
-        },
-        compression: strata::CompressionType::Snappy,
-        statistics: true,
-        ..Options::default()
-    };
+    let o = Options::default()
+        .compaction_style(CompactionStyle::Universal)
+        .compaction_options_universal(UniversalOptions::default().compression_size_percent(percent))
+        .compression(strata::CompressionType::Snappy)
+        .statistics(true);
     let db = Db::open(dir.path(), o).unwrap();
     for i in 0..2000u32 {
         db.put(format!("k{i:06}").as_bytes(), [b'x'; 200]).unwrap();

@@ -67,10 +67,7 @@ fn get(db: &Db, k: &str) -> bool {
 }
 
 fn opts(mode: WalRecoveryMode) -> Options {
-    Options {
-        wal_recovery_mode: mode,
-        ..Options::default()
-    }
+    Options::default().wal_recovery_mode(mode)
 }
 
 #[test]

@@ -13,15 +13,13 @@ use strata::stats::{Histogram, Ticker};
 use strata::{Db, Options};
 
 fn stall_opts() -> Options {
-    Options {
-        write_buffer_size: 32 << 10,
-        max_write_buffer_number: 2,
-        level0_slowdown_writes_trigger: 2,
-        level0_stop_writes_trigger: 3,
-        delayed_write_rate: 4 << 20,
-        statistics: true,
-        ..common::small_options()
-    }
+    common::small_options()
+        .write_buffer_size(32 << 10)
+        .max_write_buffer_number(2)
+        .level0_slowdown_writes_trigger(2)
+        .level0_stop_writes_trigger(3)
+        .delayed_write_rate(4 << 20)
+        .statistics(true)
 }
 
 /// Runs `f` on a thread and fails if it has not finished after `secs`.

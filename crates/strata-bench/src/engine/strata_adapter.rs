@@ -31,10 +31,7 @@ pub struct StrataEngine {
 
 /// Applies `settings` to Strata's options.
 pub fn build_options(settings: &[OptionSetting]) -> anyhow::Result<Options> {
-    let mut o = Options {
-        create_if_missing: true,
-        ..Options::default()
-    };
+    let mut o = Options::default().create_if_missing(true);
     for s in settings {
         // A workload setting: Strata has DeleteRange.
         if s.option == "delete_range" {
@@ -70,10 +67,7 @@ impl EngineFactory for StrataFactory {
         settings: &[OptionSetting],
     ) -> anyhow::Result<Arc<dyn BenchEngine>> {
         let (layout, base, specs) = split(settings)?;
-        let opts = Options {
-            create_missing_column_families: true,
-            ..build_options(&base)?
-        };
+        let opts = build_options(&base)?.create_missing_column_families(true);
         let mut named = Vec::new();
         for f in &specs {
             named.push((f.name.clone(), build_options(&f.settings)?));
@@ -95,10 +89,9 @@ impl EngineFactory for StrataFactory {
 }
 
 fn write_options(wo: WriteOpts) -> WriteOptions {
-    WriteOptions {
-        sync: wo.sync,
-        disable_wal: wo.disable_wal,
-    }
+    WriteOptions::default()
+        .sync(wo.sync)
+        .disable_wal(wo.disable_wal)
 }
 
 impl StrataEngine {
@@ -156,10 +149,7 @@ impl BenchEngine for StrataEngine {
         Ok(self.db.write_opt(&write_options(wo), b)?)
     }
     fn get(&self, key: &[u8], verify_checksums: bool) -> anyhow::Result<Option<usize>> {
-        let ro = ReadOptions {
-            verify_checksums,
-            ..ReadOptions::default()
-        };
+        let ro = ReadOptions::default().verify_checksums(verify_checksums);
         // Pinned, as the RocksDB adapter reads: no copy of the value.
         match self.family(key) {
             None => Ok(self.db.get_pinned(&ro, key)?.map(|v| v.len())),
@@ -172,10 +162,7 @@ impl BenchEngine for StrataEngine {
         verify_checksums: bool,
         _batched: bool, // Strata has one MultiGet
     ) -> anyhow::Result<Vec<Option<usize>>> {
-        let ro = ReadOptions {
-            verify_checksums,
-            ..ReadOptions::default()
-        };
+        let ro = ReadOptions::default().verify_checksums(verify_checksums);
         if self.layout != FamilyLayout::One {
             return keys.iter().map(|k| self.get(k, verify_checksums)).collect();
         }
@@ -320,10 +307,7 @@ mod tests {
             ("hot", Options::default()),
             (
                 "cold",
-                Options {
-                    compaction_style: strata::CompactionStyle::Universal,
-                    ..Options::default()
-                },
+                Options::default().compaction_style(strata::CompactionStyle::Universal),
             ),
         ];
         let raw = Db::open_cf(dir.path(), Options::default(), fams).unwrap();

@@ -163,10 +163,9 @@ impl Config {
 
     /// `WriteOptions` for every write.
     pub fn write_options(&self) -> strata::WriteOptions {
-        strata::WriteOptions {
-            sync: self.sync != 0,
-            disable_wal: self.disable_wal != 0,
-        }
+        strata::WriteOptions::default()
+            .sync(self.sync != 0)
+            .disable_wal(self.disable_wal != 0)
     }
 
     /// Checks flag combinations.

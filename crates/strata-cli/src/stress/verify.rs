@@ -563,10 +563,7 @@ mod tests {
         entries: &[(usize, u32, u64)],
     ) -> (tempfile::TempDir, Db, Vec<ColumnFamily>) {
         let d = tempfile::tempdir().unwrap();
-        let opts = strata::Options {
-            create_missing_column_families: true,
-            ..strata::Options::default()
-        };
+        let opts = strata::Options::default().create_missing_column_families(true);
         let db = Db::open_cf(
             d.path().join("db"),
             opts,

@@ -353,11 +353,9 @@ impl Shared {
         let end = start.saturating_add(len).min(self.cfg.keys);
         let keys: Vec<u32> = (start..end).collect();
         let _g = self.lock(&keys);
-        let ro = ReadOptions {
-            iterate_lower_bound: Some(key_bytes(start)),
-            iterate_upper_bound: Some(key_bytes(end)),
-            ..ReadOptions::default()
-        };
+        let ro = ReadOptions::default()
+            .iterate_lower_bound(Some(key_bytes(start)))
+            .iterate_upper_bound(Some(key_bytes(end)));
         let mut found: Vec<Option<Vec<u8>>> = vec![None; keys.len()];
         let mut prev: Option<Vec<u8>> = None;
         let iter = if f == 0 {
@@ -417,10 +415,7 @@ impl Shared {
                     .fetch_add(1, Ordering::Relaxed);
             }
             Some((snap, f, cf, want)) => {
-                let ro = ReadOptions {
-                    snapshot: Some(snap),
-                    ..ReadOptions::default()
-                };
+                let ro = ReadOptions::default().snapshot(Some(snap));
                 for (k, w) in want {
                     let got = if f == 0 {
                         self.db.get_opt(&ro, key_bytes(k))?

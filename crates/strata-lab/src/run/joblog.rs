@@ -62,13 +62,11 @@ mod tests {
     fn a_strata_step_yields_job_metrics_and_its_events() {
         let dir = tempfile::tempdir().unwrap();
         let db_dir = dir.path().join("db");
-        let opts = strata::Options {
-            write_buffer_size: 64 << 10,
-            level0_file_num_compaction_trigger: 2,
-            max_bytes_for_level_base: 256 << 10,
-            target_file_size_base: 32 << 10,
-            ..strata::Options::default()
-        };
+        let opts = strata::Options::default()
+            .write_buffer_size(64 << 10)
+            .level0_file_num_compaction_trigger(2)
+            .max_bytes_for_level_base(256 << 10)
+            .target_file_size_base(32 << 10);
         {
             let db = strata::Db::open(&db_dir, opts).unwrap();
             for i in 0..5_000u64 {

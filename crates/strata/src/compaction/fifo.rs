@@ -9,6 +9,7 @@
 //! size is within the limit, runs of small newest L0 files are merged into
 //! one (intra-L0), so reads see fewer files.
 
+use crate::setters::with_setters;
 use std::fmt;
 
 use crate::options::Options;
@@ -16,18 +17,21 @@ use crate::version::Version;
 
 use super::task::{Busy, CompactionReason, CompactionTask};
 
-/// FIFO compaction's knobs (`compaction_options_fifo`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FifoOptions {
-    /// Bytes all table files together may hold; past it, the oldest files
-    /// are deleted. Default: 1 GiB (RocksDB's).
-    pub max_table_files_size: u64,
-    /// Merge small newest L0 files while within the size limit (at least
-    /// `level0_file_num_compaction_trigger` of them, each run's bytes per
-    /// file removed below 1.1 x `write_buffer_size`). Default: false.
-    /// Fewer files for reads, for some rewriting; merged files expire as a
-    /// whole, later.
-    pub allow_compaction: bool,
+with_setters! {
+    /// FIFO compaction's knobs (`compaction_options_fifo`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub struct FifoOptions {
+        /// Bytes all table files together may hold; past it, the oldest files
+        /// are deleted. Default: 1 GiB (RocksDB's).
+        pub max_table_files_size: u64,
+        /// Merge small newest L0 files while within the size limit (at least
+        /// `level0_file_num_compaction_trigger` of them, each run's bytes per
+        /// file removed below 1.1 x `write_buffer_size`). Default: false.
+        /// Fewer files for reads, for some rewriting; merged files expire as a
+        /// whole, later.
+        pub allow_compaction: bool,
+    }
 }
 
 impl Default for FifoOptions {

@@ -8,6 +8,7 @@
 //! that order, so the runs stay ordered by age and the output of a merge
 //! can take the place of its inputs in the stack.
 
+use crate::setters::with_setters;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -62,37 +63,40 @@ impl FromStr for StopStyle {
     }
 }
 
-/// RocksDB's `CompactionOptionsUniversal` (the fields this picker honours),
-/// with RocksDB's defaults.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UniversalOptions {
-    /// Percentage of slack when comparing run sizes in the size-ratio pass:
-    /// a run joins the candidates if it is at most `(100 + size_ratio)`%
-    /// of the candidates' size. Default: 1.
-    pub size_ratio: u32,
-    /// Fewest runs a size-ratio or run-count compaction merges (values
-    /// below 2 act as 2). Default: 2.
-    pub min_merge_width: u32,
-    /// Most runs a size-ratio or run-count compaction merges.
-    /// Default: `u32::MAX`.
-    pub max_merge_width: u32,
-    /// Size amplification allowed before a full compaction, in percent:
-    /// when all runs but the oldest hold at least this percentage of the
-    /// oldest run's bytes, everything is merged. Default: 200.
-    pub max_size_amplification_percent: u32,
-    /// Stopping rule of the size-ratio pass. Default: total size.
-    pub stop_style: StopStyle,
-    /// Move input files down without rewriting them when no two inputs
-    /// overlap. Default: false.
-    pub allow_trivial_move: bool,
-    /// Keep roughly this percentage of the data (the oldest runs)
-    /// compressed and the rest not: -1 (the default) compresses
-    /// everything. When set (0-100), flushes write uncompressed tables, a
-    /// size-ratio or run-count merge compresses its output only while the
-    /// runs older than it hold less than this percentage of all bytes, and
-    /// full (size-amplification) merges always compress. Trades space for
-    /// the CPU of compressing short-lived young data.
-    pub compression_size_percent: i32,
+with_setters! {
+    /// RocksDB's `CompactionOptionsUniversal` (the fields this picker honours),
+    /// with RocksDB's defaults.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub struct UniversalOptions {
+        /// Percentage of slack when comparing run sizes in the size-ratio pass:
+        /// a run joins the candidates if it is at most `(100 + size_ratio)`%
+        /// of the candidates' size. Default: 1.
+        pub size_ratio: u32,
+        /// Fewest runs a size-ratio or run-count compaction merges (values
+        /// below 2 act as 2). Default: 2.
+        pub min_merge_width: u32,
+        /// Most runs a size-ratio or run-count compaction merges.
+        /// Default: `u32::MAX`.
+        pub max_merge_width: u32,
+        /// Size amplification allowed before a full compaction, in percent:
+        /// when all runs but the oldest hold at least this percentage of the
+        /// oldest run's bytes, everything is merged. Default: 200.
+        pub max_size_amplification_percent: u32,
+        /// Stopping rule of the size-ratio pass. Default: total size.
+        pub stop_style: StopStyle,
+        /// Move input files down without rewriting them when no two inputs
+        /// overlap. Default: false.
+        pub allow_trivial_move: bool,
+        /// Keep roughly this percentage of the data (the oldest runs)
+        /// compressed and the rest not: -1 (the default) compresses
+        /// everything. When set (0-100), flushes write uncompressed tables, a
+        /// size-ratio or run-count merge compresses its output only while the
+        /// runs older than it hold less than this percentage of all bytes, and
+        /// full (size-amplification) merges always compress. Trades space for
+        /// the CPU of compressing short-lived young data.
+        pub compression_size_percent: i32,
+    }
 }
 
 impl Default for UniversalOptions {
