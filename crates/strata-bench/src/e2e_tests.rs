@@ -587,6 +587,59 @@ fn check_batches_and_multiget(factory: &dyn crate::engine::EngineFactory, extra:
     assert_eq!(p.benches[1].operations, Some(98));
 }
 
+/// deleteseq deletes keys 0, 1, 2, ... in order (`--deletes` of them, in
+/// batches of `--batch_size`): the keys after them are all that readseq
+/// finds.
+fn check_deleteseq(factory: &dyn crate::engine::EngineFactory, extra: &[&str]) {
+    for batch in ["--batch_size=1", "--batch_size=8"] {
+        let dir = tempfile::tempdir().unwrap();
+        let db = format!("--db={}", dir.path().join("db").display());
+        let mut args = vec![
+            db.as_str(),
+            "--benchmarks=fillseq,deleteseq,readseq,readrandom",
+            "--num=100",
+            "--deletes=40",
+            "--seed=3",
+            "--histogram=1",
+            batch,
+        ];
+        args.extend_from_slice(extra);
+        let p = run_parsed(factory, &args);
+        assert_eq!(p.benches[1].name, "deleteseq");
+        assert_eq!(p.benches[1].operations, Some(40), "{batch}");
+        assert_eq!(p.histogram_ops("deleteseq"), ["delete"]);
+        // fillseq writes whole batches too: 96 keys in batches of 8.
+        let filled = p.benches[0].operations.unwrap();
+        assert_eq!(p.benches[2].operations, Some(filled - 40), "{batch}");
+        let found: u64 = p.benches[3]
+            .message
+            .trim_start_matches('(')
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(
+            found < 100,
+            "{batch}: deleted keys still found: {}",
+            p.benches[3].message
+        );
+    }
+}
+
+#[test]
+fn deleteseq_deletes_the_first_keys() {
+    check_deleteseq(&MemoryFactory::default(), &[]);
+}
+
+#[test]
+fn deleteseq_deletes_the_first_keys_on_strata() {
+    check_deleteseq(
+        &crate::engine::strata_adapter::StrataFactory,
+        &["--write_buffer_size=65536", "--compression_type=none"],
+    );
+}
+
 #[test]
 fn batch_size_and_multireadrandom() {
     check_batches_and_multiget(&MemoryFactory::default(), &[]);

@@ -47,6 +47,8 @@ pub enum Bench {
     SeekRandom,
     /// delete N keys in random order
     DeleteRandom,
+    /// deletes of keys in order
+    DeleteSeq,
     /// mixed random gets and puts
     ReadRandomWriteRandom,
     /// 1 writer, N threads doing random reads
@@ -97,6 +99,7 @@ impl Bench {
             "readmissing" => Self::ReadMissing,
             "seekrandom" => Self::SeekRandom,
             "deleterandom" => Self::DeleteRandom,
+            "deleteseq" => Self::DeleteSeq,
             "readrandomwriterandom" => Self::ReadRandomWriteRandom,
             "readwhilewriting" => Self::ReadWhileWriting,
             "updaterandom" => Self::UpdateRandom,
@@ -132,6 +135,7 @@ impl Bench {
                 | Self::Overwrite
                 | Self::FillSync
                 | Self::DeleteRandom
+                | Self::DeleteSeq
                 | Self::ReadRandomWriteRandom
                 | Self::ReadWhileWriting
                 | Self::UpdateRandom
@@ -397,6 +401,7 @@ impl<'a> Runner<'a> {
                             Bench::ReadReverse => workloads::read_sequential(&mut ctx, true),
                             Bench::SeekRandom => workloads::seek_random(&mut ctx),
                             Bench::DeleteRandom => workloads::delete_random(&mut ctx),
+                            Bench::DeleteSeq => workloads::delete_seq(&mut ctx),
                             Bench::ReadRandomWriteRandom => {
                                 workloads::read_random_write_random(&mut ctx)
                             }

@@ -440,6 +440,33 @@ pub fn delete_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// deleteseq: deletes of keys 0, 1, 2, ... in order, `--batch_size` per write
+/// batch (db_bench's `DoDelete` with `seq`: `--deletes` keys per thread, each
+/// thread from key 0; `--duration` does not apply).
+pub fn delete_seq(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
+    let f = ctx.flags;
+    let mut duration = Duration::new(0, f.deletes_per_thread());
+    let batch = f.batch_size;
+    let n = usize::try_from(batch).unwrap_or(usize::MAX);
+    let mut keys = vec![vec![0u8; f.key_size]; n];
+    let mut next = 0u64;
+    while !duration.done(batch) {
+        for key in &mut keys {
+            generate_key_from_int(next, key);
+            next += 1;
+        }
+        if n == 1 {
+            ctx.db.delete(&keys[0], ctx.wo)
+        } else {
+            let ops: Vec<BatchOp<'_>> = keys.iter().map(|k| BatchOp::Delete(k)).collect();
+            ctx.db.write_batch(&ops, ctx.wo)
+        }
+        .map_err(|e| anyhow::anyhow!("del error: {e:#}"))?;
+        ctx.finished(batch, OpType::Delete);
+    }
+    Ok(())
+}
+
 /// readrandomwriterandom: per 100 ops, `--readwritepercent` gets then puts.
 pub fn read_random_write_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
     let f = ctx.flags;

@@ -99,8 +99,8 @@ pub struct Flags {
     pub value_size: usize,
     /// `--seek_nexts`
     pub seek_nexts: usize,
-    /// `--batch_size`: keys per write batch in the fills, overwrite and
-    /// deleterandom, and keys per MultiGet in multireadrandom (db_bench's
+    /// `--batch_size`: keys per write batch in the fills, overwrite,
+    /// deleterandom and deleteseq, and keys per MultiGet in multireadrandom (db_bench's
     /// `entries_per_batch_`); fillbatch uses 1000 whatever it says
     pub batch_size: u64,
     /// `--multiread_batched`: multireadrandom uses RocksDB's batched
