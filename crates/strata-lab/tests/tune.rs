@@ -256,6 +256,21 @@ fn a_reference_grid_ranks_its_cells_and_the_search_is_measured_against_it() {
     let report = read(&dir.join("report.md"));
     assert_contains(&report, "Against the reference grid (");
     assert_contains(&report, "of the grid's best");
+    // Last, the winner and the grid's best cell run alternating.
+    let log = log_lines(&dir);
+    let head: Vec<&serde_json::Value> = log.iter().filter(|t| t["phase"] == "reference").collect();
+    let confirm = log.iter().filter(|t| t["phase"] == "confirm").count();
+    assert_eq!(
+        head.len(),
+        confirm,
+        "as many runs as the confirmation: {log:?}"
+    );
+    assert!(log[log.len() - head.len()..]
+        .iter()
+        .all(|t| t["phase"] == "reference"));
+    assert_ne!(head[0]["config"], head[1]["config"]);
+    assert_eq!(head[0]["config"], head[2]["config"]);
+    assert_contains(&report, "Head to head (");
     // Kept without its run directories (as in docs/results), the tuning's
     // report is written again from the merged results alone.
     std::fs::remove_dir_all(dir.join("runs")).unwrap();

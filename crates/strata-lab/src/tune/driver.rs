@@ -18,7 +18,7 @@ use crate::run::runner::run_job;
 use crate::spec::model::{expand_with, Plan};
 use crate::tune::objective::{evaluate, Outcome};
 use crate::tune::policy::{next, Next, BASELINE_ID};
-use crate::tune::search::Space;
+use crate::tune::search::{Config, Space};
 use crate::tune::spec::LoadedTune;
 use crate::tune::trials::{self, Phase, Trial};
 
@@ -119,6 +119,59 @@ pub(crate) fn grid_trials(
         });
     }
     out
+}
+
+/// The feasible cells of `engine` in the tuning directory `dir` (a
+/// reference grid) with their objective as shown, best first.
+pub(crate) fn grid_cells(
+    dir: &Path,
+    tune: &LoadedTune,
+    engine: &str,
+    higher: bool,
+) -> anyhow::Result<Vec<(Trial, f64)>> {
+    let log = trials::read(dir)?;
+    let mut cells: Vec<(Trial, f64)> = outcomes(dir, tune, &log, engine)
+        .into_iter()
+        .filter_map(|(t, o)| {
+            let o = o?;
+            (o.feasible).then_some(())?;
+            Some((t, o.shown?))
+        })
+        .collect();
+    cells.sort_by(|a, b| {
+        let o = a.1.total_cmp(&b.1);
+        if higher {
+            o.reverse()
+        } else {
+            o
+        }
+    });
+    Ok(cells)
+}
+
+/// Whether the tuning's objective is better higher (a score always is).
+pub(crate) fn higher_is_better(tune: &LoadedTune) -> bool {
+    tune.spec
+        .objective
+        .get_ref()
+        .metric
+        .as_deref()
+        .and_then(crate::tune::spec::higher_better)
+        .unwrap_or(true)
+}
+
+/// The best cell of `engine` in the reference grid `o.reference` names
+/// (none without a reference or without a feasible cell).
+pub(crate) fn reference_best(
+    tune: &LoadedTune,
+    o: &TuneOptions,
+    engine: &str,
+) -> anyhow::Result<Option<Config>> {
+    let Some(dir) = &o.reference else {
+        return Ok(None);
+    };
+    let cells = grid_cells(dir, tune, engine, higher_is_better(tune))?;
+    Ok(cells.into_iter().next().map(|(t, _)| t.config))
 }
 
 /// The tuning file with the command line's overrides applied.
@@ -330,7 +383,16 @@ pub(crate) fn run(tune: &LoadedTune, o: &TuneOptions, ro: &RunOptions) -> anyhow
                     tune_now.spec.budget = searched.max(1);
                 }
             }
-            match next(&tune_now, &c.space, &e, &done, o.batch, log.len()) {
+            let reference = reference_best(&tune_now, o, &e)?;
+            match next(
+                &tune_now,
+                &c.space,
+                &e,
+                &done,
+                o.batch,
+                log.len(),
+                reference.as_ref(),
+            ) {
                 Next::Done => break,
                 Next::Wait(pending) => {
                     for t in &pending {
@@ -368,7 +430,16 @@ pub(crate) fn plan_round(
     for e in &c.tune.spec.engines {
         let log = trials::read(&c.dir)?;
         let done = outcomes(&c.dir, &c.tune, &log, e);
-        let todo = match next(&c.tune, &c.space, e, &done, o.batch, log.len()) {
+        let reference = reference_best(&c.tune, o, e)?;
+        let todo = match next(
+            &c.tune,
+            &c.space,
+            e,
+            &done,
+            o.batch,
+            log.len(),
+            reference.as_ref(),
+        ) {
             Next::Done => continue,
             Next::Wait(p) => p,
             Next::Run(new) => {

@@ -7,7 +7,10 @@
 //! with the best posterior mean) has a single run, the next run repeats it,
 //! up to a quarter of the budget, so one lucky run does not win. After the
 //! budget, the winner and the baseline run `confirm_repeats` times each,
-//! alternating, for the confirmation test.
+//! alternating, for the confirmation test. Measured against a reference
+//! grid, the winner and the grid's best cell then run `confirm_repeats`
+//! times each, alternating, so the two compare on equal terms (a grid's
+//! best single run is the luckiest of many).
 
 use crate::tune::objective::Outcome;
 use crate::tune::search::{propose, recommend, Config, Observation, Space};
@@ -61,7 +64,8 @@ pub(crate) fn winner(space: &Space, done: &[(Trial, Option<Outcome>)]) -> Option
 
 /// The next trials of `engine`, at most `batch` in the search. `done` holds
 /// this engine's trials in order with their outcomes (`None`: not run
-/// yet); `first_index` is the log's next index.
+/// yet); `first_index` is the log's next index; `reference` is a reference
+/// grid's best configuration, when the tuning is measured against one.
 pub(crate) fn next(
     tune: &LoadedTune,
     space: &Space,
@@ -69,6 +73,7 @@ pub(crate) fn next(
     done: &[(Trial, Option<Outcome>)],
     batch: usize,
     first_index: usize,
+    reference: Option<&Config>,
 ) -> Next {
     let pending: Vec<Trial> = done
         .iter()
@@ -199,6 +204,30 @@ pub(crate) fn next(
         }
         k += 1;
     }
+    // Then the winner against the reference grid's best cell.
+    if let Some(grid_best) = reference.filter(|r| out.is_empty() && **r != best) {
+        let mut k = done
+            .iter()
+            .filter(|(t, _)| t.phase == Phase::Reference)
+            .count();
+        while k < 2 * reps {
+            let c = if k.is_multiple_of(2) {
+                best.clone()
+            } else {
+                grid_best.clone()
+            };
+            add(
+                c,
+                Phase::Reference,
+                "against the grid's best".into(),
+                &mut out,
+            );
+            if let Some(t) = out.last_mut() {
+                t.repeat = (k / 2) as u32;
+            }
+            k += 1;
+        }
+    }
     if out.is_empty() {
         Next::Done
     } else {
@@ -239,10 +268,19 @@ mod tests {
 
     /// Runs the policy to the end with `score` as every run's result.
     fn drive(t: &LoadedTune, batch: usize) -> Vec<(Trial, Option<Outcome>)> {
+        drive_against(t, batch, None)
+    }
+
+    /// [`drive`], measured against a reference grid's best `reference`.
+    fn drive_against(
+        t: &LoadedTune,
+        batch: usize,
+        reference: Option<&Config>,
+    ) -> Vec<(Trial, Option<Outcome>)> {
         let space = t.space().unwrap();
         let mut done: Vec<(Trial, Option<Outcome>)> = Vec::new();
         for _ in 0..100 {
-            match next(t, &space, "strata", &done, batch, done.len()) {
+            match next(t, &space, "strata", &done, batch, done.len(), reference) {
                 Next::Done => return done,
                 Next::Wait(p) => panic!("nothing is pending here: {p:?}"),
                 Next::Run(new) => {
@@ -256,6 +294,40 @@ mod tests {
             }
         }
         panic!("the policy does not end");
+    }
+
+    #[test]
+    fn against_a_reference_the_winner_and_the_grid_best_alternate_last() {
+        let t = tune();
+        let plain = drive(&t, 1);
+        let mut grid_best = t.baseline();
+        grid_best.insert("write_buffer_size".into(), "4194304".into());
+        let done = drive_against(&t, 1, Some(&grid_best));
+        let reps = t.spec.confirm_repeats as usize;
+        assert_eq!(done.len(), plain.len() + 2 * reps);
+        assert_eq!(
+            &done[..plain.len()],
+            &plain[..],
+            "the same search and confirmation first"
+        );
+        let winner = plain
+            .iter()
+            .find(|(t, _)| t.phase == Phase::Confirm && t.id != BASELINE_ID)
+            .map(|(t, _)| t.config.clone())
+            .unwrap();
+        assert_ne!(
+            winner, grid_best,
+            "this test needs a winner apart from the grid's best"
+        );
+        for (k, (tr, _)) in done[plain.len()..].iter().enumerate() {
+            assert_eq!(tr.phase, Phase::Reference);
+            assert_eq!(tr.repeat as usize, k / 2);
+            let want = if k % 2 == 0 { &winner } else { &grid_best };
+            assert_eq!(&tr.config, want, "{k}");
+        }
+        // A winner that is the grid's best has nothing to compare with.
+        let same = drive_against(&t, 1, Some(&winner));
+        assert_eq!(same.len(), plain.len());
     }
 
     #[test]
@@ -316,7 +388,7 @@ mod tests {
             t.spec.budget
         );
         let space = t.space().unwrap();
-        let first = match next(&t, &space, "strata", &[], 3, 0) {
+        let first = match next(&t, &space, "strata", &[], 3, 0, None) {
             Next::Run(v) => v,
             other => panic!("{other:?}"),
         };
@@ -327,7 +399,7 @@ mod tests {
         );
         let pending: Vec<(Trial, Option<Outcome>)> = first.into_iter().map(|t| (t, None)).collect();
         assert!(matches!(
-            next(&t, &space, "strata", &pending, 3, 3),
+            next(&t, &space, "strata", &pending, 3, 3, None),
             Next::Wait(p) if p.len() == 3
         ));
     }

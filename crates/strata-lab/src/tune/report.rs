@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 
 use crate::tune::chart::{self, Point};
 use crate::tune::confirm::{confirm, Confirmation};
-use crate::tune::driver::{outcomes, plan_of, read_meta, TuneOptions};
+use crate::tune::driver::{
+    grid_cells, higher_is_better, outcomes, plan_of, read_meta, TuneOptions,
+};
 use crate::tune::export;
 use crate::tune::objective::{label, Outcome};
 use crate::tune::policy::{observations, winner, BASELINE_ID};
@@ -118,11 +120,7 @@ pub(crate) fn write(dir: &Path) -> anyhow::Result<(PathBuf, Vec<EngineSummary>)>
     let space = tune.space()?;
     let base = tune.baseline();
     let o = tune.spec.objective.get_ref();
-    let higher = o
-        .metric
-        .as_deref()
-        .and_then(crate::tune::spec::higher_better)
-        .unwrap_or(true);
+    let higher = higher_is_better(&tune);
     let mut md = String::new();
     let _ = writeln!(md, "# Tuning: {}\n", tune.spec.title);
     let _ = writeln!(md, "Workload: {}\n", tune.spec.workload);
@@ -213,7 +211,7 @@ pub(crate) fn write(dir: &Path) -> anyhow::Result<(PathBuf, Vec<EngineSummary>)>
                 } else {
                     r.clone()
                 };
-                reference_section(&at, r, &tune, e, &s, higher, &mut md)?;
+                reference_section(dir, &at, r, &tune, e, &s, higher, &mut md)?;
             }
             summaries.push(s);
         }
@@ -426,34 +424,6 @@ fn engine_section(
     })
 }
 
-/// The feasible grid cells of `engine` with their objective as shown,
-/// best first.
-fn grid_cells(
-    dir: &Path,
-    tune: &LoadedTune,
-    engine: &str,
-    higher: bool,
-) -> anyhow::Result<Vec<(Trial, f64)>> {
-    let log = trials::read(dir)?;
-    let mut cells: Vec<(Trial, f64)> = outcomes(dir, tune, &log, engine)
-        .into_iter()
-        .filter_map(|(t, o)| {
-            let o = o?;
-            (o.feasible).then_some(())?;
-            Some((t, o.shown?))
-        })
-        .collect();
-    cells.sort_by(|a, b| {
-        let o = a.1.total_cmp(&b.1);
-        if higher {
-            o.reverse()
-        } else {
-            o
-        }
-    });
-    Ok(cells)
-}
-
 /// A reference grid's section: its best cells and the baseline.
 fn grid_section(
     dir: &Path,
@@ -507,9 +477,13 @@ fn grid_section(
 }
 
 /// The winner against a reference grid: the grid's best cell, the
-/// winner's confirmed mean as a share of it, and the grid's value at the
-/// cell nearest the winner.
+/// winner's confirmed mean as a share of it, the grid's value at the cell
+/// nearest the winner, and the head-to-head runs of the winner and the
+/// grid's best cell (the fair comparison: a grid's best single run is the
+/// luckiest of many).
+#[allow(clippy::too_many_arguments)]
 fn reference_section(
+    dir: &Path,
     grid_dir: &Path,
     shown: &Path,
     tune: &LoadedTune,
@@ -565,6 +539,37 @@ fn reference_section(
             "The winner's confirmation runs average {}: {:.1}% of the grid's best.",
             fmt(m),
             share(m) * 100.0
+        );
+    }
+    let log = trials::read(dir)?;
+    let done = outcomes(dir, tune, &log, engine);
+    let head: Vec<&(Trial, Option<Outcome>)> = done
+        .iter()
+        .filter(|(t, _)| t.phase == Phase::Reference)
+        .collect();
+    let runs = |c: &Config| -> Vec<f64> {
+        head.iter()
+            .filter(|(t, _)| &t.config == c)
+            .filter_map(|(_, o)| o.as_ref()?.value)
+            .collect()
+    };
+    let winner = head.first().map(|(t, _)| t.config.clone());
+    if let Some(h) = winner.and_then(|w| confirm(&runs(&best_t.config), &runs(&w))) {
+        let (lo, hi) = h
+            .interval
+            .map(|(a, b)| (format!("{:.1}", a * 100.0), format!("{:.1}", b * 100.0)))
+            .unwrap_or(("?".into(), "?".into()));
+        let _ = writeln!(
+            md,
+            "Head to head ({} runs of the grid's best cell, {} of the winner, alternating): the winner runs at **{:.1}%** of the grid's best cell (95% interval {lo}-{hi}%): **{}**.",
+            h.runs.0,
+            h.runs.1,
+            h.gain * 100.0,
+            if h.gain >= 0.95 {
+                "within 5%"
+            } else {
+                "more than 5% below"
+            }
         );
     }
     md.push('\n');

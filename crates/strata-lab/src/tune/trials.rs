@@ -23,6 +23,9 @@ pub(crate) enum Phase {
     Search,
     /// The winner against the baseline, alternating (after the budget).
     Confirm,
+    /// The winner against a reference grid's best cell, alternating
+    /// (after the confirmation; only with a reference grid).
+    Reference,
 }
 
 /// One planned run.
@@ -42,7 +45,7 @@ pub(crate) struct Trial {
     /// The searched options' values.
     pub config: Config,
     /// Why it runs: `baseline`, `start: NOTE`, `space-filling`, `model`,
-    /// `repeat of the leader`, `confirmation`.
+    /// `repeat of the leader`, `confirmation`, `against the grid's best`.
     pub why: String,
 }
 
@@ -53,6 +56,7 @@ impl Trial {
         let phase = match self.phase {
             Phase::Search => "trial",
             Phase::Confirm => "confirm",
+            Phase::Reference => "reference",
         };
         let mut labels = self.config.clone();
         labels.insert(phase.into(), self.id.clone());
