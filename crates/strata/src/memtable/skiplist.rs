@@ -356,11 +356,22 @@ mod tests {
         make_internal_key(format!("{i:08}").as_bytes(), 1, ValueType::Value)
     }
 
+    /// `n`, or a hundredth of it under Miri, which interprets every step
+    /// (`scripts/miri.sh`).
+    fn scaled(n: u64) -> u64 {
+        if cfg!(miri) {
+            (n / 100).max(2)
+        } else {
+            n
+        }
+    }
+
     #[test]
     fn ordered_insert_and_navigation() {
         let l = SkipList::new(4096);
         assert!(l.is_empty() && l.last().is_none());
-        let mut keys: Vec<u64> = (0..5000).map(|i| (i * 7919) % 5000).collect();
+        let count = scaled(5000);
+        let mut keys: Vec<u64> = (0..count).map(|i| (i * 7919) % count).collect();
         for &i in &keys {
             l.insert(&k(i), format!("v{i}").as_bytes());
         }
@@ -373,16 +384,16 @@ mod tests {
             n = l.next(node);
         }
         assert!(n.is_none());
-        assert_eq!(l.last().unwrap().key(), k(4999).as_slice());
+        assert_eq!(l.last().unwrap().key(), k(count - 1).as_slice());
         assert_eq!(
             l.prev(l.seek(&k(10)).unwrap()).unwrap().key(),
             k(9).as_slice()
         );
         assert!(l.prev(l.first().unwrap()).is_none());
         assert_eq!(l.seek_for_prev(&k(10)).unwrap().key(), k(10).as_slice());
-        let big = vec![7u8; 3 << 20];
+        let big = vec![7u8; scaled(3 << 20) as usize];
         l.insert(&k(99999), &big);
-        assert_eq!(l.last().unwrap().value().len(), 3 << 20);
+        assert_eq!(l.last().unwrap().value().len(), big.len());
     }
 
     /// The arena stopped zeroing its blocks (a 1 MiB `memset` in the write
@@ -398,11 +409,11 @@ mod tests {
         assert!(l.first().is_none() && l.seek(&k(0)).is_none());
         // Nodes written into poisoned blocks read back whole, at every
         // height the list grows to.
-        for i in 0..2000 {
+        for i in 0..scaled(2000) {
             l.insert(&k(i), &[i as u8; 300]);
         }
         let mut n = l.first();
-        for i in 0..2000 {
+        for i in 0..scaled(2000) {
             let node = n.unwrap();
             assert_eq!(
                 (node.key(), node.value()),
@@ -419,7 +430,7 @@ mod tests {
         let w = {
             let l = l.clone();
             std::thread::spawn(move || {
-                for i in 0..20_000u64 {
+                for i in 0..scaled(20_000) {
                     l.insert(&k(i), &i.to_le_bytes());
                 }
             })
@@ -427,7 +438,7 @@ mod tests {
         let r = {
             let l = l.clone();
             std::thread::spawn(move || {
-                for _ in 0..200 {
+                for _ in 0..scaled(200) {
                     // Every key seen is complete and the chain is sorted.
                     let mut prev: Option<Vec<u8>> = None;
                     let mut n = l.first();
