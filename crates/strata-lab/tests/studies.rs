@@ -59,7 +59,7 @@ fn shipped_studies_are_valid() {
 #[test]
 fn shipped_sweeps_are_valid() {
     let sweeps = shipped("sweeps");
-    assert!(sweeps.len() >= 4, "{sweeps:?}");
+    assert!(sweeps.len() >= 5, "{sweeps:?}");
     for p in sweeps {
         let l = check_scales(&p);
         assert!(
