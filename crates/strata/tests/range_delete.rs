@@ -2,10 +2,13 @@
 //! range tombstones in the memtable, in flushed tables and after
 //! compactions; tombstones spanning several files and levels; overlapping
 //! tombstones; WAL replay and crashes; tombstones dropped at the bottom
-//! level; and subcompactions that each carry the tombstones of their range.
+//! level; subcompactions that each carry the tombstones of their range;
+//! Gets that stop at a covering tombstone instead of reading the tables
+//! below it; and compactions counting the entries tombstones drop.
 
 use std::collections::BTreeMap;
 
+use strata::stats::Ticker;
 use strata::{Db, Options, ReadOptions, WriteBatch};
 
 fn small(extra: &str) -> Options {
@@ -340,4 +343,75 @@ fn crash_keeps_synced_tombstones_and_loses_unsynced_ones_whole() {
     db.flush().unwrap();
     db.compact_range(None, None).unwrap();
     check(&db, &ro, &model, n, "compacted after the crash");
+}
+
+/// A Get of a key a newer range tombstone covers stops there: the tables
+/// below are not read (no level-1-or-deeper hit is counted), while keys the
+/// tombstone does not cover, and keys written after it, are still found,
+/// at a snapshot from before the tombstone too.
+#[test]
+fn gets_stop_at_a_covering_tombstone() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(dir.path(), small("disable_auto_compactions=true")).unwrap();
+    let n = 400;
+    let mut model = Model::new();
+    fill(&db, &mut model, n, 0);
+    db.compact_range(None, None).unwrap();
+    assert_eq!(files_at(&db, 0), 0);
+    let before = model.clone();
+    let snap = db.snapshot();
+    db.delete_range(key(100), key(300)).unwrap();
+    delete_model(&mut model, 100, 300);
+    db.put(key(150), b"after").unwrap();
+    model.insert(key(150), b"after".to_vec());
+    db.flush().unwrap();
+    assert_eq!(files_at(&db, 0), 1, "the tombstone and the new key in L0");
+    let stats = db.statistics().unwrap();
+    let deep = || stats.ticker(Ticker::GetHitL1) + stats.ticker(Ticker::GetHitL2AndUp);
+    let was = deep();
+    for i in (100..300).filter(|&i| i != 150) {
+        assert_eq!(db.get(key(i)).unwrap(), None, "{i}");
+    }
+    assert_eq!(
+        deep(),
+        was,
+        "covered Gets read the tables below the tombstone"
+    );
+    assert_eq!(db.get(key(150)).unwrap().as_deref(), Some(&b"after"[..]));
+    assert_eq!(db.get(key(99)).unwrap(), Some(value(99, 0)));
+    assert!(deep() > was, "an uncovered key is found below");
+    let at_snap = ReadOptions::default().snapshot(Some(snap));
+    check(
+        &db,
+        &at_snap,
+        &before,
+        n,
+        "snapshot from before the tombstone",
+    );
+    check(
+        &db,
+        &ReadOptions::default(),
+        &model,
+        n,
+        "after the tombstone",
+    );
+}
+
+/// A compaction that drops entries a range tombstone covers counts them in
+/// `rocksdb.compaction.key.drop.range_del`.
+#[test]
+fn compactions_count_the_entries_tombstones_drop() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(dir.path(), small("disable_auto_compactions=true")).unwrap();
+    let mut model = Model::new();
+    fill(&db, &mut model, 300, 0);
+    db.flush().unwrap();
+    db.delete_range(key(0), key(100)).unwrap();
+    delete_model(&mut model, 0, 100);
+    db.flush().unwrap();
+    let stats = db.statistics().unwrap();
+    assert_eq!(stats.ticker(Ticker::CompactionKeyDropRangeDel), 0);
+    db.compact_range(None, None).unwrap();
+    assert_eq!(stats.ticker(Ticker::CompactionKeyDropRangeDel), 100);
+    check(&db, &ReadOptions::default(), &model, 300, "compacted");
 }

@@ -149,6 +149,18 @@ impl DbInner {
             };
             let ro = ro.at_level(level, v.num_levels());
             for f in candidates {
+                if tomb > 0 {
+                    // A range tombstone of a newer memtable or table covers
+                    // `key`: every version here and deeper is older (a
+                    // table's key range covers its tombstones, so a newer
+                    // version of a covered key never sits below one), so
+                    // the rest of the tree is not read.
+                    return if operands.is_empty() {
+                        Ok(None)
+                    } else {
+                        self.finish_get(fam, key, None, &operands)
+                    };
+                }
                 let table = self.table_cache.get(f.number)?;
                 if let Some(t) = table.range_tombstones().max_covering_seq(key, seq) {
                     tomb = tomb.max(t);
