@@ -121,6 +121,9 @@ pub struct JobStats {
     /// Of those, the tombstones themselves dropped by a job whose key range
     /// reaches data deeper down (RocksDB's optimized deletion drops).
     pub dropped_obsolete_early: u64,
+    /// Entries dropped as covered by a range tombstone in their snapshot
+    /// stripe.
+    pub dropped_range_del: u64,
     /// Wall time in microseconds.
     pub micros: u64,
     /// CPU time of the job's thread(s) in microseconds.
@@ -203,6 +206,7 @@ struct RangeOutput {
     dropped_shadowed: u64,
     dropped_obsolete: u64,
     dropped_obsolete_early: u64,
+    dropped_range_del: u64,
     cpu_micros: u64,
 }
 
@@ -323,6 +327,7 @@ pub fn run_compaction(
         stats.dropped_shadowed += o.dropped_shadowed;
         stats.dropped_obsolete += o.dropped_obsolete;
         stats.dropped_obsolete_early += o.dropped_obsolete_early;
+        stats.dropped_range_del += o.dropped_range_del;
         stats.cpu_micros += o.cpu_micros;
         stats.blob_bytes_read += o.blobs.blob_bytes_read;
         stats.blob_bytes_written += o.blobs.blob_bytes_written;
@@ -433,6 +438,7 @@ fn run_range(
     // The inputs' range tombstones in this range: they hide the entries
     // they cover in their stripe, and go to the outputs but for those a
     // bottommost job drops (in the oldest stripe, nothing older below).
+    let mut dropped_range_del = 0;
     let merged = (|| -> Result<()> {
         let mut sets = Vec::new();
         for f in task.all_inputs() {
@@ -550,6 +556,7 @@ fn run_range(
             }
             input.next();
         }
+        dropped_range_del = input.skipped();
         input.status()
     })();
     if let Err(e) = merged {
@@ -572,6 +579,7 @@ fn run_range(
         dropped_shadowed: counts.1,
         dropped_obsolete: counts.2,
         dropped_obsolete_early: early,
+        dropped_range_del,
         cpu_micros: thread_cpu_micros().saturating_sub(cpu_start),
     })
 }

@@ -376,6 +376,7 @@ impl DbInner {
                     s.record_tick(Ticker::CompactWriteBytes, js.write_bytes);
                     s.record_tick(Ticker::CompactionKeyDropNewerEntry, js.dropped_shadowed);
                     s.record_tick(Ticker::CompactionKeyDropObsolete, js.dropped_obsolete);
+                    s.record_tick(Ticker::CompactionKeyDropRangeDel, js.dropped_range_del);
                     s.record_tick(
                         Ticker::CompactionOptimizedDelDropObsolete,
                         js.dropped_obsolete_early,

@@ -82,8 +82,8 @@ stat_names! {
         CompactionKeyDropNewerEntry = "rocksdb.compaction.key.drop.new" [Count],
         /// Compaction dropped a deletion marker below every snapshot with no deeper file holding its key (the values under it count as `rocksdb.compaction.key.drop.new`, as in RocksDB).
         CompactionKeyDropObsolete = "rocksdb.compaction.key.drop.obsolete" [Count],
-        /// Compaction dropped a key covered by a range deletion. Stays 0: Strata has no range
-        /// deletions (DeleteRange).
+        /// Compaction dropped a key covered by a range deletion (DeleteRange) in its snapshot
+        /// stripe.
         CompactionKeyDropRangeDel = "rocksdb.compaction.key.drop.range_del" [Count],
         /// Compaction dropped a key because a user compaction filter asked it to. Stays 0: Strata
         /// has no compaction filter.
