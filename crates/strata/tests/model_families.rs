@@ -4,8 +4,10 @@
 //! Each seed starts with "default" and three created families with
 //! different options (leveled with small buffers, universal compaction
 //! with smaller ones, and one with a bloom filter and compression), then
-//! runs a random sequence of puts and deletes in one family, batches in one
-//! family, batches across families, gets, bounded scans (forward and
+//! runs a random sequence of puts, deletes, merges (the built-in
+//! `stringappend` operator in every family) and range deletions in one
+//! family, batches in one family, batches across families (merges and
+//! range deletions among their puts and deletes), gets, bounded scans (forward and
 //! reverse), full scans, snapshot reads across families, `flush_cf`,
 //! `compact_range_cf`, drops and creates of families (a dropped name comes
 //! back empty), clean reopens (`open_cf` with every family
@@ -48,8 +50,78 @@ use strata_testkit::{self as common, first_diff, matching_prefix, show, Model, O
 /// The model: family name to its keys and values.
 type Families = BTreeMap<String, Model>;
 
-/// One logical write across families: `(family, key, Some(value) | None)`.
+/// One logical write across families as the model applies it: `(family,
+/// key, Some(value) | None)`.
 type CfOps = Vec<(String, Vec<u8>, Option<Vec<u8>>)>;
+
+/// One operation of a write as the DB receives it.
+#[derive(Clone, Debug)]
+enum CfWrite {
+    Put(String, Vec<u8>, Vec<u8>),
+    Delete(String, Vec<u8>),
+    /// A `stringappend` operand.
+    Merge(String, Vec<u8>, Vec<u8>),
+    /// The keys in `[begin, end)`.
+    DeleteRange(String, Vec<u8>, Vec<u8>),
+}
+
+impl CfWrite {
+    fn family(&self) -> &str {
+        match self {
+            CfWrite::Put(f, ..)
+            | CfWrite::Delete(f, _)
+            | CfWrite::Merge(f, ..)
+            | CfWrite::DeleteRange(f, ..) => f,
+        }
+    }
+}
+
+/// `writes` in order as puts and deletes of `model`'s state, which they
+/// update: a merge becomes a put of the old value and the operand joined by
+/// `,` (the operand alone on an absent key), a range deletion a delete of
+/// each key the family holds in the range. A prefix of these applied to the
+/// state before the write equals a prefix of the write, which is what the
+/// crash rule compares.
+fn resolve(model: &mut Families, writes: &[CfWrite]) -> CfOps {
+    let mut out = CfOps::new();
+    for w in writes {
+        let m = model
+            .get_mut(w.family())
+            .expect("write to a family the model lacks");
+        match w {
+            CfWrite::Put(f, k, v) => {
+                m.insert(k.clone(), v.clone());
+                out.push((f.clone(), k.clone(), Some(v.clone())));
+            }
+            CfWrite::Delete(f, k) => {
+                m.remove(k);
+                out.push((f.clone(), k.clone(), None));
+            }
+            CfWrite::Merge(f, k, operand) => {
+                let v = match m.get(k) {
+                    Some(old) => [old.as_slice(), b",", operand].concat(),
+                    None => operand.clone(),
+                };
+                m.insert(k.clone(), v.clone());
+                out.push((f.clone(), k.clone(), Some(v)));
+            }
+            CfWrite::DeleteRange(f, begin, end) => {
+                let gone: Vec<Vec<u8>> = if begin < end {
+                    m.range::<Vec<u8>, _>(begin.clone()..end.clone())
+                        .map(|(k, _)| k.clone())
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                for k in gone {
+                    m.remove(&k);
+                    out.push((f.clone(), k, None));
+                }
+            }
+        }
+    }
+    out
+}
 
 const DEFAULT: &str = "default";
 
@@ -81,6 +153,9 @@ const PROFILES: [Profile; 3] = [Profile::Small, Profile::Universal, Profile::Blo
 struct Counts {
     writes: u64,
     synced: u64,
+    merges: u64,
+    range_deletes: u64,
+    mixed_batches: u64,
     single_family_batches: u64,
     cross_family_batches: u64,
     gets: u64,
@@ -182,20 +257,6 @@ fn flat_ops(ops: &CfOps) -> Ops {
         .collect()
 }
 
-fn apply_cf(model: &mut Families, ops: &CfOps) {
-    for (f, k, v) in ops {
-        let m = model.get_mut(f).expect("write to a family the model lacks");
-        match v {
-            Some(v) => {
-                m.insert(k.clone(), v.clone());
-            }
-            None => {
-                m.remove(k);
-            }
-        }
-    }
-}
-
 /// Every key and value of family `cf`, by forward iteration.
 fn dump_cf(db: &Db, cf: &ColumnFamily) -> strata::Result<Model> {
     let mut m = Model::new();
@@ -247,7 +308,8 @@ impl Harness {
 
     /// The options of a family of profile `p` (for "default", the DB's).
     fn options(&self, p: Profile) -> Options {
-        let mut o = common::small_opts(self.shared.clone());
+        let mut o = common::small_opts(self.shared.clone())
+            .merge_operator(strata::merge::builtin("stringappend"));
         match p {
             Profile::Small => {}
             Profile::Universal => {
@@ -333,44 +395,136 @@ impl Harness {
         self.write_with(ops, sync);
     }
 
-    /// Writes `ops` (one put or delete through the single-key calls, or a
-    /// batch) and applies them to the model.
+    /// Writes `ops` (puts and deletes) as [`Harness::write_ops`] does.
     fn write_with(&mut self, ops: CfOps, sync: bool) {
+        let writes = ops
+            .into_iter()
+            .map(|(f, k, v)| match v {
+                Some(v) => CfWrite::Put(f, k, v),
+                None => CfWrite::Delete(f, k),
+            })
+            .collect();
+        self.write_ops(writes, sync);
+    }
+
+    /// Writes `writes` (one operation through the single-key calls, or a
+    /// batch) and applies their resolution to the model.
+    fn write_ops(&mut self, writes: Vec<CfWrite>, sync: bool) {
         let wo = WriteOptions::default().sync(sync).disable_wal(false);
         let ctx = self.ctx();
-        let single = ops.len() == 1 && !sync && self.rng.gen_bool(0.9);
+        let single = writes.len() == 1 && !sync && self.rng.gen_bool(0.9);
         let plain_default = self.rng.gen_bool(0.3);
         let db = self.db();
+        let plain = |f: &str| f == DEFAULT && plain_default;
         let r = if single {
-            let (f, k, v) = &ops[0];
-            let cf = self.cf(f);
-            match v {
-                Some(v) if f == DEFAULT && plain_default => db.put(k, v),
-                None if f == DEFAULT && plain_default => db.delete(k),
-                Some(v) => db.put_cf(&cf, k, v),
-                None => db.delete_cf(&cf, k),
+            let w = &writes[0];
+            let cf = self.cf(w.family());
+            match w {
+                CfWrite::Put(f, k, v) if plain(f) => db.put(k, v),
+                CfWrite::Delete(f, k) if plain(f) => db.delete(k),
+                CfWrite::Merge(f, k, v) if plain(f) => db.merge(k, v),
+                CfWrite::DeleteRange(f, b, e) if plain(f) => db.delete_range(b, e),
+                CfWrite::Put(_, k, v) => db.put_cf(&cf, k, v),
+                CfWrite::Delete(_, k) => db.delete_cf(&cf, k),
+                CfWrite::Merge(_, k, v) => db.merge_cf(&cf, k, v),
+                CfWrite::DeleteRange(_, b, e) => db.delete_range_cf(&cf, b, e),
             }
         } else {
             let mut b = WriteBatch::new();
-            for (f, k, v) in &ops {
-                match v {
-                    Some(v) if f == DEFAULT && plain_default => b.put(k, v),
-                    Some(v) => b.put_cf(&self.cf(f), k, v),
-                    None => b.delete_cf(&self.cf(f), k),
+            for w in &writes {
+                match w {
+                    CfWrite::Put(f, k, v) if plain(f) => b.put(k, v),
+                    CfWrite::Merge(f, k, v) if plain(f) => b.merge(k, v),
+                    CfWrite::DeleteRange(f, x, y) if plain(f) => b.delete_range(x, y),
+                    CfWrite::Put(f, k, v) => b.put_cf(&self.cf(f), k, v),
+                    CfWrite::Delete(f, k) => b.delete_cf(&self.cf(f), k),
+                    CfWrite::Merge(f, k, v) => b.merge_cf(&self.cf(f), k, v),
+                    CfWrite::DeleteRange(f, x, y) => b.delete_range_cf(&self.cf(f), x, y),
                 }
             }
             db.write_opt(&wo, b)
         };
         r.unwrap_or_else(|e| panic!("{ctx}: write failed: {e}"));
-        apply_cf(&mut self.model, &ops);
-        self.last_write = ops.iter().map(|(f, _, _)| f.clone()).collect();
+        let ops = resolve(&mut self.model, &writes);
+        self.last_write = writes.iter().map(|w| w.family().to_string()).collect();
         self.counts.writes += 1;
+        self.counts.merges += writes
+            .iter()
+            .filter(|w| matches!(w, CfWrite::Merge(..)))
+            .count() as u64;
+        self.counts.range_deletes += writes
+            .iter()
+            .filter(|w| matches!(w, CfWrite::DeleteRange(..)))
+            .count() as u64;
         if sync {
             self.counts.synced += 1;
             self.became_durable();
         } else {
             self.pending.push(ops);
         }
+    }
+
+    /// A merge operand: short, and naming the step that wrote it.
+    fn rand_operand(&mut self) -> Vec<u8> {
+        format!("m{}.{}", self.step, self.rng.gen_range(0..100)).into_bytes()
+    }
+
+    /// A range of up to 40 keys of the key space, sometimes empty or
+    /// reversed (which deletes nothing).
+    fn rand_range(&mut self) -> (Vec<u8>, Vec<u8>) {
+        let a = self.rng.gen_range(0..self.nkeys);
+        let b = if self.rng.gen_ratio(1, 10) {
+            a.saturating_sub(self.rng.gen_range(0..3))
+        } else {
+            a + self.rng.gen_range(1..40)
+        };
+        (key(a), key(b))
+    }
+
+    /// One merge or range deletion in one family.
+    fn op_merge_or_delete_range(&mut self, range: bool) {
+        let f = self.rand_family();
+        let w = if range {
+            let (b, e) = self.rand_range();
+            CfWrite::DeleteRange(f, b, e)
+        } else {
+            let k = if self.rng.gen_bool(0.5) {
+                key(self.rng.gen_range(0..20))
+            } else {
+                self.rand_key()
+            };
+            CfWrite::Merge(f, k, self.rand_operand())
+        };
+        let sync = self.rng.gen_ratio(1, 20);
+        self.write_ops(vec![w], sync);
+    }
+
+    /// A batch over one to three families mixing puts, deletes, merges and
+    /// range deletions.
+    fn op_mixed_batch(&mut self) {
+        let mut writes = Vec::new();
+        for _ in 0..self.rng.gen_range(2..12) {
+            let f = self.rand_family();
+            let w = match self.rng.gen_range(0..10) {
+                0..=3 => {
+                    let k = self.rand_key();
+                    CfWrite::Put(f, k, self.rand_value())
+                }
+                4 => CfWrite::Delete(f, self.rand_key()),
+                5..=7 => {
+                    let k = key(self.rng.gen_range(0..20));
+                    CfWrite::Merge(f, k, self.rand_operand())
+                }
+                _ => {
+                    let (b, e) = self.rand_range();
+                    CfWrite::DeleteRange(f, b, e)
+                }
+            };
+            writes.push(w);
+        }
+        let sync = self.rng.gen_ratio(1, 20);
+        self.write_ops(writes, sync);
+        self.counts.mixed_batches += 1;
     }
 
     fn became_durable(&mut self) {
@@ -873,8 +1027,11 @@ impl Harness {
     fn step_once(&mut self) {
         self.step += 1;
         match self.rng.gen_range(0..1000) {
-            0..=279 => self.op_put_or_delete(false),
-            280..=349 => self.op_put_or_delete(true),
+            0..=229 => self.op_put_or_delete(false),
+            230..=264 => self.op_merge_or_delete_range(false),
+            265..=329 => self.op_put_or_delete(true),
+            330..=339 => self.op_merge_or_delete_range(true),
+            340..=349 => self.op_mixed_batch(),
             350..=409 => self.op_batch_one_family(),
             410..=489 => self.op_batch_across_families(),
             490..=669 => self.op_get(),
@@ -921,6 +1078,9 @@ fn model_families() {
         let c = run(seed, ops);
         total.writes += c.writes;
         total.synced += c.synced;
+        total.merges += c.merges;
+        total.range_deletes += c.range_deletes;
+        total.mixed_batches += c.mixed_batches;
         total.cross_family_batches += c.cross_family_batches;
         total.scans += c.scans;
         total.full_scans += c.full_scans;
@@ -939,6 +1099,10 @@ fn model_families() {
     // the seeds, so that short runs pass too).
     let c = &total;
     assert!(c.cross_family_batches > 0 && c.synced > 0, "{c:?}");
+    assert!(
+        c.merges > 0 && c.range_deletes > 0 && c.mixed_batches > 0,
+        "{c:?}"
+    );
     assert!(
         c.scans > 0 && c.full_scans > 0 && c.snapshot_reads > 0,
         "{c:?}"
