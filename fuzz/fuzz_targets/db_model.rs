@@ -1,8 +1,9 @@
 //! Runs a sequence of operations decoded from the input against a real
 //! `strata::Db` in a temporary directory and a `BTreeMap` model, and asserts
-//! they agree: put, delete, merge (the built-in `stringappend` operator),
-//! batch, get, forward/backward/bounded scans, snapshots and reads at a
-//! snapshot, flush, compact_range and reopen.
+//! they agree: put, delete, delete_range, merge (the built-in
+//! `stringappend` operator), batch (range deletions included), get,
+//! forward/backward/bounded scans, snapshots and reads at a snapshot,
+//! flush, compact_range and reopen.
 //! A 64 KiB write buffer and values up to 4 KiB force flushes and compactions;
 //! bit 0x40 of the first byte turns on blob files (0x80: blob GC too).
 #![no_main]
@@ -58,6 +59,17 @@ fn merge_into(model: &mut Model, k: &[u8], operand: &[u8]) {
         None => operand.to_vec(),
     };
     model.insert(k.to_vec(), v);
+}
+
+/// What a DeleteRange of `[begin, end)` leaves in `model`.
+fn delete_range_in(model: &mut Model, begin: &[u8], end: &[u8]) {
+    model.retain(|k, _| !(k.as_slice() >= begin && k.as_slice() < end));
+}
+
+/// Two keys as a range's begin and end, in either order (an empty or
+/// reversed range deletes nothing).
+fn range(b: &mut Bytes<'_>) -> (Vec<u8>, Vec<u8>) {
+    (key(b), key(b))
 }
 
 fn scan(db: &Db, ro: &ReadOptions, reverse: bool) -> Vec<(Vec<u8>, Vec<u8>)> {
@@ -160,12 +172,19 @@ fuzz_target!(|data: &[u8]| {
                 }
                 merge_into(&mut model, &k, &operand);
             }
-            5 | 6 => {
+            5 => {
                 let k = key(&mut b);
                 if let Err(e) = d.delete(&k) {
                     panic!("delete: {e}");
                 }
                 model.remove(&k);
+            }
+            6 => {
+                let (begin, end) = range(&mut b);
+                if let Err(e) = d.delete_range(&begin, &end) {
+                    panic!("delete_range: {e}");
+                }
+                delete_range_in(&mut model, &begin, &end);
             }
             7 => {
                 let mut batch = WriteBatch::new();
@@ -180,6 +199,10 @@ fuzz_target!(|data: &[u8]| {
                         let operand = format!("b{n}").into_bytes();
                         batch.merge(&k, &operand);
                         merge_into(&mut staged, &k, &operand);
+                    } else if sel % 3 == 2 && sel & 0x40 != 0 {
+                        let end = key(&mut b);
+                        batch.delete_range(&k, &end);
+                        delete_range_in(&mut staged, &k, &end);
                     } else {
                         let v = value(&mut b, &k, n);
                         batch.put(&k, &v);
