@@ -11,7 +11,8 @@
 //! left as the kill left it: the next child's open recovers it (recovery's
 //! own points are reached there, with WALs to replay) and verifies it
 //! before its workload starts, and the loop verifies it once more at the
-//! end. A point not reached twice in a row gives its turn to the next.
+//! end. A point not reached twice in a row gives its turn to the next; a
+//! point never reached in 20 children drops out of the rotation.
 
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -27,6 +28,12 @@ use super::{open_and_verify, report_violations};
 
 /// Consecutive children that miss a point before it gives its turn.
 const MISSES_PER_TURN: u32 = 2;
+
+/// Children that miss a point never reached before it drops out of the
+/// rotation: the configuration cannot reach it (`blob.finished` without
+/// blob files, `wal.sync` without `--sync 1`), and its turns would take
+/// the time of the others.
+const GIVE_UP_AFTER: u64 = 20;
 
 /// The largest hit a child is armed for at `p`; the hit is uniform in
 /// `1..=max_hit(p)`. Points reached many times a second get a wide range,
@@ -101,13 +108,23 @@ fn print_points(points: &[SyncPoint], tallies: &[Tally]) {
     }
 }
 
+impl Tally {
+    /// Whether the point dropped out of the rotation: never reached in
+    /// [`GIVE_UP_AFTER`] children.
+    fn given_up(&self) -> bool {
+        self.kills == 0 && self.not_reached >= GIVE_UP_AFTER
+    }
+}
+
 /// The turn after `i`: the next point still short of `--kills-per-point`
-/// kills (any next point without a target), or `None` when all have them.
+/// kills (any next point without a target) and not given up, or `None`
+/// when no point is left.
 fn next_turn(cfg: &Config, tallies: &[Tally], i: usize) -> Option<usize> {
     let n = tallies.len();
-    (1..=n)
-        .map(|k| (i + k) % n)
-        .find(|&j| cfg.kills_per_point == 0 || tallies[j].kills < cfg.kills_per_point)
+    (1..=n).map(|k| (i + k) % n).find(|&j| {
+        let t = &tallies[j];
+        !t.given_up() && (cfg.kills_per_point == 0 || t.kills < cfg.kills_per_point)
+    })
 }
 
 /// Runs the whitebox crash-test loop; returns the exit code.
@@ -177,7 +194,12 @@ pub fn run(cfg: &Config, args: &[String]) -> Result<i32> {
                 tallies[i].not_reached += 1;
                 verified = false;
                 misses += 1;
-                if misses >= MISSES_PER_TURN {
+                if tallies[i].given_up() {
+                    eprintln!(
+                        "crash-test: {point} was not reached by {GIVE_UP_AFTER} children; it drops out"
+                    );
+                }
+                if misses >= MISSES_PER_TURN || tallies[i].given_up() {
                     misses = 0;
                     turn = next_turn(cfg, &tallies, i);
                 }
@@ -277,6 +299,28 @@ mod tests {
         // Without a target, turns go round for ever.
         let c = cfg(&["--kill-at", "random-point"]);
         assert_eq!(next_turn(&c, &t, 3), Some(0));
+    }
+
+    /// Regression: with `--kills-per-point`, a point the configuration
+    /// cannot reach (`blob.finished` without blob files) took every turn
+    /// once the others had their kills, until `--duration` ended.
+    #[test]
+    fn a_point_never_reached_drops_out_of_the_rotation() {
+        let c = cfg(&["--kill-at", "random-point", "--kills-per-point", "2"]);
+        let mut t: Vec<Tally> = (0..3).map(|_| Tally::default()).collect();
+        t[0].kills = 2;
+        t[2].kills = 2;
+        t[1].not_reached = GIVE_UP_AFTER - 1;
+        assert_eq!(next_turn(&c, &t, 0), Some(1));
+        t[1].not_reached = GIVE_UP_AFTER;
+        assert_eq!(next_turn(&c, &t, 0), None);
+        // A point reached once stays, however often it is missed.
+        t[1].kills = 1;
+        t[1].not_reached = 10 * GIVE_UP_AFTER;
+        assert_eq!(next_turn(&c, &t, 0), Some(1));
+        let c = cfg(&["--kill-at", "random-point"]);
+        t[1].kills = 0;
+        assert_eq!(next_turn(&c, &t, 1), Some(2));
     }
 
     #[test]
