@@ -127,6 +127,76 @@ fn crash_test_universal_blob_files_without_wal() {
     );
 }
 
+/// One line of the whitebox report: "kill-at NAME: C cycles, K kills at
+/// the point, R not reached, V violations" as (C, K, R, V).
+fn point_report(stdout: &str, name: &str) -> (u64, u64, u64, u64) {
+    let prefix = format!("kill-at {name}: ");
+    let line = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .unwrap_or_else(|| panic!("no report line for {name} in {stdout}"));
+    let nums: Vec<u64> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect();
+    (nums[0], nums[1], nums[2], nums[3])
+}
+
+/// `--kill-at random-point`: every sync point in turn until each one has
+/// killed a child twice, on small buffers with blob files (so flushes,
+/// compactions and blob files come quickly) and synced writes (so
+/// `wal.sync` is reached); recovery's points are reached by the open after
+/// a kill. Each point must have killed at least once and no reopen may
+/// find a violation.
+#[test]
+fn crash_test_kills_at_every_sync_point() {
+    let d = tempfile::tempdir().unwrap();
+    let db = db_path(d.path());
+    let opts = format!(
+        "{SMALL};enable_blob_files=true;min_blob_size=64;enable_blob_garbage_collection=true"
+    );
+    let o = strata(&[
+        "--db",
+        &db,
+        "--crash-test",
+        "--duration",
+        "50",
+        "--kill-at",
+        "random-point",
+        "--kills-per-point",
+        "2",
+        "--keys",
+        "500",
+        "--threads",
+        "3",
+        "--sync",
+        "1",
+        "--flush-one-in",
+        "200",
+        "--compact-one-in",
+        "1000",
+        "--kill-min-ms",
+        "300",
+        "--kill-max-ms",
+        "1000",
+        "--options",
+        &opts,
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    println!("{stdout}");
+    let (cycles, _, keys, violations) = crash_summary(&stdout);
+    assert_eq!(violations, 0, "{}", text(&o));
+    assert!(cycles > 0 && keys > 0, "{}", text(&o));
+    for name in strata::sync_point::SyncPoint::ALL.iter().map(|p| p.name()) {
+        let (c, kills, not_reached, v) = point_report(&stdout, name);
+        assert_eq!(v, 0, "{name}: {}", text(&o));
+        assert!(kills >= 1, "{name}: never killed at: {}", text(&o));
+        assert_eq!(c, kills + not_reached, "{name}: {}", text(&o));
+    }
+}
+
 #[test]
 fn verifier_catches_a_key_deleted_behind_its_back() {
     let d = tempfile::tempdir().unwrap();
@@ -208,6 +278,22 @@ fn bad_flags_are_refused() {
     ]);
     assert!(!o.status.success());
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let o = strata(&[
+        "--db",
+        "/nonexistent/x",
+        "--crash-test",
+        "--duration",
+        "1",
+        "--kill-at",
+        "wal.apend",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("no such sync point") && err.contains("wal.append, wal.sync"),
+        "{}",
+        text(&o)
+    );
     let o = strata(&["--db", "/tmp/x", "--options", "no_such_option=1"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(

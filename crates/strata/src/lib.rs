@@ -13,7 +13,8 @@
 //! (tickers, histograms), [`fs`] (the [`FileSystem`](fs::FileSystem) trait
 //! and its POSIX implementation), [`event_log`] (reading the LOG's events)
 //! and [`Error`]. [`tools`] opens engine internals to the bundled tools and
-//! is not a stable API.
+//! is not a stable API. [`sync_point`] names the places where a crash test
+//! can kill the process (armed only with the `sync-points` feature).
 
 #![warn(missing_docs)]
 
@@ -41,6 +42,7 @@ mod setters;
 mod snapshot;
 mod sstable;
 pub mod stats;
+pub mod sync_point;
 pub mod tools;
 mod types;
 mod version;

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::Parser;
+use strata::sync_point::SyncPoint;
 
 /// `strata stress`: random operations from several threads, verified
 /// against an expected state kept in `<DB>.expected/`; with
@@ -99,10 +100,39 @@ pub struct Config {
     /// Crash mode: longest time a child runs before the kill, ms.
     #[arg(long, default_value_t = 8000)]
     pub kill_max_ms: u64,
+    /// Crash mode: kill each child at a named sync point of the engine
+    /// instead of at a random moment: a point's name, or `random-point`
+    /// for every point in turn (docs/stress.md lists them).
+    #[arg(long, value_name = "POINT|random-point")]
+    pub kill_at: Option<String>,
+    /// Crash mode with `--kill-at`: stop once every point aimed at was
+    /// killed at this many times, or at `--duration` (0: at `--duration`).
+    #[arg(long, default_value_t = 0)]
+    pub kills_per_point: u64,
+    /// Internal: a crash-test child dies on this hit of `--kill-at`.
+    #[arg(long, hide = true, default_value_t = 1)]
+    pub kill_hit: u64,
     /// Internal: this process is a crash-test child (the parent verified
     /// the DB just before).
     #[arg(long, hide = true)]
     pub child: bool,
+}
+
+/// `--kill-at`'s value that aims at every sync point in turn.
+pub const RANDOM_POINT: &str = "random-point";
+
+/// The sync point named `name`, or an error listing the valid names.
+///
+/// # Errors
+/// `name` names no sync point.
+pub fn sync_point(name: &str) -> anyhow::Result<SyncPoint> {
+    SyncPoint::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = SyncPoint::ALL.iter().map(|p| p.name()).collect();
+        anyhow::anyhow!(
+            "--kill-at {name}: no such sync point (valid: {RANDOM_POINT}, {})",
+            names.join(", ")
+        )
+    })
 }
 
 impl Config {
@@ -161,6 +191,19 @@ impl Config {
             .collect()
     }
 
+    /// The sync points `--kill-at` aims at, in the order they take turns
+    /// (empty without `--kill-at`).
+    ///
+    /// # Errors
+    /// A name that is no sync point (the message lists the valid ones).
+    pub fn kill_points(&self) -> anyhow::Result<Vec<SyncPoint>> {
+        match self.kill_at.as_deref() {
+            None => Ok(Vec::new()),
+            Some(RANDOM_POINT) if !self.child => Ok(SyncPoint::ALL.to_vec()),
+            Some(name) => Ok(vec![sync_point(name)?]),
+        }
+    }
+
     /// `WriteOptions` for every write.
     pub fn write_options(&self) -> strata::WriteOptions {
         strata::WriteOptions::default()
@@ -193,6 +236,16 @@ impl Config {
         }
         if self.kill_max_ms < self.kill_min_ms {
             anyhow::bail!("--kill-max-ms is below --kill-min-ms");
+        }
+        if self.kill_at.is_some() && !self.crash_test && !self.child {
+            anyhow::bail!("--kill-at needs --crash-test");
+        }
+        self.kill_points()?;
+        if self.kills_per_point > 0 && self.kill_at.is_none() {
+            anyhow::bail!("--kills-per-point needs --kill-at");
+        }
+        if self.kill_hit == 0 {
+            anyhow::bail!("--kill-hit must be at least 1");
         }
         if self.puts + self.deletes + self.batches + self.gets + self.scans + self.snapshots == 0 {
             anyhow::bail!("the operation mix is empty");

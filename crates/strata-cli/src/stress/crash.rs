@@ -1,5 +1,7 @@
 //! Crash mode: start a child in normal mode, SIGKILL it at a random
 //! moment, reopen and verify in the parent, repeat until the duration ends.
+//! With `--kill-at`, children die at named sync points instead
+//! (`whitebox.rs`).
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -12,7 +14,7 @@ use super::{open_and_verify, report_violations};
 
 /// The child's arguments: the parent's, minus the crash-mode flags and the
 /// seed, plus `--child`, an unbounded duration and a fresh seed.
-fn child_args(args: &[String], seed: u64) -> Vec<String> {
+pub(super) fn child_args(args: &[String], seed: u64) -> Vec<String> {
     let mut out = Vec::with_capacity(args.len() + 6);
     let mut skip_next = false;
     for a in args {
@@ -23,7 +25,8 @@ fn child_args(args: &[String], seed: u64) -> Vec<String> {
         let name = a.split('=').next().unwrap_or(a);
         match name {
             "--crash-test" | "--child" => {}
-            "--duration" | "--seed" | "--ops" | "--kill-min-ms" | "--kill-max-ms" => {
+            "--duration" | "--seed" | "--ops" | "--kill-min-ms" | "--kill-max-ms" | "--kill-at"
+            | "--kill-hit" | "--kills-per-point" => {
                 skip_next = !a.contains('=');
             }
             _ => out.push(a.clone()),
@@ -44,6 +47,9 @@ fn child_args(args: &[String], seed: u64) -> Vec<String> {
 /// # Errors
 /// Failure to start a child or to write the expected state.
 pub fn run(cfg: &Config, args: &[String]) -> Result<i32> {
+    if cfg.kill_at.is_some() {
+        return super::whitebox::run(cfg, args);
+    }
     let start = Instant::now();
     let deadline = start + Duration::from_secs(cfg.duration);
     let seed = cfg.effective_seed();
@@ -133,6 +139,9 @@ mod tests {
             "--duration",
             "60",
             "--seed=5",
+            "--kill-at",
+            "random-point",
+            "--kills-per-point=3",
             "--sync",
             "1",
         ]

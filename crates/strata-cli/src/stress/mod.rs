@@ -6,6 +6,7 @@ mod crash;
 mod expected;
 mod value;
 mod verify;
+mod whitebox;
 mod worker;
 
 use std::sync::atomic::Ordering;
@@ -192,6 +193,13 @@ fn open_and_verify(
 
 fn run_normal(cfg: &Config) -> Result<i32> {
     let started = std::time::Instant::now();
+    // A crash-test child aimed at a sync point arms it before the DB opens,
+    // so that recovery's points count too.
+    if cfg.child {
+        if let Some(&point) = cfg.kill_points()?.first() {
+            strata::sync_point::arm_kill(point, cfg.kill_hit);
+        }
+    }
     let v = match open_and_verify(cfg, cfg.child)? {
         Ok(v) => v,
         Err(violations) => return Ok(report_violations(cfg, &violations)),

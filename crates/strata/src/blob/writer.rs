@@ -237,6 +237,7 @@ impl BlobFileBuilder {
         if let Some(s) = &self.stats {
             s.record_tick(Ticker::BlobDbBlobFileSynced, 1);
         }
+        crate::sync_point::hit(crate::sync_point::SyncPoint::BlobFinished);
         debug_assert_eq!(
             self.offset,
             (HEADER_SIZE + FOOTER_SIZE) as u64 + self.blob_bytes

@@ -262,6 +262,7 @@ impl<'a> OutputWriter<'a> {
             self.range_lo = cut.map(<[u8]>::to_vec);
         }
         let info = b.finish()?;
+        crate::sync_point::hit(crate::sync_point::SyncPoint::TableSynced);
         if let Some(s) = self.stats {
             // The sync alone, as RocksDB times it.
             let h = if self.for_compaction {

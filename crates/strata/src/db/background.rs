@@ -331,6 +331,7 @@ impl DbInner {
                 &edit.blob_file_additions,
             );
             self.log_and_apply(st, edit)?;
+            crate::sync_point::hit(crate::sync_point::SyncPoint::CompactionManifestSynced);
             Ok(js)
         });
         // The version the job read from names its inputs: let it go before

@@ -360,6 +360,7 @@ impl DbInner {
                 .collect();
             edit.last_sequence = Some(self.last_sequence.load(Ordering::Acquire));
             self.log_and_apply(st, edit)?;
+            crate::sync_point::hit(crate::sync_point::SyncPoint::FlushManifestSynced);
             Ok((file, bytes, blob_bytes))
         });
         for n in started {

@@ -24,6 +24,7 @@ use crate::options::Options;
 use crate::snapshot::SnapshotList;
 use crate::sstable::{BlockCache, TableCache};
 use crate::stats::Statistics;
+use crate::sync_point::{hit, SyncPoint};
 use crate::version::edit::VersionEdit;
 use crate::version::VersionSet;
 use crate::version::DEFAULT_FAMILY_NAME;
@@ -432,6 +433,7 @@ impl DbInner {
                     .log(&format!("[WARN] recovery: {name}: dropped {d}"));
             }
             replayed.insert(n, wal_last_seq);
+            hit(SyncPoint::RecoveryWalReplayed);
             if stopped {
                 continue;
             }
@@ -465,6 +467,7 @@ impl DbInner {
             edit.log_number = Some(number);
             edit.last_sequence = Some(max_seq);
             st.versions.log_and_apply(edit)?;
+            hit(SyncPoint::RecoveryEditLogged);
         }
         for n in outputs {
             st.pending_outputs.remove(&n);
@@ -507,6 +510,9 @@ impl DbInner {
             },
             &mut super::flush::FlushPayload::default(),
         )?;
+        if f.is_some() {
+            hit(SyncPoint::RecoveryTableWritten);
+        }
         let blob_bytes: u64 = blobs.iter().map(|b| b.file_size).sum();
         let additions: Vec<_> = blobs.iter().map(|b| b.to_addition()).collect();
         super::flush::log_blob_file_creations(&self.log, job, &fam.name, &additions);

@@ -145,6 +145,7 @@ impl DbInner {
         let path = self.dir.join(&f.name);
         match self.fs.remove(&path) {
             Ok(()) => {
+                crate::sync_point::hit(crate::sync_point::SyncPoint::PurgeFileDeleted);
                 self.log.log(&format!("[DELETE] obsolete file {}", f.name));
                 let event = match f.kind {
                     Some(FileType::Table(n)) => Some(("table_file_deletion", n)),

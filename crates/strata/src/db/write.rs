@@ -16,6 +16,7 @@ use crate::filename::wal_file_name;
 use crate::memtable::MemTable;
 use crate::options::{CompactionStyle, WriteOptions};
 use crate::stats::{Histogram, Ticker};
+use crate::sync_point::{hit, SyncPoint};
 use crate::write_controller::{l0_trigger_count, stall_state, LsmShape, StallState};
 
 /// Largest combined batch a group commit builds.
@@ -53,7 +54,7 @@ impl DbInner {
         let r = {
             let mut g = self.wal.lock();
             if sync {
-                g.sync_all()
+                g.sync_all().inspect(|()| hit(SyncPoint::WalSync))
             } else {
                 g.flush_current()
             }
@@ -278,6 +279,7 @@ impl DbInner {
                 if let Err(e) = w.add_record(batch.data()) {
                     return (Err(e), 0);
                 }
+                hit(SyncPoint::WalAppend);
                 let r = if sync {
                     let t = Instant::now();
                     let r = w.sync();
@@ -293,6 +295,9 @@ impl DbInner {
                 };
                 if let Err(e) = r {
                     return (Err(e), 0);
+                }
+                if sync {
+                    hit(SyncPoint::WalSync);
                 }
                 // The batch's bytes, as RocksDB counts `rocksdb.wal.bytes`
                 // (its log_size): not the log's record headers and block
@@ -623,6 +628,7 @@ impl DbInner {
             f.imm.push_back(old);
             self.install_super_version(st, cf);
         }
+        hit(SyncPoint::MemtableSwitch);
         self.work_cv.notify_all();
         Ok(())
     }

@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::filename::{current_file_name, manifest_file_name, temp_file_name, FileNumber};
 use crate::fs::FileSystem;
 use crate::stats::{Histogram, Statistics};
+use crate::sync_point::{hit, SyncPoint};
 use crate::types::SequenceNumber;
 use crate::wal::{Reader as LogReader, WalRecoveryMode, Writer as LogWriter};
 
@@ -306,10 +307,12 @@ impl VersionSet {
         levels: &dyn Fn(&str) -> usize,
     ) -> Result<Self> {
         let (mut vs, number) = Self::replay(dir, fs, levels)?;
+        hit(SyncPoint::RecoveryManifestRead);
         // File numbers must never be reused, even for files the old
         // MANIFEST never mentioned: also skip past the manifest itself.
         vs.next_file_number = vs.next_file_number.max(number + 1);
         vs.write_new_manifest()?;
+        hit(SyncPoint::RecoveryNewManifest);
         Ok(vs)
     }
 
@@ -377,7 +380,9 @@ impl VersionSet {
 
     /// Writes CURRENT through a synced temp file and a rename.
     fn set_current(&mut self, manifest_number: FileNumber) -> Result<()> {
-        write_current_file(self.fs.as_ref(), &self.dir, manifest_number)
+        write_current_file(self.fs.as_ref(), &self.dir, manifest_number)?;
+        hit(SyncPoint::CurrentRenamed);
+        Ok(())
     }
 
     /// Logs `edit` to the MANIFEST (synced) and installs the new version:
