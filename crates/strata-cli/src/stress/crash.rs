@@ -3,7 +3,8 @@
 //! With `--kill-at`, children die at named sync points instead
 //! (`whitebox.rs`).
 
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -42,6 +43,32 @@ pub(super) fn child_args(args: &[String], seed: u64) -> Vec<String> {
     out
 }
 
+/// Starts a child running the workload of `args` with `seed`, `extra`
+/// arguments after them; its output is discarded, its messages pass through.
+pub(super) fn spawn_child(
+    exe: &Path,
+    args: &[String],
+    seed: u64,
+    extra: &[String],
+) -> Result<Child> {
+    Command::new(exe)
+        .arg("stress")
+        .args(child_args(args, seed))
+        .args(extra)
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .context("starting the child")
+}
+
+/// When a child started now is killed: after a random time in
+/// [`--kill-min-ms`, `--kill-max-ms`], and not after `deadline`.
+pub(super) fn kill_time(cfg: &Config, rng: &mut Rng, deadline: Instant) -> Instant {
+    let span = cfg.kill_max_ms - cfg.kill_min_ms + 1;
+    let run_for = Duration::from_millis(cfg.kill_min_ms + rng.below(span));
+    (Instant::now() + run_for).min(deadline.max(Instant::now()))
+}
+
 /// Runs the crash-test loop; returns the exit code.
 ///
 /// # Errors
@@ -63,16 +90,8 @@ pub fn run(cfg: &Config, args: &[String]) -> Result<i32> {
         Err(violations) => return Ok(report_violations(cfg, &violations)),
     }
     while Instant::now() < deadline {
-        let mut child = Command::new(&exe)
-            .arg("stress")
-            .args(child_args(args, mix64(seed ^ cycles)))
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .context("starting the child")?;
-        let span = cfg.kill_max_ms - cfg.kill_min_ms + 1;
-        let run_for = Duration::from_millis(cfg.kill_min_ms + rng.below(span));
-        let kill_at = (Instant::now() + run_for).min(deadline.max(Instant::now()));
+        let mut child = spawn_child(&exe, args, mix64(seed ^ cycles), &[])?;
+        let kill_at = kill_time(cfg, &mut rng, deadline);
         let mut exited = None;
         while Instant::now() < kill_at {
             if let Some(status) = child.try_wait()? {

@@ -15,14 +15,14 @@
 //! point never reached in 20 children drops out of the rotation.
 
 use std::os::unix::process::ExitStatusExt;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, ExitStatus};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use strata::sync_point::SyncPoint;
 
 use super::config::Config;
-use super::crash::child_args;
+use super::crash::{kill_time, spawn_child};
 use super::value::{mix64, Rng};
 use super::{open_and_verify, report_violations};
 
@@ -161,17 +161,14 @@ pub fn run(cfg: &Config, args: &[String]) -> Result<i32> {
         }
         let point = points[i];
         let hit = 1 + rng.below(max_hit(point));
-        let mut child = Command::new(&exe)
-            .arg("stress")
-            .args(child_args(args, mix64(seed ^ cycles)))
-            .args(["--kill-at", point.name(), "--kill-hit", &hit.to_string()])
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .context("starting the child")?;
-        let span = cfg.kill_max_ms - cfg.kill_min_ms + 1;
-        let run_for = Duration::from_millis(cfg.kill_min_ms + rng.below(span));
-        let until = (Instant::now() + run_for).min(deadline.max(Instant::now()));
+        let extra = [
+            "--kill-at".to_string(),
+            point.name().to_string(),
+            "--kill-hit".to_string(),
+            hit.to_string(),
+        ];
+        let mut child = spawn_child(&exe, args, mix64(seed ^ cycles), &extra)?;
+        let until = kill_time(cfg, &mut rng, deadline);
         let ending = wait_or_kill(&mut child, until)?;
         cycles += 1;
         tallies[i].cycles += 1;
