@@ -1,7 +1,8 @@
 //! The human-readable `LOG` file: options at open, flush and compaction
 //! events (as text and as RocksDB's `EVENT_LOG_v1` JSON lines), stalls, and
-//! periodic `rocksdb.stats` dumps. The previous LOG is
-//! kept as `LOG.old.<micros>`.
+//! periodic `rocksdb.stats` dumps. Each open renames the previous LOG to
+//! `LOG.old.<micros>` and deletes the oldest rotated files past
+//! `keep_log_file_num`.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -19,14 +20,21 @@ pub struct InfoLog {
 }
 
 impl InfoLog {
-    /// Rotates any existing LOG and opens a new one.
-    pub fn open(fs: &Arc<dyn FileSystem>, dir: &Path) -> Self {
+    /// Rotates any existing LOG, deletes the oldest rotated LOGs so that at
+    /// most `keep` info LOG files remain with the new one, and opens a new
+    /// LOG. Failures are ignored, like every LOG write.
+    pub fn open(fs: &Arc<dyn FileSystem>, dir: &Path, keep: usize) -> Self {
         let path = info_log_file_name(dir);
         if fs.exists(&path) {
             let micros = SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| d.as_micros());
             let _ = fs.rename(&path, &dir.join(format!("LOG.old.{micros}")));
+        }
+        if let Ok(names) = fs.list(dir) {
+            for name in rotated_to_delete(&names, keep) {
+                let _ = fs.remove(&dir.join(name));
+            }
         }
         InfoLog {
             file: Mutex::new(fs.create(&path).ok()),
@@ -47,6 +55,21 @@ impl InfoLog {
             let _ = f.flush();
         }
     }
+}
+
+/// The rotated LOGs (`LOG.old.<micros>`) among `names` to delete so that
+/// `keep - 1` of them remain beside the current LOG: the oldest first.
+fn rotated_to_delete(names: &[String], keep: usize) -> Vec<&str> {
+    let mut rotated: Vec<(u128, &str)> = names
+        .iter()
+        .filter_map(|n| {
+            let micros = n.strip_prefix("LOG.old.")?.parse().ok()?;
+            Some((micros, n.as_str()))
+        })
+        .collect();
+    rotated.sort_unstable();
+    let extra = rotated.len().saturating_sub(keep.saturating_sub(1));
+    rotated.into_iter().take(extra).map(|(_, n)| n).collect()
 }
 
 /// `YYYY/MM/DD-HH:MM:SS.micros` in UTC, as RocksDB's LOG prints.
@@ -83,6 +106,59 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rotation_keeps_the_newest_rotated_logs() {
+        let names: Vec<String> = [
+            "LOG",
+            "LOG.old.30",
+            "LOG.old.4",
+            "LOG.old.200",
+            "000001.log",
+            "LOG.old.x",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(rotated_to_delete(&names, 3), vec!["LOG.old.4"]);
+        assert_eq!(
+            rotated_to_delete(&names, 1),
+            vec!["LOG.old.4", "LOG.old.30", "LOG.old.200"]
+        );
+        assert!(rotated_to_delete(&names, 4).is_empty());
+        assert!(rotated_to_delete(&names, 1000).is_empty());
+    }
+
+    #[test]
+    fn reopening_deletes_logs_past_keep_log_file_num() {
+        use crate::fs::PosixFileSystem;
+        let dir = tempfile::tempdir().unwrap();
+        let fs: Arc<dyn FileSystem> = Arc::new(PosixFileSystem);
+        let rotated = || {
+            let mut v: Vec<String> = fs
+                .list(dir.path())
+                .unwrap()
+                .into_iter()
+                .filter(|n| n.starts_with("LOG.old."))
+                .collect();
+            v.sort_by_key(|n| n["LOG.old.".len()..].parse::<u128>().unwrap());
+            v
+        };
+        let mut seen = Vec::new();
+        for i in 0..6 {
+            let log = InfoLog::open(&fs, dir.path(), 3);
+            log.log(&format!("open {i}"));
+            drop(log);
+            seen = rotated();
+            // Distinct microsecond names for each rotation.
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        assert_eq!(seen.len(), 2, "{seen:?}");
+        let text = |n: &str| String::from_utf8(std::fs::read(dir.path().join(n)).unwrap()).unwrap();
+        assert!(text(&seen[0]).contains("open 3"), "{}", text(&seen[0]));
+        assert!(text(&seen[1]).contains("open 4"));
+        assert!(text("LOG").contains("open 5"));
+    }
 
     #[test]
     fn civil_dates() {

@@ -327,6 +327,11 @@ with_setters! {
         /// Seconds between dumps of `rocksdb.stats` into the LOG (0 = never).
         /// Default: 600.
         pub stats_dump_period_sec: u32,
+        /// Largest number of info LOG files kept: the current `LOG` and up
+        /// to `keep_log_file_num - 1` rotated `LOG.old.<micros>` files.
+        /// Each open rotates the LOG and deletes the oldest rotated files
+        /// past this count. Default: 1000 (as RocksDB). At least 1.
+        pub keep_log_file_num: usize,
         /// Largest number of key ranges one compaction is split into, each run
         /// on its own thread (L0 -> base level, manual and universal
         /// compactions). Default: 1. More uses more cores for one compaction;
@@ -486,6 +491,7 @@ impl Default for Options {
             wal_recovery_mode: WalRecoveryMode::PointInTimeRecovery,
             statistics: false,
             stats_dump_period_sec: 600,
+            keep_log_file_num: 1000,
             max_subcompactions: 1,
             use_direct_reads: false,
             advise_random_on_open: true,
@@ -686,6 +692,7 @@ impl Options {
             "wal_recovery_mode" => self.wal_recovery_mode = v.parse()?,
             "statistics" => self.statistics = parse_bool(name, v)?,
             "stats_dump_period_sec" => self.stats_dump_period_sec = parse_num(name, v)?,
+            "keep_log_file_num" => self.keep_log_file_num = parse_num(name, v)?,
             "max_subcompactions" => self.max_subcompactions = parse_num(name, v)?,
             "rate_limiter_bytes_per_sec" => self.rate_limiter_bytes_per_sec = parse_num(name, v)?,
             "rate_limiter_refill_period_us" => {
@@ -902,6 +909,9 @@ impl Options {
         }
         if self.max_background_jobs == 0 {
             return bad("max_background_jobs must be at least 1".into());
+        }
+        if self.keep_log_file_num == 0 {
+            return bad("keep_log_file_num must be at least 1".into());
         }
         let u = &self.compaction_options_universal;
         if u.min_merge_width < 2 || u.max_merge_width < u.min_merge_width {
@@ -1131,6 +1141,7 @@ impl Options {
                 "stats_dump_period_sec",
                 self.stats_dump_period_sec.to_string(),
             ),
+            ("keep_log_file_num", self.keep_log_file_num.to_string()),
             ("max_subcompactions", self.max_subcompactions.to_string()),
             (
                 "rate_limiter_bytes_per_sec",

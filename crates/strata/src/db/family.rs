@@ -191,6 +191,7 @@ pub const DB_WIDE_OPTIONS: &[&str] = &[
     "wal_recovery_mode",
     "statistics",
     "stats_dump_period_sec",
+    "keep_log_file_num",
     "max_subcompactions",
     "use_direct_reads",
     "advise_random_on_open",

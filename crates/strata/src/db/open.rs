@@ -114,7 +114,7 @@ pub(super) fn open(path: &Path, options: Options, families: Vec<(String, Options
         )));
     }
     probe_direct_io(&fs, path, &options)?;
-    let log = InfoLog::open(&fs, path);
+    let log = InfoLog::open(&fs, path, options.keep_log_file_num);
     log.log(&format!(
         "Strata version {} opening {}",
         env!("CARGO_PKG_VERSION"),
