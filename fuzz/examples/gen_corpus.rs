@@ -294,13 +294,13 @@ fn main() -> Res<()> {
         &root,
         "wal",
         "structured",
-        b"\x01\x03\x10\x00a\x00\x90b\x20\x00c\x00\x01\x00",
+        b"\x01\x03a\x10\x00\xe2\x00\x90c\x20\x00\x00\x01\x00",
     )?;
     put(
         &root,
         "wal",
         "structured-trunc",
-        b"\x01\x02\x00\x01z\x00\x80y\x01\x40\x00",
+        b"\x01\x02\xfa\x00\x01\xf9\x00\x80\x01\x40\x00",
     )?;
     put(
         &root,
