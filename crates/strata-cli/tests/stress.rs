@@ -129,6 +129,7 @@ fn crash_test_universal_blob_files_without_wal() {
 
 /// One line of the whitebox report: "kill-at NAME: C cycles, K kills at
 /// the point, R not reached, V violations" as (C, K, R, V).
+#[cfg(feature = "sync-points")]
 fn point_report(stdout: &str, name: &str) -> (u64, u64, u64, u64) {
     let prefix = format!("kill-at {name}: ");
     let line = stdout
@@ -150,6 +151,7 @@ fn point_report(stdout: &str, name: &str) -> (u64, u64, u64, u64) {
 /// a kill. Each point must have killed at least once and no reopen may
 /// find a violation.
 #[test]
+#[cfg(feature = "sync-points")]
 fn crash_test_kills_at_every_sync_point() {
     let d = tempfile::tempdir().unwrap();
     let db = db_path(d.path());
@@ -294,6 +296,23 @@ fn bad_flags_are_refused() {
         "{}",
         text(&o)
     );
+    if !cfg!(feature = "sync-points") {
+        let o = strata(&[
+            "--db",
+            "/nonexistent/x",
+            "--crash-test",
+            "--duration",
+            "1",
+            "--kill-at",
+            "wal.append",
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("--kill-at needs a build with"),
+            "{}",
+            text(&o)
+        );
+    }
     let o = strata(&["--db", "/tmp/x", "--options", "no_such_option=1"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(

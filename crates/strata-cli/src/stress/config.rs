@@ -102,7 +102,8 @@ pub struct Config {
     pub kill_max_ms: u64,
     /// Crash mode: kill each child at a named sync point of the engine
     /// instead of at a random moment: a point's name, or `random-point`
-    /// for every point in turn (docs/stress.md lists them).
+    /// for every point in turn (docs/stress.md lists them). Needs the
+    /// `sync-points` feature (on by default).
     #[arg(long, value_name = "POINT|random-point")]
     pub kill_at: Option<String>,
     /// Crash mode with `--kill-at`: stop once every point aimed at was
@@ -241,6 +242,13 @@ impl Config {
             anyhow::bail!("--kill-at needs --crash-test");
         }
         self.kill_points()?;
+        if self.kill_at.is_some() && !cfg!(feature = "sync-points") {
+            anyhow::bail!(
+                "--kill-at needs a build with the engine's sync points \
+                 (this one was built with --no-default-features; \
+                 rebuild with --features sync-points)"
+            );
+        }
         if self.kills_per_point > 0 && self.kill_at.is_none() {
             anyhow::bail!("--kills-per-point needs --kill-at");
         }

@@ -195,6 +195,7 @@ fn run_normal(cfg: &Config) -> Result<i32> {
     let started = std::time::Instant::now();
     // A crash-test child aimed at a sync point arms it before the DB opens,
     // so that recovery's points count too.
+    #[cfg(feature = "sync-points")]
     if cfg.child {
         if let Some(&point) = cfg.kill_points()?.first() {
             strata::sync_point::arm_kill(point, cfg.kill_hit);
