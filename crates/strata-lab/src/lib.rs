@@ -14,6 +14,8 @@
 pub(crate) mod cli;
 pub mod data;
 pub(crate) mod judge;
+#[cfg(test)]
+mod mutated_inputs;
 pub(crate) mod report;
 pub(crate) mod run;
 pub mod spec;

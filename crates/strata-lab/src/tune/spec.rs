@@ -301,6 +301,15 @@ impl LoadedTune {
                         format!("param `{}`: `min` and `max` must be numbers", p.name),
                     ));
                 };
+                if !a.is_finite() || !b.is_finite() {
+                    return Err(self.at(
+                        span,
+                        format!(
+                            "param `{}`: `min` and `max` must be finite numbers (got {a} and {b})",
+                            p.name
+                        ),
+                    ));
+                }
                 if a >= b || (p.log && a <= 0.0) {
                     return Err(self.at(
                         span,
@@ -656,6 +665,24 @@ flags = { write_buffer_size = 33554432 }
             assert_ne!(text, TUNE, "{from}");
             let e = parse_str(&text).map(|_| ()).unwrap_err().to_string();
             assert!(e.contains(want), "{from} -> {to}: {e}");
+        }
+    }
+
+    /// A range bound of `nan` passed the `min < max` check (every
+    /// comparison with NaN is false) and panicked when the search clamped
+    /// a value into the range; `inf` made an unbounded range.
+    #[test]
+    fn a_nan_or_infinite_param_bound_is_refused() {
+        for (from, to) in [
+            ("min = 1048576", "min = nan"),
+            ("max = 268435456", "max = nan"),
+            ("max = 268435456", "max = inf"),
+            ("min = 1048576", "min = -inf\nlog = false"),
+        ] {
+            let text = TUNE.replacen(from, to, 1).replacen("log = true\n", "", 1);
+            assert_ne!(text, TUNE, "{from}");
+            let e = parse_str(&text).map(|_| ()).unwrap_err().to_string();
+            assert!(e.contains("must be finite numbers"), "{to}: {e}");
         }
     }
 }
