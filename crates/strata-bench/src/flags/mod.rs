@@ -229,7 +229,10 @@ impl Flags {
                 )));
             }
         }
-        let threads = nonneg("threads")?.max(1);
+        let threads = nonneg("threads")?;
+        if threads == 0 {
+            return Err(bad("threads", values.raw("threads"), "must be positive"));
+        }
         let key_size = nonneg("key_size")?;
         if key_size == 0 {
             return Err(bad("key_size", values.raw("key_size"), "must be positive"));
@@ -505,6 +508,13 @@ mod tests {
         assert!(flags(&["--num=-1"]).is_err());
         assert!(flags(&["--key_size=0"]).is_err());
         assert!(flags(&["--batch_size=0"]).is_err());
+        // Once taken silently as one thread.
+        let e = flags(&["--threads=0"]).unwrap_err();
+        assert!(
+            e.0.contains("threads") && e.0.contains("must be positive"),
+            "{}",
+            e.0
+        );
         assert!(flags(&["--multiread_stride=-1"]).is_err());
         let f = flags(&[
             "--batch_size=8",
