@@ -313,6 +313,13 @@ fn bad_flags_are_refused() {
             text(&o)
         );
     }
+    let o = strata(&["--db", "/nonexistent/x", "--drop-cf-one-in", "10"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--drop-cf-one-in needs --column-families"),
+        "{}",
+        text(&o)
+    );
     let o = strata(&["--db", "/tmp/x", "--options", "no_such_option=1"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(

@@ -88,9 +88,9 @@ pub struct Config {
     pub column_families: usize,
     /// With `--column-families` above 1: each operation drops a random
     /// family other than "default" and creates it again (empty) with
-    /// probability 1/N (0: never).
-    #[arg(long, default_value_t = 10_000)]
-    pub drop_cf_one_in: u64,
+    /// probability 1/N (0: never; default 10000). An error with one family.
+    #[arg(long)]
+    pub drop_cf_one_in: Option<u64>,
     /// Crash mode: run children and kill them with SIGKILL in a loop.
     #[arg(long)]
     pub crash_test: bool,
@@ -205,6 +205,11 @@ impl Config {
         }
     }
 
+    /// `--drop-cf-one-in`, or its default of 10000.
+    pub fn drop_cf_one_in(&self) -> u64 {
+        self.drop_cf_one_in.unwrap_or(10_000)
+    }
+
     /// `WriteOptions` for every write.
     pub fn write_options(&self) -> strata::WriteOptions {
         strata::WriteOptions::default()
@@ -231,6 +236,11 @@ impl Config {
         }
         if self.column_families == 0 || self.column_families > 16 {
             anyhow::bail!("--column-families must be 1 to 16");
+        }
+        if self.drop_cf_one_in.is_some_and(|n| n > 0) && self.column_families < 2 {
+            anyhow::bail!(
+                "--drop-cf-one-in needs --column-families 2 or more (the default family is never dropped)"
+            );
         }
         if self.crash_test && self.duration == 0 {
             anyhow::bail!("--crash-test needs --duration SECONDS");

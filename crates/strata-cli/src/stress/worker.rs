@@ -511,7 +511,7 @@ impl Shared {
 
     fn one_op(&self, rng: &mut Rng, held: &mut Option<HeldSnapshot>) -> anyhow::Result<()> {
         let c = &self.cfg;
-        if self.nfam > 1 && c.drop_cf_one_in > 0 && rng.below(c.drop_cf_one_in) == 0 {
+        if self.nfam > 1 && c.drop_cf_one_in() > 0 && rng.below(c.drop_cf_one_in()) == 0 {
             self.drop_and_recreate(rng)?;
         }
         let fams = self.families.read();
