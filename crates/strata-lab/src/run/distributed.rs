@@ -203,7 +203,14 @@ fn renumber(path: &Path, repeat: usize) -> anyhow::Result<()> {
 pub(crate) fn collect(dirs: &[PathBuf], out: &Path, pool: bool) -> anyhow::Result<Vec<PathBuf>> {
     let mut merged = Vec::new();
     for d in dirs {
-        for sd in study_dirs(d) {
+        let found = study_dirs(d);
+        if found.is_empty() {
+            anyhow::bail!(
+                "{}: no study results to collect (no directory with meta.json at or under it)",
+                d.display()
+            );
+        }
+        for sd in found {
             let name = sd.file_name().map(|n| n.to_os_string()).unwrap_or_default();
             let target = out.join(&name);
             std::fs::create_dir_all(target.join("runs"))?;
@@ -269,6 +276,19 @@ mod tests {
         let text = std::fs::read_to_string(dir.join("result.jsonl")).unwrap();
         let v: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
         v["repeat"].as_u64().unwrap()
+    }
+
+    /// A missing or empty directory once merged nothing and exited 0.
+    #[test]
+    fn collecting_a_directory_without_results_is_an_error() {
+        let t = tempfile::tempdir().unwrap();
+        let out = t.path().join("out");
+        for d in [t.path().join("missing"), t.path().to_path_buf()] {
+            let e = collect(std::slice::from_ref(&d), &out, false)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("no study results to collect"), "{e}");
+        }
     }
 
     #[test]

@@ -250,7 +250,11 @@ pub(crate) fn expand_with(
         }
         cells = next;
     }
-    let repeats = repeats.or(sc.repeats).unwrap_or(s.repeats).max(1);
+    if repeats == Some(0) {
+        anyhow::bail!("--repeats must be at least 1");
+    }
+    // The study's and its scales' repeats are checked when it is read.
+    let repeats = repeats.or(sc.repeats).unwrap_or(s.repeats);
     let engines = engines.unwrap_or_else(|| s.engines.clone());
     let mut jobs = Vec::new();
     for r in 0..repeats {
@@ -364,6 +368,9 @@ mod tests {
     fn expands_cells_jobs_and_flags() {
         let l = parse(SPEC, Path::new("t.toml")).unwrap();
         let p = expand(&l, "full", None, None).unwrap();
+        // `--repeats 0` was once taken silently as one.
+        let e = expand(&l, "full", Some(0), None).unwrap_err().to_string();
+        assert!(e.contains("--repeats must be at least 1"), "{e}");
         assert_eq!(p.cells.len(), 4);
         assert_eq!(p.jobs.len(), 4 * 2 * 3);
         assert_eq!(p.cells[1].id, "value_size=1024,layout=blob");
