@@ -353,6 +353,31 @@ fn use_existing_db_skips_fills_and_keeps_data() {
     );
 }
 
+/// A mistyped `--db` with `--use_existing_db=1` once read a new, empty DB
+/// and reported "(0 of N found)"; db_bench refuses it (create_if_missing
+/// is false).
+#[test]
+fn use_existing_db_without_a_database_is_an_error() {
+    let (_dir, db) = temp_db();
+    let r = run(
+        &crate::engine::strata_adapter::StrataFactory,
+        &[
+            &db,
+            "--benchmarks=readrandom",
+            "--num=50",
+            "--use_existing_db=1",
+        ],
+    );
+    assert_ne!(r.code, 0, "{}", r.out);
+    assert!(
+        r.err
+            .contains("--use_existing_db is true but there is no database at"),
+        "{}",
+        r.err
+    );
+    assert!(!r.out.contains("found)"), "{}", r.out);
+}
+
 #[test]
 fn duration_bounds_random_benchmarks() {
     let f = MemoryFactory::default();

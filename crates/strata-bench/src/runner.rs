@@ -220,6 +220,15 @@ impl<'a> Runner<'a> {
 
     fn open(&mut self) -> anyhow::Result<()> {
         if self.db.is_none() {
+            // db_bench opens with create_if_missing = !use_existing_db: a
+            // mistyped --db must not read an empty, new database.
+            if self.flags.use_existing_db && !has_files(&self.db_path) {
+                anyhow::bail!(
+                    "--use_existing_db is true but there is no database at {} \
+                     (it is opened with create_if_missing=false)",
+                    self.db_path.display()
+                );
+            }
             if let Some(parent) = self.db_path.parent() {
                 std::fs::create_dir_all(parent)?;
             }
@@ -468,4 +477,9 @@ impl<'a> Runner<'a> {
             stats,
         })
     }
+}
+
+/// Whether `dir` is a directory with at least one entry.
+fn has_files(dir: &std::path::Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some())
 }
