@@ -115,11 +115,22 @@ fn mutate(text: &str, rng: &mut Rng) -> String {
     lines.join("\n")
 }
 
+/// A refusal: its message must name the file (then `false`, not accepted).
+fn names_file(e: &anyhow::Error, path: &Path) -> bool {
+    let msg = format!("{e:#}");
+    assert!(
+        msg.contains(&path.display().to_string()),
+        "the error does not name the file: {msg}"
+    );
+    false
+}
+
 /// What `lab run`/`lab plan` do with a study file before running it, then
 /// the judging of its findings on made-up rows.
 fn plan_study(text: &str, path: &Path) -> bool {
-    let Ok(loaded) = crate::spec::parse(text, path) else {
-        return false;
+    let loaded = match crate::spec::parse(text, path) {
+        Ok(l) => l,
+        Err(e) => return names_file(&e, path),
     };
     let scales: Vec<String> = loaded.spec.scales.keys().cloned().collect();
     for scale in scales {
@@ -198,11 +209,13 @@ fn plan_commands(plan: &crate::spec::model::Plan) {
 
 /// What `lab tune` does with a tuning file before the first run.
 fn plan_tune(text: &str, path: &Path) -> bool {
-    let Ok(tune) = crate::tune::spec::parse(text, path) else {
-        return false;
+    let tune = match crate::tune::spec::parse(text, path) {
+        Ok(t) => t,
+        Err(e) => return names_file(&e, path),
     };
-    let Ok(space) = tune.space() else {
-        return false;
+    let space = match tune.space() {
+        Ok(s) => s,
+        Err(e) => return names_file(&e, path),
     };
     let base = tune.baseline();
     let _ = space.check(&base);
