@@ -75,7 +75,7 @@ pub(crate) struct Common {
     #[arg(long, value_name = "AXIS=LABEL,...")]
     pub only: Vec<String>,
     /// Kill a benchmark step after this many seconds (recorded as a failed run).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: Option<u64>,
     /// Use a `db_bench` found on PATH for every engine (testing without `strata bench`).
     #[arg(long)]
@@ -112,7 +112,7 @@ pub(crate) struct TuneArgs {
     #[arg(long = "set", value_name = "FLAG=VALUE", allow_hyphen_values = true)]
     pub set: Vec<String>,
     /// Kill a benchmark step after this many seconds (the run counts as failed).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: Option<u64>,
     /// The bench commands.
     #[command(flatten)]
@@ -292,13 +292,7 @@ fn plan_of(c: &Common) -> anyhow::Result<(crate::spec::model::Plan, PathBuf)> {
             );
         }
     }
-    let mut set = Vec::new();
-    for kv in &c.set {
-        let (k, v) = kv
-            .split_once('=')
-            .ok_or_else(|| anyhow::anyhow!("--set {kv}: expected FLAG=VALUE"))?;
-        set.push((k.trim_start_matches('-').to_string(), v.to_string()));
-    }
+    let set = set_pairs(&c.set)?;
     let mut plan =
         crate::spec::model::expand_with(&spec, &c.scale, c.repeats, c.engines.clone(), &set)?;
     plan.timeout = c.timeout.map(std::time::Duration::from_secs);
@@ -351,13 +345,20 @@ fn tune_file(arg: &str) -> Option<PathBuf> {
     crate::tune::spec::is_tune_text(&text).then_some(p)
 }
 
+/// `--set FLAG=VALUE` pairs; FLAG must be a db_bench flag (one of
+/// `strata bench`'s, which are db_bench's and Strata's own), so that a typo
+/// is refused before any run instead of failing every run.
 fn set_pairs(set: &[String]) -> anyhow::Result<Vec<(String, String)>> {
     set.iter()
         .map(|kv| {
             let (k, v) = kv
                 .split_once('=')
                 .ok_or_else(|| anyhow::anyhow!("--set {kv}: expected FLAG=VALUE"))?;
-            Ok((k.trim_start_matches('-').to_string(), v.to_string()))
+            let k = k.trim_start_matches('-');
+            if strata_bench::flags::table::lookup(k).is_none() {
+                anyhow::bail!("--set {kv}: no db_bench flag named `{k}`");
+            }
+            Ok((k.to_string(), v.to_string()))
         })
         .collect()
 }
@@ -669,6 +670,12 @@ mod tests {
         assert!(e.contains("wiredtiger") && e.contains("fjall"), "{e}");
         assert!(plan_of(&common(&["--engines", "strata,leveldb,fjall"])).is_ok());
         assert!(plan_of(&common(&["--set", "novalue"])).is_err());
+        // A mistyped flag was once accepted and failed every run.
+        for bad in ["nosuch_flag=1", "=1", "--=1"] {
+            let e = plan_of(&common(&["--set", bad])).unwrap_err().to_string();
+            assert!(e.contains("no db_bench flag named"), "{bad}: {e}");
+        }
+        assert!(Cli::try_parse_from(["strata lab", "plan", "blob", "--timeout", "0"]).is_err());
     }
 
     #[test]
