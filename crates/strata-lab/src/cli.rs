@@ -522,6 +522,7 @@ pub(crate) fn execute(cli: Cli) -> anyhow::Result<i32> {
         } => {
             let mut a = crate::data::results::load_dir(&dir_a)?;
             let mut b = crate::data::results::load_dir(&dir_b)?;
+            crate::judge::compare::check_same_study(&a, &b, &dir_a, &dir_b)?;
             crate::judge::guards::apply(&mut a);
             crate::judge::guards::apply(&mut b);
             let d = crate::judge::compare::compare(&a, &b, alpha, min_delta);

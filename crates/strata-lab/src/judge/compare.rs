@@ -40,6 +40,30 @@ fn vals(rows: &[ResultRow], e: &str, c: &str, s: &str, m: &str) -> Vec<f64> {
         .collect()
 }
 
+/// Refuses two result sets that are not runs of one study (no study name
+/// in common), so that `lab compare` never prints an empty comparison.
+pub(crate) fn check_same_study(
+    a: &[ResultRow],
+    b: &[ResultRow],
+    da: &Path,
+    db: &Path,
+) -> anyhow::Result<()> {
+    let names =
+        |rows: &[ResultRow]| -> BTreeSet<String> { rows.iter().map(|r| r.study.clone()).collect() };
+    let (sa, sb) = (names(a), names(b));
+    if sa.is_disjoint(&sb) {
+        let list = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join(", ");
+        anyhow::bail!(
+            "{} holds study `{}` and {} study `{}`: compare takes two runs of the same study",
+            da.display(),
+            list(&sa),
+            db.display(),
+            list(&sb)
+        );
+    }
+    Ok(())
+}
+
 /// Compares two sets of rows. Mann-Whitney U when both sides have at least 4
 /// repeats, Welch's t test otherwise; flagged when p < alpha and |delta| >= min_delta.
 pub(crate) fn compare(a: &[ResultRow], b: &[ResultRow], alpha: f64, min_delta: f64) -> Vec<Delta> {
@@ -129,6 +153,24 @@ mod tests {
                 r
             })
             .collect()
+    }
+
+    /// Two different studies once compared to an empty table, exit 0.
+    #[test]
+    fn different_studies_are_refused() {
+        let a = rows(&[1000.0, 1010.0]);
+        let mut b = a.clone();
+        for r in &mut b {
+            r.study = "other".into();
+        }
+        let e = check_same_study(&a, &b, Path::new("A"), Path::new("B"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("compare takes two runs of the same study"),
+            "{e}"
+        );
+        assert!(check_same_study(&a, &a, Path::new("A"), Path::new("A")).is_ok());
     }
 
     #[test]
