@@ -19,6 +19,10 @@ use crate::merge::MergeOperator;
 use crate::sstable::CompressionType;
 use crate::wal::WalRecoveryMode;
 
+/// The largest `max_background_jobs` and `max_background_compactions`:
+/// the engine starts a thread for each compaction that may run at once.
+pub const MAX_BACKGROUND_JOBS: usize = 1024;
+
 /// How SSTs are organised into levels and merged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CompactionStyle {
@@ -200,7 +204,8 @@ with_setters! {
         /// one flush at a time, which writes every sealed memtable into one L0
         /// table, so the flush share only matters through what is left for
         /// compactions. More: compaction catches up sooner under pressure, at
-        /// the cost of cores taken from foreground work.
+        /// the cost of cores taken from foreground work. At most
+        /// [`MAX_BACKGROUND_JOBS`] (each possible compaction has a thread).
         pub max_background_jobs: usize,
         /// Legacy limit on concurrent compactions; -1 (the default) derives it
         /// from `max_background_jobs`. Any other value (with or without
@@ -876,6 +881,14 @@ impl Options {
                 self.max_background_flushes, self.max_background_compactions
             ));
         }
+        if self.max_background_jobs > MAX_BACKGROUND_JOBS
+            || self.max_background_compactions > MAX_BACKGROUND_JOBS as i32
+        {
+            return bad(format!(
+                "max_background_jobs={} and max_background_compactions={} must be at most {MAX_BACKGROUND_JOBS} (each possible compaction has a thread)",
+                self.max_background_jobs, self.max_background_compactions
+            ));
+        }
         if self.num_levels < 2 || self.num_levels > 64 {
             return bad(format!("num_levels={} must be in 2..=64", self.num_levels));
         }
@@ -1260,6 +1273,23 @@ impl Default for ReadOptions {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `max_background_jobs=1000000000000` once made open spawn threads
+    /// until the OS refused one, and that refusal panicked.
+    #[test]
+    fn background_jobs_beyond_the_thread_limit_are_refused() {
+        for s in [
+            "max_background_jobs=1000000000000",
+            "max_background_jobs=1025",
+            "max_background_compactions=5000",
+        ] {
+            let o: Options = s.parse().unwrap();
+            let e = o.validate().unwrap_err().to_string();
+            assert!(e.contains("must be at most 1024"), "{s}: {e}");
+        }
+        let o: Options = "max_background_jobs=1024".parse().unwrap();
+        o.validate().unwrap();
+    }
 
     #[test]
     fn string_round_trip() {

@@ -91,7 +91,7 @@ pub fn stall_state(shape: &LsmShape, o: &Options) -> StallState {
     // FIFO lowers the L0 count only once the size limit is reached, so
     // RocksDB's SanitizeOptions sets both L0 triggers to INT_MAX there.
     let l0_triggers = compactions && o.compaction_style != CompactionStyle::Fifo;
-    if l0_triggers && shape.l0_files >= o.level0_stop_writes_trigger {
+    if l0_triggers && shape.l0_files >= l0_stop_trigger(o) {
         return StallState::Stopped(StallCause::L0FileCountLimit);
     }
     if compactions
@@ -103,7 +103,7 @@ pub fn stall_state(shape: &LsmShape, o: &Options) -> StallState {
     if o.max_write_buffer_number > 3 && shape.immutable_memtables >= max_imm && max_imm > 0 {
         return StallState::Delayed(StallCause::MemtableLimit);
     }
-    if l0_triggers && shape.l0_files >= o.level0_slowdown_writes_trigger {
+    if l0_triggers && shape.l0_files >= l0_slowdown_trigger(o) {
         return StallState::Delayed(StallCause::L0FileCountLimit);
     }
     if compactions
@@ -132,6 +132,35 @@ pub enum SpeedupCause {
     PendingCompactionBytes,
 }
 
+/// The L0 file count that slows writes, as RocksDB's `SanitizeOptions`
+/// leaves it: never below `level0_file_num_compaction_trigger` (a lower
+/// value would slow writes before compaction could start).
+pub fn l0_slowdown_trigger(o: &Options) -> usize {
+    o.level0_slowdown_writes_trigger
+        .max(o.level0_file_num_compaction_trigger)
+}
+
+/// The L0 file count that stops writes, as RocksDB's `SanitizeOptions`
+/// leaves it: never below [`l0_slowdown_trigger`]. Below the compaction
+/// trigger it would stop writes for good (no flush, so no compaction).
+pub fn l0_stop_trigger(o: &Options) -> usize {
+    o.level0_stop_writes_trigger.max(l0_slowdown_trigger(o))
+}
+
+/// The warning the info LOG gets at open when the L0 triggers are out of
+/// order and [`l0_slowdown_trigger`] / [`l0_stop_trigger`] raise them.
+pub fn l0_trigger_warning(o: &Options) -> Option<String> {
+    let (slow, stop) = (l0_slowdown_trigger(o), l0_stop_trigger(o));
+    (slow != o.level0_slowdown_writes_trigger || stop != o.level0_stop_writes_trigger).then(|| {
+        format!(
+            "[WARN] level0_file_num_compaction_trigger={} <= level0_slowdown_writes_trigger={} <= level0_stop_writes_trigger={} does not hold; writes slow down at {slow} and stop at {stop} L0 files (as RocksDB adjusts them)",
+            o.level0_file_num_compaction_trigger,
+            o.level0_slowdown_writes_trigger,
+            o.level0_stop_writes_trigger
+        )
+    })
+}
+
 /// L0 files at which compactions may run in parallel: a quarter of the way
 /// from the compaction trigger to the slowdown trigger, or twice the
 /// compaction trigger if that is fewer (RocksDB's
@@ -142,7 +171,7 @@ pub fn l0_files_for_compaction_speedup(o: &Options) -> usize {
     let trigger = o.level0_file_num_compaction_trigger;
     let slowdown = match o.compaction_style {
         CompactionStyle::Fifo => usize::MAX,
-        _ => o.level0_slowdown_writes_trigger,
+        _ => l0_slowdown_trigger(o),
     };
     let quarter = trigger.saturating_add(slowdown.saturating_sub(trigger) / 4);
     trigger.saturating_mul(2).min(quarter)
@@ -318,6 +347,31 @@ mod tests {
             };
             assert_eq!(stall_state(&s, &o), want, "{s:?}");
         }
+    }
+
+    /// `level0_stop_writes_trigger=0` once stopped writes for good: with
+    /// one L0 file and a compaction trigger of 4, no flush and so no
+    /// compaction could ever lower the count. The triggers are raised as
+    /// RocksDB's SanitizeOptions raises them, and the LOG says so.
+    #[test]
+    fn l0_triggers_below_the_compaction_trigger_are_raised() {
+        let mut o = o();
+        o.level0_file_num_compaction_trigger = 4;
+        o.level0_slowdown_writes_trigger = 2;
+        o.level0_stop_writes_trigger = 0;
+        assert_eq!((l0_slowdown_trigger(&o), l0_stop_trigger(&o)), (4, 4));
+        let shape = |l0_files| LsmShape {
+            l0_files,
+            ..LsmShape::default()
+        };
+        assert_eq!(stall_state(&shape(1), &o), StallState::Normal);
+        assert_eq!(
+            stall_state(&shape(4), &o),
+            StallState::Stopped(StallCause::L0FileCountLimit)
+        );
+        let w = l0_trigger_warning(&o).unwrap();
+        assert!(w.contains("slow down at 4 and stop at 4"), "{w}");
+        assert_eq!(l0_trigger_warning(&Options::default()), None);
     }
 
     #[test]

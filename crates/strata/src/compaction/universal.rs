@@ -511,7 +511,7 @@ pub fn pick_universal_for(
         o.num_levels,
         (
             o.level0_file_num_compaction_trigger,
-            o.level0_stop_writes_trigger,
+            crate::write_controller::l0_stop_trigger(o),
         ),
         &|level| universal_target_file_size(o, level),
     )

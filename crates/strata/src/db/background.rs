@@ -37,20 +37,40 @@ fn speedup_name(c: SpeedupCause) -> String {
 impl DbInner {
     /// Starts the flush thread and one thread for each compaction that may
     /// ever run at once ([`bg_job_limits`] under pressure).
-    pub(crate) fn start_threads(self: &Arc<Self>) -> Vec<JoinHandle<()>> {
-        let spawn = |name: String, body: fn(Arc<Self>)| {
-            let me = self.clone();
-            std::thread::Builder::new()
-                .name(name)
-                .spawn(move || body(me))
-                .expect("spawn a background thread")
-        };
-        let mut threads = vec![spawn("strata:flush".into(), Self::flush_loop)];
+    ///
+    /// # Errors
+    /// The OS refuses a thread: the threads already started are stopped
+    /// and joined, and the error names the thread.
+    pub(crate) fn start_threads(self: &Arc<Self>) -> Result<Vec<JoinHandle<()>>> {
+        type Body = fn(Arc<DbInner>);
+        let mut names: Vec<(String, Body)> = vec![("strata:flush".into(), Self::flush_loop)];
         let n = bg_job_limits(&self.opts, true).max_compactions;
         for i in 0..n {
-            threads.push(spawn(format!("strata:compact{i}"), Self::compaction_loop));
+            names.push((format!("strata:compact{i}"), Self::compaction_loop));
         }
-        threads
+        let mut threads = Vec::with_capacity(names.len());
+        for (name, body) in names {
+            let me = self.clone();
+            match std::thread::Builder::new()
+                .name(name.clone())
+                .spawn(move || body(me))
+            {
+                Ok(t) => threads.push(t),
+                Err(e) => {
+                    self.shutting_down.store(true, Ordering::Release);
+                    {
+                        let _st = self.state.lock();
+                        self.work_cv.notify_all();
+                        self.bg_cv.notify_all();
+                    }
+                    for t in threads {
+                        let _ = t.join();
+                    }
+                    return Err(Error::io(format!("start background thread {name}"), e));
+                }
+            }
+        }
+        Ok(threads)
     }
 
     /// The family whose flush should run now: of those with sealed

@@ -123,6 +123,11 @@ pub(super) fn open(path: &Path, options: Options, families: Vec<(String, Options
     for (k, v) in options.to_pairs() {
         log.log(&format!("                         Options.{k}: {v}"));
     }
+    for (name, o) in &requested {
+        if let Some(w) = crate::write_controller::l0_trigger_warning(o) {
+            log.log(&format!("{w} (column family '{name}')"));
+        }
+    }
     let levels = |name: &str| {
         requested
             .iter()
@@ -292,7 +297,7 @@ pub(super) fn open(path: &Path, options: Options, families: Vec<(String, Options
             inner.dump_stats(&mut st);
         }
     }
-    let threads = inner.start_threads();
+    let threads = inner.start_threads()?;
     inner.work_cv.notify_all();
     inner.log.log("DB opened");
     Ok(Db {
