@@ -11,6 +11,9 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
 use crate::spec::model::{expand_with, step_command};
 use crate::tune::search::propose;
 
@@ -48,31 +51,16 @@ const VALUES: &[&str] = &[
     "false",
 ];
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 /// One mutant of `text`.
-fn mutate(text: &str, rng: &mut Rng) -> String {
+fn mutate(text: &str, rng: &mut StdRng) -> String {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    let rounds = 1 + rng.below(3);
+    let rounds = 1 + rng.gen_range(0..3);
     for _ in 0..rounds {
         if lines.is_empty() {
             break;
         }
-        let i = rng.below(lines.len());
-        match rng.below(6) {
+        let i = rng.gen_range(0..lines.len());
+        match rng.gen_range(0..6) {
             0 => {
                 lines.remove(i);
             }
@@ -81,12 +69,12 @@ fn mutate(text: &str, rng: &mut Rng) -> String {
                 lines.insert(i, l);
             }
             2 => {
-                let j = rng.below(lines.len());
+                let j = rng.gen_range(0..lines.len());
                 lines.swap(i, j);
             }
             3 => {
                 let l = &lines[i];
-                let cut = rng.below(l.len() + 1);
+                let cut = rng.gen_range(0..l.len() + 1);
                 let cut = (0..=cut)
                     .rev()
                     .find(|&c| l.is_char_boundary(c))
@@ -98,9 +86,9 @@ fn mutate(text: &str, rng: &mut Rng) -> String {
                 // of an inline array or table.
                 let l = lines[i].clone();
                 let Some(eq) = l.find('=') else { continue };
-                let v = VALUES[rng.below(VALUES.len())];
+                let v = VALUES[rng.gen_range(0..VALUES.len())];
                 let rest = &l[eq + 1..];
-                let new = if rng.below(2) == 0 {
+                let new = if rng.gen_range(0..2) == 0 {
                     format!("{} {v}", &l[..=eq])
                 } else if let Some(c) = rest.find([',', ']', '}']) {
                     let start = rest[..c].rfind(['[', ',', '=', '{']).map_or(0, |s| s + 1);
@@ -152,7 +140,7 @@ fn plan_study(text: &str, path: &Path) -> bool {
 /// metric the findings name set to a made-up value, some of them zero;
 /// then every finding judged for every engine, and the computed statements.
 fn judge_made_up_rows(plan: &crate::spec::model::Plan, seed: u64) {
-    let mut rng = Rng(seed | 1);
+    let mut rng = StdRng::seed_from_u64(seed);
     let findings: Vec<_> = plan
         .loaded
         .spec
@@ -176,9 +164,9 @@ fn judge_made_up_rows(plan: &crate::spec::model::Plan, seed: u64) {
             r.step_index = i;
             r.metrics.clear();
             for m in &metrics {
-                let v = match rng.below(10) {
+                let v = match rng.gen_range(0..10) {
                     0 => 0.0,
-                    _ => (rng.below(1_000_000) + 1) as f64 / 100.0,
+                    _ => (rng.gen_range(0..1_000_000) + 1) as f64 / 100.0,
                 };
                 r.metrics.insert(m.clone(), v);
             }
@@ -258,7 +246,7 @@ fn mutants_never_panic(dir: &str, per_file: usize, check: fn(&str, &Path) -> boo
     for path in shipped(dir) {
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(check(&text, &path), "{} is refused", path.display());
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ text.len() as u64);
+        let mut rng = StdRng::seed_from_u64(text.len() as u64);
         for k in 0..per_file {
             let m = mutate(&text, &mut rng);
             let outcome = catch_unwind(AssertUnwindSafe(|| check(&m, &path)));
@@ -314,7 +302,7 @@ fn mutated_tuning_files_plan_or_fail_cleanly() {
 #[test]
 fn mutations_change_the_text() {
     let text = "a = 1\nb = [1, 2]\n[t]\nc = \"x\"\n";
-    let mut rng = Rng(7);
+    let mut rng = StdRng::seed_from_u64(7);
     let changed = (0..100).filter(|_| mutate(text, &mut rng) != text).count();
     assert!(changed > 80, "{changed}");
 }
