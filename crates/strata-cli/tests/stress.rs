@@ -268,64 +268,46 @@ fn verifier_catches_an_edited_expected_state() {
     );
 }
 
-#[test]
-fn bad_flags_are_refused() {
-    let o = strata(&[
-        "--db",
-        "/nonexistent/x",
-        "--sync",
-        "1",
-        "--disable-wal",
-        "1",
-    ]);
-    assert!(!o.status.success());
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    let o = strata(&[
-        "--db",
-        "/nonexistent/x",
-        "--crash-test",
-        "--duration",
-        "1",
-        "--kill-at",
-        "wal.apend",
-    ]);
+/// Runs `strata stress` with `args` and asserts a usage error (exit 2)
+/// whose stderr holds every string of `wants`.
+fn refused(args: &[&str], wants: &[&str]) {
+    let o = strata(args);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.contains("no such sync point") && err.contains("wal.append, wal.sync"),
-        "{}",
-        text(&o)
+    for w in wants {
+        assert!(err.contains(w), "{w}: {}", text(&o));
+    }
+}
+
+#[test]
+fn bad_flags_are_refused() {
+    let nowhere = ["--db", "/nonexistent/x"];
+    refused(
+        &[&nowhere[..], &["--sync", "1", "--disable-wal", "1"]].concat(),
+        &[],
+    );
+    let crash = [
+        &nowhere[..],
+        &["--crash-test", "--duration", "1", "--kill-at"],
+    ]
+    .concat();
+    refused(
+        &[&crash[..], &["wal.apend"]].concat(),
+        &["no such sync point", "wal.append, wal.sync"],
     );
     if !cfg!(feature = "sync-points") {
-        let o = strata(&[
-            "--db",
-            "/nonexistent/x",
-            "--crash-test",
-            "--duration",
-            "1",
-            "--kill-at",
-            "wal.append",
-        ]);
-        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-        assert!(
-            String::from_utf8_lossy(&o.stderr).contains("--kill-at needs a build with"),
-            "{}",
-            text(&o)
+        refused(
+            &[&crash[..], &["wal.append"]].concat(),
+            &["--kill-at needs a build with"],
         );
     }
-    let o = strata(&["--db", "/nonexistent/x", "--drop-cf-one-in", "10"]);
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("--drop-cf-one-in needs --column-families"),
-        "{}",
-        text(&o)
+    refused(
+        &[&nowhere[..], &["--drop-cf-one-in", "10"]].concat(),
+        &["--drop-cf-one-in needs --column-families"],
     );
-    let o = strata(&["--db", "/tmp/x", "--options", "no_such_option=1"]);
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("no_such_option"),
-        "{}",
-        text(&o)
+    refused(
+        &["--db", "/tmp/x", "--options", "no_such_option=1"],
+        &["no_such_option"],
     );
 }
 

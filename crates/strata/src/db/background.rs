@@ -57,20 +57,29 @@ impl DbInner {
             {
                 Ok(t) => threads.push(t),
                 Err(e) => {
-                    self.shutting_down.store(true, Ordering::Release);
-                    {
-                        let _st = self.state.lock();
-                        self.work_cv.notify_all();
-                        self.bg_cv.notify_all();
-                    }
-                    for t in threads {
-                        let _ = t.join();
-                    }
+                    self.stop_threads(threads);
                     return Err(Error::io(format!("start background thread {name}"), e));
                 }
             }
         }
         Ok(threads)
+    }
+
+    /// Tells the background threads to stop, wakes them and joins them; a
+    /// thread that panicked is logged.
+    pub(crate) fn stop_threads(&self, threads: Vec<JoinHandle<()>>) {
+        self.shutting_down.store(true, Ordering::Release);
+        {
+            let _st = self.state.lock();
+            self.work_cv.notify_all();
+            self.bg_cv.notify_all();
+        }
+        for t in threads {
+            let name = t.thread().name().unwrap_or("background").to_string();
+            if t.join().is_err() {
+                self.log.log(&format!("[ERROR] thread {name} panicked"));
+            }
+        }
     }
 
     /// The family whose flush should run now: of those with sealed

@@ -1023,20 +1023,8 @@ impl Db {
             return Ok(());
         }
         let flushed = self.inner.close();
-        self.inner.shutting_down.store(true, Ordering::Release);
-        {
-            let _st = self.inner.state.lock();
-            self.inner.work_cv.notify_all();
-            self.inner.bg_cv.notify_all();
-        }
-        for t in self.threads.lock().drain(..) {
-            let name = t.thread().name().unwrap_or("background").to_string();
-            if t.join().is_err() {
-                self.inner
-                    .log
-                    .log(&format!("[ERROR] thread {name} panicked"));
-            }
-        }
+        let threads: Vec<_> = self.threads.lock().drain(..).collect();
+        self.inner.stop_threads(threads);
         let wal = {
             let mut w = self.inner.wal.lock();
             if sync_wal {
