@@ -1,8 +1,9 @@
 //! Test helpers for Strata's integration tests (`crates/strata/tests`):
 //! the fault-injecting file system [`fault`] (after
 //! RocksDB's `FaultInjectionTestFS`), the kill switch [`killfs`] built on
-//! it, temporary DBs and their options, and the [`model`] randomized tests
-//! compare a DB with. A dev-dependency only, never published.
+//! it, temporary DBs and their options, the [`model`] randomized tests
+//! compare a DB with and the keys and values they draw ([`random`]). A
+//! dev-dependency only, never published.
 //!
 //! The engine's own unit tests compile [`fault`] from this crate's source
 //! (they cannot depend on a crate that depends on the engine).
@@ -10,6 +11,7 @@
 pub mod fault;
 pub mod killfs;
 pub mod model;
+pub mod random;
 
 use std::path::Path;
 use std::sync::Arc;

@@ -20,9 +20,9 @@
 
 use strata_testkit as common;
 
-use std::ops::Bound;
 use std::sync::Arc;
 
+use common::random::{self, expected_scan, key, model_range};
 use common::{apply, dump, first_diff, matching_prefix, show, Model, Ops};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -159,34 +159,6 @@ struct Harness {
     counts: Counts,
 }
 
-fn key(i: u32) -> Vec<u8> {
-    if i.is_multiple_of(7) {
-        format!("{i:05}-with-a-longer-shared-suffix").into_bytes()
-    } else {
-        format!("{i:05}").into_bytes()
-    }
-}
-
-/// The model's entries in `[lower, upper)`.
-fn model_range<'a>(
-    m: &'a Model,
-    lower: &Option<Vec<u8>>,
-    upper: &Option<Vec<u8>>,
-) -> Vec<(&'a Vec<u8>, &'a Vec<u8>)> {
-    if let (Some(l), Some(u)) = (lower, upper) {
-        if l >= u {
-            return Vec::new();
-        }
-    }
-    let lo = lower
-        .as_ref()
-        .map_or(Bound::Unbounded, |l| Bound::Included(l.clone()));
-    let hi = upper
-        .as_ref()
-        .map_or(Bound::Unbounded, |u| Bound::Excluded(u.clone()));
-    m.range::<Vec<u8>, _>((lo, hi)).collect()
-}
-
 /// An engine configuration the model test runs under.
 #[derive(Debug, Clone, Copy)]
 enum Config {
@@ -290,31 +262,11 @@ impl Harness {
     }
 
     fn rand_key(&mut self) -> Vec<u8> {
-        if self.rng.gen_ratio(1, 50) {
-            // Outside the key space (before, between, after).
-            match self.rng.gen_range(0..3) {
-                0 => b"".to_vec(),
-                1 => format!("{:05}x", self.rng.gen_range(0..self.nkeys)).into_bytes(),
-                _ => b"zzzz".to_vec(),
-            }
-        } else {
-            key(self.rng.gen_range(0..self.nkeys))
-        }
+        random::rand_key(&mut self.rng, self.nkeys)
     }
 
     fn rand_value(&mut self) -> Vec<u8> {
-        let len = match self.rng.gen_range(0..100) {
-            0 => 0,
-            1 => self.rng.gen_range(5_000..40_000),
-            _ => self.rng.gen_range(1..120),
-        };
-        let mut v = format!("{}:{}:", self.seed, self.step).into_bytes();
-        let fill = self.rng.gen_range(b'a'..=b'z');
-        v.resize(len.max(v.len()), fill);
-        if len == 0 {
-            v.clear();
-        }
-        v
+        random::rand_value(&mut self.rng, self.seed, self.step, 5_000..40_000)
     }
 
     /// A key for a merge: often one of a few hot keys, so that operands
@@ -412,9 +364,7 @@ impl Harness {
     }
 
     fn rand_bounds(&mut self) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
-        let lower = self.rng.gen_bool(0.5).then(|| self.rand_key());
-        let upper = self.rng.gen_bool(0.5).then(|| self.rand_key());
-        (lower, upper)
+        random::rand_bounds(&mut self.rng, self.nkeys)
     }
 
     /// A bounded scan (forward or reverse, maybe at a snapshot) compared with `m`.
@@ -438,15 +388,7 @@ impl Harness {
             .take(limit)
             .collect::<strata::Result<_>>()
             .unwrap_or_else(|e| panic!("{}: scan: {e}", self.ctx()));
-        let mut want = model_range(&m, &lower, &upper);
-        if reverse {
-            want.reverse();
-        }
-        let want: Vec<(Vec<u8>, Vec<u8>)> = want
-            .into_iter()
-            .take(limit)
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
+        let want = expected_scan(&m, &lower, &upper, reverse, limit);
         assert!(
             got == want,
             "{}: scan reverse={reverse} lower={:?} upper={:?}: got {} entries, want {}; first keys got {:?} want {:?}",

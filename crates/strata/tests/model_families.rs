@@ -34,7 +34,6 @@
 //! `STRATA_MODEL_SEEDS=1,2,3,4,5,6,7,8 STRATA_MODEL_OPS=100000 cargo test -p strata --test model_families -- --nocapture`
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ops::Bound;
 use std::sync::Arc;
 
 use rand::rngs::StdRng;
@@ -45,6 +44,7 @@ use strata::{
     WriteOptions,
 };
 use strata_testkit::fault::FaultInjectionFs;
+use strata_testkit::random::{self, expected_scan, key};
 use strata_testkit::{self as common, first_diff, matching_prefix, show, Model, Ops};
 
 /// The model: family name to its keys and values.
@@ -204,36 +204,6 @@ struct Harness {
     counts: Counts,
 }
 
-fn key(i: u32) -> Vec<u8> {
-    if i.is_multiple_of(7) {
-        format!("{i:05}-with-a-longer-shared-suffix").into_bytes()
-    } else {
-        format!("{i:05}").into_bytes()
-    }
-}
-
-/// The model's entries in `[lower, upper)`.
-fn model_range(
-    m: &Model,
-    lower: &Option<Vec<u8>>,
-    upper: &Option<Vec<u8>>,
-) -> Vec<(Vec<u8>, Vec<u8>)> {
-    if let (Some(l), Some(u)) = (lower, upper) {
-        if l >= u {
-            return Vec::new();
-        }
-    }
-    let lo = lower
-        .as_ref()
-        .map_or(Bound::Unbounded, |l| Bound::Included(l.clone()));
-    let hi = upper
-        .as_ref()
-        .map_or(Bound::Unbounded, |u| Bound::Excluded(u.clone()));
-    m.range::<Vec<u8>, _>((lo, hi))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect()
-}
-
 /// A key of the flattened model: the family name, a NUL (no family name
 /// holds one), the key.
 fn flat_key(family: &str, key: &[u8]) -> Vec<u8> {
@@ -363,31 +333,11 @@ impl Harness {
     }
 
     fn rand_key(&mut self) -> Vec<u8> {
-        if self.rng.gen_ratio(1, 50) {
-            // Outside the key space (before, between, after).
-            match self.rng.gen_range(0..3) {
-                0 => b"".to_vec(),
-                1 => format!("{:05}x", self.rng.gen_range(0..self.nkeys)).into_bytes(),
-                _ => b"zzzz".to_vec(),
-            }
-        } else {
-            key(self.rng.gen_range(0..self.nkeys))
-        }
+        random::rand_key(&mut self.rng, self.nkeys)
     }
 
     fn rand_value(&mut self) -> Vec<u8> {
-        let len = match self.rng.gen_range(0..100) {
-            0 => 0,
-            1 => self.rng.gen_range(3_000..20_000),
-            _ => self.rng.gen_range(1..120),
-        };
-        let mut v = format!("{}:{}:", self.seed, self.step).into_bytes();
-        let fill = self.rng.gen_range(b'a'..=b'z');
-        v.resize(len.max(v.len()), fill);
-        if len == 0 {
-            v.clear();
-        }
-        v
+        random::rand_value(&mut self.rng, self.seed, self.step, 3_000..20_000)
     }
 
     fn write(&mut self, ops: CfOps) {
@@ -623,9 +573,7 @@ impl Harness {
     }
 
     fn rand_bounds(&mut self) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
-        let lower = self.rng.gen_bool(0.5).then(|| self.rand_key());
-        let upper = self.rng.gen_bool(0.5).then(|| self.rand_key());
-        (lower, upper)
+        random::rand_bounds(&mut self.rng, self.nkeys)
     }
 
     /// A bounded scan of family `f` (forward or reverse, maybe at a
@@ -650,11 +598,7 @@ impl Harness {
             .take(limit)
             .collect::<strata::Result<_>>()
             .unwrap_or_else(|e| panic!("{}: scan {f}: {e}", self.ctx()));
-        let mut want = model_range(m, &lower, &upper);
-        if reverse {
-            want.reverse();
-        }
-        want.truncate(limit);
+        let want = expected_scan(m, &lower, &upper, reverse, limit);
         assert!(
             got == want,
             "{}: scan {f} reverse={reverse} lower={:?} upper={:?}: got {} entries, want {}; first keys got {:?} want {:?}",
