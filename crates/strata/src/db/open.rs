@@ -120,9 +120,12 @@ pub(super) fn open(path: &Path, options: Options, families: Vec<(String, Options
         env!("CARGO_PKG_VERSION"),
         path.display()
     ));
-    for (k, v) in options.to_pairs() {
-        log.log(&format!("                         Options.{k}: {v}"));
-    }
+    log.log_lines(
+        options
+            .to_pairs()
+            .into_iter()
+            .map(|(k, v)| format!("                         Options.{k}: {v}")),
+    );
     for (name, o) in &requested {
         if let Some(w) = crate::write_controller::l0_trigger_warning(o) {
             log.log(&format!("{w} (column family '{name}')"));
