@@ -36,6 +36,10 @@ fn value(b: &mut Bytes<'_>, k: &[u8], n: usize) -> Vec<u8> {
 fn options(b: &mut Bytes<'_>) -> Options {
     let mut o = Options::default().create_if_missing(true).write_buffer_size(64 * 1024).target_file_size_base(64 * 1024).max_bytes_for_level_base(256 * 1024);
     o.merge_operator = strata::merge::builtin("stringappend");
+    // An input reopens the DB up to a few hundred times: with the default
+    // 1,000 rotated info LOGs kept, every open lists and sorts a directory
+    // of them. Four keeps it small and purges a LOG on most reopens.
+    o.keep_log_file_num = 4;
     let c = b.u8();
     o.compression = compression_of(c);
     o.bloom_bits_per_key = if c & 0x10 != 0 { 10.0 } else { 0.0 };
