@@ -34,7 +34,11 @@ fn value(b: &mut Bytes<'_>, k: &[u8], n: usize) -> Vec<u8> {
 }
 
 fn options(b: &mut Bytes<'_>) -> Options {
-    let mut o = Options::default().create_if_missing(true).write_buffer_size(64 * 1024).target_file_size_base(64 * 1024).max_bytes_for_level_base(256 * 1024);
+    let mut o = Options::default()
+        .create_if_missing(true)
+        .write_buffer_size(64 * 1024)
+        .target_file_size_base(64 * 1024)
+        .max_bytes_for_level_base(256 * 1024);
     o.merge_operator = strata::merge::builtin("stringappend");
     // An input reopens the DB up to a few hundred times: with the default
     // 1,000 rotated info LOGs kept, every open lists and sorts a directory

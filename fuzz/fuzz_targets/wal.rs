@@ -61,7 +61,11 @@ fuzz_target!(|data: &[u8]| {
     for _ in 0..n {
         let fill = b.u8();
         let size = usize::from(b.u16());
-        let len = if fill & 0x80 != 0 { size % 70_000 } else { size % 256 };
+        let len = if fill & 0x80 != 0 {
+            size % 70_000
+        } else {
+            size % 256
+        };
         records.push(vec![fill; len]);
     }
     let Ok(mut log) = build_log(&records) else {
