@@ -267,10 +267,19 @@ fn tiny_study_with_fake_bench_always_runs() {
     let sdir = run_fake(
         &spec,
         &out,
-        &["--rocksdb-bench", &fake, "--set", "num=20000"],
+        &[
+            "--rocksdb-bench",
+            &fake,
+            "--set",
+            "num=20000",
+            "--repeats",
+            "3",
+        ],
     );
+    // 4 cells x 2 engines x 3 repeats x 2 steps: three repeats, the fewest
+    // that decide a verdict.
     let all = rows(&sdir.join("results.jsonl"));
-    assert_eq!(all.len(), 32);
+    assert_eq!(all.len(), 48);
     assert!(all
         .iter()
         .all(|r| r.ok && r.engine_version == "FakeBench 1.0"));

@@ -34,6 +34,18 @@ fn check_scales(p: &Path) -> strata_lab::spec::study::LoadedSpec {
     for plan in [&quick, &full] {
         assert!(!plan.jobs.is_empty());
         assert!(plan.max_disk_need() > 0);
+        // Repeats are independent: two repeats of one cell and engine draw
+        // different keys.
+        let first = &plan.jobs[0];
+        if let Some(second) = plan
+            .jobs
+            .iter()
+            .find(|j| j.repeat == 1 && j.cell.id == first.cell.id && j.engine == first.engine)
+        {
+            let seed = |j| plan.job_step_flags(j, 0).get("seed").cloned();
+            assert!(seed(first).is_some(), "{name}: no seed");
+            assert_ne!(seed(first), seed(second), "{name}: repeats share a seed");
+        }
     }
     assert!(
         quick.max_disk_need() < full.max_disk_need(),

@@ -22,6 +22,7 @@ const FINDINGS: &[(&str, &str, &str)] = &[
     ("order-noisy", "kind = \"ordering\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"noisy\", \"inline\"]", "inconclusive"),
     ("ratio-yes", "kind = \"ratio\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"fast\"]\nrange = [1.4, 1.6]", "reproduced"),
     ("ratio-off", "kind = \"ratio\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"fast\"]\nrange = [2.0, 3.0]", "not reproduced"),
+    ("ratio-larger", "kind = \"ratio\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"fast\"]\nrange = [1.1, 1.3]", "reproduced, larger than published"),
     ("ratio-rev", "kind = \"ratio\"\nalong = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"fast\"]\nrange = [0.5, 0.8]", "reversed"),
     ("ratio-noisy", "kind = \"ratio\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"noisy\"]\nwhere = { value_size = \"256\" }\nrange = [1.0, 1.1]", "inconclusive"),
     ("mono-yes", "kind = \"monotonic\"\nalong = \"value_size\"\nwhere = { layout = \"inline\" }\ndirection = \"decreasing\"", "reproduced"),
@@ -96,8 +97,9 @@ fn every_kind_gets_the_verdict_its_data_supports() {
     let count = |w: &str| FINDINGS.iter().filter(|f| f.2 == w).count();
     assert!(
         md.contains(&format!(
-            "- strata: {} reproduced, {} not reproduced, {} reversed, {} inconclusive of {n} claims.",
+            "- strata: {} reproduced, {} reproduced, larger than published, {} not reproduced, {} reversed, {} inconclusive of {n} claims.",
             count("reproduced"),
+            count("reproduced, larger than published"),
             count("not reproduced"),
             count("reversed"),
             count("inconclusive")
@@ -112,16 +114,16 @@ fn every_kind_gets_the_verdict_its_data_supports() {
 }
 
 /// A claim about more cores than the host has, scoped to the published
-/// scale, is listed as inconclusive at a smaller scale with the cores it
-/// needs, not left out; a scale-scoped claim that names no cores is left
+/// scale, is listed as not testable here at a smaller scale with the cores
+/// it needs, not left out; a scale-scoped claim that names no cores is left
 /// out; and an engine whose every cell is skipped says why.
 #[test]
-fn multi_core_claims_of_a_small_host_are_listed_inconclusive_with_the_cores_needed() {
+fn multi_core_claims_of_a_small_host_are_listed_not_testable_with_the_cores_needed() {
     let text = r#"
 name = "cores"
 title = "Cores"
 question = "Are claims about more cores listed?"
-repeats = 2
+repeats = 3
 engines = ["strata", "leveldb"]
 [flags]
 num = 1000
@@ -176,7 +178,7 @@ min = 1
         .lines()
         .find(|l| l.starts_with("| many-cores |"))
         .unwrap_or_else(|| panic!("no row for the multi-core claim\n{v}"));
-    assert!(row.contains("| strata | inconclusive |"), "{row}");
+    assert!(row.contains("| strata | not testable here |"), "{row}");
     assert!(
         row.contains("judged at the `full` scale, which needs 4096 cores; this host has"),
         "{row}"
@@ -184,7 +186,7 @@ min = 1
     assert!(!v.contains("| full-only |"), "{v}");
     assert!(
         v.contains(
-            "- strata: 1 reproduced, 0 not reproduced, 0 reversed, 1 inconclusive of 2 claims."
+            "- strata: 1 reproduced, 0 not reproduced, 0 reversed, 0 inconclusive, 1 not testable here of 2 claims."
         ),
         "{v}"
     );

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use crate::data::aggregate::values;
 use crate::data::results::ResultRow;
+use crate::judge::verdict::estimate::MIN_REPEATS;
 use crate::judge::verdict::{kinds, Judgement, Verdict, DEFAULT_MIN_EFFECT};
 use crate::spec::model::Plan;
 use crate::spec::study::{Finding, FindingKind};
@@ -139,8 +140,10 @@ pub(crate) fn judge(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) 
     if let Some(need) = cores_needed(plan, f, &xs) {
         if host_cores > 0 && need > host_cores {
             return Judgement::new(
-                Verdict::Inconclusive,
-                format!("needs {need} cores; this host has {host_cores}"),
+                Verdict::NotTestable,
+                format!(
+                    "needs {need} cores; this host has {host_cores}: testable on a host with {need} cores or more"
+                ),
             );
         }
     }
@@ -313,6 +316,26 @@ fn judge_at(
         }
         FindingKind::Bound => kinds::bound(&shown, &f.metric, &sample(None), f.max, f.min),
     };
+    if j.verdict == Verdict::Inconclusive {
+        let series: Vec<Option<&str>> = if f.series.is_empty() {
+            vec![None]
+        } else {
+            f.series.iter().map(|s| Some(s.as_str())).collect()
+        };
+        let fewest = series
+            .iter()
+            .flat_map(|s| sample(*s))
+            .map(|v| v.len())
+            .filter(|n| *n > 0)
+            .min();
+        if let Some(n) = fewest.filter(|n| *n < MIN_REPEATS) {
+            j.text = format!(
+                "{} (a cell has {n} repeat{}: no verdict is decided from fewer than {MIN_REPEATS})",
+                j.text.trim_end_matches('.'),
+                if n == 1 { "" } else { "s" }
+            );
+        }
+    }
     if j.verdict == Verdict::NoData {
         j.text = match crate::judge::guards::na_reason(rows, engine, &f.step, fixed, &f.metric) {
             Some(why) => format!("{} is n/a here: {why}", f.metric),

@@ -10,12 +10,17 @@ use crate::report::doc::Block;
 use crate::spec::model::Plan;
 use crate::spec::study::Finding;
 
-const ORDER: [Verdict; 4] = [
+const ORDER: [Verdict; 6] = [
     Verdict::Reproduced,
+    Verdict::LargerThanPublished,
     Verdict::NotReproduced,
     Verdict::Reversed,
     Verdict::Inconclusive,
+    Verdict::NotTestable,
 ];
+
+/// Verdicts counted per engine (indexed by `Verdict as usize`).
+const KINDS: usize = Verdict::NoData as usize + 1;
 
 /// The scale caveat: what the verdicts of a run at `scale` can say.
 pub(crate) fn scale_caveat(plan: &Plan) -> String {
@@ -45,8 +50,8 @@ fn applicable(plan: &Plan) -> Vec<&Finding> {
 
 /// The findings scoped to other scales that ask for more cores than this
 /// run's host has, with the cores each needs: the published multi-core
-/// claims of a run on a small host. They are listed as inconclusive, not
-/// left out, so the report says what it could not test and why.
+/// claims of a run on a small host. They are listed as not testable here,
+/// not left out, so the report says what it could not test and why.
 fn beyond_host<'a>(plan: &'a Plan, rows: &[ResultRow]) -> Vec<(&'a Finding, u32, u32)> {
     let host = rows.iter().map(|r| r.host.cores).max().unwrap_or(0);
     if host == 0 {
@@ -80,9 +85,9 @@ fn judged<'a>(plan: &'a Plan, rows: &[ResultRow], engine: &str) -> Vec<(&'a Find
         out.push((
             f,
             Judgement::new(
-                Verdict::Inconclusive,
+                Verdict::NotTestable,
                 format!(
-                    "judged at the {scales} scale, which needs {need} cores; this host has {host}"
+                    "judged at the {scales} scale, which needs {need} cores; this host has {host}: testable on a host with {need} cores or more"
                 ),
             ),
         ));
@@ -119,9 +124,14 @@ fn not_judged(engine: &str, rows: &[ResultRow]) -> String {
 }
 
 /// `engine: 1 reproduced, 0 not reproduced, ... of N claims.`
-fn summary_line(engine: &str, counts: &[usize; 5], claims: usize) -> String {
+fn summary_line(engine: &str, counts: &[usize; KINDS], claims: usize) -> String {
+    // The two rarer outcomes are named only when some claim has them.
     let mut parts: Vec<String> = ORDER
         .iter()
+        .filter(|v| {
+            !matches!(v, Verdict::LargerThanPublished | Verdict::NotTestable)
+                || counts[**v as usize] > 0
+        })
         .map(|v| format!("{} {}", counts[*v as usize], v.word()))
         .collect();
     if counts[Verdict::NoData as usize] > 0 {
@@ -140,7 +150,7 @@ pub(crate) fn summaries(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
         .iter()
         .map(|e| {
             let all = judged(plan, rows, e);
-            let mut counts = [0usize; 5];
+            let mut counts = [0usize; KINDS];
             for (_, j) in &all {
                 counts[j.verdict as usize] += 1;
             }
@@ -164,7 +174,7 @@ pub(crate) fn section(plan: &Plan, rows: &[ResultRow], requested: &[String]) -> 
     let mut summary = Vec::new();
     for e in &ran {
         let all = judged(plan, rows, e);
-        let mut counts = [0usize; 5];
+        let mut counts = [0usize; KINDS];
         for (f, j) in &all {
             counts[j.verdict as usize] += 1;
             table.push(vec![

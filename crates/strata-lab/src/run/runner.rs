@@ -39,7 +39,7 @@ pub(crate) fn run_job(
     let cores = job.cell.cpus.unwrap_or(host.cores).min(host.cores.max(1));
     let mut rows = Vec::new();
     for (i, step) in plan.steps().iter().enumerate() {
-        let mut flags = plan.step_flags(&job.cell, i);
+        let mut flags = plan.job_step_flags(job, i);
         if let Ok(e) = &engine {
             if let (true, Some(caps)) = (e.external, e.leveldb) {
                 match leveldb_db_bench_flags(&flags, caps) {

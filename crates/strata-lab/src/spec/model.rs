@@ -315,6 +315,17 @@ impl Plan {
         f
     }
 
+    /// Flags of one step of a job: [`Plan::step_flags`] of its cell, with
+    /// the study's `seed` offset by the repeat index, so that each repeat
+    /// draws its own keys (every engine of a repeat draws the same ones).
+    pub fn job_step_flags(&self, job: &Job, step_index: usize) -> BTreeMap<String, String> {
+        let mut f = self.step_flags(&job.cell, step_index);
+        if let Some(seed) = repeat_seed(f.get("seed").map(String::as_str), job.repeat) {
+            f.insert("seed".into(), seed.to_string());
+        }
+        f
+    }
+
     /// Bytes of disk a cell needs: num x (key_size + value_size) x disk_factor.
     pub fn disk_need(&self, cell: &Cell) -> u64 {
         let f = self.step_flags(cell, 0);
@@ -338,6 +349,16 @@ impl Plan {
     pub fn axis(&self, name: &str) -> Option<&ResolvedAxis> {
         self.axes.iter().find(|a| a.name == name)
     }
+}
+
+/// The seed of repeat `repeat` for a study seed: `seed + repeat`; `None`
+/// when the study sets no numeric seed (the engine's default then applies).
+pub(crate) fn repeat_seed(seed: Option<&str>, repeat: u32) -> Option<u64> {
+    seed?
+        .trim()
+        .parse::<u64>()
+        .ok()?
+        .checked_add(u64::from(repeat))
 }
 
 /// Builds the argument list for one step: `prefix + --flag=value... + --db=DIR`.
@@ -405,6 +426,29 @@ mod tests {
         assert_eq!(f.get("min_blob_size").map(String::as_str), Some("64"));
         assert_eq!(f.get("enable_blob_files").map(String::as_str), Some("true"));
         assert!(expand(&l, "huge", None, None).is_err());
+    }
+
+    #[test]
+    fn each_repeat_gets_its_own_seed() {
+        let l = parse(SPEC, Path::new("t.toml")).unwrap();
+        let p = expand_with(&l, "full", None, None, &[("seed".into(), "7".into())]).unwrap();
+        let seeds: Vec<String> = p
+            .jobs
+            .iter()
+            .filter(|j| j.cell.id == p.cells[0].id && j.engine == p.engines[0])
+            .map(|j| p.job_step_flags(j, 0)["seed"].clone())
+            .collect();
+        assert_eq!(seeds, ["7", "8", "9"]);
+        // Engines of one repeat share it.
+        let r0: Vec<String> = p
+            .jobs
+            .iter()
+            .filter(|j| j.repeat == 0 && j.cell.id == p.cells[0].id)
+            .map(|j| p.job_step_flags(j, 1)["seed"].clone())
+            .collect();
+        assert!(r0.len() > 1 && r0.iter().all(|s| s == "7"), "{r0:?}");
+        assert_eq!(repeat_seed(None, 3), None);
+        assert_eq!(repeat_seed(Some("x"), 3), None);
     }
 
     #[test]

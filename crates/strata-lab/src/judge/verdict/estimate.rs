@@ -91,6 +91,87 @@ impl Est {
     }
 }
 
+/// Fewest repeats a cell needs for an interval that can decide a verdict.
+/// With two, the sample variance has one degree of freedom and a metric
+/// that takes one of two values by timing looks exact half the time.
+pub(crate) const MIN_REPEATS: usize = 3;
+
+/// Relative resolution assumed for a metric none of whose cells shows any
+/// spread (deterministic counts): its standard deviation is floored at
+/// this share of each cell's mean (an absolute 0.01 on the log scale).
+pub(crate) const RESOLUTION: f64 = 0.01;
+
+/// The means of the cells of one comparison (values already on the effect
+/// scale; `log` says whether that scale is the log one), with the rules
+/// that keep identical or too few repeats from deciding a verdict:
+///
+/// - a cell with fewer than [`MIN_REPEATS`] repeats has no interval;
+/// - a cell whose repeats are identical borrows the pooled within-cell
+///   variance (and its degrees of freedom) of the comparison's cells that
+///   do show spread, so it never gets a zero-width interval;
+/// - when no cell shows spread, the metric is taken as resolved to
+///   [`RESOLUTION`] of its value (its variance floored at that, with n - 1
+///   degrees of freedom).
+pub(crate) fn floored_means(cells: &[Vec<f64>], log: bool) -> Vec<Option<Est>> {
+    let stats: Vec<Option<(usize, f64, f64)>> = cells
+        .iter()
+        .map(|xs| {
+            if xs.is_empty() {
+                return None;
+            }
+            let n = xs.len() as f64;
+            let m = xs.iter().sum::<f64>() / n;
+            let s2 = if xs.len() < 2 {
+                f64::NAN
+            } else {
+                xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0)
+            };
+            // Repeats equal but for floating-point rounding are identical.
+            let s2 = if s2 <= 1e-18 * m * m { 0.0 } else { s2 };
+            Some((xs.len(), m, s2))
+        })
+        .collect();
+    let (ss, dfs) = stats
+        .iter()
+        .flatten()
+        .filter(|(n, _, s2)| *n >= 2 && *s2 > 0.0)
+        .fold((0.0, 0.0), |(ss, df), (n, _, s2)| {
+            (ss + (*n as f64 - 1.0) * s2, df + (*n as f64 - 1.0))
+        });
+    let pooled = (dfs > 0.0).then(|| (ss / dfs, dfs));
+    stats
+        .iter()
+        .map(|st| {
+            let (n, m, s2) = (*st)?;
+            if n < MIN_REPEATS {
+                return Some(Est {
+                    value: m,
+                    var: f64::NAN,
+                    df: 0.0,
+                });
+            }
+            let nf = n as f64;
+            let (s2, df) = if s2 > 0.0 {
+                (s2, nf - 1.0)
+            } else if let Some((p, pdf)) = pooled {
+                (p, pdf)
+            } else {
+                let sd = if log {
+                    RESOLUTION
+                } else {
+                    RESOLUTION * m.abs()
+                };
+                (sd * sd, nf - 1.0)
+            };
+            Some(Est {
+                value: m,
+                var: s2 / nf,
+                df: if s2 == 0.0 { f64::INFINITY } else { df },
+            })
+        })
+        .collect()
+}
+
 /// The two-sided 95% quantile of Student's t with `df` (possibly
 /// fractional) degrees of freedom; 1.96 for infinite df.
 pub(crate) fn t95(df: f64) -> f64 {
@@ -153,10 +234,14 @@ impl Scale {
         }
     }
 
-    /// The mean of a sample on this scale (`None` when it is empty).
-    pub fn mean(&self, xs: &[f64]) -> Option<Est> {
-        let v: Vec<f64> = xs.iter().map(|x| self.map(*x)).collect();
-        Est::mean(&v)
+    /// The means of a comparison's cells on this scale, by the rules of
+    /// [`floored_means`].
+    pub fn means(&self, cells: &[Vec<f64>]) -> Vec<Option<Est>> {
+        let mapped: Vec<Vec<f64>> = cells
+            .iter()
+            .map(|xs| xs.iter().map(|x| self.map(*x)).collect())
+            .collect();
+        floored_means(&mapped, *self == Scale::Log)
     }
 
     /// A minimum relative effect as a distance on this scale.

@@ -23,6 +23,9 @@ pub(crate) const DEFAULT_MIN_EFFECT: f64 = 0.05;
 pub(crate) enum Verdict {
     /// The data shows the claimed effect beyond its uncertainty.
     Reproduced,
+    /// A ratio claim whose effect goes the claimed way and is larger than
+    /// the published range, beyond its uncertainty.
+    LargerThanPublished,
     /// The data shows the claim does not hold (no effect as large as the
     /// minimum, or an effect elsewhere than claimed).
     NotReproduced,
@@ -30,6 +33,10 @@ pub(crate) enum Verdict {
     Reversed,
     /// The repeats are too few or too spread to tell.
     Inconclusive,
+    /// The run cannot exercise the claim: a precondition it declares
+    /// (cores, bytes written, compactions run) does not hold here. Never
+    /// counted as a failure of the claim.
+    NotTestable,
     /// No successful run measured it.
     NoData,
 }
@@ -39,9 +46,11 @@ impl Verdict {
     pub fn word(&self) -> &'static str {
         match self {
             Verdict::Reproduced => "reproduced",
+            Verdict::LargerThanPublished => "reproduced, larger than published",
             Verdict::NotReproduced => "not reproduced",
             Verdict::Reversed => "reversed",
             Verdict::Inconclusive => "inconclusive",
+            Verdict::NotTestable => "not testable here",
             Verdict::NoData => "no data",
         }
     }
@@ -67,11 +76,23 @@ impl Judgement {
 }
 
 /// One verdict for a claim judged separately at several values of axes it
-/// holds across: reproduced only where it is reproduced at every value,
-/// reversed only where it is reversed at every value, not reproduced when
-/// it fails clearly at any value, inconclusive otherwise.
+/// holds across: reproduced only where it is reproduced at every value (a
+/// facet without data keeps it from being reproduced), reversed only where
+/// it is reversed at every value, not reproduced when it fails clearly at
+/// any value, inconclusive otherwise. A facet larger than published counts
+/// as reproduced; when every facet is, so is the claim. Facets that cannot
+/// be tested here are left out (all of them: not testable).
 pub(crate) fn combine(vs: &[Verdict]) -> Verdict {
-    let judged: Vec<Verdict> = vs
+    let testable: Vec<Verdict> = vs
+        .iter()
+        .copied()
+        .filter(|v| *v != Verdict::NotTestable)
+        .collect();
+    if testable.is_empty() && !vs.is_empty() {
+        return Verdict::NotTestable;
+    }
+    let missing = testable.contains(&Verdict::NoData);
+    let judged: Vec<Verdict> = testable
         .iter()
         .copied()
         .filter(|v| *v != Verdict::NoData)
@@ -81,11 +102,16 @@ pub(crate) fn combine(vs: &[Verdict]) -> Verdict {
     }
     let all = |v: Verdict| judged.iter().all(|x| *x == v);
     let any = |v: Verdict| judged.contains(&v);
-    if all(Verdict::Reproduced) {
-        Verdict::Reproduced
-    } else if all(Verdict::Reversed) {
+    let holds = |v: &Verdict| matches!(v, Verdict::Reproduced | Verdict::LargerThanPublished);
+    if judged.iter().all(holds) && !missing {
+        if all(Verdict::LargerThanPublished) {
+            Verdict::LargerThanPublished
+        } else {
+            Verdict::Reproduced
+        }
+    } else if all(Verdict::Reversed) && !missing {
         Verdict::Reversed
-    } else if any(Verdict::NotReproduced) || (any(Verdict::Reversed) && any(Verdict::Reproduced)) {
+    } else if any(Verdict::NotReproduced) || (any(Verdict::Reversed) && judged.iter().any(holds)) {
         Verdict::NotReproduced
     } else {
         Verdict::Inconclusive
@@ -102,7 +128,16 @@ mod tests {
         assert_eq!(combine(&[Reproduced, Reproduced]), Reproduced);
         assert_eq!(combine(&[Reproduced, Inconclusive]), Inconclusive);
         assert_eq!(combine(&[Reproduced, NotReproduced]), NotReproduced);
-        assert_eq!(combine(&[Reversed, Reversed, NoData]), Reversed);
+        // A facet without data keeps a claim from being decided either way.
+        assert_eq!(combine(&[Reversed, Reversed, NoData]), Inconclusive);
+        assert_eq!(combine(&[Reproduced, NoData]), Inconclusive);
+        assert_eq!(combine(&[LargerThanPublished, Reproduced]), Reproduced);
+        assert_eq!(
+            combine(&[LargerThanPublished, LargerThanPublished]),
+            LargerThanPublished
+        );
+        assert_eq!(combine(&[NotTestable, Reproduced]), Reproduced);
+        assert_eq!(combine(&[NotTestable, NotTestable]), NotTestable);
         assert_eq!(combine(&[Reversed, Reproduced]), NotReproduced);
         assert_eq!(combine(&[Reversed, Inconclusive]), Inconclusive);
         assert_eq!(combine(&[NoData]), NoData);

@@ -74,7 +74,7 @@ pub(crate) fn argmax_with_share(c: &Best, share: Option<f64>) -> Judgement {
     } = *c;
     let all: Vec<&[f64]> = y.iter().map(|s| s.as_slice()).collect();
     let scale = Scale::choose(&all);
-    let ests: Vec<Option<Est>> = y.iter().map(|s| scale.mean(s)).collect();
+    let ests: Vec<Option<Est>> = scale.means(y);
     let sgn = |e: &Est| if maximize { *e } else { neg(e) };
     let best_of = |cands: &mut dyn Iterator<Item = usize>| -> Option<usize> {
         cands

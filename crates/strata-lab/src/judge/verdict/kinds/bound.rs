@@ -2,7 +2,7 @@
 
 use super::reading::{no_data, unclear_at, Series};
 use crate::data::format::fmt_num;
-use crate::judge::verdict::estimate::Est;
+use crate::judge::verdict::estimate::{floored_means, Est};
 use crate::judge::verdict::{Judgement, Verdict};
 
 /// Claim: the metric's mean is at most `max` (and/or at least `min`) at
@@ -15,7 +15,7 @@ pub(crate) fn bound(
     max: Option<f64>,
     min: Option<f64>,
 ) -> Judgement {
-    let ests: Vec<Option<Est>> = y.iter().map(|s| Est::mean(s)).collect();
+    let ests: Vec<Option<Est>> = floored_means(y, false);
     if ests.iter().all(Option::is_none) {
         return no_data();
     }
@@ -54,7 +54,7 @@ pub(crate) fn bound(
                         fmt_num(hi)
                     ),
                     None => match e {
-                        Some(e) => format!("{x} {} (one repeat)", fmt_num(e.value)),
+                        Some(e) => format!("{x} {} (too few repeats)", fmt_num(e.value)),
                         None => format!("{x} no data"),
                     },
                 }

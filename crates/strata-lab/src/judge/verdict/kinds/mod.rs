@@ -120,6 +120,11 @@ mod tests {
         let v = |a: &Series, b: &Series, r| ratio(&pair(&x, a, b), r).verdict;
         assert_eq!(v(&a, &b, (2.0, 10.0)), Reproduced);
         assert_eq!(v(&a, &b, (5.0, 10.0)), NotReproduced);
+        // The claimed way, beyond the published range: larger than published.
+        assert_eq!(v(&a, &b, (1.5, 2.0)), LargerThanPublished);
+        assert_eq!(v(&b, &a, (0.5, 0.8)), LargerThanPublished);
+        // A range straddling 1 has no direction to be larger in.
+        assert_eq!(v(&a, &b, (0.9, 1.1)), NotReproduced);
         assert_eq!(v(&b, &a, (2.0, 10.0)), Reversed);
         let noisy = series(&[300.0, 300.0], 0.9, 2);
         assert_eq!(v(&a, &noisy, (2.0, 10.0)), Inconclusive);

@@ -214,9 +214,11 @@ pub(crate) fn crossover(p: &Pair, window: Option<(usize, usize)>) -> Judgement {
 }
 
 /// Claim: `b / a`, pooled over the points (a geometric mean), lies in
-/// `range`. Reproduced when its interval lies within the range; not
-/// reproduced when it lies outside it; reversed when the range is on one
-/// side of 1 and the interval clears the minimum effect on the other.
+/// `range`. Reproduced when its interval lies within the range; larger
+/// than published when the range is on one side of 1 and the interval lies
+/// beyond the range's far end; not reproduced when it lies outside it
+/// otherwise; reversed when the range is on one side of 1 and the interval
+/// clears the minimum effect on the other.
 pub(crate) fn ratio(p: &Pair, range: (f64, f64)) -> Judgement {
     let Pair {
         la, lb, min_effect, ..
@@ -295,12 +297,27 @@ pub(crate) fn ratio(p: &Pair, range: (f64, f64)) -> Judgement {
                         pct(min_effect)
                     ),
                 )
+            } else if (hi <= 1.0 && h < lo) || (lo >= 1.0 && l > hi) {
+                (
+                    Verdict::LargerThanPublished,
+                    format!("the effect goes the claimed way and is larger than the {claim}"),
+                )
             } else if h < lo || l > hi {
                 (Verdict::NotReproduced, format!("outside the {claim}"))
             } else {
+                // The direction alone may be settled where the size is not.
+                let direction = match s {
+                    Side::With if lo >= 1.0 => {
+                        format!("; the direction is reproduced ({lb} above {la} by more than {}), the size is not settled", pct(min_effect))
+                    }
+                    Side::Against if hi <= 1.0 => {
+                        format!("; the direction is reproduced ({lb} below {la} by more than {}), the size is not settled", pct(min_effect))
+                    }
+                    _ => String::new(),
+                };
                 (
                     Verdict::Inconclusive,
-                    format!("the interval reaches outside the {claim}"),
+                    format!("the interval reaches outside the {claim}{direction}"),
                 )
             }
         }

@@ -2,7 +2,7 @@
 //! each point on its scale, which side of the minimum effect its interval
 //! lies on, pooled estimates, and how figures and point labels are written.
 
-use crate::judge::verdict::estimate::{side, Est, Scale, Side};
+use crate::judge::verdict::estimate::{floored_means, side, Est, Scale, Side, MIN_REPEATS};
 use crate::judge::verdict::{Judgement, Verdict};
 
 /// Samples of one series at each point (empty: no data there).
@@ -40,7 +40,7 @@ pub(crate) fn iv(scale: &Scale, e: &Est) -> String {
             scale.diff_text(hi)
         ),
         None => format!(
-            "{} (no interval: a cell with one repeat)",
+            "{} (no interval: a cell with fewer than {MIN_REPEATS} repeats)",
             scale.diff_text(e.value)
         ),
     }
@@ -62,26 +62,40 @@ pub(crate) fn rel(scale: &Scale, a: &str, b: &str) -> String {
 /// 0 has nothing to compare (`None`), as has a point without data.
 pub(crate) fn pair_effects(a: &Series, b: &Series) -> (Scale, Vec<Option<Est>>) {
     let all: Vec<&[f64]> = a.iter().chain(b).map(|s| s.as_slice()).collect();
+    let n = a.len().min(b.len());
     if Scale::choose(&all) == Scale::Log {
-        let eff = a
-            .iter()
-            .zip(b)
-            .map(|(x, y)| Some(Est::diff(&Scale::Log.mean(x)?, &Scale::Log.mean(y)?)))
+        let cells: Vec<Vec<f64>> = a[..n].iter().chain(&b[..n]).cloned().collect();
+        let m = Scale::Log.means(&cells);
+        let eff = (0..n)
+            .map(|i| Some(Est::diff(&m[i]?, &m[n + i]?)))
             .collect();
         return (Scale::Log, eff);
     }
-    let eff = a
-        .iter()
-        .zip(b)
-        .map(|(x, y)| {
-            let (mx, my) = (Est::mean(x)?, Est::mean(y)?);
-            let r = mx.value.abs().max(my.value.abs());
-            if r == 0.0 {
+    // Each point on its own scale (its larger mean); the cells' means are
+    // then floored together, as on the log scale.
+    let refs: Vec<Option<f64>> = (0..n)
+        .map(|i| {
+            let (x, y) = (&a[i], &b[i]);
+            if x.is_empty() || y.is_empty() {
                 return None;
             }
-            let l = Scale::Linear(r);
-            Some(Est::diff(&l.mean(x)?, &l.mean(y)?))
+            let mean = |s: &[f64]| s.iter().sum::<f64>() / s.len() as f64;
+            let r = mean(x).abs().max(mean(y).abs());
+            (r > 0.0).then_some(r)
         })
+        .collect();
+    let scaled = |s: &Series| -> Vec<Vec<f64>> {
+        (0..n)
+            .map(|i| match refs[i] {
+                Some(r) => s[i].iter().map(|v| v / r).collect(),
+                None => Vec::new(),
+            })
+            .collect()
+    };
+    let cells: Vec<Vec<f64>> = scaled(a).into_iter().chain(scaled(b)).collect();
+    let m = floored_means(&cells, false);
+    let eff = (0..n)
+        .map(|i| Some(Est::diff(&m[i]?, &m[n + i]?)))
         .collect();
     (Scale::Relative, eff)
 }

@@ -26,7 +26,7 @@ pub(crate) fn monotonic(
         None => {
             let all: Vec<&[f64]> = y.iter().map(|s| s.as_slice()).collect();
             let scale = Scale::choose(&all);
-            (scale, y.iter().map(|s| scale.mean(s)).collect())
+            (scale, scale.means(y))
         }
     };
     let present: Vec<(f64, Est)> = ests
