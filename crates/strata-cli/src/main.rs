@@ -1,5 +1,6 @@
 //! The `strata` command.
 
+mod completions;
 mod inspect;
 mod stress;
 
@@ -31,6 +32,7 @@ fn run() -> anyhow::Result<i32> {
         Some("inspect") => inspect::run(rest)?,
         Some("lab") => strata_lab::run_cli(rest)?,
         Some("stress") => stress::run(rest)?,
+        Some("completions") => completions::run(rest)?,
         Some("--version" | "-V") => {
             println!(
                 "strata {} ({})",
@@ -40,10 +42,12 @@ fn run() -> anyhow::Result<i32> {
             0
         }
         Some(other) => {
-            anyhow::bail!("unknown subcommand '{other}' (expected: bench, lab, inspect, stress)")
+            anyhow::bail!(
+                "unknown subcommand '{other}' (expected: bench, lab, inspect, stress, completions)"
+            )
         }
         None => anyhow::bail!(
-            "usage: strata <subcommand> ... (subcommands: bench, lab, inspect, stress)"
+            "usage: strata <subcommand> ... (subcommands: bench, lab, inspect, stress, completions)"
         ),
     };
     Ok(code)
