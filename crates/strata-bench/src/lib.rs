@@ -69,7 +69,10 @@ pub fn run_cli(args: Vec<String>) -> anyhow::Result<i32> {
 /// `--help` text: every flag with its type, default and help.
 pub fn help_text() -> String {
     let mut s = String::from(
-        "strata bench: db_bench-compatible benchmark.\nUsage: strata bench [--flag=value ...]\n\nFlags (db_bench 7.8.3 names and defaults; [strata] marks extensions):\n",
+        "strata bench: db_bench-compatible benchmark: runs db_bench command lines (its flags, \
+         benchmarks and output) on Strata, LevelDB, fjall or RocksDB (--engine). See docs/bench.md.\n\
+         Usage: strata bench [--flag=value ...]\n\n\
+         Flags (db_bench 7.8.3 names and defaults; [strata] marks extensions):\n",
     );
     for f in flags::table::FLAGS {
         s.push_str(&format!(

@@ -25,7 +25,7 @@ pub(crate) mod tune;
 
 use std::path::PathBuf;
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 
 /// Runs `strata lab` with `args` (what follows `strata lab`, e.g.
 /// `["run", "blob", "--scale", "quick"]`); returns the exit code.
@@ -39,6 +39,12 @@ pub fn run_cli(args: Vec<String>) -> anyhow::Result<i32> {
             Ok(code)
         }
     }
+}
+
+/// The clap description of `strata lab`'s subcommands and options, as
+/// [`run_cli`] parses them (for shell completions).
+pub fn command() -> clap::Command {
+    cli::Cli::command()
 }
 
 /// The command that runs Strata's benchmark: this executable with `bench`

@@ -997,6 +997,21 @@ mod tests {
     }
 
     #[test]
+    fn help_text_is_in_db_bench_format() {
+        // What reads db_bench's `--help` reads `strata bench --help` the same.
+        let ours = crate::help_text();
+        assert!(ours.starts_with("strata bench: db_bench-compatible benchmark"));
+        let parsed = parse_help(&ours);
+        assert_eq!(parsed.len(), FLAGS.len());
+        for (spec, (name, ty, def)) in FLAGS.iter().zip(&parsed) {
+            assert_eq!(
+                (name.as_str(), ty.as_str(), def.as_str()),
+                (spec.name, spec.kind.gflags_name(), spec.default)
+            );
+        }
+    }
+
+    #[test]
     fn names_are_unique() {
         for (i, a) in FLAGS.iter().enumerate() {
             assert!(

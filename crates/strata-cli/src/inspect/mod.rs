@@ -156,6 +156,12 @@ pub fn run(args: Vec<String>) -> anyhow::Result<i32> {
     }
 }
 
+/// The clap description of `strata inspect`'s subcommands and options, as
+/// [`run`] parses them (for shell completions).
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
+}
+
 /// Runs one subcommand, writing to `out`.
 fn execute(cmd: Cmd, out: &mut dyn Write) -> anyhow::Result<i32> {
     match cmd {

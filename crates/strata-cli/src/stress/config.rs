@@ -9,7 +9,14 @@ use strata::sync_point::SyncPoint;
 /// against an expected state kept in `<DB>.expected/`; with
 /// `--crash-test`, a loop of kill -9 / reopen / verify.
 #[derive(Parser, Debug, Clone)]
-#[command(name = "strata stress", version, about)]
+#[command(
+    name = "strata stress",
+    version,
+    about = "Randomized multi-threaded load on a DB, verified against an expected state; \
+             --crash-test kills and verifies in a loop",
+    after_help = "Exit status: 0 no violation, 1 a violation (DB and expected state kept), \
+                  2 usage or other error. See docs/stress.md."
+)]
 pub struct Config {
     /// The DB directory (created if missing). The expected state lives in
     /// `<DB>.expected/`.
