@@ -8,6 +8,10 @@
 //! - `wamp` = RocksDB's `Sum` row W-Amp of the compaction stats table
 //!   ((flush + compaction writes) / flushed bytes, no WAL).
 //! - `cpu_pct` = (user + sys CPU of the bench process) / wall / cores x 100.
+//! - `cpu_us_op` = (user + sys CPU of the bench process, in µs) / the
+//!   primary benchmark's operations: the CPU cost of an operation with
+//!   everything the step's process did (background flushes and compactions
+//!   included), less noisy than wall time on a shared host.
 //! - `l0_files_end`, `l0_mb_end`, `sst_mb_end` = L0 files, L0 MB and all
 //!   SST MB (10^6 bytes) in the step's last compaction stats table: the
 //!   tree the step left.
@@ -268,7 +272,22 @@ pub(crate) fn metrics(o: &BenchOutput, acc: &Accounting) -> BTreeMap<String, f64
     if let Some(c) = cpu_pct(acc.user_sec, acc.sys_sec, acc.wall_sec, acc.cores) {
         m.insert("cpu_pct".into(), c);
     }
+    if let Some(c) = cpu_us_op(o, acc) {
+        m.insert("cpu_us_op".into(), c);
+    }
     m
+}
+
+/// CPU µs of the step's process per operation of its primary benchmark;
+/// `None` without an operation count (given, or ops/s x seconds) or CPU time.
+pub(crate) fn cpu_us_op(o: &BenchOutput, acc: &Accounting) -> Option<f64> {
+    let b = o.primary()?;
+    let ops = b
+        .operations
+        .map(|n| n as f64)
+        .or_else(|| b.seconds.map(|s| s * b.ops_sec))?;
+    let cpu = acc.user_sec + acc.sys_sec;
+    (ops >= 1.0 && cpu > 0.0).then(|| cpu * 1e6 / ops)
 }
 
 #[cfg(test)]
@@ -350,6 +369,23 @@ mod tests {
         let so = so.replace("COUNT : 0 SUM : 0", "COUNT : 10 SUM : 70");
         let m = metrics(&parse_output(&so, ""), &Accounting::default());
         assert_eq!(m["blob_write_p50"], 0.0);
+    }
+
+    #[test]
+    fn cpu_per_operation_from_the_process_time() {
+        let so = "fillrandom   :      10.000 micros/op 100000 ops/sec 1.000 seconds 100000 operations;   10.0 MB/s\n";
+        let acc = Accounting {
+            wall_sec: 1.5,
+            user_sec: 0.3,
+            sys_sec: 0.2,
+            max_rss_kb: 0,
+            cores: 2,
+        };
+        let m = metrics(&parse_output(so, ""), &acc);
+        assert!((m["cpu_us_op"] - 5.0).abs() < 1e-9, "{m:?}");
+        // No CPU time measured: no figure rather than 0.
+        let m = metrics(&parse_output(so, ""), &Accounting::default());
+        assert!(!m.contains_key("cpu_us_op"));
     }
 
     #[test]

@@ -172,6 +172,7 @@ pub(crate) const METRICS: &[Metric] = &[
     m("blob_write_p99", Statistics, "µs", Lower, "blob write p99", Guard::None, &[Table]),
     m("stall_sec", Statistics, "s", Lower, "stall s", Guard::None, &[Csv, Compare, Table]),
     m("cpu_pct", Process, "%", Lower, "CPU %", Guard::None, &[Csv, Compare, Table]),
+    m("cpu_us_op", Process, "µs/op", Lower, "CPU µs/op", Guard::None, &[Csv, Compare, Table]),
     m("score", Score, "points", Higher, "score", Guard::None, &[Table]),
     m("l0_files_per_merge", EventLog, "files", Neither, "L0 files/merge", Guard::None, &[Versus(3)]),
     m("l0_files_mean", EventLog, "files", Neither, "mean L0 files", Guard::None, &[Versus(4)]),

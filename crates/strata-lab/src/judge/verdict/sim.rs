@@ -66,9 +66,24 @@ fn normal(rng: &mut StdRng) -> f64 {
     (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
 }
 
-fn cell(rng: &mut StdRng, mean: f64, cv: f64, repeats: usize) -> Vec<f64> {
+/// How repeats spread around a cell's mean.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Noise {
+    /// Log-normal with this coefficient of variation.
+    LogNormal(f64),
+    /// One of two values, `mean x (1 - h)` or `mean x (1 + h)`, each with
+    /// probability 1/2: a metric that timing flips between two outcomes
+    /// (a merge that ends just before or just after a flush), whose
+    /// repeats are often identical.
+    TwoValued(f64),
+}
+
+fn cell(rng: &mut StdRng, mean: f64, noise: Noise, repeats: usize) -> Vec<f64> {
     (0..repeats)
-        .map(|_| mean * (cv * normal(rng) - cv * cv / 2.0).exp())
+        .map(|_| match noise {
+            Noise::LogNormal(cv) => mean * (cv * normal(rng) - cv * cv / 2.0).exp(),
+            Noise::TwoValued(h) => mean * if rng.gen::<bool>() { 1.0 + h } else { 1.0 - h },
+        })
         .collect()
 }
 
@@ -85,13 +100,16 @@ pub(crate) fn trial(
     kind: &str,
     rng: &mut StdRng,
     repeats: usize,
-    cv: f64,
+    noise: Noise,
     effect: f64,
     min_effect: f64,
 ) -> Verdict {
     let xs: Vec<String> = (0..POINTS).map(|i| format!("x{i}")).collect();
     let mut draw = |means: &[f64]| -> Vec<Vec<f64>> {
-        means.iter().map(|m| cell(rng, *m, cv, repeats)).collect()
+        means
+            .iter()
+            .map(|m| cell(rng, *m, noise, repeats))
+            .collect()
     };
     let flat = [100.0; POINTS];
     let up = flat.map(|m| m * (1.0 + effect));
@@ -179,10 +197,29 @@ pub(crate) fn rates(
     min_effect: f64,
     trials: usize,
 ) -> Rates {
+    rates_with(
+        kind,
+        repeats,
+        Noise::LogNormal(cv),
+        effect,
+        min_effect,
+        trials,
+    )
+}
+
+/// [`rates`] with any kind of noise.
+pub(crate) fn rates_with(
+    kind: &str,
+    repeats: usize,
+    noise: Noise,
+    effect: f64,
+    min_effect: f64,
+    trials: usize,
+) -> Rates {
     let mut r = Rates::default();
     for seed in 0..trials as u64 {
         let mut rng = StdRng::seed_from_u64(seed);
-        r.add(trial(kind, &mut rng, repeats, cv, effect, min_effect));
+        r.add(trial(kind, &mut rng, repeats, noise, effect, min_effect));
     }
     r
 }
@@ -219,8 +256,32 @@ pub(crate) fn table(repeats: &[usize], cvs: &[f64], min_effect: f64, trials: usi
             }
         }
     }
+    out.push_str(&format!(
+        "\nA metric that timing flips between two values {:.0}% apart (each repeat one or the other; repeats often identical), no true difference:\n\n| kind | repeats | false verdict, no effect |\n|---|---|---|\n",
+        2.0 * TWO_VALUED_HALF_GAP * 100.0
+    ));
+    for kind in KINDS.iter().filter(|k| **k != "parity") {
+        for &n in repeats {
+            let r = rates_with(
+                kind,
+                n,
+                Noise::TwoValued(TWO_VALUED_HALF_GAP),
+                0.0,
+                min_effect,
+                trials,
+            );
+            out.push_str(&format!(
+                "| {kind} | {n} | {:.1}% |\n",
+                r.share(r.reproduced + r.reversed) * 100.0
+            ));
+        }
+    }
     out
 }
+
+/// Half the gap of the simulated two-valued metric: 1.055 / 0.945, about
+/// WAF's 1.17 against 1.05.
+pub(crate) const TWO_VALUED_HALF_GAP: f64 = 0.055;
 
 #[cfg(test)]
 mod tests {
@@ -243,6 +304,39 @@ mod tests {
         for n in [3, 5, 10] {
             let r = rates("parity", n, 0.02, 0.10, 0.05, 400);
             assert!(r.share(r.reproduced) < 0.05, "parity n={n}: {r:?}");
+        }
+    }
+
+    /// Two repeats never decide a verdict, whatever the noise.
+    #[test]
+    fn two_repeats_decide_nothing() {
+        for kind in KINDS {
+            for cv in [0.0, 0.02, 0.2] {
+                let r = rates(kind, 2, cv, 0.3, 0.05, 100);
+                let decided = r.reproduced + r.reversed + r.not_reproduced;
+                assert_eq!(decided, 0, "{kind} cv={cv}: {r:?}");
+            }
+        }
+    }
+
+    /// A metric that timing flips between two values 11% apart (WAF 1.05
+    /// or 1.17), with no true difference: identical repeats in a cell no
+    /// longer give a zero-width interval, so false verdicts stay under 5%.
+    #[test]
+    fn a_two_valued_metric_rarely_gives_a_false_verdict() {
+        for kind in KINDS.iter().filter(|k| **k != "parity") {
+            for n in [2, 3, 5, 10] {
+                let r = rates_with(
+                    kind,
+                    n,
+                    Noise::TwoValued(TWO_VALUED_HALF_GAP),
+                    0.0,
+                    0.05,
+                    400,
+                );
+                let wrong = r.share(r.reproduced + r.reversed);
+                assert!(wrong < 0.05, "{kind} n={n}: {r:?}");
+            }
         }
     }
 

@@ -55,11 +55,20 @@ pub(crate) struct Best<'a> {
 /// beats every other point by more than the minimum effect; not reproduced
 /// when another point is as good (within it) or better; inconclusive when
 /// the intervals cannot tell. The text gives the bootstrap share of
-/// resamples whose best point is expected.
+/// resamples whose best point is expected, from [`BOOTSTRAP_MIN_REPEATS`]
+/// repeats per point.
 pub(crate) fn argmax(c: &Best) -> Judgement {
-    let share = bootstrap_share(c.y, c.expected, c.maximize);
-    argmax_with_share(c, Some(share))
+    let fewest = c.y.iter().filter(|s| !s.is_empty()).map(Vec::len).min();
+    let share = fewest
+        .is_some_and(|n| n >= BOOTSTRAP_MIN_REPEATS)
+        .then(|| bootstrap_share(c.y, c.expected, c.maximize));
+    argmax_with_share(c, share)
 }
+
+/// Fewest repeats per point for the bootstrap share to be shown: with
+/// fewer, resampling a handful of values says little and reads as
+/// certainty ("100% of resamples") beside an inconclusive verdict.
+pub(crate) const BOOTSTRAP_MIN_REPEATS: usize = 5;
 
 /// [`argmax`] with the bootstrap share given (`None`: not computed, as in
 /// the simulation, where it would cost most of the time).

@@ -206,6 +206,18 @@ mod tests {
             monotonic(&xs(4), "m", None, &zig, true, 0.05).verdict,
             NotReproduced
         );
+        // A step then a plateau (p999 1,274 -> 32, 30, 29, 31) is not a
+        // fall across the sweep.
+        let step = series(&[1274.0, 32.0, 31.0, 31.5, 31.2], 0.01, 5);
+        let j = monotonic(&xs(5), "m", None, &step, false, 0.05);
+        assert_eq!(j.verdict, NotReproduced, "{}", j.text);
+        assert!(j.text.contains("flat (within 5%) from x2 on"), "{}", j.text);
+        // Two steps, both down: a fall.
+        let two = series(&[1274.0, 320.0, 30.0], 0.01, 5);
+        assert_eq!(
+            monotonic(&x, "m", None, &two, false, 0.05).verdict,
+            Reproduced
+        );
         // Zeros: linear scale (stall time falling to 0).
         let stall = series(&[7.0, 0.0, 0.0], 0.05, 3);
         assert_eq!(
@@ -224,14 +236,19 @@ mod tests {
     #[test]
     fn argmax_with_its_lead_and_bootstrap_share() {
         let x = xs(4);
-        let peak = series(&[100.0, 150.0, 120.0, 90.0], 0.02, 3);
-        let j = argmax(&best(&x, &peak, &[1], true));
+        let peak5 = series(&[100.0, 150.0, 120.0, 90.0], 0.02, 5);
+        let j = argmax(&best(&x, &peak5, &[1], true));
         assert_eq!(j.verdict, Verdict::Reproduced, "{}", j.text);
         assert!(
             j.text.contains("in 100% of 1000 bootstrap resamples"),
             "{}",
             j.text
         );
+        // Below 5 repeats no bootstrap share is given.
+        let peak = series(&[100.0, 150.0, 120.0, 90.0], 0.02, 3);
+        let j = argmax(&best(&x, &peak, &[1], true));
+        assert_eq!(j.verdict, Verdict::Reproduced, "{}", j.text);
+        assert!(!j.text.contains("bootstrap"), "{}", j.text);
         assert_eq!(argmax(&best(&x, &peak, &[2], true)).verdict, NotReproduced);
         assert_eq!(argmax(&best(&x, &peak, &[3], false)).verdict, Reproduced);
         // Interior (positions 1 and 2) against the ends.

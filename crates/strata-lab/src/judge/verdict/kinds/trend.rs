@@ -10,8 +10,9 @@ use crate::judge::verdict::{Judgement, Verdict};
 /// (`increasing`) or falls along an ordered axis. The overall change is the
 /// least-squares line through the point estimates over the sweep positions,
 /// read from first to last point; reproduced when it clears the minimum
-/// effect in the claimed direction and no single step clears it the other
-/// way; reversed when the change clears it the other way and no step goes
+/// effect in the claimed direction, no single step clears it the other
+/// way, and the sweep without its first or without its last point is not
+/// flat (a step then a plateau is not a trend); reversed when the change clears it the other way and no step goes
 /// the claimed way.
 pub(crate) fn monotonic(
     xs: &[String],
@@ -44,18 +45,34 @@ pub(crate) fn monotonic(
             "fewer than two points with data",
         );
     }
-    let xbar = present.iter().map(|p| p.0).sum::<f64>() / present.len() as f64;
-    let sxx: f64 = present.iter().map(|p| (p.0 - xbar).powi(2)).sum();
-    let span = present[present.len() - 1].0 - present[0].0;
-    let overall = Est::combine(
-        &present
-            .iter()
-            .map(|(x, e)| ((x - xbar) / sxx * span, *e))
-            .collect::<Vec<_>>(),
-    );
+    let overall = fitted_change(&present);
     let signed = |e: &Est| if increasing { *e } else { neg(e) };
     let t = scale.threshold(min_effect);
     let os = side(&signed(&overall), t);
+    // Where the sweep is flat without its first (or last) point, the whole
+    // change is one step at an end: a step then a plateau, not a trend.
+    let k = present.len();
+    let plateau = if k >= 3 {
+        let after_first = side(&signed(&fitted_change(&present[1..])), t);
+        let before_last = side(&signed(&fitted_change(&present[..k - 1])), t);
+        if after_first == Side::Null {
+            Some(format!(
+                "flat (within {}) from {} on",
+                pct(min_effect),
+                xs[present[1].0 as usize]
+            ))
+        } else if before_last == Side::Null {
+            Some(format!(
+                "flat (within {}) up to {}",
+                pct(min_effect),
+                xs[present[k - 2].0 as usize]
+            ))
+        } else {
+            None
+        }
+    } else {
+        None
+    };
     let steps: Vec<(String, Side)> = present
         .windows(2)
         .map(|w| {
@@ -102,6 +119,13 @@ pub(crate) fn monotonic(
         .map(|s| s.0.clone())
         .collect();
     let (v, why) = match os {
+        Side::With if against.is_empty() && plateau.is_some() => (
+            Verdict::NotReproduced,
+            format!(
+                "{unit} {dir} in one step at an end of the sweep, {}",
+                plateau.unwrap_or_default()
+            ),
+        ),
         Side::With if against.is_empty() => (
             Verdict::Reproduced,
             format!("{unit} {dir} by more than {m} overall, no step against"),
@@ -134,4 +158,18 @@ pub(crate) fn monotonic(
         ),
     };
     Judgement::new(v, format!("{why}. {figs}"))
+}
+
+/// The least-squares line through the point estimates over their sweep
+/// positions, read from the first point to the last.
+fn fitted_change(present: &[(f64, Est)]) -> Est {
+    let xbar = present.iter().map(|p| p.0).sum::<f64>() / present.len() as f64;
+    let sxx: f64 = present.iter().map(|p| (p.0 - xbar).powi(2)).sum();
+    let span = present[present.len() - 1].0 - present[0].0;
+    Est::combine(
+        &present
+            .iter()
+            .map(|(x, e)| ((x - xbar) / sxx * span, *e))
+            .collect::<Vec<_>>(),
+    )
 }
