@@ -22,7 +22,7 @@ fn run_tiny(extra: &[&str]) -> (tempfile::TempDir, std::path::PathBuf, std::proc
     std::fs::write(&spec, SPEC).unwrap();
     let out = dir.path().join("out");
     let o = Command::new(STRATA)
-        .args(["lab", "run"])
+        .args(["lab", "run", "--no-settle"])
         .arg(&spec)
         .args(["--scale", "quick", "--engines", "strata"])
         // Enough keys, and a write buffer small enough, for flushes.

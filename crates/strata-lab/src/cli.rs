@@ -43,6 +43,9 @@ impl BenchCommands {
             rocksdb_bench: self.rocksdb_bench.clone(),
             leveldb_bench: self.leveldb_bench.clone(),
             max_jobs: None,
+            order_seed: None,
+            settle: false,
+            allow_missing_engines: true,
         }
     }
 }
@@ -147,6 +150,18 @@ pub(crate) enum Cmd {
         /// Stop after this many runs (for testing interruption).
         #[arg(long, hide = true)]
         max_runs: Option<usize>,
+        /// Seed of the job order within each repeat (default: from the
+        /// clock; recorded in meta.json and the report's setup).
+        #[arg(long)]
+        order_seed: Option<u64>,
+        /// Do not settle the host between jobs (by default: sync, and drop
+        /// the page cache when running as root). Stated in the report.
+        #[arg(long)]
+        no_settle: bool,
+        /// Run without a requested engine that cannot run (its bench is
+        /// missing) instead of failing; the report says so.
+        #[arg(long)]
+        allow_missing_engines: bool,
     },
     /// Write (or rewrite) the report of a results directory.
     Report {
@@ -480,11 +495,17 @@ pub(crate) fn execute(cli: Cli) -> anyhow::Result<i32> {
             common,
             resume,
             max_runs,
+            order_seed,
+            no_settle,
+            allow_missing_engines,
         } => {
             let (plan, _) = plan_of(&common)?;
             let mut o = options(&common)?;
             o.resume = resume;
             o.max_jobs = max_runs;
+            o.order_seed = order_seed;
+            o.settle = !no_settle;
+            o.allow_missing_engines = allow_missing_engines;
             let sdir = crate::run::runner::run_study(&plan, &o)?;
             if max_runs.is_some() && !sdir.join("results.jsonl").exists() {
                 println!("stopped early; resume with --resume ({})", sdir.display());

@@ -164,8 +164,16 @@ fn resume_after_interruption() {
         .iter()
         .map(|p| std::fs::read_to_string(p).unwrap())
         .collect();
-    // A job killed mid-way leaves a run directory without result.jsonl.
-    let partial = sdir.join("runs/strata__value_size_2048_layout_inline__r0");
+    // A job killed mid-way leaves a run directory without result.jsonl
+    // (jobs run in a shuffled order: take one the first run did not do).
+    let partial = ["256", "2048"]
+        .iter()
+        .flat_map(|v| {
+            ["inline", "blob"].map(|l| format!("runs/strata__value_size_{v}_layout_{l}__r0"))
+        })
+        .map(|k| sdir.join(k))
+        .find(|p| !p.join("result.jsonl").exists())
+        .expect("a job the interrupted run did not do");
     std::fs::create_dir_all(partial.join("db")).unwrap();
     std::fs::write(partial.join("step0.stdout"), "garbage from a killed run").unwrap();
     let mut again = base.to_vec();
@@ -194,15 +202,40 @@ fn resume_after_interruption() {
 }
 
 #[test]
-fn missing_rocksdb_runs_strata_alone_and_says_so() {
+fn missing_rocksdb_is_an_error_unless_allowed_then_strata_runs_alone_and_says_so() {
     let b = bench_or_fake();
     let (d, spec) = setup();
     let out = d.path().join("out");
+    // A requested engine that cannot run fails the run, naming it and how
+    // to get it, before any job runs.
+    let o = Command::new(common::LAB)
+        .args([
+            "run",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .args(["--strata-bench", &b, "--no-settle", "--repeats", "1"])
+        .args(["--rocksdb-bench", "/nonexistent/db_bench"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_contains(&err, "requested engine `rocksdb` cannot run");
+    assert_contains(&err, "--features rocksdb");
+    assert_contains(&err, "--allow-missing-engines");
+    assert!(strata_lab::data::results::run_files(&out.join("tiny-quick")).is_empty());
     run_with(
         &spec,
         &out,
         &b,
-        &["--rocksdb-bench", "/nonexistent/db_bench", "--repeats", "1"],
+        &[
+            "--rocksdb-bench",
+            "/nonexistent/db_bench",
+            "--repeats",
+            "1",
+            "--allow-missing-engines",
+        ],
     );
     let md = read(&out.join("tiny-quick/report.md"));
     assert_contains(&md, "RocksDB was not measured");
@@ -291,6 +324,13 @@ fn tiny_study_with_fake_bench_always_runs() {
     // (wal + flush + compaction) / user = 2.5
     assert_eq!(r.metrics["waf"], 2.5);
     let md = read(&sdir.join("report.md"));
+    // Independent repeats, a shuffled order and the settle step, stated.
+    assert_contains(
+        &md,
+        "Each of the 3 repeats drew its own keys (seeds 7, 8, 9;",
+    );
+    assert_contains(&md, "in an order shuffled within each repeat (order seed ");
+    assert_contains(&md, "between jobs: none (--no-settle)");
     for e in ["strata", "rocksdb"] {
         assert_contains(&md, &format!("- {e}, fillrandom ops/sec (ops_sec): blob rises above inline between 256 B and 2 KB (inline 195,312 vs blob 500,000 at 2 KB)"));
         let cross = md

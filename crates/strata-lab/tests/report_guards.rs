@@ -149,7 +149,13 @@ fn expect_withheld(r: &ResultRow, metric: &str) -> Option<&'static str> {
 fn run_study(out: &Path, name: &str, extra: &[&str]) {
     let study = crate_dir().join(format!("../../studies/{name}.toml"));
     let fake = fake_bench();
-    let mut args = vec!["run", study.to_str().unwrap(), "--scale", "quick"];
+    let mut args = vec![
+        "run",
+        study.to_str().unwrap(),
+        "--scale",
+        "quick",
+        "--no-settle",
+    ];
     args.extend(["--engines", "strata", "--strata-bench", &fake]);
     args.extend(["--out", out.to_str().unwrap()]);
     args.extend(extra);

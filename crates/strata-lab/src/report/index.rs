@@ -189,6 +189,7 @@ mod tests {
             set: vec![("value_size".into(), "4096".into())],
             only: vec!["keys=default".into()],
             command: "/x/strata lab run sweeps/ycsb.toml --scale full --out /tmp/r".into(),
+            ..Meta::default()
         };
         assert_eq!(
             regenerate_command(&meta, "docs/results"),

@@ -66,6 +66,7 @@ pub(crate) fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
     if let Some(span) = crate::report::index::run_span(&rows) {
         setup.push(format!("Runs started {span}."));
     }
+    setup.push(setup::hygiene_line(&rows, &meta));
     // `strata bench --engine=rocksdb` exists only in a binary built with
     // the feature; the other engines are in every build.
     let in_process_rocksdb = meta

@@ -31,6 +31,49 @@ pub(crate) fn git_commits_line(rows: &[ResultRow]) -> String {
     }
 }
 
+/// How the repeats were kept independent and the jobs apart: the seed of
+/// each repeat, the job order and the settle step between jobs.
+pub(crate) fn hygiene_line(rows: &[ResultRow], meta: &crate::run::layout::Meta) -> String {
+    // The seeds as the runs' command lines passed them.
+    let mut seeds: BTreeMap<u32, std::collections::BTreeSet<u64>> = BTreeMap::new();
+    for r in rows {
+        if let Some(s) = r
+            .command
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("--seed="))
+            .and_then(|s| s.parse::<u64>().ok())
+        {
+            seeds.entry(r.repeat).or_default().insert(s);
+        }
+    }
+    let all: std::collections::BTreeSet<u64> = seeds.values().flatten().copied().collect();
+    let seeds = match (seeds.len(), all.len()) {
+        (0, _) => "No seed was passed: each engine's default applies".to_string(),
+        (1, _) => format!(
+            "The repeat ran with seed {}",
+            all.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
+        ),
+        (n, 1) => format!(
+            "All {n} repeats ran with seed {}: they drew the same keys, so they are not independent",
+            all.iter().next().copied().unwrap_or(0)
+        ),
+        (n, _) => format!(
+            "Each of the {n} repeats drew its own keys (seeds {}; the engines of a repeat share its seed)",
+            all.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
+        ),
+    };
+    let order = match meta.order_seed {
+        Some(s) => format!("jobs ran repeat by repeat, in an order shuffled within each repeat (order seed {s}, `--order-seed {s}` replays it)"),
+        None => "jobs ran in plan order".to_string(),
+    };
+    let settle = if meta.settle.is_empty() {
+        "no settle step recorded".to_string()
+    } else {
+        format!("between jobs: {}", meta.settle)
+    };
+    format!("{seeds}; {order}; {settle}.")
+}
+
 /// Engines whose build has assertions on (from the probe's version or the
 /// rows' engine versions): their speed figures are not comparable.
 pub(crate) fn assertion_builds(meta: &crate::run::layout::Meta, rows: &[ResultRow]) -> Vec<String> {

@@ -31,6 +31,13 @@ pub(crate) struct Meta {
     /// The command line that ran the study (empty in older directories).
     #[serde(default)]
     pub command: String,
+    /// Seed of the job order within each repeat (`None`: plan order, as
+    /// in older directories and runs split across hosts).
+    #[serde(default)]
+    pub order_seed: Option<u64>,
+    /// The settle step between jobs, in words (empty: none recorded).
+    #[serde(default)]
+    pub settle: String,
 }
 
 impl Meta {
@@ -46,6 +53,8 @@ impl Meta {
             set: plan.set.clone(),
             only: plan.only.clone(),
             command: crate::run::process::shell_join(&std::env::args().collect::<Vec<_>>()),
+            order_seed: None,
+            settle: String::new(),
         }
     }
 }

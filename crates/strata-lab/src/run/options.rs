@@ -18,4 +18,11 @@ pub(crate) struct RunOptions {
     pub leveldb_bench: Option<String>,
     /// Stop after this many jobs (testing interruption).
     pub max_jobs: Option<usize>,
+    /// Seed of the job order within each repeat (`None`: from the clock,
+    /// recorded in `meta.json`).
+    pub order_seed: Option<u64>,
+    /// Settle the host before each job (sync; drop the page cache as root).
+    pub settle: bool,
+    /// Run without a requested engine that cannot run, instead of failing.
+    pub allow_missing_engines: bool,
 }

@@ -9,6 +9,7 @@ use crate::data::results::HostInfo;
 use crate::data::results::{self, ResultRow, RUN_FILE, SCHEMA_VERSION};
 use crate::run::engines::{resolve_engines, EngineCmd};
 use crate::run::host::{git_commit, host_info};
+use crate::run::hygiene::{execution_order, fresh_order_seed, Settle};
 use crate::run::layout::{job_done, merge, run_dir, study_dir, write_meta, Meta};
 use crate::run::leveldb::{leveldb_db_bench_flags, with_leveldb_log_line};
 use crate::run::options::RunOptions;
@@ -173,13 +174,45 @@ pub(crate) fn run_study(plan: &Plan, opts: &RunOptions) -> anyhow::Result<PathBu
     if engines.is_empty() {
         anyhow::bail!("no engine available: {}", notes.join(" "));
     }
+    let missing: Vec<&String> = plan
+        .engines
+        .iter()
+        .filter(|e| !engines.iter().any(|c| &c.engine == *e))
+        .collect();
+    if !missing.is_empty() && !opts.allow_missing_engines {
+        let why: Vec<String> = notes
+            .iter()
+            .filter(|n| {
+                missing
+                    .iter()
+                    .any(|e| n.starts_with(&format!("{e} was requested")))
+            })
+            .map(|n| n.replace("; the study ran without it.", "."))
+            .collect();
+        let how: Vec<String> = missing.iter().map(|e| how_to_get(e)).collect();
+        anyhow::bail!(
+            "requested engine{} {} cannot run: {} {} Or leave it out of --engines, or pass --allow-missing-engines to run without it (the report then says so).",
+            if missing.len() == 1 { "" } else { "s" },
+            missing
+                .iter()
+                .map(|e| format!("`{e}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            why.join(" "),
+            how.join(" ")
+        );
+    }
     if let Some(n) = notes.first() {
         eprintln!("note: {n}");
     }
     for e in &engines {
         notes.push(format!("{} ran through {}.", e.engine, e.how));
     }
-    let meta = Meta::of(plan, engines.clone(), notes);
+    let settle = Settle::available(opts.settle);
+    let order_seed = opts.order_seed.unwrap_or_else(fresh_order_seed);
+    let mut meta = Meta::of(plan, engines.clone(), notes);
+    meta.order_seed = Some(order_seed);
+    meta.settle = settle.describe().to_string();
     write_meta(&sdir, plan, &meta)?;
     let host = host_info(&sdir);
     let git = git_commit();
@@ -188,6 +221,7 @@ pub(crate) fn run_study(plan: &Plan, opts: &RunOptions) -> anyhow::Result<PathBu
         .iter()
         .filter(|j| engines.iter().any(|e| e.engine == j.engine))
         .collect();
+    let jobs = execution_order(&jobs, order_seed);
     let bar = indicatif::ProgressBar::new(jobs.len() as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} runs, ETA {eta} | {msg}")
@@ -217,6 +251,9 @@ pub(crate) fn run_study(plan: &Plan, opts: &RunOptions) -> anyhow::Result<PathBu
             .iter()
             .find(|e| e.engine == job.engine)
             .ok_or_else(|| "engine unavailable".to_string());
+        if let Some(w) = settle.run() {
+            bar.println(format!("warning: {w}"));
+        }
         let rows = run_job(plan, job, eng, &sdir, &host, &git)?;
         if let Some(r) = rows.iter().find(|r| !r.ok) {
             bar.println(format!(
@@ -232,6 +269,15 @@ pub(crate) fn run_study(plan: &Plan, opts: &RunOptions) -> anyhow::Result<PathBu
     bar.finish_with_message("done");
     merge(&sdir)?;
     Ok(sdir)
+}
+
+/// How to get an engine's bench, for the error that names a missing one.
+fn how_to_get(engine: &str) -> String {
+    match engine {
+        "rocksdb" => "For RocksDB: build `strata` with `cargo build --release --features rocksdb`, or give a release db_bench with --rocksdb-bench PATH.".into(),
+        "leveldb" => "For LevelDB: `strata bench --engine=leveldb` needs the LevelDB built into `strata` (see docs/bench.md), or give LevelDB's db_bench with --leveldb-bench PATH.".into(),
+        e => format!("For {e}: check that `strata bench --engine={e}` runs."),
+    }
 }
 
 /// Bytes of every file under `dir` (recursively); `None` if `dir` cannot
