@@ -37,6 +37,10 @@ pub struct BenchOutput {
     /// `Size(MB)`); `Files` and `Size(MB)` are 0 when that table has no L0
     /// row (RocksDB leaves out a level with no files and no compactions).
     pub compaction_l0: BTreeMap<String, f64>,
+    /// The deepest level holding files in the last compaction stats table
+    /// (0: only L0, or no files), for claims that need the tree to reach a
+    /// level (a level multiplier acts only below the second level).
+    pub deepest_level: Option<u32>,
     /// Seconds of `Cumulative stall:` from DB stats, if printed.
     pub cumulative_stall_sec: Option<f64>,
     /// Mean microseconds per flush from LevelDB's `LOG:` line (its LOG
@@ -169,6 +173,7 @@ pub fn parse_output(stdout: &str, stderr: &str) -> BenchOutput {
         if let Some(h) = TableHeader::parse(line) {
             header = Some(h);
             out.compaction_l0 = BTreeMap::from([("Files".into(), 0.0), ("Size(MB)".into(), 0.0)]);
+            out.deepest_level = Some(0);
             continue;
         }
         if line.starts_with("Priority ") {
@@ -176,7 +181,18 @@ pub fn parse_output(stdout: &str, stderr: &str) -> BenchOutput {
             continue;
         }
         if let Some(h) = header.as_ref() {
-            match h.row(line) {
+            let row = h.row(line);
+            if let Some(r) = &row {
+                let level = r
+                    .level
+                    .strip_prefix('L')
+                    .and_then(|n| n.parse::<u32>().ok());
+                if let (Some(n), true) = (level, r.numbers().get("Files").is_some_and(|f| *f > 0.0))
+                {
+                    out.deepest_level = Some(out.deepest_level.unwrap_or(0).max(n));
+                }
+            }
+            match row {
                 Some(r) if r.level == "Sum" => out.compaction_sum = r.numbers(),
                 Some(r) if r.level == "L0" => out.compaction_l0 = r.numbers(),
                 _ => {}
@@ -433,6 +449,7 @@ Cumulative stall: 00:00:0.106 H:M:S, 70.4 percent
         assert_eq!(l0.get("Files"), Some(&5.0));
         assert!(close(l0["Size(MB)"], 270.39 * 1024.0 / 1e6));
         assert_eq!(o.cumulative_stall_sec, Some(0.106));
+        assert_eq!(o.deepest_level, Some(0));
         let f = field_set(&o);
         assert!(f.contains("compaction:WPreComp(GB)") && f.contains("stall:cumulative"));
     }
@@ -458,6 +475,7 @@ Level    Files   Size     Score Read(GB)  Rn(GB) Rnp1(GB) Write(GB) Wnew(GB) Mov
         );
         let o = parse_output(&with_l0, "");
         assert_eq!(o.compaction_l0.get("Files"), Some(&3.0));
+        assert_eq!(o.deepest_level, Some(1));
         let o = parse_output(&format!("{with_l0}{}", table("")), "");
         assert_eq!(o.compaction_l0.get("Files"), Some(&0.0));
         assert_eq!(o.compaction_l0.get("Size(MB)"), Some(&0.0));

@@ -14,7 +14,8 @@
 //!   included), less noisy than wall time on a shared host.
 //! - `l0_files_end`, `l0_mb_end`, `sst_mb_end` = L0 files, L0 MB and all
 //!   SST MB (10^6 bytes) in the step's last compaction stats table: the
-//!   tree the step left.
+//!   tree the step left; `deepest_level_end` = the deepest level holding
+//!   files in that table (0: L0 only).
 //! - `comp_cpu_sec` = SUM of `rocksdb.compaction.times.cpu_micros` / 1e6
 //!   (falls back to `CompMergeCPU(sec)` of the Sum row).
 //! - `waf_no_wal` = `waf` without the WAL term (see [`waf_no_wal`]).
@@ -200,6 +201,9 @@ pub(crate) fn metrics(o: &BenchOutput, acc: &Accounting) -> BTreeMap<String, f64
     // two runs' W-Amp compare fairly only beside it.
     if let Some(v) = o.compaction_l0.get("Files") {
         m.insert("l0_files_end".into(), *v);
+    }
+    if let Some(v) = o.deepest_level {
+        m.insert("deepest_level_end".into(), f64::from(v));
     }
     if let Some(v) = o.compaction_l0.get("Size(MB)") {
         m.insert("l0_mb_end".into(), *v);

@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 
 use crate::data::aggregate::values;
+use crate::data::format::fmt_num;
 use crate::data::results::ResultRow;
 use crate::judge::verdict::estimate::MIN_REPEATS;
 use crate::judge::verdict::{kinds, Judgement, Verdict, DEFAULT_MIN_EFFECT};
@@ -147,6 +148,9 @@ pub(crate) fn judge(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) 
             );
         }
     }
+    if let Some(why) = unmet_need(rows, f, engine, &xs) {
+        return Judgement::new(Verdict::NotTestable, why);
+    }
     let across = across_axes(plan, f);
     let used: Vec<&str> = plan
         .axes
@@ -191,6 +195,99 @@ pub(crate) fn judge(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) 
         verdict,
         format!("judged at each of {} facets. {text}", parts.len()),
     )
+}
+
+/// The first of the finding's preconditions ([`Need`]) that some point it
+/// compares does not meet on `engine`, in words with the measured value;
+/// `None` when every need is met, or cannot be checked (no cell reports
+/// the metric). A point meets a need when one of its series' cells does
+/// (a smaller multiplier that makes the tree one level deeper acts).
+fn unmet_need(rows: &[ResultRow], f: &Finding, engine: &str, xs: &[String]) -> Option<String> {
+    let in_finding = |r: &ResultRow| {
+        r.ok && r.engine == engine
+            && r.step == f.step
+            && f.where_.iter().all(|(k, v)| r.cell.get(k) == Some(v))
+            && f.along
+                .as_ref()
+                .is_none_or(|al| r.cell.get(al).is_some_and(|l| xs.contains(l)))
+            && match &f.series_axis {
+                Some(sa) if !f.series.is_empty() => {
+                    r.cell.get(sa).is_some_and(|l| f.series.contains(l))
+                }
+                _ => true,
+            }
+    };
+    for n in &f.needs {
+        let mut per_cell: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+        for r in rows.iter().filter(|r| in_finding(r)) {
+            if let Some(v) = r.metrics.get(&n.metric) {
+                per_cell.entry(r.cell_id.as_str()).or_default().push(*v);
+            }
+        }
+        let means: Vec<(&str, f64)> = per_cell
+            .iter()
+            .map(|(c, v)| (*c, v.iter().sum::<f64>() / v.len() as f64))
+            .collect();
+        let fails =
+            |m: f64| n.at_least.is_some_and(|lo| m < lo) || n.at_most.is_some_and(|hi| m > hi);
+        // Cells grouped by point: every label but the series axis.
+        let point_of = |cell: &str| -> String {
+            let Some(r) = rows.iter().find(|r| r.cell_id == cell) else {
+                return cell.to_string();
+            };
+            r.cell
+                .iter()
+                .filter(|(k, _)| Some(*k) != f.series_axis.as_ref())
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let mut points: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+        for (c, m) in &means {
+            points.entry(point_of(c)).or_default().push(*m);
+        }
+        let unmet: Vec<&Vec<f64>> = points
+            .values()
+            .filter(|ms| ms.iter().all(|m| fails(*m)))
+            .collect();
+        if unmet.is_empty() {
+            continue;
+        }
+        let bad: Vec<f64> = unmet.iter().flat_map(|ms| ms.iter().copied()).collect();
+        let want = match (n.at_least, n.at_most) {
+            (Some(lo), Some(hi)) => format!("between {} and {}", plain(lo), plain(hi)),
+            (Some(lo), None) => format!("at least {}", plain(lo)),
+            (None, Some(hi)) => format!("at most {}", plain(hi)),
+            (None, None) => continue,
+        };
+        let (lo, hi) = bad
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), m| {
+                (a.min(*m), b.max(*m))
+            });
+        let measured = if lo == hi {
+            plain(lo)
+        } else {
+            format!("{} to {}", plain(lo), plain(hi))
+        };
+        return Some(format!(
+            "needs {} {want} ({}); this run gave {measured} at {} of its {} points",
+            n.metric,
+            n.because,
+            unmet.len(),
+            points.len()
+        ));
+    }
+    None
+}
+
+/// A whole number as one (`3`), anything else as the tables write it.
+fn plain(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        fmt_num(v)
+    }
 }
 
 /// The flags `engine` lacks that made the runner skip cells matching
@@ -514,6 +611,56 @@ mod tests {
         );
         let j = judged(&f, &r);
         assert_eq!(j.verdict, Verdict::Reproduced, "{}", j.text);
+    }
+
+    #[test]
+    fn a_claim_the_run_cannot_exercise_is_not_testable_not_failed() {
+        // b at half a: a ratio of 0.5, but the tree never reached L3.
+        let mut r = rows(|_, s, _| if s == "a" { 100.0 } else { 50.0 }, J3);
+        for row in &mut r {
+            let deep = if row.cell.get("x").map(String::as_str) == Some("3") {
+                3.0
+            } else {
+                2.0
+            };
+            row.metrics.insert("deepest_level_end".into(), deep);
+        }
+        let need = "needs = [{ metric = \"deepest_level_end\", at_least = 3, because = \"the multiplier acts from L3\" }]";
+        let f = finding(
+            "ratio",
+            &format!("along = \"x\"\nseries_axis = \"s\"\nseries = [\"a\", \"b\"]\nrange = [0.4, 0.6]\n{need}"),
+        );
+        let j = judged(&f, &r);
+        assert_eq!(j.verdict, Verdict::NotTestable, "{}", j.text);
+        assert_eq!(
+            j.text,
+            "needs deepest_level_end at least 3 (the multiplier acts from L3); this run gave 2 at 4 of its 6 points"
+        );
+        // Where every cell meets it, the claim is judged as usual.
+        let f = finding(
+            "ratio",
+            &format!("along = \"x\"\nat = [\"3\"]\nseries_axis = \"s\"\nseries = [\"a\", \"b\"]\nrange = [0.4, 0.6]\n{need}"),
+        );
+        assert_eq!(judged(&f, &r).verdict, Verdict::Reproduced);
+        // One series reaching L3 at every point (a smaller multiplier that
+        // deepens the tree): the parameter acts, the claim is judged.
+        let mut deeper = r.clone();
+        for row in &mut deeper {
+            if row.cell.get("s").map(String::as_str) == Some("b") {
+                row.metrics.insert("deepest_level_end".into(), 3.0);
+            }
+        }
+        let f = finding(
+            "ratio",
+            &format!("along = \"x\"\nseries_axis = \"s\"\nseries = [\"a\", \"b\"]\nrange = [0.4, 0.6]\n{need}"),
+        );
+        assert_eq!(judged(&f, &deeper).verdict, Verdict::Reproduced);
+        // A metric no run reports cannot be checked: judged as usual.
+        let f = finding(
+            "ratio",
+            "along = \"x\"\nseries_axis = \"s\"\nseries = [\"a\", \"b\"]\nrange = [0.4, 0.6]\nneeds = [{ metric = \"nothing\", at_least = 1, because = \"-\" }]",
+        );
+        assert_eq!(judged(&f, &r).verdict, Verdict::Reproduced);
     }
 
     #[test]

@@ -123,6 +123,14 @@ fn not_judged(engine: &str, rows: &[ResultRow]) -> String {
     )
 }
 
+/// Published claims among judged findings: a finding that restates an
+/// earlier one on another metric (`same_claim_as`) is not another claim.
+fn claims(all: &[(&Finding, Judgement)]) -> usize {
+    all.iter()
+        .filter(|(f, _)| f.same_claim_as.is_none())
+        .count()
+}
+
 /// `engine: 1 reproduced, 0 not reproduced, ... of N claims.`
 fn summary_line(engine: &str, counts: &[usize; KINDS], claims: usize) -> String {
     // The two rarer outcomes are named only when some claim has them.
@@ -151,10 +159,10 @@ pub(crate) fn summaries(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
         .map(|e| {
             let all = judged(plan, rows, e);
             let mut counts = [0usize; KINDS];
-            for (_, j) in &all {
+            for (_, j) in all.iter().filter(|(f, _)| f.same_claim_as.is_none()) {
                 counts[j.verdict as usize] += 1;
             }
-            summary_line(e, &counts, all.len())
+            summary_line(e, &counts, claims(&all))
         })
         .collect()
 }
@@ -176,17 +184,24 @@ pub(crate) fn section(plan: &Plan, rows: &[ResultRow], requested: &[String]) -> 
         let all = judged(plan, rows, e);
         let mut counts = [0usize; KINDS];
         for (f, j) in &all {
-            counts[j.verdict as usize] += 1;
+            // A claim judged on a second metric is shown, counted once.
+            let verdict = match &f.same_claim_as {
+                None => {
+                    counts[j.verdict as usize] += 1;
+                    j.verdict.word().to_string()
+                }
+                Some(id) => format!("{} (counted as `{id}`)", j.verdict.word()),
+            };
             table.push(vec![
                 f.id.clone(),
                 f.claim.clone(),
                 f.published.clone(),
                 e.clone(),
-                j.verdict.word().to_string(),
+                verdict,
                 j.text.clone(),
             ]);
         }
-        summary.push(summary_line(e, &counts, all.len()));
+        summary.push(summary_line(e, &counts, claims(&all)));
     }
     for e in requested.iter().filter(|e| !ran.contains(e)) {
         summary.push(not_judged(e, rows));

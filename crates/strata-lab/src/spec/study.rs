@@ -281,6 +281,34 @@ pub struct Finding {
     /// `bound`: the smallest value the claim allows.
     #[serde(default)]
     pub min: Option<f64>,
+    /// The id of an earlier finding that states the same published claim,
+    /// judged here on another metric (WAF with and without the WAL): both
+    /// rows are shown, the claim is counted once (as the earlier one).
+    #[serde(default)]
+    pub same_claim_as: Option<String>,
+    /// What a run must do for the claim to be testable at all (levels the
+    /// tree reaches, compactions run): checked on the finding's cells;
+    /// where one fails the verdict is "not testable here", with the reason.
+    #[serde(default)]
+    pub needs: Vec<Need>,
+}
+
+/// A precondition of a finding: a metric of the step, at every cell the
+/// finding compares, at least (or at most) a value.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Need {
+    /// The metric checked (of the finding's step).
+    pub metric: String,
+    /// Its smallest mean over a cell's repeats that makes the claim testable.
+    #[serde(default)]
+    pub at_least: Option<f64>,
+    /// Its largest mean that does.
+    #[serde(default)]
+    pub at_most: Option<f64>,
+    /// Why, in words: what the claim needs the run to do ("the multiplier
+    /// sets the size of L2 and below: the tree must reach L2").
+    pub because: String,
 }
 
 /// Composite score: weighted normalised metrics (study 3).

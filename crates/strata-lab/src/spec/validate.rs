@@ -416,6 +416,24 @@ pub(crate) fn validate(l: &LoadedSpec) -> anyhow::Result<()> {
         if x.scales.iter().any(|n| !s.scales.contains_key(n)) {
             return fail("scales", "names an undefined scale".into());
         }
+        if let Some(id) = &x.same_claim_as {
+            let earlier = s.findings[..i].iter().any(|g| &g.get_ref().id == id);
+            if !earlier {
+                return fail("same_claim_as", format!("no earlier finding has id `{id}`"));
+            }
+        }
+        for (k, n) in x.needs.iter().enumerate() {
+            let finite = |v: Option<f64>| v.is_none_or(f64::is_finite);
+            if (n.at_least.is_none() && n.at_most.is_none())
+                || !finite(n.at_least)
+                || !finite(n.at_most)
+            {
+                return fail(
+                    &format!("needs[{k}]"),
+                    "needs a finite `at_least` or `at_most`".into(),
+                );
+            }
+        }
         if let Some(e) = x.min_effect {
             if !(e > 0.0 && e < 1.0) {
                 return fail(
