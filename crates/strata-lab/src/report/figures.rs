@@ -113,6 +113,7 @@ fn panel(
                     name: name.join(" "),
                     points: p,
                     xs: Vec::new(),
+                    gaps: Vec::new(),
                 });
             }
         }

@@ -50,6 +50,7 @@ pub(crate) fn chart_data(
                     .iter()
                     .map(|l| at(l).map(|p| (p.x.mean, p.x.min, p.x.max)))
                     .collect(),
+                gaps: Vec::new(),
             }
         })
         .collect();
