@@ -19,7 +19,7 @@ mod style;
 mod xy;
 
 pub(crate) use dashboard::render_dashboard;
-pub(crate) use data::{ChartData, Line};
+pub(crate) use data::{ChartData, Line, NO_DATA};
 pub(crate) use grid::render_panels;
 pub(crate) use style::{present, register_font};
 
