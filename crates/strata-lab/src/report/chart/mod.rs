@@ -16,6 +16,8 @@ mod marks;
 mod palette;
 mod stubs;
 mod style;
+#[cfg(test)]
+mod svg_check;
 mod xy;
 
 pub(crate) use dashboard::render_dashboard;
