@@ -64,7 +64,8 @@ fn a_third_axis_becomes_facets() {
         assert_eq!(count(&texts, t), 1, "by_speed: {t} in {texts:?}");
     }
     // Variant labels on x: bars (translucent rectangles), one per panel,
-    // label and line, and no lines (drawn 2 px wide); value sizes: lines.
+    // label and line, and a legend swatch drawn like them per line, and no
+    // lines (drawn 2 px wide); value sizes: lines.
     let svg = read(&sdir.join("charts/by_speed.svg"));
     let elements = |svg: &str, tag: &str, attrs: &[&str]| {
         svg.split(tag)
@@ -81,7 +82,7 @@ fn a_third_axis_becomes_facets() {
         elements(svg, "<polyline", &["stroke-width=\"2\""])
             - elements(svg, "<polyline", &["stroke-width=\"2\"", "#5A5A5A"])
     };
-    assert_eq!(bars(&svg), 2 * 2 * 4, "by_speed");
+    assert_eq!(bars(&svg), 2 * 2 * 4 + 4, "by_speed");
     assert_eq!(lines(&svg), 0, "by_speed draws lines");
     let svg = read(&sdir.join("charts/ops.svg"));
     assert_eq!(bars(&svg), 0, "ops draws bars");

@@ -7,6 +7,7 @@ use crate::judge::facet::{facet_title, facets, used_axes};
 use crate::judge::findings::crossover;
 use crate::judge::statements::tag;
 use crate::report::chart::{render_panels, ChartData, Line};
+use crate::report::gaps::gap_label;
 use crate::spec::model::Plan;
 use crate::spec::study::Chart;
 use std::collections::BTreeMap;
@@ -57,7 +58,8 @@ pub(crate) fn draw_charts(
 }
 
 /// One panel of chart `c` (along an axis, not a trade-off chart): its
-/// lines with the axes other than `x` and `series` fixed to `facet`.
+/// lines with the axes other than `x` and `series` fixed to `facet`, and
+/// why each missing value is missing.
 fn panel(
     plan: &Plan,
     rows: &[ResultRow],
@@ -82,6 +84,16 @@ fn panel(
                     fixed.insert(s.clone(), lab.clone());
                 }
                 let pts = series(plan, rows, e, &c.step, &c.x, &fixed, m);
+                let gaps = pts
+                    .iter()
+                    .map(|p| {
+                        p.s.is_none().then(|| {
+                            let mut at = fixed.clone();
+                            at.insert(c.x.clone(), p.x.clone());
+                            gap_label(rows, e, &c.step, &at, m)
+                        })
+                    })
+                    .collect();
                 let mut p: Vec<Option<(f64, f64, f64)>> = pts
                     .iter()
                     .map(|p| p.s.map(|s| (s.mean, s.min, s.max)))
@@ -113,6 +125,7 @@ fn panel(
                     name: name.join(" "),
                     points: p,
                     xs: Vec::new(),
+                    gaps,
                 });
             }
         }

@@ -5,6 +5,7 @@
 pub(crate) mod chart;
 pub(crate) mod doc;
 mod figures;
+mod gaps;
 pub(crate) mod index;
 mod setup;
 mod study;

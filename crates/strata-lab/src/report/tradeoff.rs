@@ -11,14 +11,16 @@ use crate::data::results::ResultRow;
 use crate::judge::facet::{facet_prefix, facets, used_axes};
 use crate::judge::statements::tag;
 use crate::judge::tradeoff::{at_equal_x, curves, AtEqualX};
-use crate::report::chart::{ChartData, Line};
+use crate::report::chart::{ChartData, Line, NO_DATA};
 use crate::report::doc::Block;
+use crate::report::gaps::gap_label;
 use crate::spec::model::Plan;
 use crate::spec::study::Chart;
 
 /// The chart to draw for trade-off chart `c` in one facet: one line per
 /// curve, each point at (mean x, mean y) with min-max bars both ways,
-/// labelled with its `x` axis value.
+/// labelled with its `x` axis value; a missing point's reason goes to the
+/// chart's notes.
 pub(crate) fn chart_data(
     plan: &Plan,
     rows: &[ResultRow],
@@ -40,8 +42,30 @@ pub(crate) fn chart_data(
             if !cv.series.is_empty() {
                 name.push(tag(plan, c.series.as_deref(), &cv.series));
             }
+            // Why a point is missing: its metric's reason, else its x
+            // metric's.
+            let gap = |l: &str| {
+                let mut at = facet.clone();
+                if let Some(sa) = &c.series {
+                    at.insert(sa.clone(), cv.series.clone());
+                }
+                at.insert(c.x.clone(), l.to_string());
+                let metrics = c.metrics.iter().take(1).chain(c.x_metric.iter());
+                let labels: Vec<String> = metrics
+                    .map(|m| gap_label(rows, &cv.engine, &c.step, &at, m))
+                    .collect();
+                labels
+                    .iter()
+                    .find(|g| g.as_str() != NO_DATA)
+                    .or(labels.first())
+                    .cloned()
+            };
             Line {
                 name: name.join(" "),
+                gaps: order
+                    .iter()
+                    .map(|l| if at(l).is_some() { None } else { gap(l) })
+                    .collect(),
                 points: order
                     .iter()
                     .map(|l| at(l).map(|p| (p.y.mean, p.y.min, p.y.max)))

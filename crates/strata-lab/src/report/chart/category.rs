@@ -5,7 +5,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::data::ChartData;
-use super::style::{draw_legend, line_color};
+use super::marks::{draw_marker, draw_patch, draw_stub_box, BAR_OPACITY};
+use super::palette::series_styles;
+use super::stubs::{plot_geometry, stub_text, STUB_FONT, STUB_H};
 use super::xy::{draw_xy, xy_ranges};
 
 pub(crate) fn ty(v: f64, log: bool) -> f64 {
@@ -74,21 +76,22 @@ pub(crate) fn ranges(c: &ChartData) -> Ranges {
     Ranges::Cat { lo, hi, pad }
 }
 
-/// Draws `c` on `root` (already filled) over `r`, with its legend when
-/// `legend`.
+/// Draws the plot of `c` on `root` (already filled) over `r`: bars or
+/// lines in their series' styles, a stub for each missing value, error
+/// bars and markers. The legend is drawn apart, outside the plot.
 pub(crate) fn draw_in<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     c: &ChartData,
     r: Ranges,
-    legend: bool,
 ) -> anyhow::Result<()>
 where
     DB::ErrorType: 'static,
 {
     let (lo, hi, pad) = match r {
-        Ranges::Xy { x, y } => return draw_xy(root, c, x, y, legend),
+        Ranges::Xy { x, y } => return draw_xy(root, c, x, y),
         Ranges::Cat { lo, hi, pad } => (lo, hi, pad),
     };
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow::anyhow!("{e:?}");
     let n = c.x_labels.len().max(1);
     let labels = c.x_labels.clone();
     let log = c.log_y;
@@ -100,7 +103,7 @@ where
         .x_label_area_size(45)
         .y_label_area_size(75)
         .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), lo..hi)
-        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+        .map_err(err)?;
     chart
         .configure_mesh()
         .x_labels(n)
@@ -128,17 +131,20 @@ where
         .x_label_style(("sans-serif", x_font))
         .axis_desc_style(("sans-serif", 15))
         .draw()
-        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+        .map_err(err)?;
+    // Pixel position within `root` of a point in the chart's coordinates.
+    let (bx, by) = root.get_base_pixel();
+    let px = |chart: &ChartContext<DB, _>, x: f64, y: f64| -> (i32, i32) {
+        let (a, b) = chart.backend_coord(&(x, y));
+        (a - bx, b - by)
+    };
+    let styles = series_styles(&c.lines);
+    let geo = plot_geometry(c, root.dim_in_pixel());
+    let nl = c.lines.len().max(1) as f64;
+    let bw = 0.8 / nl;
+    let base = if log { lo } else { 0.0 };
     for (i, l) in c.lines.iter().enumerate() {
-        let color = line_color(&c.lines, i);
-        let pts: Vec<(f64, f64)> = l
-            .points
-            .iter()
-            .enumerate()
-            .filter_map(|(x, p)| p.map(|(m, _, _)| (x as f64, ty(m, log))))
-            .collect();
-        let nl = c.lines.len().max(1) as f64;
-        let bw = 0.8 / nl;
+        let s = &styles[i];
         // Centre of this line's bar (or its error-bar offset) within a category.
         let off = |x: usize| -> f64 {
             if c.bars {
@@ -148,35 +154,57 @@ where
                 x as f64 + (i as f64 - (nl - 1.0) / 2.0) * 0.04
             }
         };
+        let pts: Vec<(f64, f64)> = l
+            .points
+            .iter()
+            .enumerate()
+            .filter_map(|(x, p)| p.map(|(m, _, _)| (x as f64, ty(m, log))))
+            .collect();
         if c.bars {
-            let base = if log { lo } else { 0.0 };
-            chart
-                .draw_series(l.points.iter().enumerate().filter_map(|(x, p)| {
-                    p.map(|(m, _, _)| {
-                        let cx = off(x);
-                        Rectangle::new(
-                            [(cx - bw / 2.0, base), (cx + bw / 2.0, ty(m, log))],
-                            color.mix(0.8).filled(),
-                        )
-                    })
-                }))
-                .map_err(|e| anyhow::anyhow!("{e:?}"))?
-                .label(l.name.clone())
-                .legend(move |(x, y)| {
-                    Rectangle::new([(x, y - 5), (x + 18, y + 5)], color.filled())
-                });
+            for (x, p) in l.points.iter().enumerate() {
+                if let Some((m, _, _)) = p {
+                    let cx = off(x);
+                    let a = px(&chart, cx - bw / 2.0, base);
+                    let b = px(&chart, cx + bw / 2.0, ty(*m, log));
+                    draw_patch(root, a, b, s, BAR_OPACITY)?;
+                }
+            }
         } else {
             chart
-                .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
-                .map_err(|e| anyhow::anyhow!("{e:?}"))?
-                .label(l.name.clone())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
-                });
-            chart
-                .draw_series(pts.iter().map(|p| Circle::new(*p, 4, color.filled())))
-                .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+                .draw_series(LineSeries::new(pts.clone(), s.color.stroke_width(2)))
+                .map_err(err)?;
+            for p in &pts {
+                draw_marker(root, px(&chart, p.0, p.1), 4, s, true)?;
+            }
         }
+        // Each missing value: a stub at the foot of its place, with its
+        // label upward where it fits.
+        for x in 0..n {
+            let Some(label) = l.gap(x) else { continue };
+            let cx = off(x);
+            if c.bars {
+                let (x0, y0) = px(&chart, cx - bw / 2.0, base);
+                let (x1, _) = px(&chart, cx + bw / 2.0, base);
+                draw_stub_box(root, (x0 + 1, x1 - 1), y0, STUB_H, s)?;
+                if let Some(text) = stub_text(c, &label, geo) {
+                    let mid = (x0 + x1) / 2;
+                    root.draw(&Text::new(
+                        text,
+                        (mid - STUB_FONT as i32 / 2, y0 - STUB_H - 4),
+                        ("sans-serif", STUB_FONT)
+                            .into_font()
+                            .transform(FontTransform::Rotate270)
+                            .color(&RGBColor(60, 60, 60)),
+                    ))
+                    .map_err(err)?;
+                }
+            } else {
+                let (x0, y0) = px(&chart, cx, lo);
+                draw_marker(root, (x0, y0 - 8), 4, s, false)?;
+            }
+        }
+        // Whiskers narrower than a bar, so that they stay over their own.
+        let whisker = if c.bars { (bw * 0.35).min(0.06) } else { 0.06 };
         for (x, p) in l.points.iter().enumerate() {
             if let Some((_, mn, mx)) = p {
                 if mx > mn {
@@ -184,8 +212,8 @@ where
                     let (a, b) = (ty(*mn, log), ty(*mx, log));
                     for seg in [
                         vec![(x, a), (x, b)],
-                        vec![(x - 0.06, a), (x + 0.06, a)],
-                        vec![(x - 0.06, b), (x + 0.06, b)],
+                        vec![(x - whisker, a), (x + whisker, a)],
+                        vec![(x - whisker, b), (x + whisker, b)],
                     ] {
                         chart
                             .draw_series(std::iter::once(PathElement::new(
@@ -193,10 +221,10 @@ where
                                 if c.bars {
                                     BLACK.stroke_width(1)
                                 } else {
-                                    color.stroke_width(1)
+                                    s.color.stroke_width(1)
                                 },
                             )))
-                            .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+                            .map_err(err)?;
                     }
                 }
             }
@@ -213,17 +241,14 @@ where
                 vec![(*x, lo), (*x, hi)],
                 grey.stroke_width(2),
             )))
-            .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+            .map_err(err)?;
         chart
             .draw_series(std::iter::once(Text::new(
                 label.clone(),
                 (*x + 0.05, hi - pad * 0.8 - row * i as f64),
                 ("sans-serif", 14).into_font().color(&grey),
             )))
-            .map_err(|e| anyhow::anyhow!("{e:?}"))?;
-    }
-    if legend {
-        draw_legend(&mut chart)?;
+            .map_err(err)?;
     }
     Ok(())
 }

@@ -6,9 +6,26 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::data::ChartData;
-use super::draw::draw;
+use super::draw::{draw, legend_under};
 use super::style::{present, register_font};
 
+/// Size in pixels of a dashboard chart's plot.
+pub(crate) const CELL: (u32, u32) = (700, 450);
+
+/// Pixel size of a dashboard of `charts`: three by three cells, each a
+/// plot with room under it for the tallest legend.
+pub(crate) fn dashboard_size(charts: &[ChartData]) -> (u32, u32) {
+    let legend = charts
+        .iter()
+        .take(8)
+        .map(|c| legend_under(c, CELL))
+        .max()
+        .unwrap_or(0);
+    (3 * CELL.0, 3 * (CELL.1 + legend))
+}
+
+/// Draws up to eight of `charts`, each with its legend under it, and a
+/// text panel of `text` under `text_title` in a three by three grid.
 pub(crate) fn draw_dashboard<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     charts: &[ChartData],
@@ -21,7 +38,7 @@ where
     root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e:?}"))?;
     let areas = root.split_evenly((3, 3));
     for (a, c) in areas.iter().zip(charts.iter().take(8)) {
-        draw(a, c)?;
+        draw(a, c, CELL.1)?;
     }
     if let Some(a) = areas.get(charts.len().min(8)) {
         let style = ("sans-serif", 15).into_font();
@@ -73,10 +90,11 @@ pub(crate) fn render_dashboard(
     register_font();
     let svg = stem.with_extension("svg");
     let png = stem.with_extension("png");
-    let a = SVGBackend::new(&svg, (2100, 1350)).into_drawing_area();
+    let size = dashboard_size(charts);
+    let a = SVGBackend::new(&svg, size).into_drawing_area();
     draw_dashboard(&a, charts, text_title, text)?;
     present(&a)?;
-    let b = BitMapBackend::new(&png, (2100, 1350)).into_drawing_area();
+    let b = BitMapBackend::new(&png, size).into_drawing_area();
     draw_dashboard(&b, charts, text_title, text)?;
     present(&b)?;
     Ok(())

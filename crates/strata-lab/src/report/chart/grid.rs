@@ -8,15 +8,15 @@ use plotters::prelude::*;
 use super::category::{draw_in, ranges};
 use super::data::ChartData;
 use super::draw::render;
-use super::style::{present, register_font, COLORS};
+use super::legend::{draw_legend, legend_height};
+use super::stubs::notes;
+use super::style::{present, register_font};
 
 /// Size in pixels of one panel of a faceted chart.
 pub(crate) const PANEL: (u32, u32) = (600, 400);
 
-/// Height of a faceted chart's title row, and of one row of its legend.
+/// Height of a faceted chart's title row.
 pub(crate) const TITLE_H: u32 = 40;
-
-pub(crate) const LEGEND_ROW_H: u32 = 24;
 
 /// Columns of the grid of `n` panels: all in one row up to three, two
 /// columns for four, three beyond.
@@ -28,46 +28,34 @@ pub(crate) fn grid_columns(n: usize) -> usize {
     }
 }
 
-/// Legend entries laid out in rows across `width` pixels: per entry its
-/// (row, x offset). Each entry is an 18 px swatch, a gap and its name at
-/// about 8 px per character.
-pub(crate) fn legend_layout(names: &[String], width: u32) -> Vec<(u32, u32)> {
-    let mut out = Vec::new();
-    let (mut row, mut x) = (0u32, 20u32);
-    for n in names {
-        let w = 18 + 6 + 8 * n.chars().count() as u32 + 24;
-        if x > 20 && x + w > width {
-            row += 1;
-            x = 20;
-        }
-        out.push((row, x));
-        x += w;
-    }
-    out
+/// Width in pixels of a grid of `panels`.
+fn grid_width(panels: &[ChartData]) -> u32 {
+    (grid_columns(panels.len()) as u32 * PANEL.0).max(800)
+}
+
+/// The legend's height in pixels of a grid of `panels`: the first panel's
+/// series (every panel has the same) and the notes of all panels.
+fn grid_legend_height(panels: &[ChartData]) -> u32 {
+    panels.first().map_or(0, |first| {
+        legend_height(first, &notes(panels, PANEL), grid_width(panels))
+    })
 }
 
 /// Pixel size of a grid of `panels` under a title and legend.
 pub(crate) fn grid_size(panels: &[ChartData]) -> (u32, u32) {
     let cols = grid_columns(panels.len()) as u32;
     let rows = panels.len().div_ceil(cols as usize).max(1) as u32;
-    let width = (cols * PANEL.0).max(800);
-    let names: Vec<String> = panels
-        .first()
-        .map(|p| p.lines.iter().map(|l| l.name.clone()).collect())
-        .unwrap_or_default();
-    let legend_rows = legend_layout(&names, width)
-        .last()
-        .map_or(0, |(r, _)| r + 1);
     (
-        width,
-        TITLE_H + legend_rows * LEGEND_ROW_H + 8 + rows * PANEL.1,
+        grid_width(panels),
+        TITLE_H + grid_legend_height(panels) + rows * PANEL.1,
     )
 }
 
-/// Small multiples: `title` on top, one shared legend (the first panel's
-/// line names; every panel has the same lines in the same order, hence the
-/// same colours), then a grid of the panels, each captioned with its own
-/// title, all on the same value ranges.
+/// Small multiples: `title` on top, one shared legend above the panels
+/// (the first panel's series; every panel has the same lines in the same
+/// order, hence the same styles) with the notes on missing values of all
+/// panels, then a grid of the panels, each captioned with its own title,
+/// all on the same value ranges.
 pub(crate) fn draw_grid<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
@@ -81,49 +69,22 @@ where
     let Some(first) = panels.first() else {
         return Ok(());
     };
-    let (width, _) = root.dim_in_pixel();
     root.draw(&Text::new(
         title.to_string(),
         (20, 10),
         ("sans-serif", 24).into_font(),
     ))
     .map_err(err)?;
-    let names: Vec<String> = first.lines.iter().map(|l| l.name.clone()).collect();
-    let layout = legend_layout(&names, width);
-    for (i, (name, (row, x))) in names.iter().zip(&layout).enumerate() {
-        let color = COLORS[i % COLORS.len()];
-        let x = *x as i32;
-        let y = (TITLE_H + row * LEGEND_ROW_H + LEGEND_ROW_H / 2) as i32;
-        if first.bars {
-            root.draw(&Rectangle::new(
-                [(x, y - 6), (x + 18, y + 6)],
-                color.filled(),
-            ))
-            .map_err(err)?;
-        } else {
-            root.draw(&PathElement::new(
-                vec![(x, y), (x + 18, y)],
-                color.stroke_width(3),
-            ))
-            .map_err(err)?;
-        }
-        root.draw(&Text::new(
-            name.clone(),
-            (x + 24, y - 8),
-            ("sans-serif", 15).into_font(),
-        ))
-        .map_err(err)?;
-    }
-    let legend_rows = layout.last().map_or(0, |(r, _)| r + 1);
-    let top = TITLE_H + legend_rows * LEGEND_ROW_H + 8;
-    let (_, body) = root.split_vertically(top);
+    let (_, rest) = root.split_vertically(TITLE_H);
+    let (legend, body) = rest.split_vertically(grid_legend_height(panels));
+    draw_legend(&legend, first, &notes(panels, PANEL))?;
     let cols = grid_columns(panels.len());
     let rows = panels.len().div_ceil(cols);
     let mut all = first.clone();
     all.lines = panels.iter().flat_map(|p| p.lines.clone()).collect();
     let shared = ranges(&all);
     for (area, p) in body.split_evenly((rows, cols)).iter().zip(panels) {
-        draw_in(area, p, shared, false)?;
+        draw_in(area, p, shared)?;
     }
     Ok(())
 }

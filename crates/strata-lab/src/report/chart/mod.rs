@@ -2,18 +2,26 @@
 //! (embedded DejaVu Sans font; no system font libraries): lines along an
 //! ordered axis, grouped bars along an unordered one, trade-off charts
 //! (one metric against another), a grid of panels for a faceted chart,
-//! and the dashboard.
+//! and the dashboard. Every series takes its colour, hatching and marker
+//! from one place ([`palette`]), bars and lines and legend alike; the
+//! legend sits outside the plot; a missing value is a labelled stub.
 
 mod category;
 mod dashboard;
 mod data;
 mod draw;
 mod grid;
+mod legend;
+mod marks;
+mod palette;
+mod stubs;
 mod style;
+#[cfg(test)]
+mod svg_check;
 mod xy;
 
 pub(crate) use dashboard::render_dashboard;
-pub(crate) use data::{ChartData, Line};
+pub(crate) use data::{ChartData, Line, NO_DATA};
 pub(crate) use grid::render_panels;
 pub(crate) use style::{present, register_font};
 
@@ -26,8 +34,9 @@ mod tests {
     use super::category::x_label_size;
     use super::dashboard::wrap;
     use super::draw::render;
-    use super::grid::{grid_columns, grid_size, legend_layout};
-    use super::style::{line_color, COLORS, ENGINE_COLORS};
+    use super::grid::{grid_columns, grid_size};
+    use super::legend::legend_layout;
+    use super::palette::{series_styles, Hatch, COLORS, ENGINE_STYLES};
     use super::*;
 
     /// A chart of one line `name` through `points` (mean, min, max) over
@@ -41,7 +50,7 @@ mod tests {
             lines: vec![Line {
                 name: name.into(),
                 points,
-                xs: Vec::new(),
+                ..Line::default()
             }],
             log_y: false,
             markers: Vec::new(),
@@ -61,32 +70,42 @@ mod tests {
             .iter()
             .map(|n| Line {
                 name: (*n).into(),
-                points: Vec::new(),
-                xs: Vec::new(),
+                ..Line::default()
             })
             .collect()
     }
 
     #[test]
-    fn each_engine_has_one_colour_whatever_the_order() {
+    fn each_engine_has_one_style_whatever_the_order() {
+        let color = |lines: &[Line], i: usize| series_styles(lines)[i].color;
         let a = named(&["leveldb", "strata", "fjall", "rocksdb"]);
         let b = named(&["rocksdb", "fjall", "strata", "leveldb"]);
         for (lines, i, engine) in [(&a, 0, 2), (&a, 1, 0), (&b, 1, 3), (&b, 3, 2)] {
-            assert_eq!(line_color(lines, i), ENGINE_COLORS[engine].1);
+            assert_eq!(series_styles(lines)[i], ENGINE_STYLES[engine].1);
         }
-        // An engine's other series: shades of its colour, all different.
+        // An engine's other series: shades of its colour, all different,
+        // with the engine's hatching and marker.
         let s = named(&[
             "strata wal=on",
             "rocksdb wal=on",
             "strata wal=off",
             "strata x",
         ]);
-        let c: Vec<RGBColor> = (0..4).map(|i| line_color(&s, i)).collect();
-        assert_eq!(c[0], ENGINE_COLORS[0].1);
-        assert_eq!(c[1], ENGINE_COLORS[1].1);
+        let c: Vec<RGBColor> = (0..4).map(|i| color(&s, i)).collect();
+        assert_eq!(c[0], ENGINE_STYLES[0].1.color);
+        assert_eq!(c[1], ENGINE_STYLES[1].1.color);
         assert!(c[2] != c[0] && c[3] != c[0] && c[2] != c[3], "{c:?}");
+        let styles = series_styles(&s);
+        assert_eq!(styles[2].hatch, Hatch::Solid);
+        assert_eq!(styles[1].hatch, Hatch::Diagonal);
+        // Engines differ in hatching and marker, not only in colour.
+        for (i, (_, a)) in ENGINE_STYLES.iter().enumerate() {
+            for (_, b) in &ENGINE_STYLES[i + 1..] {
+                assert!(a.hatch != b.hatch && a.marker != b.marker);
+            }
+        }
         // Lines without an engine keep the palette.
-        assert_eq!(line_color(&named(&["a", "b"]), 1), COLORS[1]);
+        assert_eq!(color(&named(&["a", "b"]), 1), COLORS[1]);
     }
 
     /// Regression: two crossover markers between the same points (both
@@ -194,9 +213,23 @@ mod tests {
         render(&c, &d.path().join("xy")).unwrap();
         let svg = std::fs::read_to_string(d.path().join("xy.svg")).unwrap();
         assert!(svg.contains("strata leveled"));
-        // The labels of the points present, not of the missing one.
-        assert!(svg.contains("t=2") && svg.contains("t=8"), "{svg}");
-        assert!(!svg.contains("t=4"), "{svg}");
+        // The labels of the points present, not of the missing one, which
+        // the notes under the legend name.
+        let doc = roxmltree::Document::parse(&svg).expect("valid SVG");
+        let texts: Vec<&str> = doc
+            .descendants()
+            .filter_map(|n| n.text())
+            .map(str::trim)
+            .collect();
+        assert!(
+            texts.contains(&"t=2") && texts.contains(&"t=8"),
+            "{texts:?}"
+        );
+        assert!(!texts.contains(&"t=4"), "{texts:?}");
+        assert!(
+            texts.contains(&"no data (strata leveled at t=4)"),
+            "{texts:?}"
+        );
         assert_png(&d.path().join("xy.png"));
     }
 
@@ -214,12 +247,12 @@ mod tests {
                 Line {
                     name: "strata none".into(),
                     points: vec![Some((v, v, v)), Some((2.0 * v, v, 3.0 * v))],
-                    xs: Vec::new(),
+                    ..Line::default()
                 },
                 Line {
                     name: "strata bloom64".into(),
                     points: vec![Some((v, v, v)), None],
-                    xs: Vec::new(),
+                    ..Line::default()
                 },
             ],
             log_y: false,
@@ -248,8 +281,9 @@ mod tests {
         }
         assert_eq!(count("strata none"), 1, "{texts:?}");
         assert_eq!(count("strata bloom64"), 1, "{texts:?}");
-        // Three panels side by side.
+        // Three panels side by side, each with a labelled stub.
         assert_eq!(grid_size(&panels).0, 1800);
+        assert_eq!(count("no data"), 3, "{texts:?}");
         assert_png(&d.path().join("f.png"));
         // One panel is an ordinary chart.
         render_panels("Fill throughput", &panels[..1], &d.path().join("one")).unwrap();
@@ -264,8 +298,14 @@ mod tests {
             vec![1, 2, 3, 2, 3, 3, 3]
         );
         let names: Vec<String> = vec!["a".repeat(20), "b".repeat(20), "c".repeat(20)];
-        // 208 px per entry: two fit in 500 px, the third wraps.
-        assert_eq!(legend_layout(&names, 500), vec![(0, 20), (0, 228), (1, 20)]);
+        // Columns of 196 px: two fit in 500 px, the third wraps.
+        assert_eq!(legend_layout(&names, 500), vec![(0, 20), (0, 216), (1, 20)]);
+        // The widest name sets every column.
+        let names: Vec<String> = vec!["a".into(), "b".repeat(20), "c".into()];
+        assert_eq!(
+            legend_layout(&names, 800),
+            vec![(0, 20), (0, 216), (0, 412)]
+        );
     }
 
     #[test]

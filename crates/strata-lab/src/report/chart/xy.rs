@@ -6,7 +6,8 @@ use plotters::prelude::*;
 
 use super::category::ty;
 use super::data::{ChartData, Stat};
-use super::style::{draw_legend, line_color};
+use super::marks::draw_marker;
+use super::palette::series_styles;
 
 /// (lowest, highest) of `vals` padded by 8% of the span (at least `min_pad`);
 /// (0, 1) when empty.
@@ -46,14 +47,13 @@ pub(crate) fn xy_ranges(c: &ChartData) -> ((f64, f64), (f64, f64)) {
 
 /// A trade-off chart over x range `(x_lo, x_hi)` and y range `(y_lo,
 /// y_hi)`: each line through its points at (x mean, y mean) in the order
-/// of `x_labels`, min-max bars both ways, each point labelled; its legend
-/// when `legend`.
+/// of `x_labels`, min-max bars both ways, each point labelled. The legend is drawn
+/// apart, outside the plot.
 pub(crate) fn draw_xy<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     c: &ChartData,
     (x_lo, x_hi): (f64, f64),
     (y_lo, y_hi): (f64, f64),
-    legend: bool,
 ) -> anyhow::Result<()>
 where
     DB::ErrorType: 'static,
@@ -77,8 +77,9 @@ where
         .draw()
         .map_err(|e| anyhow::anyhow!("{e:?}"))?;
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow::anyhow!("{e:?}");
-    for (i, l) in c.lines.iter().enumerate() {
-        let color = line_color(&c.lines, i);
+    let (bx, by) = root.get_base_pixel();
+    for (l, s) in c.lines.iter().zip(series_styles(&c.lines)) {
+        let color = s.color;
         // (label index, x stats, y stats) of each point the line has.
         let pts: Vec<(usize, Stat, Stat)> = l
             .points
@@ -90,14 +91,11 @@ where
         let centres: Vec<(f64, f64)> = pts.iter().map(|(_, x, y)| (x.0, ty(y.0, log))).collect();
         chart
             .draw_series(LineSeries::new(centres.clone(), color.stroke_width(2)))
-            .map_err(err)?
-            .label(l.name.clone())
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
-            });
-        chart
-            .draw_series(centres.iter().map(|p| Circle::new(*p, 4, color.filled())))
             .map_err(err)?;
+        for p in &centres {
+            let (a, b) = chart.backend_coord(p);
+            draw_marker(root, (a - bx, b - by), 4, &s, true)?;
+        }
         for (k, x, y) in &pts {
             let (cx, cy) = (x.0, ty(y.0, log));
             let mut segs = Vec::new();
@@ -129,9 +127,6 @@ where
                     .map_err(err)?;
             }
         }
-    }
-    if legend {
-        draw_legend(&mut chart)?;
     }
     Ok(())
 }
