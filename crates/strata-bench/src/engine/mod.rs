@@ -121,6 +121,11 @@ pub trait EngineFactory: Send + Sync {
         -> anyhow::Result<Arc<dyn BenchEngine>>;
 }
 
+/// LevelDB's own `db_bench`, built from the sources `--engine=leveldb` runs
+/// (without Snappy: LevelDB 1.22's db_bench has no `--compression` flag),
+/// when this binary was built with the cargo feature `leveldb-db-bench`.
+pub const LEVELDB_DB_BENCH: Option<&str> = strata_leveldb_sys::DB_BENCH;
+
 /// The factory for `--engine=<name>`, or an error naming what is missing.
 pub fn factory_for(name: &str) -> anyhow::Result<Box<dyn EngineFactory>> {
     match name {
