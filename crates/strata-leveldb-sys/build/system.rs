@@ -32,8 +32,12 @@ pub fn link(lib: &Path) {
     println!("cargo:rustc-link-search=native={}", dir.display());
     if lib.extension().is_some_and(|e| e == "a") {
         println!("cargo:rustc-link-lib=static=leveldb");
-        // A static LevelDB needs the C++ standard library (and Snappy when
-        // it was built with it: link it through RUSTFLAGS if so).
+        // A static LevelDB needs the C++ standard library, and the system's
+        // Snappy when it calls it (names `snappy::RawCompress`).
+        let bytes = std::fs::read(lib).unwrap_or_default();
+        if bytes.windows(19).any(|w| w == b"snappy11RawCompress") {
+            println!("cargo:rustc-link-lib=snappy");
+        }
         println!("cargo:rustc-link-lib=stdc++");
     } else {
         println!("cargo:rustc-link-lib=leveldb");

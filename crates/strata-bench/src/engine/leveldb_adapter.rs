@@ -45,10 +45,12 @@ pub fn has_assertions(lib: &Path) -> Option<bool> {
     Some(bytes.windows(14).any(|w| w == b"__assert_fail\0"))
 }
 
-/// Whether a library file calls Snappy (names its C++ symbols).
+/// Whether a library file calls Snappy: it names `snappy::RawCompress`
+/// (mangled `..snappy11RawCompress..`, under any namespace ending in
+/// `snappy`), which LevelDB calls only when built with it.
 fn uses_snappy(lib: &Path) -> Option<bool> {
     let bytes = std::fs::read(lib).ok()?;
-    Some(bytes.windows(10).any(|w| w == b"_ZN6snappy"))
+    Some(bytes.windows(19).any(|w| w == b"snappy11RawCompress"))
 }
 
 /// A system library's build as the version line names it: the file the
