@@ -1,12 +1,10 @@
-//! Finds the LevelDB C library (Debian's `libleveldb-dev`, or a directory in
-//! `LEVELDB_LIB_DIR`) and links it for `--engine=leveldb`. Without it the
-//! crate still builds, and `--engine=leveldb` says what to install.
-//!
-//! Also records what the binary is built from: the git commit (with
-//! `-dirty` for uncommitted changes to tracked files; `unknown` outside a
-//! checkout) and the build profile, for the environment header.
+//! Records what the binary is built from: the git commit (with `-dirty`
+//! for uncommitted changes to tracked files; `unknown` outside a checkout)
+//! and the build profile, for the environment header. And turns on
+//! `--engine=leveldb` (`cfg(strata_leveldb)`) when `strata-leveldb-sys`
+//! linked a LevelDB (it builds one from source on the targets it has the
+//! sources for).
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn git(args: &[&str]) -> Option<String> {
@@ -47,38 +45,13 @@ fn build_info() {
 
 fn main() {
     build_info();
+    // `strata-leveldb-sys` says what it linked: `bundled` (LevelDB built
+    // from source), `system` (LEVELDB_LIB_DIR) or `none`.
     println!("cargo::rustc-check-cfg=cfg(strata_leveldb)");
-    println!("cargo:rerun-if-env-changed=LEVELDB_LIB_DIR");
-    let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
-    let mut dirs: Vec<PathBuf> = Vec::new();
-    if let Ok(d) = std::env::var("LEVELDB_LIB_DIR") {
-        dirs.push(d.into());
-    }
-    for d in [
-        format!("/usr/lib/{arch}-linux-gnu"),
-        "/usr/lib64".into(),
-        "/usr/lib".into(),
-        "/usr/local/lib".into(),
-    ] {
-        dirs.push(d.into());
-    }
-    let found = dirs.iter().find_map(|d| {
-        ["libleveldb.so", "libleveldb.a"]
-            .iter()
-            .map(|f| d.join(f))
-            .find(|p| Path::new(p).exists())
-            .map(|p| (d.clone(), p))
-    });
-    match found {
-        Some((dir, file)) => {
-            println!("cargo:rerun-if-changed={}", file.display());
-            println!("cargo:rustc-link-search=native={}", dir.display());
-            println!("cargo:rustc-link-lib=leveldb");
-            println!("cargo:rustc-cfg=strata_leveldb");
-        }
-        None => println!(
-            "cargo:warning=LevelDB's C library was not found (apt-get install libleveldb-dev, \
-             or set LEVELDB_LIB_DIR): `strata bench --engine=leveldb` will be unavailable"
-        ),
+    if matches!(
+        std::env::var("DEP_STRATA_LEVELDB_KIND").as_deref(),
+        Ok("bundled" | "system")
+    ) {
+        println!("cargo:rustc-cfg=strata_leveldb");
     }
 }

@@ -28,8 +28,10 @@ pub(crate) struct BenchCommands {
     /// External RocksDB db_bench (default: `strata bench --engine=rocksdb` if it works).
     #[arg(long)]
     pub rocksdb_bench: Option<String>,
-    /// External LevelDB db_bench (default: `strata bench --engine=leveldb` if it works).
-    #[arg(long)]
+    /// External LevelDB db_bench: a command, or `bundled` for LevelDB's own
+    /// db_bench built from source with this binary (cargo feature
+    /// `leveldb-db-bench`) (default: `strata bench --engine=leveldb` if it works).
+    #[arg(long, value_parser = crate::run::leveldb::parse_leveldb_bench)]
     pub leveldb_bench: Option<String>,
 }
 

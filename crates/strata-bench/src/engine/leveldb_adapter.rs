@@ -1,7 +1,7 @@
 //! Adapter from [`BenchEngine`](super::BenchEngine) to LevelDB through its C
-//! API (`leveldb/c.h`), linked from the system library that `build.rs`
-//! found (Debian's `libleveldb-dev`). Options as [`super::leveldb_map`] maps
-//! them; `rocksdb.stats` answers with `leveldb.stats` and the flush and
+//! API (`leveldb/c.h`, declared in `strata-leveldb-sys`, which links LevelDB
+//! built from source, or a system library from `LEVELDB_LIB_DIR`). Options
+//! as [`super::leveldb_map`] maps them; `rocksdb.stats` answers with `leveldb.stats` and the flush and
 //! compaction bytes of the DB's `LOG`.
 
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
@@ -12,140 +12,7 @@ use super::leveldb_map::{self, LevelDbConfig};
 use super::{BatchOp, BenchEngine, BenchIter, EngineFactory};
 use crate::options_map::{OptionSetting, WriteOpts};
 
-#[allow(non_camel_case_types)]
-mod ffi {
-    use std::ffi::{c_char, c_int, c_void};
-
-    #[repr(C)]
-    pub struct leveldb_t(u8);
-    #[repr(C)]
-    pub struct leveldb_options_t(u8);
-    #[repr(C)]
-    pub struct leveldb_readoptions_t(u8);
-    #[repr(C)]
-    pub struct leveldb_writeoptions_t(u8);
-    #[repr(C)]
-    pub struct leveldb_writebatch_t(u8);
-    #[repr(C)]
-    pub struct leveldb_iterator_t(u8);
-    #[repr(C)]
-    pub struct leveldb_cache_t(u8);
-    #[repr(C)]
-    pub struct leveldb_filterpolicy_t(u8);
-
-    extern "C" {
-        pub fn leveldb_open(
-            o: *const leveldb_options_t,
-            name: *const c_char,
-            err: *mut *mut c_char,
-        ) -> *mut leveldb_t;
-        pub fn leveldb_close(db: *mut leveldb_t);
-        pub fn leveldb_put(
-            db: *mut leveldb_t,
-            o: *const leveldb_writeoptions_t,
-            k: *const c_char,
-            klen: usize,
-            v: *const c_char,
-            vlen: usize,
-            err: *mut *mut c_char,
-        );
-        pub fn leveldb_delete(
-            db: *mut leveldb_t,
-            o: *const leveldb_writeoptions_t,
-            k: *const c_char,
-            klen: usize,
-            err: *mut *mut c_char,
-        );
-        pub fn leveldb_write(
-            db: *mut leveldb_t,
-            o: *const leveldb_writeoptions_t,
-            b: *mut leveldb_writebatch_t,
-            err: *mut *mut c_char,
-        );
-        pub fn leveldb_get(
-            db: *mut leveldb_t,
-            o: *const leveldb_readoptions_t,
-            k: *const c_char,
-            klen: usize,
-            vlen: *mut usize,
-            err: *mut *mut c_char,
-        ) -> *mut c_char;
-        pub fn leveldb_create_iterator(
-            db: *mut leveldb_t,
-            o: *const leveldb_readoptions_t,
-        ) -> *mut leveldb_iterator_t;
-        pub fn leveldb_property_value(db: *mut leveldb_t, name: *const c_char) -> *mut c_char;
-        pub fn leveldb_approximate_sizes(
-            db: *mut leveldb_t,
-            n: c_int,
-            start: *const *const c_char,
-            start_len: *const usize,
-            limit: *const *const c_char,
-            limit_len: *const usize,
-            sizes: *mut u64,
-        );
-        pub fn leveldb_compact_range(
-            db: *mut leveldb_t,
-            start: *const c_char,
-            start_len: usize,
-            limit: *const c_char,
-            limit_len: usize,
-        );
-        pub fn leveldb_iter_destroy(it: *mut leveldb_iterator_t);
-        pub fn leveldb_iter_valid(it: *const leveldb_iterator_t) -> u8;
-        pub fn leveldb_iter_seek_to_first(it: *mut leveldb_iterator_t);
-        pub fn leveldb_iter_seek_to_last(it: *mut leveldb_iterator_t);
-        pub fn leveldb_iter_seek(it: *mut leveldb_iterator_t, k: *const c_char, klen: usize);
-        pub fn leveldb_iter_next(it: *mut leveldb_iterator_t);
-        pub fn leveldb_iter_prev(it: *mut leveldb_iterator_t);
-        pub fn leveldb_iter_key(it: *const leveldb_iterator_t, klen: *mut usize) -> *const c_char;
-        pub fn leveldb_iter_value(it: *const leveldb_iterator_t, vlen: *mut usize)
-            -> *const c_char;
-        pub fn leveldb_iter_get_error(it: *const leveldb_iterator_t, err: *mut *mut c_char);
-        pub fn leveldb_writebatch_create() -> *mut leveldb_writebatch_t;
-        pub fn leveldb_writebatch_destroy(b: *mut leveldb_writebatch_t);
-        pub fn leveldb_writebatch_put(
-            b: *mut leveldb_writebatch_t,
-            k: *const c_char,
-            klen: usize,
-            v: *const c_char,
-            vlen: usize,
-        );
-        pub fn leveldb_writebatch_delete(
-            b: *mut leveldb_writebatch_t,
-            k: *const c_char,
-            klen: usize,
-        );
-        pub fn leveldb_options_create() -> *mut leveldb_options_t;
-        pub fn leveldb_options_destroy(o: *mut leveldb_options_t);
-        pub fn leveldb_options_set_filter_policy(
-            o: *mut leveldb_options_t,
-            p: *mut leveldb_filterpolicy_t,
-        );
-        pub fn leveldb_options_set_create_if_missing(o: *mut leveldb_options_t, v: u8);
-        pub fn leveldb_options_set_paranoid_checks(o: *mut leveldb_options_t, v: u8);
-        pub fn leveldb_options_set_write_buffer_size(o: *mut leveldb_options_t, v: usize);
-        pub fn leveldb_options_set_max_open_files(o: *mut leveldb_options_t, v: c_int);
-        pub fn leveldb_options_set_cache(o: *mut leveldb_options_t, c: *mut leveldb_cache_t);
-        pub fn leveldb_options_set_block_size(o: *mut leveldb_options_t, v: usize);
-        pub fn leveldb_options_set_block_restart_interval(o: *mut leveldb_options_t, v: c_int);
-        pub fn leveldb_options_set_max_file_size(o: *mut leveldb_options_t, v: usize);
-        pub fn leveldb_options_set_compression(o: *mut leveldb_options_t, v: c_int);
-        pub fn leveldb_filterpolicy_create_bloom(bits: c_int) -> *mut leveldb_filterpolicy_t;
-        pub fn leveldb_filterpolicy_destroy(p: *mut leveldb_filterpolicy_t);
-        pub fn leveldb_readoptions_create() -> *mut leveldb_readoptions_t;
-        pub fn leveldb_readoptions_destroy(o: *mut leveldb_readoptions_t);
-        pub fn leveldb_readoptions_set_verify_checksums(o: *mut leveldb_readoptions_t, v: u8);
-        pub fn leveldb_writeoptions_create() -> *mut leveldb_writeoptions_t;
-        pub fn leveldb_writeoptions_destroy(o: *mut leveldb_writeoptions_t);
-        pub fn leveldb_writeoptions_set_sync(o: *mut leveldb_writeoptions_t, v: u8);
-        pub fn leveldb_cache_create_lru(capacity: usize) -> *mut leveldb_cache_t;
-        pub fn leveldb_cache_destroy(c: *mut leveldb_cache_t);
-        pub fn leveldb_free(p: *mut c_void);
-        pub fn leveldb_major_version() -> c_int;
-        pub fn leveldb_minor_version() -> c_int;
-    }
-}
+use strata_leveldb_sys as ffi;
 
 /// Turns a C API error (a malloc'ed string or null) into a Result.
 fn check(err: *mut c_char) -> anyhow::Result<()> {
@@ -161,7 +28,8 @@ fn check(err: *mut c_char) -> anyhow::Result<()> {
     anyhow::bail!("LevelDB: {msg}")
 }
 
-/// The loaded LevelDB library's file, from this process's memory map.
+/// The loaded LevelDB library's file, from this process's memory map (a
+/// shared system library).
 fn loaded_library() -> Option<PathBuf> {
     let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
     maps.lines()
@@ -177,12 +45,45 @@ pub fn has_assertions(lib: &Path) -> Option<bool> {
     Some(bytes.windows(14).any(|w| w == b"__assert_fail\0"))
 }
 
+/// Whether a library file calls Snappy: it names `snappy::RawCompress`
+/// (mangled `..snappy11RawCompress..`, under any namespace ending in
+/// `snappy`), which LevelDB calls only when built with it.
+fn uses_snappy(lib: &Path) -> Option<bool> {
+    let bytes = std::fs::read(lib).ok()?;
+    Some(bytes.windows(19).any(|w| w == b"snappy11RawCompress"))
+}
+
+/// A system library's build as the version line names it: the file the
+/// process loaded (or linked statically), whether its assertions are live
+/// and whether it has Snappy.
+fn system_build() -> String {
+    let Some(lib) = loaded_library().or_else(|| ffi::SYSTEM_LIB.map(PathBuf::from)) else {
+        return ffi::BUILD.to_string();
+    };
+    let file = lib.file_name().map_or_else(
+        || lib.display().to_string(),
+        |f| f.to_string_lossy().into_owned(),
+    );
+    let mut s = format!("{}: {file}", ffi::BUILD);
+    match has_assertions(&lib) {
+        Some(true) => s.push_str(", assertions enabled"),
+        Some(false) => s.push_str(", assertions disabled"),
+        None => {}
+    }
+    match uses_snappy(&lib) {
+        Some(true) => s.push_str(", Snappy"),
+        Some(false) => s.push_str(", no Snappy"),
+        None => {}
+    }
+    s
+}
+
 /// Opens LevelDB databases.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct LevelDbFactory;
 
 impl LevelDbFactory {
-    /// `1.23`.
+    /// `1.22` (major.minor from the library).
     pub fn library_version() -> String {
         // SAFETY: plain getters.
         let (major, minor) =
@@ -200,22 +101,11 @@ impl EngineFactory for LevelDbFactory {
     }
     fn version(&self) -> String {
         let v = Self::library_version();
-        // The library is linked dynamically: name the file the process
-        // loaded, and whether it was built with assertions on.
-        match loaded_library() {
-            Some(lib) => {
-                let asserts = match has_assertions(&lib) {
-                    Some(true) => ", assertions enabled",
-                    Some(false) => ", assertions disabled",
-                    None => "",
-                };
-                let file = lib.file_name().map_or_else(
-                    || lib.display().to_string(),
-                    |f| f.to_string_lossy().into_owned(),
-                );
-                format!("{v} ({file}{asserts})")
-            }
-            None => v,
+        // Built from source: the build script says how. A system library:
+        // name the file and look into it.
+        match ffi::KIND {
+            "bundled" => format!("{v} ({})", ffi::BUILD),
+            _ => format!("{v} ({})", system_build()),
         }
     }
     fn open(
@@ -713,5 +603,30 @@ mod tests {
             .unwrap_err();
         assert!(e.to_string().contains("'--disable_wal'"), "{e}");
         assert!(LevelDbFactory.version().starts_with("1."));
+    }
+
+    /// The default build compiles LevelDB from source as a release build
+    /// with Snappy, and the version line (the environment header's, which
+    /// the lab reads) says so: nothing there for the lab to mark as an
+    /// assertion build.
+    #[test]
+    fn version_line_names_the_release_build() {
+        let v = LevelDbFactory.version();
+        match ffi::KIND {
+            "bundled" => {
+                assert!(
+                    v.starts_with("1.22 (release build from leveldb-sys "),
+                    "{v}"
+                );
+                for part in ["-DNDEBUG", "assertions disabled", "Snappy 1.1.7"] {
+                    assert!(v.contains(part), "{part} not in {v}");
+                }
+                assert!(!v.contains("assertions enabled"), "{v}");
+            }
+            // LEVELDB_LIB_DIR: the file and what it holds.
+            _ => assert!(v.contains("system library from "), "{v}"),
+        }
+        let lib = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        assert_eq!(has_assertions(&lib.join("no-such-file")), None);
     }
 }

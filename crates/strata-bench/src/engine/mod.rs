@@ -1,7 +1,8 @@
 //! The engine seam: what a benchmark needs from a key-value store.
 //!
 //! Adapters: Strata (`strata_adapter`), LevelDB (`leveldb_adapter`, through
-//! the system's LevelDB C library when `build.rs` found it), fjall
+//! LevelDB's C API: built from source by `strata-leveldb-sys`, or a system
+//! library from `LEVELDB_LIB_DIR`), fjall
 //! (`fjall_adapter`), RocksDB (`rocksdb_adapter`, cargo feature `rocksdb`).
 //! Tests use an in-memory double that users cannot select.
 
@@ -120,6 +121,11 @@ pub trait EngineFactory: Send + Sync {
         -> anyhow::Result<Arc<dyn BenchEngine>>;
 }
 
+/// LevelDB's own `db_bench`, built from the sources `--engine=leveldb` runs
+/// (without Snappy: LevelDB 1.22's db_bench has no `--compression` flag),
+/// when this binary was built with the cargo feature `leveldb-db-bench`.
+pub const LEVELDB_DB_BENCH: Option<&str> = strata_leveldb_sys::DB_BENCH;
+
 /// The factory for `--engine=<name>`, or an error naming what is missing.
 pub fn factory_for(name: &str) -> anyhow::Result<Box<dyn EngineFactory>> {
     match name {
@@ -129,8 +135,9 @@ pub fn factory_for(name: &str) -> anyhow::Result<Box<dyn EngineFactory>> {
         "leveldb" => Ok(Box::new(leveldb_adapter::LevelDbFactory)),
         #[cfg(not(strata_leveldb))]
         "leveldb" => anyhow::bail!(
-            "--engine=leveldb: this binary was built without LevelDB: its C library was not \
-             found at build time (apt-get install libleveldb-dev, or set LEVELDB_LIB_DIR, \
+            "--engine=leveldb: this binary was built without LevelDB: LevelDB is built from \
+             source only on Linux (x86_64, aarch64) with glibc, and no system library was \
+             found at build time (set LEVELDB_LIB_DIR to a directory with libleveldb.so, \
              then rebuild)"
         ),
         #[cfg(feature = "rocksdb")]

@@ -55,7 +55,8 @@ pub(crate) fn run_span(rows: &[crate::data::results::ResultRow]) -> Option<Strin
 /// The command that writes a study's folder again into `out`: the study
 /// argument and options of the run's own command line (`meta.command`),
 /// with the output root set to `out` and an external db_bench's path left
-/// for the user to fill in; from the run's facts when no command line was
+/// for the user to fill in (`bundled` for LevelDB's db_bench built with
+/// the binary); from the run's facts when no command line was
 /// recorded.
 pub(crate) fn regenerate_command(meta: &Meta, out: &str) -> String {
     let words: Vec<&str> = meta.command.split_whitespace().collect();
@@ -77,12 +78,14 @@ pub(crate) fn regenerate_command(meta: &Meta, out: &str) -> String {
         let _ = write!(cmd, " --only {o}");
     }
     for e in meta.engines_run.iter().filter(|e| e.external) {
-        let _ = write!(
-            cmd,
-            " --{0}-bench {1}",
-            e.engine,
+        // LevelDB's db_bench built with the binary is named as it was
+        // asked for; any other is a path for the user to fill in.
+        let bench = if e.how.contains("`--leveldb-bench bundled`") {
+            "bundled".to_string()
+        } else {
             e.engine.to_uppercase() + "_DB_BENCH"
-        );
+        };
+        let _ = write!(cmd, " --{}-bench {bench}", e.engine);
     }
     let _ = write!(cmd, " --out {out}");
     cmd
@@ -201,6 +204,11 @@ mod tests {
             ..meta
         };
         assert!(regenerate_command(&old, "r").starts_with("strata lab run ycsb --scale full"));
+        // LevelDB's db_bench built with the binary: named as asked for.
+        let mut bundled = old.clone();
+        bundled.engines_run[1].how =
+            "LevelDB's own db_bench built with this binary (`--leveldb-bench bundled`: ...) `/t/db_bench`, LevelDB 1.22".into();
+        assert!(regenerate_command(&bundled, "r").ends_with(" --leveldb-bench bundled --out r"));
     }
 
     #[test]

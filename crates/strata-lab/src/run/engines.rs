@@ -125,7 +125,17 @@ pub(crate) fn resolve_engines(
             _ => {
                 let mut c = Vec::new();
                 if let Some(p) = external {
-                    c.push((words(p), format!("external db_bench `{p}`")));
+                    let how = if e == "leveldb"
+                        && strata_bench::engine::LEVELDB_DB_BENCH == Some(p.as_str())
+                    {
+                        format!(
+                            "LevelDB's own db_bench built with this binary (`--leveldb-bench bundled`: \
+                             the sources of `--engine=leveldb`, release, without Snappy) `{p}`"
+                        )
+                    } else {
+                        format!("external db_bench `{p}`")
+                    };
+                    c.push((words(p), how));
                 }
                 let mut s = strata.clone();
                 s.push(format!("--engine={e}"));

@@ -1,9 +1,32 @@
-//! LevelDB's own db_bench: the flags it takes for the study's (its own
+//! LevelDB's own db_bench: which one (`--leveldb-bench`, `bundled` for the
+//! one built with this binary), the flags it takes for the study's (its own
 //! names, booleans as 0/1, the flags it lacks left out or refused), and
 //! the `LOG:` line its DB's info LOG gives a step.
 
 use serde::{Deserialize, Serialize};
 use std::path::Path;
+
+/// `--leveldb-bench VALUE`: a command as given, or `bundled`: the path of
+/// LevelDB's db_bench that the cargo feature `leveldb-db-bench` built from
+/// the sources `--engine=leveldb` runs; an error when this binary was built
+/// without it (or the file is gone).
+pub(crate) fn parse_leveldb_bench(value: &str) -> Result<String, String> {
+    if value != "bundled" {
+        return Ok(value.to_string());
+    }
+    match strata_bench::engine::LEVELDB_DB_BENCH {
+        Some(p) if Path::new(p).is_file() => Ok(p.to_string()),
+        Some(p) => Err(format!(
+            "`bundled`: LevelDB's db_bench built with this binary is gone ({p}); rebuild with \
+             `cargo build --release -p strata-cli --features leveldb-db-bench`"
+        )),
+        None => Err(
+            "`bundled`: this strata binary was built without LevelDB's db_bench; build it with \
+             `cargo build --release -p strata-cli --features leveldb-db-bench`"
+                .to_string(),
+        ),
+    }
+}
 
 /// What a LevelDB db_bench binary takes, found by running it: LevelDB
 /// 1.23 (the release Debian ships) has no `--compression` flag and
@@ -117,5 +140,28 @@ pub(crate) fn with_leveldb_log_line(stdout: &str, db: &Path) -> String {
     match std::fs::read_to_string(db.join("LOG")) {
         Ok(log) if table => format!("{stdout}\n{}\n", log_line(&parse_log(&log))),
         _ => stdout.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_leveldb_bench;
+
+    #[test]
+    fn leveldb_bench_is_a_command_or_the_bundled_build() {
+        assert_eq!(
+            parse_leveldb_bench("/opt/leveldb/db_bench").unwrap(),
+            "/opt/leveldb/db_bench"
+        );
+        match strata_bench::engine::LEVELDB_DB_BENCH {
+            // Built with the `leveldb-db-bench` feature: its path.
+            Some(p) => assert_eq!(parse_leveldb_bench("bundled").unwrap(), p),
+            // Without it: an error saying how to build it, not a silent
+            // fallback to `strata bench --engine=leveldb`.
+            None => {
+                let e = parse_leveldb_bench("bundled").unwrap_err();
+                assert!(e.contains("--features leveldb-db-bench"), "{e}");
+            }
+        }
     }
 }
