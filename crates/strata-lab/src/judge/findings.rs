@@ -12,7 +12,7 @@ use crate::data::aggregate::values;
 use crate::data::format::fmt_num;
 use crate::data::results::ResultRow;
 use crate::judge::verdict::estimate::MIN_REPEATS;
-use crate::judge::verdict::{kinds, Judgement, Verdict, DEFAULT_MIN_EFFECT};
+use crate::judge::verdict::{kinds, power, Judgement, Verdict, DEFAULT_MIN_EFFECT};
 use crate::spec::model::Plan;
 use crate::spec::study::{Finding, FindingKind};
 
@@ -425,6 +425,26 @@ fn judge_at(
             .map(|v| v.len())
             .filter(|n| *n > 0)
             .min();
+        let enough = fewest.is_some_and(|n| n >= MIN_REPEATS) && f.series.len() == 2;
+        let needed = match f.kind {
+            _ if !enough => None,
+            FindingKind::Crossover | FindingKind::Ordering | FindingKind::Parity => {
+                power::pair_repeats_needed(
+                    &sample(Some(&f.series[0])),
+                    &sample(Some(&f.series[1])),
+                    e,
+                )
+            }
+            FindingKind::Ratio if f.range.len() == 2 => power::ratio_repeats_needed(
+                &sample(Some(&f.series[0])),
+                &sample(Some(&f.series[1])),
+                (f.range[0], f.range[1]),
+            ),
+            _ => None,
+        };
+        if let Some(k) = needed {
+            j.text = format!("{}; {}", j.text.trim_end_matches('.'), power::needs_text(k));
+        }
         if let Some(n) = fewest.filter(|n| *n < MIN_REPEATS) {
             j.text = format!(
                 "{} (a cell has {n} repeat{}: no verdict is decided from fewer than {MIN_REPEATS})",

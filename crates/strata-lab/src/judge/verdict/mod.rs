@@ -12,6 +12,7 @@
 
 pub(crate) mod estimate;
 pub(crate) mod kinds;
+pub(crate) mod power;
 pub(crate) mod sim;
 
 /// The smallest relative difference a verdict calls an effect (5%), unless

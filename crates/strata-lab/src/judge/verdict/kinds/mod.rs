@@ -9,7 +9,7 @@
 mod best;
 mod bound;
 mod pair;
-mod reading;
+pub(crate) mod reading;
 mod trend;
 
 pub(crate) use best::{argmax, argmax_with_share, Best};

@@ -1,0 +1,139 @@
+//! How many repeats an undecided comparison would need: from the effect and
+//! its standard error at the current repeats, the repeats per cell at which
+//! the 95% interval would be narrower than the effect's distance from the
+//! minimum effect (so that it lies wholly on one side of it).
+
+use super::estimate::{t95, Est, Side};
+use super::kinds::reading::{pair_effects, pooled, sides_of};
+use super::kinds::Series;
+
+/// Above this many repeats per cell the answer is "too many to run".
+pub(crate) const MAX_REPEATS: usize = 1000;
+
+/// Repeats per cell at which `e` (estimated from `n` repeats per cell)
+/// would have a 95% interval narrower than `margin`, the distance of its
+/// value from the nearest bound it must clear. `None` when it cannot be
+/// estimated (no interval) or the value sits on the bound.
+pub(crate) fn repeats_needed(e: &Est, n: usize, margin: f64) -> Option<usize> {
+    if e.var.is_nan() || e.var <= 0.0 || n == 0 || margin <= 1e-9 {
+        return None;
+    }
+    // The standard error shrinks as 1 / sqrt(n) and the degrees of freedom
+    // grow with n: solve n' = n (t(df') se / margin)^2 by iteration.
+    let nf = n as f64;
+    let df_per_repeat = (e.df / (nf - 1.0).max(1.0)).clamp(0.5, 2.0);
+    let se = e.var.sqrt();
+    let mut m = nf;
+    for _ in 0..20 {
+        let df = (df_per_repeat * (m - 1.0)).max(1.0);
+        m = nf * (t95(df) * se / margin).powi(2);
+        if m > 1e7 {
+            break;
+        }
+    }
+    Some(m.ceil().max(nf + 1.0) as usize)
+}
+
+/// For two series compared point by point (`b` against `a`), the repeats
+/// per cell that would decide every point whose interval is unclear
+/// against the minimum effect: the largest over those points. `None` when
+/// no point is unclear or none can be estimated.
+pub(crate) fn pair_repeats_needed(a: &Series, b: &Series, min_effect: f64) -> Option<usize> {
+    let (scale, eff) = pair_effects(a, b);
+    let (t, sides) = sides_of(&scale, &eff, min_effect);
+    let n = a
+        .iter()
+        .chain(b)
+        .filter(|s| !s.is_empty())
+        .map(Vec::len)
+        .min()?;
+    eff.iter()
+        .zip(&sides)
+        .filter(|(_, s)| **s == Side::Unclear)
+        .filter_map(|(e, _)| {
+            let e = (*e)?;
+            repeats_needed(&e, n, (e.value.abs() - t).abs())
+        })
+        .max()
+}
+
+/// For a ratio claim (`b / a` pooled over the points, expected in
+/// `range`), the repeats per cell that would put the pooled interval wholly
+/// inside or wholly outside the range. Only positive values count, as in
+/// the verdict.
+pub(crate) fn ratio_repeats_needed(a: &Series, b: &Series, range: (f64, f64)) -> Option<usize> {
+    let positive = |s: &Vec<f64>| !s.is_empty() && s.iter().all(|v| *v > 0.0);
+    let keep: Vec<usize> = (0..a.len().min(b.len()))
+        .filter(|i| positive(&a[*i]) && positive(&b[*i]))
+        .collect();
+    let pick = |s: &Series| -> Vec<Vec<f64>> { keep.iter().map(|i| s[*i].clone()).collect() };
+    let (a, b) = (pick(a), pick(b));
+    let n = a.iter().chain(&b).map(Vec::len).min()?;
+    let (_, eff) = pair_effects(&a, &b);
+    let all = pooled(&eff)?;
+    let (lo, hi) = (range.0.ln(), range.1.ln());
+    let v = all.value;
+    let margin = if v < lo {
+        lo - v
+    } else if v > hi {
+        v - hi
+    } else {
+        (v - lo).min(hi - v)
+    };
+    repeats_needed(&all, n, margin)
+}
+
+/// The sentence an inconclusive verdict ends with.
+pub(crate) fn needs_text(needed: usize) -> String {
+    if needed > MAX_REPEATS {
+        format!("more than {MAX_REPEATS} repeats per cell would be needed at this noise: the effect is too close to the minimum effect to decide here")
+    } else {
+        format!("about {needed} repeats per cell would decide it at this noise")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeats_grow_with_the_noise_and_shrink_with_the_margin() {
+        let e = |sd: f64, df: f64| Est {
+            value: 0.1,
+            var: sd * sd,
+            df,
+        };
+        // A standard error of 0.05 at 5 repeats; to bring t x se under 0.05
+        // needs about (t x 1)^2 x 5 repeats with t near 2: about 21.
+        let n = repeats_needed(&e(0.05, 4.0), 5, 0.05).unwrap();
+        assert!((19..=23).contains(&n), "{n}");
+        // Check: at n repeats the half-width is within the margin.
+        let se = 0.05 * (5.0 / n as f64).sqrt();
+        assert!(t95(n as f64 - 1.0) * se <= 0.0501, "{n}");
+        assert!(repeats_needed(&e(0.05, 4.0), 5, 0.02).unwrap() > n);
+        assert!(repeats_needed(&e(0.02, 4.0), 5, 0.05).unwrap() < n);
+        assert_eq!(repeats_needed(&e(0.05, 4.0), 5, 0.0), None);
+        let none = Est {
+            value: 0.1,
+            var: f64::NAN,
+            df: 0.0,
+        };
+        assert_eq!(repeats_needed(&none, 2, 0.05), None);
+    }
+
+    #[test]
+    fn a_pair_needs_repeats_only_where_a_point_is_unclear() {
+        let a = vec![vec![100.0, 90.0, 110.0], vec![100.0, 101.0, 99.0]];
+        let b = vec![vec![120.0, 100.0, 140.0], vec![200.0, 202.0, 198.0]];
+        let n = pair_repeats_needed(&a, &b, 0.05).expect("the first point is unclear");
+        assert!(n > 3, "{n}");
+        let clear = vec![b[1].clone(), b[1].clone()];
+        let base = vec![a[1].clone(), a[1].clone()];
+        assert_eq!(pair_repeats_needed(&base, &clear, 0.05), None);
+        assert!(needs_text(5000).starts_with("more than 1000"));
+        assert_eq!(
+            needs_text(12),
+            "about 12 repeats per cell would decide it at this noise"
+        );
+    }
+}
