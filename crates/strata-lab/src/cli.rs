@@ -272,7 +272,7 @@ pub(crate) enum Cmd {
         #[arg(long, default_value_t = 2000)]
         trials: usize,
         /// Repeats per cell, comma-separated.
-        #[arg(long, default_value = "3,5,10", value_delimiter = ',')]
+        #[arg(long, default_value = "2,3,5,10", value_delimiter = ',')]
         repeats: Vec<usize>,
         /// Noise levels (coefficients of variation), comma-separated.
         #[arg(long, default_value = "0.02,0.1,0.3", value_delimiter = ',')]
