@@ -206,8 +206,8 @@ fn missing_rocksdb_is_an_error_unless_allowed_then_strata_runs_alone_and_says_so
     let b = bench_or_fake();
     let (d, spec) = setup();
     let out = d.path().join("out");
-    // A requested engine that cannot run fails the run, naming it and how
-    // to get it, before any job runs.
+    // An engine named with --engines that cannot run fails the run, naming
+    // it and how to get it, before any job runs.
     let o = Command::new(common::LAB)
         .args([
             "run",
@@ -217,6 +217,7 @@ fn missing_rocksdb_is_an_error_unless_allowed_then_strata_runs_alone_and_says_so
         ])
         .args(["--strata-bench", &b, "--no-settle", "--repeats", "1"])
         .args(["--rocksdb-bench", "/nonexistent/db_bench"])
+        .args(["--engines", "strata,rocksdb"])
         .output()
         .unwrap();
     assert!(!o.status.success());

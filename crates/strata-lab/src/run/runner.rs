@@ -202,7 +202,7 @@ pub(crate) fn run_study(plan: &Plan, opts: &RunOptions) -> anyhow::Result<PathBu
             how.join(" ")
         );
     }
-    if let Some(n) = notes.first() {
+    for n in notes.iter().filter(|n| n.contains(" was requested but ")) {
         eprintln!("note: {n}");
     }
     for e in &engines {
