@@ -44,6 +44,23 @@ fn tiny_study_runs_on_strata_and_reports() {
     let md = read(&study.join("report.md"));
     assert!(md.contains("Strata"), "{md}");
     assert!(read(&study.join("report.html")).contains("<html"));
+    // Each job keeps the options the engine opened with.
+    let runs: Vec<_> = std::fs::read_dir(study.join("runs"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert!(!runs.is_empty());
+    for r in &runs {
+        let opts = read(&r.join("OPTIONS"));
+        assert!(opts.contains("write_buffer_size=262144"), "{}", r.display());
+    }
+    assert!(
+        md.contains(
+            "The options each job's engine opened with are kept as `runs/<job>/OPTIONS` (strata)."
+        ),
+        "{md}"
+    );
     // Every run succeeded and produced figures parsed from strata bench.
     let rows = read(&study.join("results.jsonl"));
     let n = rows.lines().count();

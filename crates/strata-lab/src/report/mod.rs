@@ -109,6 +109,7 @@ pub(crate) fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
             "RocksDB was not measured in this run: the figures below are Strata's alone.".into()
         });
     }
+    setup.extend(setup::effective_options_lines(sdir, &meta));
     if !meta.command.is_empty() {
         setup.push(format!("Command: `{}`.", meta.command));
     }

@@ -74,6 +74,62 @@ pub(crate) fn hygiene_line(rows: &[ResultRow], meta: &crate::run::layout::Meta) 
     format!("{seeds}; {order}; {settle}.")
 }
 
+/// Where each job's effective options are kept, and the options whose
+/// values differ between Strata and each other engine that kept a file, as
+/// their first jobs opened (at most 15 named); nothing when no job kept one
+/// (a study directory without its run directories, as docs/results keeps).
+pub(crate) fn effective_options_lines(
+    sdir: &std::path::Path,
+    meta: &crate::run::layout::Meta,
+) -> Vec<String> {
+    use crate::run::effective::{differing, first_of};
+    let ran: Vec<&str> = meta.engines_run.iter().map(|e| e.engine.as_str()).collect();
+    let kept: Vec<(&str, BTreeMap<String, String>)> = ran
+        .iter()
+        .filter_map(|e| first_of(sdir, e).map(|o| (*e, o)))
+        .collect();
+    if kept.is_empty() {
+        return Vec::new();
+    }
+    let names = |v: &[&str]| v.join(", ");
+    let with: Vec<&str> = kept.iter().map(|(e, _)| *e).collect();
+    let without: Vec<&str> = ran.iter().copied().filter(|e| !with.contains(e)).collect();
+    let mut out = vec![format!(
+        "The options each job's engine opened with are kept as `runs/<job>/OPTIONS` ({}){}.",
+        names(&with),
+        if without.is_empty() {
+            String::new()
+        } else {
+            format!("; {} write none", names(&without))
+        }
+    )];
+    let Some((base, bo)) = kept.iter().find(|(e, _)| *e == "strata").or(kept.first()) else {
+        return out;
+    };
+    for (e, o) in kept.iter().filter(|(e, _)| e != base) {
+        let d = differing(bo, o);
+        if d.is_empty() {
+            continue;
+        }
+        const SHOWN: usize = 15;
+        let listed: Vec<String> = d
+            .iter()
+            .take(SHOWN)
+            .map(|(k, a, b)| format!("`{k}` {a} vs {b}"))
+            .collect();
+        out.push(format!(
+            "Options both engines have, set differently ({base} vs {e}, as their first jobs opened): {}{}.",
+            listed.join(", "),
+            if d.len() > SHOWN {
+                format!(", and {} more", d.len() - SHOWN)
+            } else {
+                String::new()
+            }
+        ));
+    }
+    out
+}
+
 /// Engines whose build has assertions on (from the probe's version or the
 /// rows' engine versions): their speed figures are not comparable.
 pub(crate) fn assertion_builds(meta: &crate::run::layout::Meta, rows: &[ResultRow]) -> Vec<String> {

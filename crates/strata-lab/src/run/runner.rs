@@ -159,6 +159,8 @@ pub(crate) fn run_job(
         }
         rows.push(row);
     }
+    // What the engine opened with, kept before the DB goes.
+    crate::run::effective::keep(&db, &rdir)?;
     let _ = std::fs::remove_dir_all(&db);
     results::write_jsonl(&rdir.join(RUN_FILE), &rows)?;
     Ok(rows)
