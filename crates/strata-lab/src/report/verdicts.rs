@@ -209,7 +209,7 @@ pub(crate) fn section(plan: &Plan, rows: &[ResultRow], requested: &[String]) -> 
     out.push(Block::List(summary));
     out.push(Block::P(scale_caveat(plan)));
     out.push(Block::P(format!(
-        "Each verdict reads 95% t-intervals over the repeats against a minimum effect of {}% (unless a claim sets its own): reproduced when the claimed effect clears it, reversed when the opposite effect does, not reproduced when the data shows the claim does not hold, inconclusive when the intervals cannot tell. The method and its measured error rates are in docs/lab.md, \"Verdicts\".",
+        "Each verdict reads the one-sided 95% t-bounds of its effects (together a 90% interval, the figures in brackets) over the repeats against a minimum effect of {}% (unless a claim sets its own): reproduced when the claimed effect clears it, reversed when the opposite effect does, not reproduced when the data shows the claim does not hold, inconclusive when the bounds cannot tell (with about how many repeats would), not testable here when the run cannot exercise the claim. The method and its measured error rates are in docs/lab.md, \"Verdicts\".",
         DEFAULT_MIN_EFFECT * 100.0
     )));
     if !table.is_empty() {
@@ -220,7 +220,7 @@ pub(crate) fn section(plan: &Plan, rows: &[ResultRow], requested: &[String]) -> 
                 "published figures",
                 "engine",
                 "verdict",
-                "this run (95% intervals)",
+                "this run (90% intervals: one-sided 95% bounds)",
             ]
             .map(String::from)
             .to_vec(),

@@ -83,13 +83,31 @@ impl Est {
 
     /// The two-sided 95% t-interval, or `None` when the variance is unknown.
     pub fn interval(&self) -> Option<(f64, f64)> {
+        self.interval_at(0.05)
+    }
+
+    /// The one-sided 95% bounds, below and above (together the two-sided
+    /// 90% t-interval): what verdicts read, so that a claimed direction is
+    /// a one-sided test at 5% and "within the minimum effect" is the two
+    /// one-sided tests of equivalence at 5%. `None` when the variance is
+    /// unknown.
+    pub fn bounds(&self) -> Option<(f64, f64)> {
+        self.interval_at(2.0 * ALPHA)
+    }
+
+    /// The two-sided t-interval at level 1 - `p`.
+    fn interval_at(&self, p: f64) -> Option<(f64, f64)> {
         if self.var.is_nan() || self.df <= 0.0 {
             return None;
         }
-        let h = t95(self.df) * self.var.sqrt();
+        let h = t_quantile(self.df, p) * self.var.sqrt();
         Some((self.value - h, self.value + h))
     }
 }
+
+/// The error rate of each one-sided reading of an effect: above the
+/// minimum effect, below it, or (both bounds) within it.
+pub(crate) const ALPHA: f64 = 0.05;
 
 /// Fewest repeats a cell needs for an interval that can decide a verdict.
 /// With two, the sample variance has one degree of freedom and a metric
@@ -175,24 +193,57 @@ pub(crate) fn floored_means(cells: &[Vec<f64>], log: bool) -> Vec<Option<Est>> {
 /// The two-sided 95% quantile of Student's t with `df` (possibly
 /// fractional) degrees of freedom; 1.96 for infinite df.
 pub(crate) fn t95(df: f64) -> f64 {
-    if !df.is_finite() {
-        return 1.959_964;
-    }
-    // p(t) = I_{df/(df+t²)}(df/2, 1/2) falls from 1 at t = 0; bisect for 0.05.
-    let p = |t: f64| inc_beta(df / 2.0, 0.5, df / (df + t * t));
+    t_quantile(df, 0.05)
+}
+
+/// The quantile `t` of Student's t with `df` degrees of freedom that
+/// leaves `p` in both tails together (`P(|T| > t) = p`); the normal
+/// quantile for infinite df.
+pub(crate) fn t_quantile(df: f64, p: f64) -> f64 {
+    let tail = |t: f64| -> f64 {
+        if df.is_finite() {
+            // P(|T| > t) = I_{df/(df+t²)}(df/2, 1/2).
+            inc_beta(df / 2.0, 0.5, df / (df + t * t))
+        } else {
+            erfc(t / std::f64::consts::SQRT_2)
+        }
+    };
     let (mut lo, mut hi) = (0.0f64, 1.0f64);
-    while p(hi) > 0.05 && hi < 1e9 {
+    while tail(hi) > p && hi < 1e9 {
         hi *= 2.0;
     }
     for _ in 0..100 {
         let mid = 0.5 * (lo + hi);
-        if p(mid) > 0.05 {
+        if tail(mid) > p {
             lo = mid;
         } else {
             hi = mid;
         }
     }
     0.5 * (lo + hi)
+}
+
+/// The complementary error function (Numerical Recipes' erfcc, relative
+/// error below 1.2e-7), for the normal tail at infinite df.
+fn erfc(x: f64) -> f64 {
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let r = t
+        * (-z * z - 1.265_512_23
+            + t * (1.000_023_68
+                + t * (0.374_091_96
+                    + t * (0.096_784_18
+                        + t * (-0.186_288_06
+                            + t * (0.278_868_07
+                                + t * (-1.135_203_98
+                                    + t * (1.488_515_87
+                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
+            .exp();
+    if x >= 0.0 {
+        r
+    } else {
+        2.0 - r
+    }
 }
 
 /// The scale effects are measured on.
@@ -278,9 +329,10 @@ pub(crate) enum Side {
     Unclear,
 }
 
-/// Classifies `e`'s 95% interval against the minimum effect `t`.
+/// Classifies `e` against the minimum effect `t` by its one-sided 95%
+/// bounds ([`Est::bounds`]).
 pub(crate) fn side(e: &Est, t: f64) -> Side {
-    match e.interval() {
+    match e.bounds() {
         None => Side::Unclear,
         Some((lo, _)) if lo > t => Side::With,
         Some((_, hi)) if hi < -t => Side::Against,
@@ -313,6 +365,14 @@ mod tests {
             assert!((t95(df) - t).abs() < 2e-3, "df {df}: {}", t95(df));
         }
         assert!((t95(f64::INFINITY) - 1.96).abs() < 1e-3);
+        // One-sided 95% (two-sided 90%): 2.920 at 2 df, 1.812 at 10, 1.645 at infinity.
+        for (df, t) in [(2.0, 2.920), (10.0, 1.812), (f64::INFINITY, 1.645)] {
+            assert!(
+                (t_quantile(df, 0.10) - t).abs() < 2e-3,
+                "df {df}: {}",
+                t_quantile(df, 0.10)
+            );
+        }
         // Fractional df lies between its neighbours.
         assert!(t95(2.5) < t95(2.0) && t95(2.5) > t95(3.0));
     }

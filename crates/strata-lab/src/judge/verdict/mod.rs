@@ -3,7 +3,7 @@
 //!
 //! Every kind of claim reduces to effects on a scale ([`Scale`]: log ratios
 //! for positive metrics) estimated from the repeats of each cell, each with
-//! a 95% t-interval ([`Est`]). An interval is read against a minimum effect
+//! one-sided 95% t-bounds ([`Est::bounds`]). The bounds are read against a minimum effect
 //! size ([`DEFAULT_MIN_EFFECT`] unless a finding sets `min_effect`): above
 //! it in the claimed direction, below it in the other, inside it (no effect
 //! that large), or straddling a bound (the data cannot tell). The kinds in
@@ -62,7 +62,7 @@ impl Verdict {
 pub(crate) struct Judgement {
     /// The verdict.
     pub verdict: Verdict,
-    /// Why, with the estimates and their 95% intervals.
+    /// Why, with the estimates and their 90% intervals (one-sided 95% bounds).
     pub text: String,
 }
 

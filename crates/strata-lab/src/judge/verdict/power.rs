@@ -1,9 +1,9 @@
 //! How many repeats an undecided comparison would need: from the effect and
 //! its standard error at the current repeats, the repeats per cell at which
-//! the 95% interval would be narrower than the effect's distance from the
+//! the one-sided 95% bound would be nearer than the effect's distance from the
 //! minimum effect (so that it lies wholly on one side of it).
 
-use super::estimate::{t95, Est, Side};
+use super::estimate::{t_quantile, Est, Side, ALPHA};
 use super::kinds::reading::{pair_effects, pooled, sides_of};
 use super::kinds::Series;
 
@@ -11,7 +11,7 @@ use super::kinds::Series;
 pub(crate) const MAX_REPEATS: usize = 1000;
 
 /// Repeats per cell at which `e` (estimated from `n` repeats per cell)
-/// would have a 95% interval narrower than `margin`, the distance of its
+/// would have its one-sided 95% bound within `margin`, the distance of its
 /// value from the nearest bound it must clear. `None` when it cannot be
 /// estimated (no interval) or the value sits on the bound.
 pub(crate) fn repeats_needed(e: &Est, n: usize, margin: f64) -> Option<usize> {
@@ -26,7 +26,7 @@ pub(crate) fn repeats_needed(e: &Est, n: usize, margin: f64) -> Option<usize> {
     let mut m = nf;
     for _ in 0..20 {
         let df = (df_per_repeat * (m - 1.0)).max(1.0);
-        m = nf * (t95(df) * se / margin).powi(2);
+        m = nf * (t_quantile(df, 2.0 * ALPHA) * se / margin).powi(2);
         if m > 1e7 {
             break;
         }
@@ -103,13 +103,13 @@ mod tests {
             var: sd * sd,
             df,
         };
-        // A standard error of 0.05 at 5 repeats; to bring t x se under 0.05
-        // needs about (t x 1)^2 x 5 repeats with t near 2: about 21.
+        // A standard error of 0.05 at 5 repeats; to bring the one-sided 95%
+        // bound (t near 1.7) within 0.05 needs about 1.7^2 x 5 = 15 repeats.
         let n = repeats_needed(&e(0.05, 4.0), 5, 0.05).unwrap();
-        assert!((19..=23).contains(&n), "{n}");
-        // Check: at n repeats the half-width is within the margin.
+        assert!((13..=17).contains(&n), "{n}");
+        // Check: at n repeats the bound is within the margin.
         let se = 0.05 * (5.0 / n as f64).sqrt();
-        assert!(t95(n as f64 - 1.0) * se <= 0.0501, "{n}");
+        assert!(t_quantile(n as f64 - 1.0, 0.10) * se <= 0.0501, "{n}");
         assert!(repeats_needed(&e(0.05, 4.0), 5, 0.02).unwrap() > n);
         assert!(repeats_needed(&e(0.02, 4.0), 5, 0.05).unwrap() < n);
         assert_eq!(repeats_needed(&e(0.05, 4.0), 5, 0.0), None);

@@ -6,7 +6,7 @@ use crate::judge::verdict::estimate::{floored_means, Est};
 use crate::judge::verdict::{Judgement, Verdict};
 
 /// Claim: the metric's mean is at most `max` (and/or at least `min`) at
-/// every point. Reproduced when every point's 95% interval lies within the
+/// every point. Reproduced when every point's one-sided 95% bounds lie within the
 /// bound; not reproduced when some point's interval lies beyond it.
 pub(crate) fn bound(
     xs: &[String],
@@ -25,7 +25,7 @@ pub(crate) fn bound(
     for (x, e) in xs.iter().zip(&ests) {
         let Some(e) = e else { continue };
         // One repeat, or a spread that cannot be estimated: only the value.
-        let (lo, hi) = e.interval().unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+        let (lo, hi) = e.bounds().unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
         let out = max.is_some_and(|m| lo > m) || min.is_some_and(|m| hi < m);
         let ok = max.is_none_or(|m| hi <= m) && min.is_none_or(|m| lo >= m);
         if out {
@@ -45,20 +45,18 @@ pub(crate) fn bound(
         "{what}: {}",
         xs.iter()
             .zip(&ests)
-            .map(
-                |(x, e)| match e.and_then(|e| e.interval().map(|i| (e, i))) {
-                    Some((e, (lo, hi))) => format!(
-                        "{x} {} [{}, {}]",
-                        fmt_num(e.value),
-                        fmt_num(lo),
-                        fmt_num(hi)
-                    ),
-                    None => match e {
-                        Some(e) => format!("{x} {} (too few repeats)", fmt_num(e.value)),
-                        None => format!("{x} no data"),
-                    },
-                }
-            )
+            .map(|(x, e)| match e.and_then(|e| e.bounds().map(|i| (e, i))) {
+                Some((e, (lo, hi))) => format!(
+                    "{x} {} [{}, {}]",
+                    fmt_num(e.value),
+                    fmt_num(lo),
+                    fmt_num(hi)
+                ),
+                None => match e {
+                    Some(e) => format!("{x} {} (too few repeats)", fmt_num(e.value)),
+                    None => format!("{x} no data"),
+                },
+            })
             .collect::<Vec<_>>()
             .join(", ")
     );

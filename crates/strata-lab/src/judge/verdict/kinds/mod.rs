@@ -4,7 +4,7 @@
 //! that point). Two series `a` and `b` are compared through the effect of
 //! `b` relative to `a` at each point (`b / a` on the log scale); one series
 //! through its means. Each function returns the verdict and the figures
-//! behind it (estimates with 95% intervals).
+//! behind it (estimates with 90% intervals: one-sided 95% bounds).
 
 mod best;
 mod bound;

@@ -279,7 +279,7 @@ pub(crate) fn ratio(p: &Pair, range: (f64, f64)) -> Judgement {
     let claim = format!("expected {lo}-{hi}");
     let t = scale.threshold(min_effect);
     let s = side(&all, t);
-    let (v, why) = match all.interval() {
+    let (v, why) = match all.bounds() {
         None => (
             Verdict::Inconclusive,
             format!("{lb}/{la} {:.3} ({claim}) has no interval", r),

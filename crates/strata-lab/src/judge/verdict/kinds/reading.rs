@@ -32,7 +32,7 @@ pub(crate) fn pct(e: f64) -> String {
 
 /// `v [lo, hi]` on `scale`, or `v (no interval: ...)`.
 pub(crate) fn iv(scale: &Scale, e: &Est) -> String {
-    match e.interval() {
+    match e.bounds() {
         Some((lo, hi)) => format!(
             "{} [{}, {}]",
             scale.diff_text(e.value),
