@@ -190,12 +190,6 @@ pub(crate) fn floored_means(cells: &[Vec<f64>], log: bool) -> Vec<Option<Est>> {
         .collect()
 }
 
-/// The two-sided 95% quantile of Student's t with `df` (possibly
-/// fractional) degrees of freedom; 1.96 for infinite df.
-pub(crate) fn t95(df: f64) -> f64 {
-    t_quantile(df, 0.05)
-}
-
 /// The quantile `t` of Student's t with `df` degrees of freedom that
 /// leaves `p` in both tails together (`P(|T| > t) = p`); the normal
 /// quantile for infinite df.
@@ -362,9 +356,13 @@ mod tests {
             (10.0, 2.228),
             (30.0, 2.042),
         ] {
-            assert!((t95(df) - t).abs() < 2e-3, "df {df}: {}", t95(df));
+            assert!(
+                (t_quantile(df, 0.05) - t).abs() < 2e-3,
+                "df {df}: {}",
+                t_quantile(df, 0.05)
+            );
         }
-        assert!((t95(f64::INFINITY) - 1.96).abs() < 1e-3);
+        assert!((t_quantile(f64::INFINITY, 0.05) - 1.96).abs() < 1e-3);
         // One-sided 95% (two-sided 90%): 2.920 at 2 df, 1.812 at 10, 1.645 at infinity.
         for (df, t) in [(2.0, 2.920), (10.0, 1.812), (f64::INFINITY, 1.645)] {
             assert!(
@@ -374,7 +372,10 @@ mod tests {
             );
         }
         // Fractional df lies between its neighbours.
-        assert!(t95(2.5) < t95(2.0) && t95(2.5) > t95(3.0));
+        assert!(
+            t_quantile(2.5, 0.05) < t_quantile(2.0, 0.05)
+                && t_quantile(2.5, 0.05) > t_quantile(3.0, 0.05)
+        );
     }
 
     #[test]
