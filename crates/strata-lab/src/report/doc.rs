@@ -15,12 +15,68 @@ pub(crate) enum Block {
     Table(Vec<String>, Vec<Vec<String>>),
     /// Chart by file stem under `charts/` and its title.
     Chart(String, String),
+    /// One line per published claim, with a verdict badge per engine.
+    Claims(Vec<ClaimLine>),
+}
+
+/// A published claim and its verdict on each engine, as the report's first
+/// screen lists it.
+#[derive(Clone, Debug)]
+pub(crate) struct ClaimLine {
+    /// The finding's id (the anchor of its rows in the verdicts table).
+    pub id: String,
+    /// The claim in words.
+    pub claim: String,
+    /// The published figures.
+    pub published: String,
+    /// Per engine: its name, the verdict and why in one clause.
+    pub engines: Vec<(String, crate::judge::verdict::Verdict, String)>,
+}
+
+/// The CSS class of a verdict's badge.
+fn badge_class(v: crate::judge::verdict::Verdict) -> &'static str {
+    use crate::judge::verdict::Verdict::*;
+    match v {
+        Reproduced | LargerThanPublished => "v-yes",
+        NotReproduced | Reversed => "v-no",
+        Inconclusive => "v-open",
+        NotTestable | NoData => "v-none",
+    }
+}
+
+/// Whether a table cell is a figure (right-aligned) rather than prose.
+fn is_figure(c: &str) -> bool {
+    let c = c.trim().trim_start_matches(['-', '+', '~', '†']);
+    c.chars().next().is_some_and(|ch| ch.is_ascii_digit())
+        && c.split_whitespace().count() <= 4
+        && c.len() <= 40
 }
 
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
+}
+
+/// Escaped text with Markdown's inline code (`x`) as `<code>x</code>`; an
+/// unpaired backtick stays as it is.
+fn prose(s: &str) -> String {
+    let e = esc(s);
+    let parts: Vec<&str> = e.split('`').collect();
+    if parts.len() % 2 == 0 {
+        return e;
+    }
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            if i % 2 == 1 {
+                format!("<code>{p}</code>")
+            } else {
+                (*p).to_string()
+            }
+        })
+        .collect()
 }
 
 /// Standard base64 (for embedding the dashboard PNG in the HTML).
@@ -67,6 +123,23 @@ pub(crate) fn markdown(blocks: &[Block]) -> String {
                 o.push('\n');
             }
             Block::Chart(id, t) => o.push_str(&format!("![{t}](charts/{id}.png)\n\n")),
+            Block::Claims(lines) => {
+                for l in lines {
+                    let verdicts: Vec<String> = l
+                        .engines
+                        .iter()
+                        .map(|(e, v, why)| format!("{e} **{}** ({why})", v.word()))
+                        .collect();
+                    o.push_str(&format!(
+                        "- **{}** (`{}`; published: {}): {}\n",
+                        l.claim,
+                        l.id,
+                        l.published,
+                        verdicts.join("; ")
+                    ));
+                }
+                o.push('\n');
+            }
         }
     }
     o
@@ -77,8 +150,12 @@ pub(crate) fn html(title: &str, blocks: &[Block], dir: &Path) -> String {
     let mut o = format!(
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title><style>\
 body{{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}}\
-table{{border-collapse:collapse;font-size:13px;margin:1em 0}}td,th{{border:1px solid #ccc;padding:3px 6px;text-align:right}}\
-th{{background:#eee}}.charts{{display:flex;flex-wrap:wrap;gap:8px}}.chart svg{{width:100%;height:auto}}.chart{{width:540px}}\
+table{{border-collapse:collapse;font-size:13px;margin:1em 0;max-width:100%}}td,th{{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}}td.num{{text-align:right;white-space:nowrap}}\
+th{{background:#eee}}.tbl{{overflow-x:auto;max-width:100%}}code{{font-size:90%}}.charts{{display:flex;flex-wrap:wrap;gap:8px}}.chart svg{{width:100%;height:auto}}.chart{{width:540px;max-width:100%}}\
+ul.claims{{list-style:none;padding-left:0}}ul.claims li{{margin:.6em 0;line-height:1.5}}.pub{{color:#555;font-size:90%}}\
+.badge{{display:inline-block;border-radius:3px;padding:0 6px;margin:0 4px 0 8px;font-size:85%;font-weight:bold;border:1px solid}}\
+.v-yes{{background:#e3f4e3;color:#14601a;border-color:#14601a}}.v-no{{background:#fbe4e4;color:#8a1414;border-color:#8a1414}}\
+.v-open{{background:#fff4d6;color:#6b4e00;border-color:#6b4e00}}.v-none{{background:#eee;color:#444;border-color:#777}}.why{{color:#333;font-size:90%}}\
 </style></head><body>\n",
         esc(title)
     );
@@ -94,16 +171,17 @@ th{{background:#eee}}.charts{{display:flex;flex-wrap:wrap;gap:8px}}.chart svg{{w
         }
         match b {
             Block::H(l, t) => o.push_str(&format!("<h{l}>{}</h{l}>\n", esc(t))),
-            Block::P(t) => o.push_str(&format!("<p>{}</p>\n", esc(t))),
+            Block::P(t) => o.push_str(&format!("<p>{}</p>\n", prose(t))),
             Block::List(items) => {
                 o.push_str("<ul>\n");
                 for i in items {
-                    o.push_str(&format!("<li>{}</li>\n", esc(i)));
+                    o.push_str(&format!("<li>{}</li>\n", prose(i)));
                 }
                 o.push_str("</ul>\n");
             }
             Block::Table(h, rows) => {
-                o.push_str("<table><tr>");
+                // A table wider than the page scrolls in its own box.
+                o.push_str("<div class=\"tbl\"><table><tr>");
                 for c in h {
                     o.push_str(&format!("<th>{}</th>", esc(c)));
                 }
@@ -111,11 +189,34 @@ th{{background:#eee}}.charts{{display:flex;flex-wrap:wrap;gap:8px}}.chart svg{{w
                 for r in rows {
                     o.push_str("<tr>");
                     for c in r {
-                        o.push_str(&format!("<td>{}</td>", esc(c)));
+                        let class = if is_figure(c) { " class=\"num\"" } else { "" };
+                        o.push_str(&format!("<td{class}>{}</td>", esc(c)));
                     }
                     o.push_str("</tr>\n");
                 }
-                o.push_str("</table>\n");
+                o.push_str("</table></div>\n");
+            }
+            Block::Claims(lines) => {
+                o.push_str("<ul class=\"claims\">\n");
+                for l in lines {
+                    o.push_str(&format!(
+                        "<li><b>{}</b> <span class=\"pub\">(<code>{}</code>; published: {})</span>",
+                        esc(&l.claim),
+                        esc(&l.id),
+                        esc(&l.published)
+                    ));
+                    for (e, v, why) in &l.engines {
+                        o.push_str(&format!(
+                            "<br><span class=\"badge {}\">{}</span>{} <span class=\"why\">{}</span>",
+                            badge_class(*v),
+                            esc(v.word()),
+                            esc(e),
+                            esc(why)
+                        ));
+                    }
+                    o.push_str("</li>\n");
+                }
+                o.push_str("</ul>\n");
             }
             Block::Chart(id, _) if id == "dashboard" => {
                 o.push_str(&format!(
@@ -150,6 +251,12 @@ mod tests {
     }
 
     #[test]
+    fn inline_code_becomes_code_elements() {
+        assert_eq!(prose("a `b<c>` d"), "a <code>b&lt;c&gt;</code> d");
+        assert_eq!(prose("one ` tick"), "one ` tick");
+    }
+
+    #[test]
     fn renders_both_formats() {
         let b = vec![
             Block::H(1, "T<1>".into()),
@@ -159,6 +266,6 @@ mod tests {
         let m = markdown(&b);
         assert!(m.contains("# T<1>") && m.contains("| a |\n|---|\n| 1 |") && m.contains("- x"));
         let h = html("t", &b, Path::new("/nonexistent"));
-        assert!(h.contains("<h1>T&lt;1&gt;</h1>") && h.contains("<td>1</td>"));
+        assert!(h.contains("<h1>T&lt;1&gt;</h1>") && h.contains("<td class=\"num\">1</td>"));
     }
 }

@@ -2,6 +2,7 @@
 //! its sections (setup, verdicts, results tables, statements, charts,
 //! trade-offs, engine comparisons).
 
+mod answer;
 pub(crate) mod chart;
 pub(crate) mod doc;
 mod figures;
@@ -35,6 +36,7 @@ pub(crate) fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
         Block::H(1, format!("{} ({} scale)", s.title, plan.scale)),
         Block::P(format!("Question: {}", s.question)),
     ];
+    b.extend(answer::section(&plan, &rows));
     b.extend(crate::report::verdicts::section(
         &plan,
         &rows,

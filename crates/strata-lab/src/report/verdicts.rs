@@ -70,7 +70,11 @@ fn beyond_host<'a>(plan: &'a Plan, rows: &[ResultRow]) -> Vec<(&'a Finding, u32,
 
 /// Every claim the report lists for `engine`, in the study's order of
 /// scales: those judged at this scale, then those that need more cores.
-fn judged<'a>(plan: &'a Plan, rows: &[ResultRow], engine: &str) -> Vec<(&'a Finding, Judgement)> {
+pub(crate) fn judged<'a>(
+    plan: &'a Plan,
+    rows: &[ResultRow],
+    engine: &str,
+) -> Vec<(&'a Finding, Judgement)> {
     let mut out: Vec<(&Finding, Judgement)> = applicable(plan)
         .into_iter()
         .map(|f| (f, judge(plan, rows, f, engine)))

@@ -1,0 +1,182 @@
+//! The report's first screen: the study's answer in a paragraph written
+//! from the verdicts, then one line per published claim with the published
+//! figures and, per engine, a verdict badge and why.
+
+use crate::data::aggregate::engines;
+use crate::data::results::ResultRow;
+use crate::judge::verdict::{Judgement, Verdict};
+use crate::report::doc::{Block, ClaimLine};
+use crate::report::verdicts::judged;
+use crate::spec::model::Plan;
+
+/// A claim judged on one engine: its id, words, published figures and
+/// judgement.
+type Judged = (String, String, String, Judgement);
+
+/// The answer section: nothing when the study states no claims or no
+/// engine ran.
+pub(crate) fn section(plan: &Plan, rows: &[ResultRow]) -> Vec<Block> {
+    let ran = engines(plan, rows);
+    let per_engine: Vec<(String, Vec<Judged>)> = ran
+        .iter()
+        .map(|e| {
+            let claims = judged(plan, rows, e)
+                .into_iter()
+                .filter(|(f, _)| f.same_claim_as.is_none())
+                .map(|(f, j)| (f.id.clone(), f.claim.clone(), f.published.clone(), j))
+                .collect();
+            (e.clone(), claims)
+        })
+        .collect();
+    let Some((_, first)) = per_engine.first() else {
+        return Vec::new();
+    };
+    if first.is_empty() {
+        return Vec::new();
+    }
+    let mut lines: Vec<ClaimLine> = first
+        .iter()
+        .map(|(id, claim, published, _)| ClaimLine {
+            id: id.clone(),
+            claim: claim.clone(),
+            published: published.clone(),
+            engines: Vec::new(),
+        })
+        .collect();
+    for (e, claims) in &per_engine {
+        for (line, (_, _, _, j)) in lines.iter_mut().zip(claims) {
+            line.engines.push((e.clone(), j.verdict, why(j)));
+        }
+    }
+    vec![
+        Block::H(2, "Answer".into()),
+        Block::P(answer_text(&per_engine)),
+        Block::Claims(lines),
+    ]
+}
+
+/// One sentence per engine: what it reproduced (by claim id), what went
+/// the other way, what stays undecided and what this run could not test.
+fn answer_text(per_engine: &[(String, Vec<Judged>)]) -> String {
+    let mut parts = Vec::new();
+    for (e, claims) in per_engine {
+        let ids = |want: &[Verdict]| -> Vec<String> {
+            claims
+                .iter()
+                .filter(|(_, _, _, j)| want.contains(&j.verdict))
+                .map(|(id, _, _, _)| format!("`{id}`"))
+                .collect()
+        };
+        let n = claims.len();
+        // Verb forms for one claim or several.
+        let v = |k: usize, one: &str, many: &str| {
+            if k == 1 {
+                one.to_string()
+            } else {
+                many.to_string()
+            }
+        };
+        let held = ids(&[Verdict::Reproduced, Verdict::LargerThanPublished]);
+        let failed = ids(&[Verdict::NotReproduced, Verdict::Reversed]);
+        let open = ids(&[Verdict::Inconclusive]);
+        let untestable = ids(&[Verdict::NotTestable]);
+        let nodata = ids(&[Verdict::NoData]);
+        let mut s = format!("On {e}, of {n} published {}, ", v(n, "claim", "claims"));
+        let mut bits = Vec::new();
+        if !held.is_empty() {
+            let k = held.len();
+            bits.push(format!(
+                "{k} {} ({})",
+                v(k, "holds", "hold"),
+                held.join(", ")
+            ));
+        }
+        if !failed.is_empty() {
+            let k = failed.len();
+            bits.push(format!(
+                "{k} {} here ({})",
+                v(k, "does not hold", "do not hold"),
+                failed.join(", ")
+            ));
+        }
+        if !open.is_empty() {
+            let k = open.len();
+            bits.push(format!(
+                "{k} {} undecided at this scale and noise",
+                v(k, "stays", "stay")
+            ));
+        }
+        if !untestable.is_empty() {
+            let k = untestable.len();
+            bits.push(format!(
+                "{k} cannot be tested on this run ({})",
+                untestable.join(", ")
+            ));
+        }
+        if !nodata.is_empty() {
+            let k = nodata.len();
+            bits.push(format!(
+                "{k} {} no data ({})",
+                v(k, "has", "have"),
+                nodata.join(", ")
+            ));
+        }
+        if bits.is_empty() {
+            bits.push("none was judged".into());
+        }
+        s.push_str(&bits.join("; "));
+        s.push('.');
+        parts.push(s);
+    }
+    parts.join(" ")
+}
+
+/// A judgement's reason in one clause, with the repeats an undecided one
+/// would need: its first sentence, and the "about N repeats" phrase if any.
+fn why(j: &Judgement) -> String {
+    let t = j.text.as_str();
+    let first = t.split(". ").next().unwrap_or(t).trim_end_matches('.');
+    let needs = ["about ", "more than "]
+        .iter()
+        .filter_map(|p| {
+            let i = t.find(&format!("; {p}"))?;
+            let rest = &t[i + 2..];
+            let end = rest
+                .find(" at this noise")
+                .map(|k| k + " at this noise".len())?;
+            Some(rest[..end].to_string())
+        })
+        .next();
+    let mut out = match needs {
+        Some(n) if !first.contains(&n) => format!("{first}; {n}"),
+        _ => first.to_string(),
+    };
+    // Too few repeats to decide: said last in the text, said here too.
+    if let Some(i) = t.rfind("(a cell has ") {
+        out.push_str("; ");
+        out.push_str(t[i + 1..].trim_end_matches(')'));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn why_keeps_the_reason_and_the_repeats_needed() {
+        let j = Judgement::new(
+            Verdict::Inconclusive,
+            "the intervals at fillseq do not clear 2% either way. bloom64/none fillseq 1.033 [0.954, 1.119]; about 40 repeats per cell would decide it at this noise",
+        );
+        assert_eq!(
+            why(&j),
+            "the intervals at fillseq do not clear 2% either way; about 40 repeats per cell would decide it at this noise"
+        );
+        let j = Judgement::new(
+            Verdict::Reproduced,
+            "within the expected 1.4-1.6. fast/inline 1.500",
+        );
+        assert_eq!(why(&j), "within the expected 1.4-1.6");
+    }
+}
