@@ -63,7 +63,7 @@ fn esc(s: &str) -> String {
 fn prose(s: &str) -> String {
     let e = esc(s);
     let parts: Vec<&str> = e.split('`').collect();
-    if parts.len() % 2 == 0 {
+    if parts.len().is_multiple_of(2) {
         return e;
     }
     parts
