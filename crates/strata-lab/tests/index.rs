@@ -26,6 +26,8 @@ fn index_lists_each_study_with_its_verdicts() {
     assert_contains(&text, "| tiny | quick | ");
     assert_contains(&text, "[tiny-quick](tiny-quick/report.md)");
     assert_contains(&text, "| kinds | quick | 3 | strata | ");
+    // Each study's answer in a line, as its report opens with it.
+    assert_contains(&text, "**Answer.** On strata, of ");
     // Each study's verdict summary, as its report opens with it.
     let report = read(&sdir.join("report.md"));
     let summary = report

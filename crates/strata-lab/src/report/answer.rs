@@ -55,6 +55,15 @@ pub(crate) fn section(plan: &Plan, rows: &[ResultRow]) -> Vec<Block> {
     ]
 }
 
+/// The answer paragraph alone (what the results index shows per study);
+/// `None` when the study states no claims or no engine ran.
+pub(crate) fn summary(plan: &Plan, rows: &[ResultRow]) -> Option<String> {
+    match section(plan, rows).get(1) {
+        Some(Block::P(t)) => Some(t.clone()),
+        _ => None,
+    }
+}
+
 /// One sentence per engine: what it reproduced (by claim id), what went
 /// the other way, what stays undecided and what this run could not test.
 fn answer_text(per_engine: &[(String, Vec<Judged>)]) -> String {

@@ -151,6 +151,9 @@ pub(crate) fn write_index(dir: &Path) -> anyhow::Result<PathBuf> {
             "Regenerate: `{}`\n",
             regenerate_command(&meta, &dir.display().to_string())
         );
+        if let Some(a) = crate::report::answer::summary(&plan, &rows) {
+            let _ = writeln!(verdicts, "**Answer.** {a}\n");
+        }
         let lines = summaries(&plan, &rows);
         if lines.is_empty() {
             let _ = writeln!(verdicts, "No published claims to judge.");

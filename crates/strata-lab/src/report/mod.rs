@@ -2,7 +2,7 @@
 //! its sections (setup, verdicts, results tables, statements, charts,
 //! trade-offs, engine comparisons).
 
-mod answer;
+pub(crate) mod answer;
 pub(crate) mod chart;
 pub(crate) mod doc;
 mod figures;
