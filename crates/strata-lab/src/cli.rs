@@ -48,6 +48,7 @@ impl BenchCommands {
             order_seed: None,
             settle: false,
             allow_missing_engines: true,
+            adaptive: None,
         }
     }
 }
@@ -166,6 +167,18 @@ pub(crate) enum Cmd {
         /// with a note.)
         #[arg(long)]
         allow_missing_engines: bool,
+        /// After the study's repeats, give the cells of claims still
+        /// undecided more repeats, round by round (doubling up to
+        /// --max-repeats), judging each claim at 5% over the planned looks.
+        #[arg(long)]
+        until_decided: bool,
+        /// With --until-decided: the most repeats any cell gets.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        max_repeats: Option<u32>,
+        /// With --until-decided: no new round starts after this many minutes
+        /// of the run.
+        #[arg(long, value_name = "MIN")]
+        budget: Option<f64>,
     },
     /// Write (or rewrite) the report of a results directory.
     Report {
@@ -502,7 +515,16 @@ pub(crate) fn execute(cli: Cli) -> anyhow::Result<i32> {
             order_seed,
             no_settle,
             allow_missing_engines,
+            until_decided,
+            max_repeats,
+            budget,
         } => {
+            if !until_decided && (max_repeats.is_some() || budget.is_some()) {
+                anyhow::bail!("--max-repeats and --budget go with --until-decided");
+            }
+            if budget.is_some_and(|b| !(b.is_finite() && b > 0.0)) {
+                anyhow::bail!("--budget must be a positive number of minutes");
+            }
             let (plan, _) = plan_of(&common)?;
             let mut o = options(&common)?;
             o.resume = resume;
@@ -512,6 +534,12 @@ pub(crate) fn execute(cli: Cli) -> anyhow::Result<i32> {
             // Engines named with --engines must run; of the study's own
             // list, one that cannot is left out with a note.
             o.allow_missing_engines = allow_missing_engines || common.engines.is_none();
+            if until_decided {
+                o.adaptive = Some(crate::run::adaptive::Adaptive {
+                    max_repeats: max_repeats.unwrap_or(20),
+                    budget: budget.map(|m| std::time::Duration::from_secs_f64(m * 60.0)),
+                });
+            }
             let sdir = crate::run::runner::run_study(&plan, &o)?;
             if max_runs.is_some() && !sdir.join("results.jsonl").exists() {
                 println!("stopped early; resume with --resume ({})", sdir.display());

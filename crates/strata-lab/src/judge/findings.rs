@@ -203,20 +203,7 @@ pub(crate) fn judge(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) 
 /// the metric). A point meets a need when one of its series' cells does
 /// (a smaller multiplier that makes the tree one level deeper acts).
 fn unmet_need(rows: &[ResultRow], f: &Finding, engine: &str, xs: &[String]) -> Option<String> {
-    let in_finding = |r: &ResultRow| {
-        r.ok && r.engine == engine
-            && r.step == f.step
-            && f.where_.iter().all(|(k, v)| r.cell.get(k) == Some(v))
-            && f.along
-                .as_ref()
-                .is_none_or(|al| r.cell.get(al).is_some_and(|l| xs.contains(l)))
-            && match &f.series_axis {
-                Some(sa) if !f.series.is_empty() => {
-                    r.cell.get(sa).is_some_and(|l| f.series.contains(l))
-                }
-                _ => true,
-            }
-    };
+    let in_finding = |r: &ResultRow| r.ok && in_finding(r, f, engine, xs);
     for n in &f.needs {
         let mut per_cell: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
         for r in rows.iter().filter(|r| in_finding(r)) {
@@ -279,6 +266,38 @@ fn unmet_need(rows: &[ResultRow], f: &Finding, engine: &str, xs: &[String]) -> O
         ));
     }
     None
+}
+
+/// Whether a row is of a cell the finding compares on `engine` (its step,
+/// its `where`, a point of `xs` along its axis, one of its series).
+fn in_finding(r: &ResultRow, f: &Finding, engine: &str, xs: &[String]) -> bool {
+    r.engine == engine
+        && r.step == f.step
+        && f.where_.iter().all(|(k, v)| r.cell.get(k) == Some(v))
+        && f.along
+            .as_ref()
+            .is_none_or(|al| r.cell.get(al).is_some_and(|l| xs.contains(l)))
+        && match &f.series_axis {
+            Some(sa) if !f.series.is_empty() => {
+                r.cell.get(sa).is_some_and(|l| f.series.contains(l))
+            }
+            _ => true,
+        }
+}
+
+/// The ids of the cells a finding compares on `engine`, from the rows
+/// that ran them: where more repeats would bear on it.
+pub(crate) fn cells_of(
+    plan: &Plan,
+    rows: &[ResultRow],
+    f: &Finding,
+    engine: &str,
+) -> std::collections::BTreeSet<String> {
+    let xs = points(plan, f);
+    rows.iter()
+        .filter(|r| in_finding(r, f, engine, &xs))
+        .map(|r| r.cell_id.clone())
+        .collect()
 }
 
 /// A whole number as one (`3`), anything else as the tables write it.

@@ -151,10 +151,16 @@ pub(crate) fn write_index(dir: &Path) -> anyhow::Result<PathBuf> {
             "Regenerate: `{}`\n",
             regenerate_command(&meta, &dir.display().to_string())
         );
-        if let Some(a) = crate::report::answer::summary(&plan, &rows) {
+        // Verdicts read as the report reads them (adaptive repeats: 5% over the looks).
+        let (answer, lines) = crate::judge::verdict::estimate::with_looks(meta.looks(), || {
+            (
+                crate::report::answer::summary(&plan, &rows),
+                summaries(&plan, &rows),
+            )
+        });
+        if let Some(a) = answer {
             let _ = writeln!(verdicts, "**Answer.** {a}\n");
         }
-        let lines = summaries(&plan, &rows);
         if lines.is_empty() {
             let _ = writeln!(verdicts, "No published claims to judge.");
         }

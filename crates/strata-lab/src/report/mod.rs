@@ -28,9 +28,21 @@ use setup::{assertion_builds, git_commits_line, skipped_lines};
 use study::load_study;
 use tables::metric_table;
 
-/// Builds the report blocks of a study directory, drawing its charts.
+/// Builds the report blocks of a study directory, drawing its charts;
+/// verdicts are read at 5% over the looks the run took (adaptive repeats).
 pub(crate) fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
     let (plan, rows, meta) = load_study(sdir)?;
+    crate::judge::verdict::estimate::with_looks(meta.looks(), || {
+        build_loaded(sdir, plan, rows, meta)
+    })
+}
+
+fn build_loaded(
+    sdir: &Path,
+    plan: crate::spec::model::Plan,
+    rows: Vec<crate::data::results::ResultRow>,
+    meta: crate::run::layout::Meta,
+) -> anyhow::Result<(String, Vec<Block>)> {
     let s = &plan.loaded.spec;
     let mut b = vec![
         Block::H(1, format!("{} ({} scale)", s.title, plan.scale)),
@@ -70,6 +82,17 @@ pub(crate) fn build(sdir: &Path) -> anyhow::Result<(String, Vec<Block>)> {
         setup.push(format!("Runs started {span}."));
     }
     setup.push(setup::hygiene_line(&rows, &meta));
+    if meta.schedule.len() > 1 {
+        setup.push(format!(
+            "Adaptive repeats (`--until-decided`): claims were judged at {} repeats per cell, and only the cells of claims still undecided got the next round; each verdict reads its bounds at 5% / {} (one share per look), so each false verdict stays at most 5% over all the looks.",
+            meta.schedule
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+            meta.schedule.len()
+        ));
+    }
     // `strata bench --engine=rocksdb` exists only in a binary built with
     // the feature; the other engines are in every build.
     let in_process_rocksdb = meta

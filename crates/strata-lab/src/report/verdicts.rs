@@ -38,7 +38,7 @@ pub(crate) fn scale_caveat(plan: &Plan) -> String {
 }
 
 /// The findings of the study that apply at the plan's scale.
-fn applicable(plan: &Plan) -> Vec<&Finding> {
+pub(crate) fn applicable(plan: &Plan) -> Vec<&Finding> {
     plan.loaded
         .spec
         .findings

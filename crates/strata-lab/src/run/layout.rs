@@ -38,9 +38,19 @@ pub(crate) struct Meta {
     /// The settle step between jobs, in words (empty: none recorded).
     #[serde(default)]
     pub settle: String,
+    /// With adaptive repeats, the repeats per cell at which the claims were
+    /// judged (3, 6, 12, 20); empty: the plan's repeats, one look.
+    #[serde(default)]
+    pub schedule: Vec<u32>,
 }
 
 impl Meta {
+    /// How many times the claims were judged: the adaptive schedule's
+    /// length, or one.
+    pub(crate) fn looks(&self) -> u32 {
+        (self.schedule.len() as u32).max(1)
+    }
+
     /// The facts of `plan` run by `engines_run`, with `notes`.
     pub(crate) fn of(plan: &Plan, engines_run: Vec<EngineCmd>, notes: Vec<String>) -> Meta {
         Meta {
@@ -55,6 +65,7 @@ impl Meta {
             command: crate::run::process::shell_join(&std::env::args().collect::<Vec<_>>()),
             order_seed: None,
             settle: String::new(),
+            schedule: Vec::new(),
         }
     }
 }

@@ -25,4 +25,6 @@ pub(crate) struct RunOptions {
     pub settle: bool,
     /// Run without a requested engine that cannot run, instead of failing.
     pub allow_missing_engines: bool,
+    /// More repeats for the cells of undecided claims (`--until-decided`).
+    pub adaptive: Option<crate::run::adaptive::Adaptive>,
 }

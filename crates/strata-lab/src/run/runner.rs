@@ -168,6 +168,7 @@ pub(crate) fn run_job(
 
 /// Runs the whole study; returns the study directory.
 pub(crate) fn run_study(plan: &Plan, opts: &RunOptions) -> anyhow::Result<PathBuf> {
+    let started = std::time::Instant::now();
     let sdir = study_dir(&opts.out, plan);
     std::fs::create_dir_all(&sdir)?;
     let need = plan.max_disk_need();
@@ -270,6 +271,13 @@ pub(crate) fn run_study(plan: &Plan, opts: &RunOptions) -> anyhow::Result<PathBu
     }
     bar.finish_with_message("done");
     merge(&sdir)?;
+    if let Some(a) = &opts.adaptive {
+        let sched = crate::run::adaptive::run_rounds(
+            plan, a, &engines, &sdir, &host, &git, settle, order_seed, started,
+        )?;
+        meta.schedule = sched;
+        write_meta(&sdir, plan, &meta)?;
+    }
     Ok(sdir)
 }
 

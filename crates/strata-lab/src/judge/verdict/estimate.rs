@@ -92,7 +92,7 @@ impl Est {
     /// one-sided tests of equivalence at 5%. `None` when the variance is
     /// unknown.
     pub fn bounds(&self) -> Option<(f64, f64)> {
-        self.interval_at(2.0 * ALPHA)
+        self.interval_at(2.0 * alpha())
     }
 
     /// The two-sided t-interval at level 1 - `p`.
@@ -108,6 +108,33 @@ impl Est {
 /// The error rate of each one-sided reading of an effect: above the
 /// minimum effect, below it, or (both bounds) within it.
 pub(crate) const ALPHA: f64 = 0.05;
+
+thread_local! {
+    /// How many times the claims of the study being judged are looked at
+    /// (adaptive repeats judge after each round): each look spends
+    /// `ALPHA / looks` (Bonferroni), so the claim's error rate over all its
+    /// looks stays at most `ALPHA`.
+    static LOOKS: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
+}
+
+/// The one-sided error rate each reading spends now: [`ALPHA`] over the
+/// looks set by [`with_looks`].
+pub(crate) fn alpha() -> f64 {
+    ALPHA / f64::from(LOOKS.with(|l| l.get()).max(1))
+}
+
+/// Runs `f` with verdicts read at `ALPHA / looks` (a study with adaptive
+/// repeats, judged after each of `looks` planned rounds).
+pub(crate) fn with_looks<T>(looks: u32, f: impl FnOnce() -> T) -> T {
+    struct Restore(u32);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            LOOKS.with(|l| l.set(self.0));
+        }
+    }
+    let _restore = Restore(LOOKS.with(|l| l.replace(looks.max(1))));
+    f()
+}
 
 /// Fewest repeats a cell needs for an interval that can decide a verdict.
 /// With two, the sample variance has one degree of freedom and a metric

@@ -3,7 +3,7 @@
 //! the one-sided 95% bound would be nearer than the effect's distance from the
 //! minimum effect (so that it lies wholly on one side of it).
 
-use super::estimate::{t_quantile, Est, Side, ALPHA};
+use super::estimate::{alpha, t_quantile, Est, Side};
 use super::kinds::reading::{pair_effects, pooled, sides_of};
 use super::kinds::Series;
 
@@ -26,7 +26,7 @@ pub(crate) fn repeats_needed(e: &Est, n: usize, margin: f64) -> Option<usize> {
     let mut m = nf;
     for _ in 0..20 {
         let df = (df_per_repeat * (m - 1.0)).max(1.0);
-        m = nf * (t_quantile(df, 2.0 * ALPHA) * se / margin).powi(2);
+        m = nf * (t_quantile(df, 2.0 * alpha()) * se / margin).powi(2);
         if m > 1e7 {
             break;
         }
@@ -83,6 +83,20 @@ pub(crate) fn ratio_repeats_needed(a: &Series, b: &Series, range: (f64, f64)) ->
     repeats_needed(&all, n, margin)
 }
 
+/// The repeats per cell at which a run with adaptive repeats judges its
+/// claims: from `initial`, doubling, up to `max` (3, 6, 12, 20). Few looks
+/// keep the share of the error rate each look spends ([`super::estimate::with_looks`]) large.
+pub(crate) fn schedule(initial: usize, max: usize) -> Vec<usize> {
+    let mut out = vec![initial.max(1)];
+    while let Some(&last) = out.last() {
+        if last >= max {
+            break;
+        }
+        out.push((last * 2).min(max));
+    }
+    out
+}
+
 /// The sentence an inconclusive verdict ends with.
 pub(crate) fn needs_text(needed: usize) -> String {
     if needed > MAX_REPEATS {
@@ -119,6 +133,14 @@ mod tests {
             df: 0.0,
         };
         assert_eq!(repeats_needed(&none, 2, 0.05), None);
+    }
+
+    #[test]
+    fn the_adaptive_schedule_doubles_up_to_the_maximum() {
+        assert_eq!(schedule(3, 20), vec![3, 6, 12, 20]);
+        assert_eq!(schedule(5, 5), vec![5]);
+        assert_eq!(schedule(3, 4), vec![3, 4]);
+        assert_eq!(schedule(10, 3), vec![10]);
     }
 
     #[test]

@@ -104,7 +104,19 @@ pub(crate) fn trial(
     effect: f64,
     min_effect: f64,
 ) -> Verdict {
-    let xs: Vec<String> = (0..POINTS).map(|i| format!("x{i}")).collect();
+    let d = draw_trial(kind, rng, repeats, noise, effect);
+    judge_drawn(kind, &d, repeats, min_effect)
+}
+
+/// The cells of one trial: `a` and `b` for the kinds that compare two
+/// series, `a` alone for `monotonic` and `argmax`.
+pub(crate) struct Drawn {
+    a: Vec<Vec<f64>>,
+    b: Vec<Vec<f64>>,
+}
+
+/// Draws `repeats` repeats of every cell of one trial of `kind`.
+fn draw_trial(kind: &str, rng: &mut StdRng, repeats: usize, noise: Noise, effect: f64) -> Drawn {
     let mut draw = |means: &[f64]| -> Vec<Vec<f64>> {
         means
             .iter()
@@ -117,7 +129,7 @@ pub(crate) fn trial(
         "ordering" => {
             let a = draw(&up);
             let b = draw(&flat);
-            kinds::ordering(&ab(&xs, &a, &b, min_effect)).verdict
+            Drawn { a, b }
         }
         "crossover" => {
             let a = draw(&flat);
@@ -131,29 +143,53 @@ pub(crate) fn trial(
                 })
                 .collect();
             let b = draw(&bm);
-            kinds::crossover(&ab(&xs, &a, &b, min_effect), None).verdict
+            Drawn { a, b }
         }
-        "ratio" => {
+        "ratio" | "parity" => {
             let a = draw(&flat);
             let b = draw(&up);
-            kinds::ratio(&ab(&xs, &a, &b, min_effect), (1.0 + min_effect, 100.0)).verdict
+            Drawn { a, b }
         }
         "monotonic" => {
             let ym: Vec<f64> = (0..POINTS)
                 .map(|i| 100.0 * (1.0 + effect).powf(i as f64 / (POINTS - 1) as f64))
                 .collect();
-            let y = draw(&ym);
-            kinds::monotonic(&xs, "m", None, &y, true, min_effect).verdict
+            Drawn {
+                a: draw(&ym),
+                b: Vec::new(),
+            }
         }
         "argmax" => {
             let mut ym = flat;
             ym[1] *= 1.0 + effect;
-            let y = draw(&ym);
+            Drawn {
+                a: draw(&ym),
+                b: Vec::new(),
+            }
+        }
+        other => panic!("no simulation for kind `{other}`"),
+    }
+}
+
+/// Judges a drawn trial on the first `n` repeats of each cell.
+fn judge_drawn(kind: &str, d: &Drawn, n: usize, min_effect: f64) -> Verdict {
+    let xs: Vec<String> = (0..POINTS).map(|i| format!("x{i}")).collect();
+    let cut = |s: &[Vec<f64>]| -> Vec<Vec<f64>> {
+        s.iter().map(|c| c[..n.min(c.len())].to_vec()).collect()
+    };
+    let (a, b) = (cut(&d.a), cut(&d.b));
+    match kind {
+        "ordering" => kinds::ordering(&ab(&xs, &a, &b, min_effect)).verdict,
+        "crossover" => kinds::crossover(&ab(&xs, &a, &b, min_effect), None).verdict,
+        "ratio" => kinds::ratio(&ab(&xs, &a, &b, min_effect), (1.0 + min_effect, 100.0)).verdict,
+        "parity" => kinds::parity(&ab(&xs, &a, &b, min_effect)).verdict,
+        "monotonic" => kinds::monotonic(&xs, "m", None, &a, true, min_effect).verdict,
+        "argmax" => {
             kinds::argmax_with_share(
                 &kinds::Best {
                     xs: &xs,
                     what: "m",
-                    y: &y,
+                    y: &a,
                     expected: &[1],
                     maximize: true,
                     min_effect,
@@ -162,13 +198,41 @@ pub(crate) fn trial(
             )
             .verdict
         }
-        "parity" => {
-            let a = draw(&flat);
-            let b = draw(&up);
-            kinds::parity(&ab(&xs, &a, &b, min_effect)).verdict
-        }
         other => panic!("no simulation for kind `{other}`"),
     }
+}
+
+/// Adaptive repeats, simulated: each trial starts at the first count of
+/// `schedule` and moves to the next while its verdict is inconclusive,
+/// every look read at `ALPHA / schedule.len()`; the verdict is the first
+/// decided one (or the last look's).
+pub(crate) fn adaptive_rates(
+    kind: &str,
+    schedule: &[usize],
+    noise: Noise,
+    effect: f64,
+    min_effect: f64,
+    trials: usize,
+) -> Rates {
+    let max = schedule.iter().copied().max().unwrap_or(0);
+    let looks = u32::try_from(schedule.len()).unwrap_or(u32::MAX);
+    let mut r = Rates::default();
+    for seed in 0..trials as u64 {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let d = draw_trial(kind, &mut rng, max, noise, effect);
+        let v = super::estimate::with_looks(looks, || {
+            let mut v = Verdict::Inconclusive;
+            for &n in schedule {
+                v = judge_drawn(kind, &d, n, min_effect);
+                if v != Verdict::Inconclusive {
+                    break;
+                }
+            }
+            v
+        });
+        r.add(v);
+    }
+    r
 }
 
 /// Two simulated series as a pair labelled `a` and `b`.
@@ -283,6 +347,45 @@ pub(crate) fn table(repeats: &[usize], cvs: &[f64], min_effect: f64, trials: usi
             ));
         }
     }
+    let plan = super::power::schedule(3, 20);
+    out.push_str(&format!(
+        "\nAdaptive repeats (`lab run --until-decided`): judged at {} repeats per cell, moving on while inconclusive, each look at 5% / {}:\n\n| kind | noise (CV) | false reproduced, no effect | false reversed, no effect | found, effect 2x minimum |\n|---|---|---|---|---|\n",
+        plan.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", "),
+        plan.len()
+    ));
+    for kind in KINDS {
+        for &cv in cvs {
+            let null = adaptive_rates(kind, &plan, Noise::LogNormal(cv), 0.0, min_effect, trials);
+            let real = adaptive_rates(
+                kind,
+                &plan,
+                Noise::LogNormal(cv),
+                2.0 * min_effect,
+                min_effect,
+                trials,
+            );
+            let (fr, fv, found) = if *kind == "parity" {
+                (
+                    real.share(real.reproduced),
+                    0.0,
+                    null.share(null.reproduced),
+                )
+            } else {
+                (
+                    null.share(null.reproduced),
+                    null.share(null.reversed),
+                    real.share(real.reproduced),
+                )
+            };
+            out.push_str(&format!(
+                "| {kind} | {:.0}% | {:.1}% | {:.1}% | {:.0}% |\n",
+                cv * 100.0,
+                fr * 100.0,
+                fv * 100.0,
+                found * 100.0
+            ));
+        }
+    }
     out
 }
 
@@ -347,6 +450,27 @@ mod tests {
                 assert!(wrong < 0.05, "{kind} n={n}: {r:?}");
             }
         }
+    }
+
+    /// Adaptive repeats (3, 6, 12, 20, each look at 5% / 4) keep each
+    /// false verdict under 5% with no effect, and find a true 10% effect
+    /// that fixed 3 repeats cannot.
+    #[test]
+    fn adaptive_repeats_keep_the_error_rate_and_find_more() {
+        let plan = super::super::power::schedule(3, 20);
+        for kind in KINDS.iter().filter(|k| **k != "parity") {
+            for cv in [0.02, 0.1, 0.2] {
+                let r = adaptive_rates(kind, &plan, Noise::LogNormal(cv), 0.0, 0.05, 300);
+                assert!(r.share(r.reproduced) < 0.05, "{kind} cv={cv}: {r:?}");
+                assert!(r.share(r.reversed) < 0.05, "{kind} cv={cv}: {r:?}");
+            }
+        }
+        let fixed = rates("ratio", 3, 0.1, 0.10, 0.05, 300);
+        let adaptive = adaptive_rates("ratio", &plan, Noise::LogNormal(0.1), 0.10, 0.05, 300);
+        assert!(
+            adaptive.share(adaptive.reproduced) > fixed.share(fixed.reproduced) + 0.2,
+            "{adaptive:?} vs {fixed:?}"
+        );
     }
 
     /// An effect of twice the minimum is found at 5 repeats in most seeds

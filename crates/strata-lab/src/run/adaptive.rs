@@ -1,0 +1,141 @@
+//! Adaptive repeats (`lab run --until-decided`): after the study's repeats,
+//! the cells of claims still undecided get more repeats, round by round,
+//! at the counts of [`schedule`] (3, 6, 12, 20), until every claim is
+//! decided, the repeats reach `--max-repeats`, or the run's `--budget`
+//! runs out. Every verdict of such a run is read at 5% over the number of
+//! planned looks (Bonferroni), so that judging after each round keeps each
+//! false verdict at most 5% (`judge::verdict::sim` measures it).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crate::data::results::{HostInfo, ResultRow};
+use crate::judge::findings::{cells_of, judge};
+use crate::judge::verdict::estimate::with_looks;
+use crate::judge::verdict::power::schedule;
+use crate::judge::verdict::Verdict;
+use crate::run::engines::EngineCmd;
+use crate::run::hygiene::{execution_order, Settle};
+use crate::run::layout::merge;
+use crate::run::runner::run_job;
+use crate::spec::model::{Job, Plan};
+
+/// What `--until-decided` asks for.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Adaptive {
+    /// The most repeats any cell gets.
+    pub max_repeats: u32,
+    /// Wall time after which no new round starts (from the run's start).
+    pub budget: Option<Duration>,
+}
+
+/// The repeat counts at which claims are judged, from the plan's repeats.
+pub(crate) fn plan_schedule(plan: &Plan, a: &Adaptive) -> Vec<u32> {
+    schedule(plan.repeats as usize, a.max_repeats as usize)
+        .into_iter()
+        .map(|n| n as u32)
+        .collect()
+}
+
+/// The cells (engine, cell id) whose claims are still undecided after the
+/// rows so far, judged at the schedule's looks: an inconclusive claim on
+/// an engine asks for more repeats of every cell it compares, unless its
+/// verdict says more than a thousand would be needed.
+pub(crate) fn undecided_cells(
+    plan: &Plan,
+    rows: &[ResultRow],
+    engines: &[String],
+    looks: u32,
+) -> BTreeSet<(String, String)> {
+    with_looks(looks, || {
+        let mut out = BTreeSet::new();
+        for e in engines {
+            for f in crate::report::verdicts::applicable(plan)
+                .into_iter()
+                .filter(|f| f.same_claim_as.is_none())
+            {
+                let j = judge(plan, rows, f, e);
+                if j.verdict != Verdict::Inconclusive || j.text.contains("more than 1000 repeats") {
+                    continue;
+                }
+                for c in cells_of(plan, rows, f, e) {
+                    out.insert((e.clone(), c));
+                }
+            }
+        }
+        out
+    })
+}
+
+/// Runs the rounds after the plan's repeats; returns the schedule used.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run_rounds(
+    plan: &Plan,
+    a: &Adaptive,
+    engines: &[EngineCmd],
+    sdir: &Path,
+    host: &HostInfo,
+    git: &Option<String>,
+    settle: Settle,
+    order_seed: u64,
+    started: Instant,
+) -> anyhow::Result<Vec<u32>> {
+    let sched = plan_schedule(plan, a);
+    let looks = sched.len() as u32;
+    let names: Vec<String> = engines.iter().map(|e| e.engine.clone()).collect();
+    for &target in sched.iter().skip(1) {
+        if a.budget.is_some_and(|b| started.elapsed() >= b) {
+            eprintln!("until-decided: the budget is spent; no round to {target} repeats");
+            break;
+        }
+        let rows = merge(sdir)?;
+        let mut rows_g = rows.clone();
+        crate::judge::guards::apply(&mut rows_g);
+        let wanted = undecided_cells(plan, &rows_g, &names, looks);
+        if wanted.is_empty() {
+            eprintln!("until-decided: every claim is decided");
+            break;
+        }
+        // Repeats each wanted cell has so far.
+        let mut have: BTreeMap<(String, String), u32> = BTreeMap::new();
+        for r in &rows {
+            let k = (r.engine.clone(), r.cell_id.clone());
+            let e = have.entry(k).or_insert(0);
+            *e = (*e).max(r.repeat + 1);
+        }
+        let mut jobs: Vec<Job> = Vec::new();
+        for (e, c) in &wanted {
+            let Some(cell) = plan.cells.iter().find(|x| &x.id == c) else {
+                continue;
+            };
+            let from = have.get(&(e.clone(), c.clone())).copied().unwrap_or(0);
+            for r in from..target {
+                jobs.push(Job {
+                    index: plan.jobs.len() + jobs.len(),
+                    cell: cell.clone(),
+                    engine: e.clone(),
+                    repeat: r,
+                });
+            }
+        }
+        eprintln!(
+            "until-decided: {} cells of undecided claims to {target} repeats ({} runs)",
+            wanted.len(),
+            jobs.len()
+        );
+        let refs: Vec<&Job> = jobs.iter().collect();
+        for job in execution_order(&refs, order_seed ^ u64::from(target)) {
+            if let Some(w) = settle.run() {
+                eprintln!("warning: {w}");
+            }
+            let eng = engines
+                .iter()
+                .find(|x| x.engine == job.engine)
+                .ok_or_else(|| "engine unavailable".to_string());
+            run_job(plan, job, eng, sdir, host, git)?;
+        }
+    }
+    merge(sdir)?;
+    Ok(sched)
+}
