@@ -8,7 +8,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{crate_dir, lab};
+use common::crate_dir;
 
 #[test]
 fn the_tiny_report_lays_out_in_a_browser() {
@@ -16,14 +16,7 @@ fn the_tiny_report_lays_out_in_a_browser() {
         eprintln!("SKIPPED: no chromium on PATH (apt-get install chromium)");
         return;
     }
-    let d = tempfile::tempdir().unwrap();
-    let sdir = d.path().join("tiny-quick");
-    std::fs::create_dir(&sdir).unwrap();
-    let stored = crate_dir().join("testdata/report/tiny-quick");
-    for f in ["meta.json", "study.toml", "results.jsonl"] {
-        std::fs::copy(stored.join(f), sdir.join(f)).unwrap();
-    }
-    lab(&["report", sdir.to_str().unwrap()]);
+    let (d, sdir) = common::tiny_report();
     let script = crate_dir().join("../../scripts/report-browser-check.sh");
     for width in ["1200", "700"] {
         let o = Command::new("bash")

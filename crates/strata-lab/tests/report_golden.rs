@@ -6,18 +6,11 @@
 
 mod common;
 
-use common::{assert_golden, crate_dir, lab, read};
+use common::{assert_golden, read};
 
 #[test]
 fn the_tiny_study_report_matches_its_golden_copy() {
-    let d = tempfile::tempdir().unwrap();
-    let sdir = d.path().join("tiny-quick");
-    std::fs::create_dir(&sdir).unwrap();
-    let stored = crate_dir().join("testdata/report/tiny-quick");
-    for f in ["meta.json", "study.toml", "results.jsonl"] {
-        std::fs::copy(stored.join(f), sdir.join(f)).unwrap();
-    }
-    lab(&["report", sdir.to_str().unwrap()]);
+    let (_d, sdir) = common::tiny_report();
     let md = read(&sdir.join("report.md"));
     assert!(md.contains("## Verdicts on the published claims"), "{md}");
     assert_golden("report.md", &md);

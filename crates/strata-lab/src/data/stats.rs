@@ -246,8 +246,9 @@ fn normal_sf(z: f64) -> f64 {
     0.5 * erfc(z / std::f64::consts::SQRT_2)
 }
 
-fn erfc(x: f64) -> f64 {
-    // Numerical Recipes erfcc, relative error < 1.2e-7.
+/// The complementary error function (Numerical Recipes' erfcc, relative
+/// error below 1.2e-7).
+pub(crate) fn erfc(x: f64) -> f64 {
     let z = x.abs();
     let t = 1.0 / (1.0 + 0.5 * z);
     let r = t

@@ -125,3 +125,19 @@ pub fn assert_golden(name: &str, got: &str) {
         .expect("golden file (regenerate with STRATA_UPDATE_GOLDEN=1)");
     assert_eq!(got, want, "differs from {}", golden.display());
 }
+
+/// The tiny study's stored rows (`testdata/report/tiny-quick`) copied into
+/// a new temporary study directory, its report written by `lab report`;
+/// returns the temporary directory (kept alive by the caller) and the
+/// study directory.
+pub fn tiny_report() -> (tempfile::TempDir, PathBuf) {
+    let d = tempfile::tempdir().unwrap();
+    let sdir = d.path().join("tiny-quick");
+    std::fs::create_dir(&sdir).unwrap();
+    let stored = crate_dir().join("testdata/report/tiny-quick");
+    for f in ["meta.json", "study.toml", "results.jsonl"] {
+        std::fs::copy(stored.join(f), sdir.join(f)).unwrap();
+    }
+    lab(&["report", sdir.to_str().unwrap()]);
+    (d, sdir)
+}

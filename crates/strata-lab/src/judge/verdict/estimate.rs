@@ -226,7 +226,7 @@ pub(crate) fn t_quantile(df: f64, p: f64) -> f64 {
             // P(|T| > t) = I_{df/(df+t²)}(df/2, 1/2).
             inc_beta(df / 2.0, 0.5, df / (df + t * t))
         } else {
-            erfc(t / std::f64::consts::SQRT_2)
+            crate::data::stats::erfc(t / std::f64::consts::SQRT_2)
         }
     };
     let (mut lo, mut hi) = (0.0f64, 1.0f64);
@@ -242,29 +242,6 @@ pub(crate) fn t_quantile(df: f64, p: f64) -> f64 {
         }
     }
     0.5 * (lo + hi)
-}
-
-/// The complementary error function (Numerical Recipes' erfcc, relative
-/// error below 1.2e-7), for the normal tail at infinite df.
-fn erfc(x: f64) -> f64 {
-    let z = x.abs();
-    let t = 1.0 / (1.0 + 0.5 * z);
-    let r = t
-        * (-z * z - 1.265_512_23
-            + t * (1.000_023_68
-                + t * (0.374_091_96
-                    + t * (0.096_784_18
-                        + t * (-0.186_288_06
-                            + t * (0.278_868_07
-                                + t * (-1.135_203_98
-                                    + t * (1.488_515_87
-                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
-            .exp();
-    if x >= 0.0 {
-        r
-    } else {
-        2.0 - r
-    }
 }
 
 /// The scale effects are measured on.

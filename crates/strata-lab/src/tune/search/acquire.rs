@@ -60,19 +60,7 @@ pub(crate) fn normal_pdf(z: f64) -> f64 {
 /// The standard normal distribution function (relative error below 1.2e-7,
 /// from the Chebyshev fit of erfc in Numerical Recipes).
 pub(crate) fn normal_cdf(z: f64) -> f64 {
-    let x = -z / std::f64::consts::SQRT_2;
-    let a = x.abs();
-    let t = 1.0 / (1.0 + 0.5 * a);
-    let poly = -a * a - 1.265_512_23
-        + t * (1.000_023_68
-            + t * (0.374_091_96
-                + t * (0.096_784_18
-                    + t * (-0.186_288_06
-                        + t * (0.278_868_07
-                            + t * (-1.135_203_98
-                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
-    let erfc = t * poly.exp();
-    0.5 * if x >= 0.0 { erfc } else { 2.0 - erfc }
+    0.5 * crate::data::stats::erfc(-z / std::f64::consts::SQRT_2)
 }
 
 /// Expected improvement of a normal belief (`mean`, `sd`) over `best`,
