@@ -1,7 +1,8 @@
 //! Statements computed from a study's data, in words with their numbers:
 //! along an ordered axis "blob rises above inline between 2 KB and 4 KB" and
-//! "best ..."; along an unordered one (variant labels) "bloom64 is higher at
-//! fillseq and fillrandom" and a ranking of the labels; noisy cells, engine
+//! "best ..."; along an unordered one (variant labels) "bloom64 is higher
+//! by more than 5% at fillseq (bloom64/none 1.10 [1.05, 1.16])", only where
+//! the repeats show it, as the verdicts read them; noisy cells, engine
 //! ratios, the composite-score recommendation. Each chart's statements are
 //! made per facet, prefixed with the facet's values.
 
@@ -90,6 +91,70 @@ pub(crate) fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> 
     out
 }
 
+/// Where `b` differs from `a` beyond the minimum effect, by the same
+/// one-sided bounds as the verdicts: "b is higher by more than 5% at x1
+/// (b/a 1.20 [1.10, 1.31]); a at x2 (...); within 5% at x3; the repeats
+/// cannot tell at x4 (...)".
+fn beyond_noise(
+    xs: &[String],
+    a: &[Vec<f64>],
+    b: &[Vec<f64>],
+    la: &str,
+    lb: &str,
+    disp: &dyn Fn(&str) -> String,
+) -> String {
+    use crate::judge::verdict::estimate::Side;
+    use crate::judge::verdict::kinds::reading::{iv, pair_effects, pct, rel, sides_of};
+    let m = crate::judge::verdict::DEFAULT_MIN_EFFECT;
+    let (scale, eff) = pair_effects(a, b);
+    let (_, sides) = sides_of(&scale, &eff, m);
+    let at = |want: Side, figures: bool| -> Vec<String> {
+        xs.iter()
+            .zip(eff.iter().zip(&sides))
+            .filter(|(_, (e, s))| e.is_some() && **s == want)
+            .map(|(x, (e, _))| match (figures, e) {
+                (true, Some(e)) => {
+                    format!("{} ({} {})", disp(x), rel(&scale, la, lb), iv(&scale, e))
+                }
+                _ => disp(x),
+            })
+            .collect()
+    };
+    let mut parts = Vec::new();
+    let p = pct(m);
+    let up = at(Side::With, true);
+    let down = at(Side::Against, true);
+    if !up.is_empty() {
+        parts.push(format!(
+            "{lb} is higher by more than {p} at {}",
+            and_list(&up)
+        ));
+    }
+    if !down.is_empty() {
+        let lead = if parts.is_empty() {
+            format!("{la} is higher by more than {p} at")
+        } else {
+            format!("{la} at")
+        };
+        parts.push(format!("{lead} {}", and_list(&down)));
+    }
+    let null = at(Side::Null, false);
+    if !null.is_empty() {
+        parts.push(format!("within {p} at {}", and_list(&null)));
+    }
+    let unclear = at(Side::Unclear, true);
+    if !unclear.is_empty() {
+        parts.push(format!(
+            "the repeats cannot tell a difference of {p} at {}",
+            and_list(&unclear)
+        ));
+    }
+    if parts.is_empty() {
+        return "no point with data in both".into();
+    }
+    parts.join("; ")
+}
+
 /// `a`, `a and b`, `a, b and c`.
 fn and_list(items: &[String]) -> String {
     match items {
@@ -169,19 +234,6 @@ fn chart_statements(
                             disp(&c.x, &xs[w.0]),
                             fmt_num(w.1),
                         ));
-                    } else {
-                        let mut ranked = valid.clone();
-                        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
-                        let ranked: Vec<String> = ranked
-                            .iter()
-                            .map(|(i, v)| format!("{} {}", disp(&c.x, &xs[*i]), fmt_num(*v)))
-                            .collect();
-                        out.push(format!(
-                            "{who}, {}: {m} by {}, best first: {}; the lowest is {below:.0}% below the best.",
-                            c.step,
-                            c.x,
-                            ranked.join(", "),
-                        ));
                     }
                 }
             }
@@ -239,33 +291,23 @@ fn chart_statements(
                     .join(", ")
             };
             if !ordered {
-                let at = |pred: &dyn Fn(f64, f64) -> bool| -> Vec<String> {
-                    pairs
-                        .iter()
-                        .filter(|p| pred(p.1, p.2))
-                        .map(|p| disp(&c.x, &xs[p.0]))
-                        .collect()
-                };
-                let (b_up, a_up, equal) =
-                    (at(&|x, y| y > x), at(&|x, y| x > y), at(&|x, y| x == y));
-                let mut parts = Vec::new();
-                for (who, at) in [(lb, &b_up), (la, &a_up)] {
-                    if !at.is_empty() {
-                        let verb = if parts.is_empty() {
-                            "is higher at "
-                        } else {
-                            "at "
-                        };
-                        parts.push(format!("{who} {verb}{}", and_list(at)));
+                // Along variant labels: only differences the repeats show
+                // beyond the minimum effect, each with its interval, so that
+                // no statement reads as a verdict the data cannot bear.
+                let sample = |lab: &str, x: &str| {
+                    let mut f = facet.clone();
+                    if let Some(sa) = &c.series {
+                        f.insert(sa.clone(), lab.to_string());
                     }
-                }
-                if !equal.is_empty() {
-                    parts.push(format!("the two are equal at {}", and_list(&equal)));
-                }
+                    f.insert(c.x.clone(), x.to_string());
+                    values(rows, e, &c.step, &f, m)
+                };
+                let sa: Vec<Vec<f64>> = xs.iter().map(|x| sample(&labels[0], x)).collect();
+                let sb: Vec<Vec<f64>> = xs.iter().map(|x| sample(&labels[1], x)).collect();
                 out.push(format!(
-                    "{e}, {} ({m}): {}{rng}.",
+                    "{e}, {} ({m}): {}.",
                     c.title,
-                    parts.join(", ")
+                    beyond_noise(&xs, &sa, &sb, la, lb, &|x| disp(&c.x, x))
                 ));
                 continue;
             }
@@ -335,20 +377,23 @@ mod tests {
 
     const SPEC: &str = include_str!("../../testdata/studies/unit-statements.toml");
 
-    /// One row per cell of `plan` with `ops_sec = f(cell labels)`.
+    /// Three rows (repeats 1% apart) per cell of `plan` with `ops_sec =
+    /// f(cell labels)`.
     fn rows(plan: &Plan, f: impl Fn(&BTreeMap<String, String>) -> f64) -> Vec<ResultRow> {
-        plan.cells
-            .iter()
-            .map(|c| {
+        let mut out = Vec::new();
+        for c in &plan.cells {
+            for (i, j) in [0.0, 0.01, -0.01].iter().enumerate() {
                 let mut r = sample_row();
                 r.engine = "strata".into();
                 r.step = "fill".into();
+                r.repeat = i as u32;
                 r.cell = c.labels.clone();
                 r.cell_id = c.id.clone();
-                r.metrics.insert("ops_sec".into(), f(&c.labels));
-                r
-            })
-            .collect()
+                r.metrics.insert("ops_sec".into(), f(&c.labels) * (1.0 + j));
+                out.push(r);
+            }
+        }
+        out
     }
 
     fn statements(spec: &str, f: impl Fn(&BTreeMap<String, String>) -> f64) -> Vec<String> {
@@ -374,12 +419,24 @@ mod tests {
             assert!(!all.contains(trend), "`{trend}` in {all}");
         }
         assert!(
-            s.contains(&"strata, Fill (ops_sec): bloom64 is higher at fillseq, none at fillrandom (bloom64/none ratio 0.75 to 1.50).".to_string()),
+            s.contains(&"strata, Fill (ops_sec): bloom64 is higher by more than 5% at fillseq (bloom64/none 1.500 [1.474, 1.526]); none at fillrandom (bloom64/none 0.750 [0.737, 0.763]).".to_string()),
             "{all}"
         );
+        // The workloads of the axis are not ranked against each other.
+        assert!(!all.contains("best first"), "{all}");
+        // Within the minimum effect, or too noisy to tell, is said as such.
+        let s = statements(SPEC, |l| {
+            if l["bloom"] == "bloom64" {
+                101.0
+            } else {
+                100.0
+            }
+        });
         assert!(
-            s.contains(&"strata, none, fill: ops_sec by fill, best first: fillrandom 200, fillseq 100; the lowest is 50% below the best.".to_string()),
-            "{all}"
+            s.iter()
+                .any(|x| x
+                    .starts_with("strata, Fill (ops_sec): within 5% at fillseq and fillrandom")),
+            "{s:?}"
         );
         // Ahead everywhere: both labels named, no count of "points".
         let s = statements(SPEC, |l| {
@@ -390,7 +447,7 @@ mod tests {
             }
         });
         assert!(
-            s.contains(&"strata, Fill (ops_sec): bloom64 is higher at fillseq and fillrandom (bloom64/none ratio 1.50 to 3.00).".to_string()),
+            s.iter().any(|x| x.starts_with("strata, Fill (ops_sec): bloom64 is higher by more than 5% at fillseq (bloom64/none 3.000 [")),
             "{s:?}"
         );
     }
@@ -428,11 +485,11 @@ mod tests {
         });
         let all = s.join("\n");
         assert!(
-            s.contains(&"value_size=1 KB: strata, Fill (ops_sec): bloom64 is higher at fillseq, none at fillrandom (bloom64/none ratio 0.75 to 1.50).".to_string()),
+            s.iter().any(|x| x.starts_with("value_size=1 KB: strata, Fill (ops_sec): bloom64 is higher by more than 5% at fillseq")),
             "{all}"
         );
         assert!(
-            s.contains(&"value_size=4 KB: strata, Fill (ops_sec): none is higher at fillseq and fillrandom (bloom64/none ratio 0.15 to 0.30).".to_string()),
+            s.iter().any(|x| x.starts_with("value_size=4 KB: strata, Fill (ops_sec): none is higher by more than 5% at fillseq (bloom64/none 0.300 [")),
             "{all}"
         );
         assert!(s.iter().all(|x| x.starts_with("value_size=")), "{all}");
