@@ -101,7 +101,7 @@ pub fn run_with(
         out.write_all(help_text().as_bytes())?;
         return Ok(0);
     }
-    let flags = match Flags::from_args(args) {
+    let mut flags = match Flags::from_args(args) {
         Ok(f) => f,
         Err(e) => {
             writeln!(err, "{e}")?;
@@ -130,6 +130,19 @@ pub fn run_with(
             "Strata:    version {} ({})",
             env!("CARGO_PKG_VERSION"),
             build_info::describe()
+        )?;
+    }
+    if factory.keeps_own_defaults() && !flags.values.was_given("verify_checksum") {
+        flags.verify_checksum = factory.verify_checksums_default();
+        writeln!(
+            err,
+            "{}: reads {} block checksums (the engine's default; --verify_checksum not given)",
+            factory.name(),
+            if flags.verify_checksum {
+                "verify"
+            } else {
+                "do not verify"
+            }
         )?;
     }
     let mut head = header::header(&flags);

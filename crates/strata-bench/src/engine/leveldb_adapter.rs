@@ -99,6 +99,11 @@ impl EngineFactory for LevelDbFactory {
     fn keeps_own_defaults(&self) -> bool {
         true
     }
+    fn verify_checksums_default(&self) -> bool {
+        // leveldb::ReadOptions::verify_checksums is false, and LevelDB's
+        // db_bench reads with the defaults.
+        false
+    }
     fn version(&self) -> String {
         let v = Self::library_version();
         // Built from source: the build script says how. A system library:

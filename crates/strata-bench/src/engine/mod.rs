@@ -116,6 +116,12 @@ pub trait EngineFactory: Send + Sync {
     fn keeps_own_defaults(&self) -> bool {
         false
     }
+    /// Whether reads check block checksums when `--verify_checksum` is not
+    /// given and the engine keeps its own defaults: db_bench's default
+    /// (`true`) unless the engine's own read options say otherwise.
+    fn verify_checksums_default(&self) -> bool {
+        true
+    }
     /// Opens (creating if missing) the DB at `path` with `settings`.
     fn open(&self, path: &Path, settings: &[OptionSetting])
         -> anyhow::Result<Arc<dyn BenchEngine>>;
