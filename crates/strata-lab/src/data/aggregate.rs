@@ -30,6 +30,22 @@ pub(crate) fn values(
         .collect()
 }
 
+/// The repeat of each value [`values`] returns, in the same order.
+pub(crate) fn value_repeats(
+    rows: &[ResultRow],
+    engine: &str,
+    step: &str,
+    fixed: &BTreeMap<String, String>,
+    metric: &str,
+) -> Vec<u32> {
+    rows.iter()
+        .filter(|r| r.ok && r.engine == engine && r.step == step)
+        .filter(|r| fixed.iter().all(|(k, v)| r.cell.get(k) == Some(v)))
+        .filter(|r| r.metrics.contains_key(metric))
+        .map(|r| r.repeat)
+        .collect()
+}
+
 /// Points of `metric` along axis `x` (in sweep order) with other axes fixed.
 pub(crate) fn series(
     plan: &Plan,

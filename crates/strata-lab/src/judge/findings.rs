@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::data::aggregate::values;
+use crate::data::aggregate::{value_repeats, values};
 use crate::data::format::fmt_num;
 use crate::data::results::ResultRow;
 use crate::judge::verdict::estimate::MIN_REPEATS;
@@ -337,18 +337,24 @@ fn judge_at(
     fixed: &BTreeMap<String, String>,
     xs: &[String],
 ) -> Judgement {
+    let cell_at = |x: &String, series: Option<&str>| {
+        let mut fx = fixed.clone();
+        if let Some(al) = &f.along {
+            fx.insert(al.clone(), x.clone());
+        }
+        if let (Some(sa), Some(l)) = (&f.series_axis, series) {
+            fx.insert(sa.clone(), l.to_string());
+        }
+        fx
+    };
     let sample = |series: Option<&str>| -> Vec<Vec<f64>> {
         xs.iter()
-            .map(|x| {
-                let mut fx = fixed.clone();
-                if let Some(al) = &f.along {
-                    fx.insert(al.clone(), x.clone());
-                }
-                if let (Some(sa), Some(l)) = (&f.series_axis, series) {
-                    fx.insert(sa.clone(), l.to_string());
-                }
-                values(rows, engine, &f.step, &fx, &f.metric)
-            })
+            .map(|x| values(rows, engine, &f.step, &cell_at(x, series), &f.metric))
+            .collect()
+    };
+    let repeats = |series: Option<&str>| -> Vec<Vec<u32>> {
+        xs.iter()
+            .map(|x| value_repeats(rows, engine, &f.step, &cell_at(x, series), &f.metric))
             .collect()
     };
     let shown: Vec<String> = match &f.along {
@@ -383,12 +389,14 @@ fn judge_at(
             let (la, lb) = (tag(&f.series[0]), tag(&f.series[1]));
             let a = sample(Some(&f.series[0]));
             let b = sample(Some(&f.series[1]));
+            let (ra, rb) = (repeats(Some(&f.series[0])), repeats(Some(&f.series[1])));
             let p = kinds::Pair {
                 xs: &shown,
                 la: &la,
                 lb: &lb,
                 a: &a,
                 b: &b,
+                repeats: Some((&ra, &rb)),
                 min_effect: e,
             };
             match f.kind {
@@ -432,7 +440,7 @@ fn judge_at(
         }
         FindingKind::Bound => kinds::bound(&shown, &f.metric, &sample(None), f.max, f.min),
     };
-    if j.verdict == Verdict::Inconclusive {
+    if matches!(j.verdict, Verdict::Inconclusive | Verdict::DirectionOnly) {
         let series: Vec<Option<&str>> = if f.series.is_empty() {
             vec![None]
         } else {

@@ -106,7 +106,7 @@ fn beyond_noise(
     use crate::judge::verdict::estimate::Side;
     use crate::judge::verdict::kinds::reading::{iv, pair_effects, pct, rel, sides_of};
     let m = crate::judge::verdict::DEFAULT_MIN_EFFECT;
-    let (scale, eff) = pair_effects(a, b);
+    let (scale, eff) = pair_effects(a, b, None);
     let (_, sides) = sides_of(&scale, &eff, m);
     let at = |want: Side, figures: bool| -> Vec<String> {
         xs.iter()

@@ -87,6 +87,7 @@ fn answer_text(per_engine: &[(String, Vec<Judged>)]) -> String {
         };
         let held = ids(&[Verdict::Reproduced, Verdict::LargerThanPublished]);
         let failed = ids(&[Verdict::NotReproduced, Verdict::Reversed]);
+        let direction = ids(&[Verdict::DirectionOnly]);
         let open = ids(&[Verdict::Inconclusive]);
         let untestable = ids(&[Verdict::NotTestable]);
         let nodata = ids(&[Verdict::NoData]);
@@ -106,6 +107,15 @@ fn answer_text(per_engine: &[(String, Vec<Judged>)]) -> String {
                 "{k} {} here ({})",
                 v(k, "does not hold", "do not hold"),
                 failed.join(", ")
+            ));
+        }
+        if !direction.is_empty() {
+            let k = direction.len();
+            bits.push(format!(
+                "{k} {} in direction, {} size not settled ({})",
+                v(k, "holds", "hold"),
+                v(k, "its", "their"),
+                direction.join(", ")
             ));
         }
         if !open.is_empty() {

@@ -40,6 +40,7 @@ fn badge_class(v: crate::judge::verdict::Verdict) -> &'static str {
         Reproduced | LargerThanPublished => "v-yes",
         NotReproduced | Reversed => "v-no",
         Inconclusive => "v-open",
+        DirectionOnly => "v-dir",
         NotTestable | NoData => "v-none",
     }
 }
@@ -155,7 +156,7 @@ th{{background:#eee}}.tbl{{overflow-x:auto;max-width:100%}}code{{font-size:90%}}
 ul.claims{{list-style:none;padding-left:0}}ul.claims li{{margin:.6em 0;line-height:1.5}}.pub{{color:#555;font-size:90%}}\
 .badge{{display:inline-block;border-radius:3px;padding:0 6px;margin:0 4px 0 8px;font-size:85%;font-weight:bold;border:1px solid}}\
 .v-yes{{background:#e3f4e3;color:#14601a;border-color:#14601a}}.v-no{{background:#fbe4e4;color:#8a1414;border-color:#8a1414}}\
-.v-open{{background:#fff4d6;color:#6b4e00;border-color:#6b4e00}}.v-none{{background:#eee;color:#444;border-color:#777}}.why{{color:#333;font-size:90%}}\
+.v-open{{background:#fff4d6;color:#6b4e00;border-color:#6b4e00}}.v-dir{{background:#eef6e0;color:#3d5a00;border-color:#3d5a00;border-style:dashed}}.v-none{{background:#eee;color:#444;border-color:#777}}.why{{color:#333;font-size:90%}}\
 </style></head><body>\n",
         esc(title)
     );

@@ -10,9 +10,10 @@ use crate::report::doc::Block;
 use crate::spec::model::Plan;
 use crate::spec::study::Finding;
 
-const ORDER: [Verdict; 6] = [
+const ORDER: [Verdict; 7] = [
     Verdict::Reproduced,
     Verdict::LargerThanPublished,
+    Verdict::DirectionOnly,
     Verdict::NotReproduced,
     Verdict::Reversed,
     Verdict::Inconclusive,
@@ -141,8 +142,10 @@ fn summary_line(engine: &str, counts: &[usize; KINDS], claims: usize) -> String 
     let mut parts: Vec<String> = ORDER
         .iter()
         .filter(|v| {
-            !matches!(v, Verdict::LargerThanPublished | Verdict::NotTestable)
-                || counts[**v as usize] > 0
+            !matches!(
+                v,
+                Verdict::LargerThanPublished | Verdict::DirectionOnly | Verdict::NotTestable
+            ) || counts[**v as usize] > 0
         })
         .map(|v| format!("{} {}", counts[*v as usize], v.word()))
         .collect();

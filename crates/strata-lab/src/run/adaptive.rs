@@ -56,7 +56,9 @@ pub(crate) fn undecided_cells(
                 .filter(|f| f.same_claim_as.is_none())
             {
                 let j = judge(plan, rows, f, e);
-                if j.verdict != Verdict::Inconclusive || j.text.contains("more than 1000 repeats") {
+                if !matches!(j.verdict, Verdict::Inconclusive | Verdict::DirectionOnly)
+                    || j.text.contains("more than 1000 repeats")
+                {
                     continue;
                 }
                 for c in cells_of(plan, rows, f, e) {

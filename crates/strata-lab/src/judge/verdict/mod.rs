@@ -27,6 +27,12 @@ pub(crate) enum Verdict {
     /// A ratio claim whose effect goes the claimed way and is larger than
     /// the published range, beyond its uncertainty.
     LargerThanPublished,
+    /// The claimed direction holds beyond its uncertainty (the effect,
+    /// pooled over the points, is on the claimed side of no effect at the
+    /// stricter [`estimate::DIRECTION_SHARE`] of the error rate), while its
+    /// size against the minimum effect or the published range is not
+    /// settled. Never counted as reproduced.
+    DirectionOnly,
     /// The data shows the claim does not hold (no effect as large as the
     /// minimum, or an effect elsewhere than claimed).
     NotReproduced,
@@ -48,6 +54,7 @@ impl Verdict {
         match self {
             Verdict::Reproduced => "reproduced",
             Verdict::LargerThanPublished => "reproduced, larger than published",
+            Verdict::DirectionOnly => "direction reproduced",
             Verdict::NotReproduced => "not reproduced",
             Verdict::Reversed => "reversed",
             Verdict::Inconclusive => "inconclusive",
@@ -81,8 +88,10 @@ impl Judgement {
 /// facet without data keeps it from being reproduced), reversed only where
 /// it is reversed at every value, not reproduced when it fails clearly at
 /// any value, inconclusive otherwise. A facet larger than published counts
-/// as reproduced; when every facet is, so is the claim. Facets that cannot
-/// be tested here are left out (all of them: not testable).
+/// as reproduced; when every facet is, so is the claim. Where every facet
+/// holds or holds in direction only, the claim holds in direction only.
+/// Facets that cannot be tested here are left out (all of them: not
+/// testable).
 pub(crate) fn combine(vs: &[Verdict]) -> Verdict {
     let testable: Vec<Verdict> = vs
         .iter()
@@ -110,6 +119,12 @@ pub(crate) fn combine(vs: &[Verdict]) -> Verdict {
         } else {
             Verdict::Reproduced
         }
+    } else if judged
+        .iter()
+        .all(|v| holds(v) || *v == Verdict::DirectionOnly)
+        && !missing
+    {
+        Verdict::DirectionOnly
     } else if all(Verdict::Reversed) && !missing {
         Verdict::Reversed
     } else if any(Verdict::NotReproduced) || (any(Verdict::Reversed) && judged.iter().any(holds)) {
@@ -142,5 +157,10 @@ mod tests {
         assert_eq!(combine(&[Reversed, Reproduced]), NotReproduced);
         assert_eq!(combine(&[Reversed, Inconclusive]), Inconclusive);
         assert_eq!(combine(&[NoData]), NoData);
+        assert_eq!(combine(&[DirectionOnly, Reproduced]), DirectionOnly);
+        assert_eq!(combine(&[DirectionOnly, DirectionOnly]), DirectionOnly);
+        assert_eq!(combine(&[DirectionOnly, Inconclusive]), Inconclusive);
+        assert_eq!(combine(&[DirectionOnly, NotReproduced]), NotReproduced);
+        assert_eq!(combine(&[DirectionOnly, NoData]), Inconclusive);
     }
 }

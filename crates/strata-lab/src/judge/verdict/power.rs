@@ -39,7 +39,7 @@ pub(crate) fn repeats_needed(e: &Est, n: usize, margin: f64) -> Option<usize> {
 /// against the minimum effect: the largest over those points. `None` when
 /// no point is unclear or none can be estimated.
 pub(crate) fn pair_repeats_needed(a: &Series, b: &Series, min_effect: f64) -> Option<usize> {
-    let (scale, eff) = pair_effects(a, b);
+    let (scale, eff) = pair_effects(a, b, None);
     let (t, sides) = sides_of(&scale, &eff, min_effect);
     let n = a
         .iter()
@@ -69,7 +69,7 @@ pub(crate) fn ratio_repeats_needed(a: &Series, b: &Series, range: (f64, f64)) ->
     let pick = |s: &Series| -> Vec<Vec<f64>> { keep.iter().map(|i| s[*i].clone()).collect() };
     let (a, b) = (pick(a), pick(b));
     let n = a.iter().chain(&b).map(Vec::len).min()?;
-    let (_, eff) = pair_effects(&a, &b);
+    let (_, eff) = pair_effects(&a, &b, None);
     let all = pooled(&eff)?;
     let (lo, hi) = (range.0.ln(), range.1.ln());
     let v = all.value;

@@ -36,6 +36,8 @@ pub(crate) struct Rates {
     pub reproduced: usize,
     /// Reversed.
     pub reversed: usize,
+    /// Direction reproduced, size not settled.
+    pub direction: usize,
     /// Not reproduced.
     pub not_reproduced: usize,
     /// Inconclusive.
@@ -46,7 +48,8 @@ impl Rates {
     fn add(&mut self, v: Verdict) {
         self.trials += 1;
         match v {
-            Verdict::Reproduced => self.reproduced += 1,
+            Verdict::Reproduced | Verdict::LargerThanPublished => self.reproduced += 1,
+            Verdict::DirectionOnly => self.direction += 1,
             Verdict::Reversed => self.reversed += 1,
             Verdict::NotReproduced => self.not_reproduced += 1,
             _ => self.inconclusive += 1,
@@ -76,13 +79,25 @@ pub(crate) enum Noise {
     /// (a merge that ends just before or just after a flush), whose
     /// repeats are often identical.
     TwoValued(f64),
+    /// Log-normal with this coefficient of variation, of whose variance
+    /// the given share is a drift of the host common to every cell of a
+    /// repeat (the repeat's cells run one after another), the rest each
+    /// run's own: repeats of different cells are correlated by that share.
+    Drift(f64, f64),
 }
 
-fn cell(rng: &mut StdRng, mean: f64, noise: Noise, repeats: usize) -> Vec<f64> {
-    (0..repeats)
-        .map(|_| match noise {
+/// `repeats` draws of one cell; `drift` holds each repeat's shared
+/// standard-normal draw (used by [`Noise::Drift`]).
+fn cell(rng: &mut StdRng, mean: f64, noise: Noise, drift: &[f64]) -> Vec<f64> {
+    drift
+        .iter()
+        .map(|z| match noise {
             Noise::LogNormal(cv) => mean * (cv * normal(rng) - cv * cv / 2.0).exp(),
             Noise::TwoValued(h) => mean * if rng.gen::<bool>() { 1.0 + h } else { 1.0 - h },
+            Noise::Drift(cv, share) => {
+                let own = cv * (1.0 - share).sqrt() * normal(rng);
+                mean * (cv * share.sqrt() * z + own - cv * cv / 2.0).exp()
+            }
         })
         .collect()
 }
@@ -105,7 +120,7 @@ pub(crate) fn trial(
     min_effect: f64,
 ) -> Verdict {
     let d = draw_trial(kind, rng, repeats, noise, effect);
-    judge_drawn(kind, &d, repeats, min_effect)
+    judge_drawn(kind, &d, repeats, min_effect, true)
 }
 
 /// The cells of one trial: `a` and `b` for the kinds that compare two
@@ -117,11 +132,9 @@ pub(crate) struct Drawn {
 
 /// Draws `repeats` repeats of every cell of one trial of `kind`.
 fn draw_trial(kind: &str, rng: &mut StdRng, repeats: usize, noise: Noise, effect: f64) -> Drawn {
+    let drift: Vec<f64> = (0..repeats).map(|_| normal(rng)).collect();
     let mut draw = |means: &[f64]| -> Vec<Vec<f64>> {
-        means
-            .iter()
-            .map(|m| cell(rng, *m, noise, repeats))
-            .collect()
+        means.iter().map(|m| cell(rng, *m, noise, &drift)).collect()
     };
     let flat = [100.0; POINTS];
     let up = flat.map(|m| m * (1.0 + effect));
@@ -171,13 +184,21 @@ fn draw_trial(kind: &str, rng: &mut StdRng, repeats: usize, noise: Noise, effect
     }
 }
 
-/// Judges a drawn trial on the first `n` repeats of each cell.
-fn judge_drawn(kind: &str, d: &Drawn, n: usize, min_effect: f64) -> Verdict {
+/// Judges a drawn trial on the first `n` repeats of each cell, with the
+/// blocked reading (samples paired by repeat where that is narrower) or
+/// without it (`blocked` false: every effect unpaired).
+fn judge_drawn(kind: &str, d: &Drawn, n: usize, min_effect: f64, blocked: bool) -> Verdict {
     let xs: Vec<String> = (0..POINTS).map(|i| format!("x{i}")).collect();
     let cut = |s: &[Vec<f64>]| -> Vec<Vec<f64>> {
         s.iter().map(|c| c[..n.min(c.len())].to_vec()).collect()
     };
     let (a, b) = (cut(&d.a), cut(&d.b));
+    // Sample k of every cell comes from repeat k.
+    let ids = |s: &[Vec<f64>]| -> Vec<Vec<u32>> {
+        s.iter().map(|c| (0..c.len() as u32).collect()).collect()
+    };
+    let (ra, rb) = (ids(&a), ids(&b));
+    let ab = |xs, a, b, m| ab(xs, a, b, blocked.then_some((&ra, &rb)), m);
     match kind {
         "ordering" => kinds::ordering(&ab(&xs, &a, &b, min_effect)).verdict,
         "crossover" => kinds::crossover(&ab(&xs, &a, &b, min_effect), None).verdict,
@@ -203,7 +224,8 @@ fn judge_drawn(kind: &str, d: &Drawn, n: usize, min_effect: f64) -> Verdict {
 }
 
 /// Adaptive repeats, simulated: each trial starts at the first count of
-/// `schedule` and moves to the next while its verdict is inconclusive,
+/// `schedule` and moves to the next while its verdict is inconclusive or
+/// holds in direction only (as `lab run --until-decided` does),
 /// every look read at `ALPHA / schedule.len()`; the verdict is the first
 /// decided one (or the last look's).
 pub(crate) fn adaptive_rates(
@@ -223,8 +245,8 @@ pub(crate) fn adaptive_rates(
         let v = super::estimate::with_looks(looks, || {
             let mut v = Verdict::Inconclusive;
             for &n in schedule {
-                v = judge_drawn(kind, &d, n, min_effect);
-                if v != Verdict::Inconclusive {
+                v = judge_drawn(kind, &d, n, min_effect, true);
+                if !matches!(v, Verdict::Inconclusive | Verdict::DirectionOnly) {
                     break;
                 }
             }
@@ -240,6 +262,7 @@ fn ab<'a>(
     xs: &'a [String],
     a: &'a kinds::Series,
     b: &'a kinds::Series,
+    repeats: Option<(&'a [Vec<u32>], &'a [Vec<u32>])>,
     min_effect: f64,
 ) -> kinds::Pair<'a> {
     kinds::Pair {
@@ -248,6 +271,7 @@ fn ab<'a>(
         lb: "b",
         a,
         b,
+        repeats,
         min_effect,
     }
 }
@@ -286,6 +310,26 @@ pub(crate) fn rates_with(
         r.add(trial(kind, &mut rng, repeats, noise, effect, min_effect));
     }
     r
+}
+
+/// [`rates_with`] judged both ways on the same draws: with the blocked
+/// reading, and with every effect unpaired.
+pub(crate) fn rates_both(
+    kind: &str,
+    repeats: usize,
+    noise: Noise,
+    effect: f64,
+    min_effect: f64,
+    trials: usize,
+) -> (Rates, Rates) {
+    let (mut with, mut without) = (Rates::default(), Rates::default());
+    for seed in 0..trials as u64 {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let d = draw_trial(kind, &mut rng, repeats, noise, effect);
+        with.add(judge_drawn(kind, &d, repeats, min_effect, true));
+        without.add(judge_drawn(kind, &d, repeats, min_effect, false));
+    }
+    (with, without)
 }
 
 /// The table `strata lab simulate` prints: per kind and repeats, the false
@@ -386,6 +430,100 @@ pub(crate) fn table(repeats: &[usize], cvs: &[f64], min_effect: f64, trials: usi
             ));
         }
     }
+    out.push_str(&blocked_table(min_effect, trials));
+    out.push_str(&direction_table(min_effect, trials));
+    out
+}
+
+/// The kinds the blocked reading and the direction outcome apply to.
+const PAIRED_KINDS: &[&str] = &["ordering", "ratio", "crossover", "parity"];
+
+/// Share of the variance that is a drift common to a repeat's cells, in
+/// the blocked rows: none, half, most.
+const DRIFT_SHARES: &[f64] = &[0.0, 0.5, 0.8];
+
+/// The blocked reading against the unpaired one, on the same draws: the
+/// false verdicts with no effect (a direction-only verdict counted as
+/// false too) and how often an effect of twice the minimum is reproduced,
+/// at CV 10% with a drift common to each repeat's cells.
+fn blocked_table(min_effect: f64, trials: usize) -> String {
+    let mut out = String::from(
+        "\nThe blocked reading (each point's effect paired by repeat where that gives the narrower bounds) against the unpaired one, on the same draws: CV 10%, of whose variance a share is a drift common to every cell of a repeat; for `parity`, the false verdict is \"equal\" under an effect of twice the minimum:\n\n| kind | repeats | drift share | false reproduced, blocked | false reversed, blocked | false direction, blocked | found, blocked | found, unpaired |\n|---|---|---|---|---|---|---|---|\n",
+    );
+    for kind in PAIRED_KINDS {
+        for n in [3, 10] {
+            for &share in DRIFT_SHARES {
+                let noise = Noise::Drift(0.10, share);
+                let (null, _) = rates_both(kind, n, noise, 0.0, min_effect, trials);
+                let (real, real_u) =
+                    rates_both(kind, n, noise, 2.0 * min_effect, min_effect, trials);
+                let (fr, fv, fd, found, found_u) = if *kind == "parity" {
+                    (
+                        real.share(real.reproduced),
+                        0.0,
+                        0.0,
+                        null.share(null.reproduced),
+                        {
+                            let (_, u) = rates_both(kind, n, noise, 0.0, min_effect, trials);
+                            u.share(u.reproduced)
+                        },
+                    )
+                } else {
+                    (
+                        null.share(null.reproduced),
+                        null.share(null.reversed),
+                        null.share(null.direction),
+                        real.share(real.reproduced),
+                        real_u.share(real_u.reproduced),
+                    )
+                };
+                out.push_str(&format!(
+                    "| {kind} | {n} | {:.0}% | {:.1}% | {:.1}% | {:.1}% | {:.0}% | {:.0}% |\n",
+                    share * 100.0,
+                    fr * 100.0,
+                    fv * 100.0,
+                    fd * 100.0,
+                    found * 100.0,
+                    found_u * 100.0
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Noise levels of the direction table: CV 5% and 10% (the targets), and
+/// the medians measured over the stored results on the 2-core host, for
+/// wall time per operation (15%) and for CPU per operation (12%).
+pub(crate) const DIRECTION_CVS: &[(f64, &str)] = &[
+    (0.05, "5%"),
+    (0.10, "10%"),
+    (0.12, "12% (this host, CPU per op)"),
+    (0.15, "15% (this host, wall time)"),
+];
+
+/// How often the direction of a true 10% effect is reproduced (verdict
+/// reproduced, larger than published, or direction reproduced): at 10
+/// fixed repeats and with adaptive repeats up to 20, no drift.
+fn direction_table(min_effect: f64, trials: usize) -> String {
+    let plan = super::power::schedule(3, 20);
+    let mut out = String::from(
+        "\nThe direction of a true 10% effect, reproduced (the claim, or its direction with the size not settled), no drift:\n\n| kind | noise (CV) | 10 repeats | adaptive, up to 20 | false direction, no effect, adaptive |\n|---|---|---|---|---|\n",
+    );
+    for kind in ["ordering", "ratio"] {
+        for &(cv, label) in DIRECTION_CVS {
+            let noise = Noise::LogNormal(cv);
+            let fixed = rates_with(kind, 10, noise, 0.10, min_effect, trials);
+            let adaptive = adaptive_rates(kind, &plan, noise, 0.10, min_effect, trials);
+            let null = adaptive_rates(kind, &plan, noise, 0.0, min_effect, trials);
+            out.push_str(&format!(
+                "| {kind} | {label} | {:.0}% | {:.0}% | {:.1}% |\n",
+                fixed.share(fixed.reproduced + fixed.direction) * 100.0,
+                adaptive.share(adaptive.reproduced + adaptive.direction) * 100.0,
+                null.share(null.reproduced + null.reversed + null.direction) * 100.0,
+            ));
+        }
+    }
     out
 }
 
@@ -416,6 +554,50 @@ mod tests {
         for n in [3, 5, 10] {
             let r = rates("parity", n, 0.02, 0.10, 0.05, 400);
             assert!(r.share(r.reproduced) < 0.05, "parity n={n}: {r:?}");
+        }
+    }
+
+    /// The blocked reading with a drift common to each repeat's cells
+    /// (shares 0, 0.5, 0.8 of the variance): no false reproduced or
+    /// reversed above 5%, no false direction above 2% (read at 0.5%), and
+    /// never fewer true effects found than the unpaired reading on the same
+    /// draws; with most of the variance shared, far more.
+    #[test]
+    fn the_blocked_reading_keeps_error_rates_and_gains_power_under_drift() {
+        for kind in ["ordering", "ratio", "crossover"] {
+            for n in [3, 5, 10] {
+                for share in [0.0, 0.5, 0.8] {
+                    let noise = Noise::Drift(0.1, share);
+                    let (null, _) = rates_both(kind, n, noise, 0.0, 0.05, 400);
+                    let at = format!("{kind} n={n} share={share}: {null:?}");
+                    assert!(null.share(null.reproduced) < 0.05, "{at}");
+                    assert!(null.share(null.reversed) < 0.05, "{at}");
+                    assert!(null.share(null.direction) < 0.02, "{at}");
+                    let (b, u) = rates_both(kind, n, noise, 0.10, 0.05, 400);
+                    assert!(b.reproduced >= u.reproduced, "{kind} n={n} {b:?} {u:?}");
+                }
+            }
+        }
+        let (b, u) = rates_both("ratio", 5, Noise::Drift(0.1, 0.8), 0.10, 0.05, 400);
+        assert!(
+            b.share(b.reproduced) > u.share(u.reproduced) + 0.3,
+            "{b:?} {u:?}"
+        );
+    }
+
+    /// The direction of a true 10% effect is reproduced in at least 80% of
+    /// trials at CV 5% with 10 repeats, and at CV 10% with adaptive
+    /// repeats up to 20; with no effect, a direction is claimed in under 2%.
+    #[test]
+    fn the_direction_of_a_true_ten_percent_effect_is_found() {
+        let plan = super::super::power::schedule(3, 20);
+        for kind in ["ordering", "ratio"] {
+            let r = rates_with(kind, 10, Noise::LogNormal(0.05), 0.10, 0.05, 400);
+            assert!(r.share(r.reproduced + r.direction) >= 0.8, "{kind}: {r:?}");
+            let a = adaptive_rates(kind, &plan, Noise::LogNormal(0.1), 0.10, 0.05, 400);
+            assert!(a.share(a.reproduced + a.direction) >= 0.8, "{kind}: {a:?}");
+            let z = adaptive_rates(kind, &plan, Noise::LogNormal(0.1), 0.0, 0.05, 400);
+            assert!(z.share(z.direction) < 0.02, "{kind}: {z:?}");
         }
     }
 

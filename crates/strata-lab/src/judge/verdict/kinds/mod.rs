@@ -46,6 +46,7 @@ mod tests {
             lb: "b",
             a,
             b,
+            repeats: None,
             min_effect: 0.05,
         }
     }
@@ -78,6 +79,64 @@ mod tests {
         // One repeat per cell: no interval, never a verdict either way.
         let one = series(&[200.0, 200.0, 200.0], 0.0, 1);
         assert_eq!(v(&one, &lo), Inconclusive);
+    }
+
+    /// An effect whose direction is clear but whose size straddles the
+    /// minimum effect (ordering) or the published range (ratio): the
+    /// direction is reproduced, the size is said not to be settled.
+    #[test]
+    fn a_clear_direction_with_an_unsettled_size() {
+        let x = xs(2);
+        let a = series(&[104.5, 104.5], 0.01, 5);
+        let b = series(&[100.0, 100.0], 0.01, 5);
+        let j = ordering(&pair(&x, &a, &b));
+        assert_eq!(j.verdict, DirectionOnly, "{}", j.text);
+        assert!(
+            j.text
+                .starts_with("a above b over the points (one-sided 0.5%), but the intervals at"),
+            "{}",
+            j.text
+        );
+        assert!(j.text.contains("the size is not settled"), "{}", j.text);
+        // b/a about 1.045 against a published 1.04-1.08 with spread: the
+        // interval reaches below 1.04, yet clears 1.
+        let b2 = series(&[104.5, 104.5], 0.03, 5);
+        let j = ratio(&pair(&x, &b, &b2), (1.04, 1.08));
+        assert_eq!(j.verdict, DirectionOnly, "{}", j.text);
+        // Noise that hides even the direction: inconclusive.
+        let wide = series(&[104.5, 104.5], 0.3, 3);
+        assert_eq!(ordering(&pair(&x, &wide, &b)).verdict, Inconclusive);
+    }
+
+    /// Samples paired by repeat: a drift that moves both series together
+    /// cancels, so a 10% effect that the unpaired reading cannot tell
+    /// from the drift is reproduced; with no drift the reading is the
+    /// unpaired one.
+    #[test]
+    fn pairing_by_repeat_removes_a_shared_drift() {
+        let x = xs(1);
+        let drift = [1.0, 1.3, 0.8, 1.15, 0.9];
+        let a = vec![drift.iter().map(|d| 100.0 * d).collect::<Vec<f64>>()];
+        let b = vec![drift
+            .iter()
+            .zip([1.0, -1.0, 0.5, -0.5, 0.0])
+            .map(|(d, j)| 110.0 * d * (1.0 + 0.005 * j))
+            .collect::<Vec<f64>>()];
+        let ids = vec![(0..5).collect::<Vec<u32>>()];
+        let mut p = pair(&x, &a, &b);
+        assert_eq!(ratio(&p, (1.05, 1.2)).verdict, Inconclusive);
+        p.repeats = Some((&ids, &ids));
+        let j = ratio(&p, (1.05, 1.2));
+        assert_eq!(j.verdict, Reproduced, "{}", j.text);
+        // Repeats in another order: paired by id, not by position.
+        let rev: Vec<Vec<u32>> = vec![(0..5).rev().collect()];
+        let b_rev: Vec<Vec<f64>> = vec![b[0].iter().rev().copied().collect()];
+        let p = Pair {
+            b: &b_rev,
+            repeats: Some((&ids, &rev)),
+            ..pair(&x, &a, &b)
+        };
+        assert_eq!(ratio(&p, (1.05, 1.2)).verdict, Reproduced);
     }
 
     #[test]

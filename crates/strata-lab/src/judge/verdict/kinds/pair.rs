@@ -3,9 +3,9 @@
 
 use super::reading::{
     all_zero, iv, labels_where, no_data, pair_effects, pct, per_point, pooled, read_pair, rel,
-    sides_of, unclear_at, Pair, Series,
+    sides_of, unclear_at, Pair, Repeats, Series,
 };
-use crate::judge::verdict::estimate::{side, Est, Side};
+use crate::judge::verdict::estimate::{direction_clear, direction_level, side, Est, Side};
 use crate::judge::verdict::{Judgement, Verdict};
 
 /// Claim: `a` is above `b` at every point. Reproduced when every point's
@@ -15,7 +15,7 @@ pub(crate) fn ordering(p: &Pair) -> Judgement {
     let Pair {
         la, lb, min_effect, ..
     } = *p;
-    let (scale, eff) = pair_effects(p.b, p.a);
+    let (scale, eff) = pair_effects(p.b, p.a, p.repeats.map(|(ra, rb)| (rb, ra)));
     let Some(all) = pooled(&eff) else {
         let zero = all_zero(p.xs, p.a, p.b);
         if zero.is_empty() {
@@ -71,6 +71,18 @@ pub(crate) fn ordering(p: &Pair) -> Judgement {
             parts.push(format!("within {m} overall"));
         }
         (Verdict::NotReproduced, parts.join("; "))
+    } else if direction_clear(&all, true) && !has(Side::Against) {
+        let (_, why) = unclear_at(
+            &labels_where(xs, &sides, &[Side::Unclear]),
+            &format!("do not clear {m} either way"),
+        );
+        (
+            Verdict::DirectionOnly,
+            format!(
+                "{la} above {lb} over the points (one-sided {}), but {why}: the size is not settled",
+                pct(direction_level())
+            ),
+        )
     } else {
         unclear_at(
             &labels_where(xs, &sides, &[Side::Unclear]),
@@ -238,9 +250,19 @@ pub(crate) fn ratio(p: &Pair, range: (f64, f64)) -> Judgement {
         .map(|i| xs[i].clone())
         .collect();
     let pick = |s: &Series| -> Vec<Vec<f64>> { keep.iter().map(|i| s[*i].clone()).collect() };
+    let pick_r = |s: &Repeats| -> Vec<Vec<u32>> {
+        keep.iter()
+            .map(|i| s.get(*i).cloned().unwrap_or_default())
+            .collect()
+    };
     let kx: Vec<String> = keep.iter().map(|i| xs[*i].clone()).collect();
     let (a, b, xs) = (pick(a), pick(b), kx.as_slice());
-    let (scale, eff) = pair_effects(&a, &b);
+    let ids = p.repeats.map(|(ra, rb)| (pick_r(ra), pick_r(rb)));
+    let (scale, eff) = pair_effects(
+        &a,
+        &b,
+        ids.as_ref().map(|(ra, rb)| (ra.as_slice(), rb.as_slice())),
+    );
     let Some(all) = pooled(&eff) else {
         if dropped.is_empty() {
             return no_data();
@@ -304,20 +326,22 @@ pub(crate) fn ratio(p: &Pair, range: (f64, f64)) -> Judgement {
                 )
             } else if h < lo || l > hi {
                 (Verdict::NotReproduced, format!("outside the {claim}"))
+            } else if (lo >= 1.0 && direction_clear(&all, true))
+                || (hi <= 1.0 && direction_clear(&all, false))
+            {
+                // The direction alone is settled where the size is not.
+                (
+                    Verdict::DirectionOnly,
+                    format!(
+                        "{lb} {} {la} (one-sided {}), but the interval reaches outside the {claim}: the size is not settled",
+                        if lo >= 1.0 { "above" } else { "below" },
+                        pct(direction_level())
+                    ),
+                )
             } else {
-                // The direction alone may be settled where the size is not.
-                let direction = match s {
-                    Side::With if lo >= 1.0 => {
-                        format!("; the direction is reproduced ({lb} above {la} by more than {}), the size is not settled", pct(min_effect))
-                    }
-                    Side::Against if hi <= 1.0 => {
-                        format!("; the direction is reproduced ({lb} below {la} by more than {}), the size is not settled", pct(min_effect))
-                    }
-                    _ => String::new(),
-                };
                 (
                     Verdict::Inconclusive,
-                    format!("the interval reaches outside the {claim}{direction}"),
+                    format!("the interval reaches outside the {claim}"),
                 )
             }
         }

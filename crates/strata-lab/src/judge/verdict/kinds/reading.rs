@@ -2,11 +2,17 @@
 //! each point on its scale, which side of the minimum effect its interval
 //! lies on, pooled estimates, and how figures and point labels are written.
 
-use crate::judge::verdict::estimate::{floored_means, side, Est, Scale, Side, MIN_REPEATS};
+use crate::judge::verdict::estimate::{
+    floored_means, narrower, paired_diff, side, Est, Scale, Side, MIN_REPEATS,
+};
 use crate::judge::verdict::{Judgement, Verdict};
 
 /// Samples of one series at each point (empty: no data there).
 pub(crate) type Series = [Vec<f64>];
+
+/// The repeat each sample of a [`Series`] comes from (same shape): what
+/// the blocked reading pairs samples by.
+pub(crate) type Repeats = [Vec<u32>];
 
 /// What every two-series kind is given: the point labels, the two series
 /// with their labels, and the minimum effect that counts.
@@ -17,6 +23,10 @@ pub(crate) struct Pair<'a> {
     pub(crate) lb: &'a str,
     pub(crate) a: &'a Series,
     pub(crate) b: &'a Series,
+    /// The repeats of `a`'s and `b`'s samples, when known: each point's
+    /// effect is then read paired by repeat where that is narrower
+    /// ([`narrower`]).
+    pub(crate) repeats: Option<(&'a Repeats, &'a Repeats)>,
     pub(crate) min_effect: f64,
 }
 
@@ -60,14 +70,31 @@ pub(crate) fn rel(scale: &Scale, a: &str, b: &str) -> String {
 /// against its own larger mean, so that a small point's difference is not
 /// read against a large point's level. A point where both series are all
 /// 0 has nothing to compare (`None`), as has a point without data.
-pub(crate) fn pair_effects(a: &Series, b: &Series) -> (Scale, Vec<Option<Est>>) {
+pub(crate) fn pair_effects(
+    a: &Series,
+    b: &Series,
+    repeats: Option<(&Repeats, &Repeats)>,
+) -> (Scale, Vec<Option<Est>>) {
+    let blocked = |i: usize, u: Est, ma: &[f64], mb: &[f64]| match repeats {
+        Some((ra, rb)) => match (ra.get(i), rb.get(i)) {
+            (Some(ia), Some(ib)) if ia.len() == ma.len() && ib.len() == mb.len() => {
+                narrower(u, paired_diff(ma, ia, mb, ib))
+            }
+            _ => u,
+        },
+        None => u,
+    };
     let all: Vec<&[f64]> = a.iter().chain(b).map(|s| s.as_slice()).collect();
     let n = a.len().min(b.len());
     if Scale::choose(&all) == Scale::Log {
         let cells: Vec<Vec<f64>> = a[..n].iter().chain(&b[..n]).cloned().collect();
         let m = Scale::Log.means(&cells);
+        let logs = |s: &Vec<f64>| -> Vec<f64> { s.iter().map(|x| x.ln()).collect() };
         let eff = (0..n)
-            .map(|i| Some(Est::diff(&m[i]?, &m[n + i]?)))
+            .map(|i| {
+                let u = Est::diff(&m[i]?, &m[n + i]?);
+                Some(blocked(i, u, &logs(&a[i]), &logs(&b[i])))
+            })
             .collect();
         return (Scale::Log, eff);
     }
@@ -95,7 +122,10 @@ pub(crate) fn pair_effects(a: &Series, b: &Series) -> (Scale, Vec<Option<Est>>) 
     let cells: Vec<Vec<f64>> = scaled(a).into_iter().chain(scaled(b)).collect();
     let m = floored_means(&cells, false);
     let eff = (0..n)
-        .map(|i| Some(Est::diff(&m[i]?, &m[n + i]?)))
+        .map(|i| {
+            let u = Est::diff(&m[i]?, &m[n + i]?);
+            Some(blocked(i, u, &cells[i], &cells[n + i]))
+        })
         .collect();
     (Scale::Relative, eff)
 }
@@ -158,7 +188,7 @@ pub(crate) fn labels_where(xs: &[String], sides: &[Side], want: &[Side]) -> Vec<
 /// each point's difference of `b` from `a` lies on, and the figures line;
 /// `None` when no point has data.
 pub(crate) fn read_pair(p: &Pair) -> Option<(Vec<Side>, String)> {
-    let (scale, eff) = pair_effects(p.a, p.b);
+    let (scale, eff) = pair_effects(p.a, p.b, p.repeats);
     if eff.iter().all(Option::is_none) {
         return None;
     }

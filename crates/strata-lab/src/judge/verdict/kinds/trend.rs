@@ -23,7 +23,7 @@ pub(crate) fn monotonic(
     min_effect: f64,
 ) -> Judgement {
     let (scale, ests): (Scale, Vec<Option<Est>>) = match base {
-        Some(a) => pair_effects(a, y),
+        Some(a) => pair_effects(a, y, None),
         None => {
             let all: Vec<&[f64]> = y.iter().map(|s| s.as_slice()).collect();
             let scale = Scale::choose(&all);
