@@ -262,7 +262,7 @@ fn ab<'a>(
     xs: &'a [String],
     a: &'a kinds::Series,
     b: &'a kinds::Series,
-    repeats: Option<(&'a [Vec<u32>], &'a [Vec<u32>])>,
+    repeats: Option<(&'a kinds::Repeats, &'a kinds::Repeats)>,
     min_effect: f64,
 ) -> kinds::Pair<'a> {
     kinds::Pair {
