@@ -4,6 +4,7 @@
 
 pub(crate) mod answer;
 pub(crate) mod chart;
+pub(crate) mod claims;
 pub(crate) mod doc;
 mod figures;
 mod gaps;
@@ -48,7 +49,11 @@ fn build_loaded(
         Block::H(1, format!("{} ({} scale)", s.title, plan.scale)),
         Block::P(format!("Question: {}", s.question)),
     ];
-    b.extend(answer::section(&plan, &rows));
+    // The charts are drawn first: the claim lines link them.
+    let charts = draw_charts(&plan, &rows, sdir)?;
+    let drawn: Vec<String> = charts.iter().map(|c| c.0.clone()).collect();
+    claims::write(sdir, &plan, &crate::data::results::load_dir(sdir)?)?;
+    b.extend(answer::section(&plan, &rows, &drawn));
     b.extend(crate::report::verdicts::section(
         &plan,
         &rows,
@@ -142,7 +147,6 @@ fn build_loaded(
     b.push(Block::H(2, "Setup".into()));
     b.push(Block::List(setup));
     b.push(Block::P("WAF = (WAL + flush + compaction + blob bytes written) / user bytes written (tickers rocksdb.wal.bytes, rocksdb.flush.write.bytes, rocksdb.compact.write.bytes, rocksdb.blobdb.blob.file.bytes.written over rocksdb.bytes.written, blob bytes counted once since RocksDB's flush and compaction tickers already include blob files); wamp = RocksDB's Sum-row W-Amp (flush + compaction writes over flushed bytes, no WAL). cpu_pct = (user + sys CPU of the bench process) / wall / cores. Error bars show min-max over repeats. Table cells show mean ± 95% CI (Student t) from 3 repeats on, and mean (min–max) with 2 repeats, where a t interval would be wider than the data. A figure whose denominator is too small (W-Amp or WAF over less than 4 MiB, or less than 5% of the tree the step left), a latency percentile at or below 1 us (the histograms' first bucket) and the rates of a one-operation benchmark such as compact (its time is bench_sec) print n/a, with the reason under the table.".into()));
-    let charts = draw_charts(&plan, &rows, sdir)?;
     b.push(Block::H(2, "Charts".into()));
     let mut comp = computed_findings(&plan, &rows);
     let mut seen = std::collections::BTreeSet::new();
