@@ -17,6 +17,8 @@ pub(crate) enum Block {
     Chart(String, String),
     /// One line per published claim, with a verdict badge per engine.
     Claims(Vec<ClaimLine>),
+    /// Blocks shown collapsed under a one-line summary.
+    Details(String, Vec<Block>),
 }
 
 /// A published claim and its verdict on each engine, as the report's first
@@ -138,6 +140,13 @@ pub(crate) fn markdown(blocks: &[Block]) -> String {
     let mut o = String::new();
     for b in blocks {
         match b {
+            // GitHub renders `<details>` collapsed, with the Markdown inside
+            // it (blank lines around it).
+            Block::Details(summary, inner) => o.push_str(&format!(
+                "<details><summary>{}</summary>\n\n{}</details>\n\n",
+                esc(summary),
+                markdown(inner)
+            )),
             Block::H(l, t) => o.push_str(&format!("{} {t}\n\n", "#".repeat(*l as usize))),
             Block::P(t) => o.push_str(&format!("{t}\n\n")),
             Block::List(items) => {
@@ -228,6 +237,11 @@ fn html_blocks(blocks: &[Block], dir: &Path, o: &mut String) {
         match b {
             Block::H(l, t) => o.push_str(&format!("<h{l}>{}</h{l}>\n", esc(t))),
             Block::P(t) => o.push_str(&format!("<p>{}</p>\n", prose(t))),
+            Block::Details(summary, inner) => {
+                o.push_str(&format!("<details><summary>{}</summary>\n", esc(summary)));
+                html_blocks(inner, dir, o);
+                o.push_str("</details>\n");
+            }
             Block::List(items) => {
                 o.push_str("<ul>\n");
                 for i in items {

@@ -10,6 +10,7 @@ mod figures;
 mod gaps;
 pub(crate) mod index;
 mod setup;
+mod shows;
 mod study;
 mod tables;
 pub(crate) mod tradeoff;
@@ -150,12 +151,12 @@ fn build_loaded(
     b.push(Block::H(2, "Charts".into()));
     let mut comp = computed_findings(&plan, &rows);
     let mut seen = std::collections::BTreeSet::new();
-    comp.retain(|s| seen.insert(s.clone()));
+    comp.retain(|s| seen.insert(s.text.clone()));
     if s.dashboard {
         let recs: Vec<String> = comp
             .iter()
-            .filter(|c| c.starts_with("Recommendation"))
-            .cloned()
+            .filter(|c| c.about.is_none())
+            .map(|c| c.text.clone())
             .collect();
         // A faceted chart's panels become separate dashboard charts, each
         // titled with the chart's title and its facet.
@@ -193,12 +194,7 @@ fn build_loaded(
             b.extend(crate::report::tradeoff::blocks(&plan, &rows, c));
         }
     }
-    b.push(Block::H(2, "What this run shows".into()));
-    b.push(if comp.is_empty() {
-        Block::P("No successful runs to draw conclusions from.".into())
-    } else {
-        Block::List(comp)
-    });
+    b.extend(shows::section(&plan, comp));
     b.extend(crate::report::versus::section(&plan, &rows));
     b.push(Block::H(2, "Results".into()));
     let asserts = assertion_builds(&meta, &rows);
