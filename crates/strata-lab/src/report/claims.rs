@@ -1,6 +1,7 @@
 //! What each claim line links to: the chart its metric is drawn in, and
 //! `claims/<id>.csv` beside the report, the rows its verdicts read.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use crate::data::aggregate::engines;
@@ -67,8 +68,10 @@ pub(crate) fn chart_of(plan: &Plan, f: &Finding, drawn: &[String]) -> Option<Str
 /// Writes `claims/<id>.csv` under `sdir` for each finding judged at this
 /// scale: the header of `results.csv` and the rows of `raw` (the study's
 /// rows as stored, before the guards withhold any figure) its verdicts
-/// read on the engines that ran. Files of earlier reports in the folder
-/// are replaced.
+/// read on the engines that ran, as `results.csv` has them when the folder
+/// has one (its lines, whichever columns it was written with), else as
+/// `results.csv` would. Files of earlier reports in the folder are
+/// replaced.
 pub(crate) fn write(sdir: &Path, plan: &Plan, raw: &[ResultRow]) -> anyhow::Result<()> {
     let dir = sdir.join(DIR);
     if dir.is_dir() {
@@ -84,11 +87,74 @@ pub(crate) fn write(sdir: &Path, plan: &Plan, raw: &[ResultRow]) -> anyhow::Resu
     }
     std::fs::create_dir_all(&dir)?;
     let ran = engines(plan, raw);
+    let stored = stored_csv(&sdir.join("results.csv"))?;
     for f in findings {
-        let rows: Vec<ResultRow> = rows_read(plan, raw, f, &ran).into_iter().cloned().collect();
-        write_csv(&sdir.join(csv_path(f)), &rows)?;
+        let read = rows_read(plan, raw, f, &ran);
+        let path = sdir.join(csv_path(f));
+        match &stored {
+            Some((header, records)) => {
+                let keys: BTreeSet<Key> = read
+                    .iter()
+                    .map(|r| {
+                        (
+                            r.engine.clone(),
+                            r.cell_id.clone(),
+                            r.repeat.to_string(),
+                            r.step.clone(),
+                        )
+                    })
+                    .collect();
+                let mut w = csv::Writer::from_path(&path)?;
+                w.write_record(header)?;
+                for (k, rec) in records {
+                    if keys.contains(k) {
+                        w.write_record(rec)?;
+                    }
+                }
+                w.flush()?;
+            }
+            None => {
+                let rows: Vec<ResultRow> = read.into_iter().cloned().collect();
+                write_csv(&path, &rows)?;
+            }
+        }
     }
     Ok(())
+}
+
+/// What identifies a row of `results.csv`: engine, cell id, repeat, step.
+type Key = (String, String, String, String);
+
+/// The header and records of a stored `results.csv`, each record with its
+/// key; `None` when there is no such file.
+#[allow(clippy::type_complexity)]
+fn stored_csv(
+    path: &Path,
+) -> anyhow::Result<Option<(csv::StringRecord, Vec<(Key, csv::StringRecord)>)>> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let mut r = csv::Reader::from_path(path)?;
+    let header = r.headers()?.clone();
+    let col = |n: &str| {
+        header
+            .iter()
+            .position(|h| h == n)
+            .ok_or_else(|| anyhow::anyhow!("{}: no column `{n}`", path.display()))
+    };
+    let (e, c, rp, st) = (
+        col("engine")?,
+        col("cell_id")?,
+        col("repeat")?,
+        col("step")?,
+    );
+    let mut out = Vec::new();
+    for rec in r.records() {
+        let rec = rec?;
+        let get = |i: usize| rec.get(i).unwrap_or_default().to_string();
+        out.push(((get(e), get(c), get(rp), get(st)), rec.clone()));
+    }
+    Ok(Some((header, out)))
 }
 
 /// A study with one published ratio on a charted metric, and its rows:
@@ -200,6 +266,30 @@ mod tests {
         got.sort();
         want.sort();
         assert_eq!(got, want);
+        // A stored results.csv (here without its metric columns but
+        // ops_sec) gives the header and the lines.
+        let text = std::fs::read_to_string(&whole).unwrap();
+        let mut w = csv::Writer::from_path(&whole).unwrap();
+        let mut rd = csv::Reader::from_reader(text.as_bytes());
+        let keep: Vec<usize> = ["engine", "cell_id", "repeat", "step", "ok", "ops_sec"]
+            .iter()
+            .map(|n| col(n))
+            .collect();
+        w.write_record(keep.iter().map(|i| &header[*i])).unwrap();
+        for rec in rd.records() {
+            let rec = rec.unwrap();
+            w.write_record(keep.iter().map(|i| &rec[*i])).unwrap();
+        }
+        w.flush().unwrap();
+        write(d.path(), &plan, &all).unwrap();
+        let lines = std::fs::read_to_string(d.path().join("claims/gap.csv")).unwrap();
+        let lines: Vec<&str> = lines.lines().collect();
+        assert_eq!(lines[0], "engine,cell_id,repeat,step,ok,ops_sec");
+        assert_eq!(lines.len(), 7, "{lines:?}");
+        assert!(
+            lines.contains(&"strata,\"bloom=none,fill=fillseq\",2,fill,true,102.96"),
+            "{lines:?}"
+        );
     }
 
     #[test]
