@@ -362,8 +362,9 @@ fn best_beyond_noise(
 /// is higher beyond the minimum effect, with intervals ([`beyond_noise`]),
 /// and along an ordered `x` axis where one rises above the other
 /// ([`crossing`]); along an ordered axis, each line's best point when a
-/// claim asks for it (an `argmax` or `monotonic` finding along the axis on
-/// the chart's metric): an axis's labels are not otherwise ranked. Each
+/// claim asks for it (an `argmax` finding, or a `monotonic` one of a
+/// single line, along the axis on the chart's metric): an axis's labels are
+/// not otherwise ranked. Each
 /// with the series label of the one line it reads, if it reads one.
 fn chart_statements(
     plan: &Plan,
@@ -388,7 +389,8 @@ fn chart_statements(
         .iter()
         .map(|f| f.get_ref())
         .any(|f| {
-            matches!(f.kind, FindingKind::Argmax | FindingKind::Monotonic)
+            (f.kind == FindingKind::Argmax
+                || (f.kind == FindingKind::Monotonic && f.series.is_empty()))
                 && f.along.as_deref() == Some(c.x.as_str())
                 && f.step == c.step
                 && &f.metric == m
@@ -629,8 +631,12 @@ mod tests {
 
     #[test]
     fn an_axis_is_ranked_only_where_a_claim_asks_and_beyond_noise() {
-        // No claim asks for the best fill: none is named.
+        // No claim asks for the best fill: none is named; nor does a trend
+        // of the ratio of two series.
         let s = statements(&ordered(""), crossing);
+        assert!(!s.join("\n").contains("best ops_sec"), "{s:?}");
+        let trend = "[[finding]]\nid = \"t\"\nclaim = \"c\"\npublished = \"p\"\nkind = \"monotonic\"\nmetric = \"ops_sec\"\nstep = \"fill\"\nalong = \"fill\"\nseries_axis = \"bloom\"\nseries = [\"none\", \"bloom64\"]\ndirection = \"decreasing\"\n";
+        let s = statements(&ordered(trend), crossing);
         assert!(!s.join("\n").contains("best ops_sec"), "{s:?}");
         let s = statements(&ordered(ARGMAX), crossing);
         assert!(
