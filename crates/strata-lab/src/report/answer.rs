@@ -233,6 +233,11 @@ mod tests {
             h.contains("<span class=\"ratio\">published none/bloom64 1.042 · measured 1.040 ["),
             "{h}"
         );
+        // The ratios and the reason are set apart.
+        assert!(
+            h.contains("];</span> <span class=\"why\">within the expected 1.02-1.08</span>"),
+            "{h}"
+        );
         assert!(
             h.contains("<a href=\"#chart-c\">chart</a>, <a href=\"claims/gap.csv\">rows</a>"),
             "{h}"

@@ -290,7 +290,7 @@ fn html_blocks(blocks: &[Block], dir: &Path, o: &mut String) {
                     for v in &l.engines {
                         let ratios = l
                             .ratios(v)
-                            .map(|r| format!(" <span class=\"ratio\">{}</span>", esc(&r)))
+                            .map(|r| format!(" <span class=\"ratio\">{};</span>", esc(&r)))
                             .unwrap_or_default();
                         o.push_str(&format!(
                             "<br><span class=\"badge {}\">{}</span>{}{ratios} <span class=\"why\">{}</span>",
