@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use crate::data::aggregate::{value_repeats, values};
 use crate::data::format::fmt_num;
 use crate::data::results::ResultRow;
-use crate::judge::verdict::estimate::MIN_REPEATS;
-use crate::judge::verdict::{kinds, power, Judgement, Verdict, DEFAULT_MIN_EFFECT};
+use crate::judge::verdict::estimate::{Est, MIN_REPEATS};
+use crate::judge::verdict::{kinds, power, Judgement, Pooled, Verdict, DEFAULT_MIN_EFFECT};
 use crate::spec::model::Plan;
 use crate::spec::study::{Finding, FindingKind};
 
@@ -191,10 +191,63 @@ pub(crate) fn judge(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) 
         .map(|(at, j)| format!("[{at}] {}: {}", j.verdict.word(), j.text))
         .collect::<Vec<_>>()
         .join(" ");
-    Judgement::new(
+    let mut j = Judgement::new(
         verdict,
         format!("judged at each of {} facets. {text}", parts.len()),
-    )
+    );
+    j.pooled = pooled_over_facets(&parts);
+    j
+}
+
+/// The pooled ratio over every facet (the mean of the facets' log ratios,
+/// each facet weighing alike), when each facet has one under one name.
+fn pooled_over_facets(parts: &[(String, Judgement)]) -> Option<Pooled> {
+    let all: Vec<&Pooled> = parts
+        .iter()
+        .map(|(_, j)| j.pooled.as_ref())
+        .collect::<Option<_>>()?;
+    let first = all.first()?;
+    if all.iter().any(|p| p.label != first.label) {
+        return None;
+    }
+    let w = 1.0 / all.len() as f64;
+    let terms: Vec<(f64, Est)> = all.iter().map(|p| (w, p.est)).collect();
+    Some(Pooled {
+        label: first.label.clone(),
+        est: Est::combine(&terms),
+    })
+}
+
+/// The name of the ratio a finding's verdict reads, as its figures write
+/// it: `a/b` for `ordering` (how far a is above b), `b/a` for `ratio` and
+/// `parity`; `None` for the other kinds. A published ratio
+/// (`published_ratio`) is given in this orientation.
+pub(crate) fn ratio_label(plan: &Plan, f: &Finding) -> Option<String> {
+    let tag = |l: &str| crate::judge::statements::tag(plan, f.series_axis.as_deref(), l);
+    let [a, b] = f.series.as_slice() else {
+        return None;
+    };
+    match f.kind {
+        FindingKind::Ordering => Some(format!("{}/{}", tag(a), tag(b))),
+        FindingKind::Ratio | FindingKind::Parity => Some(format!("{}/{}", tag(b), tag(a))),
+        _ => None,
+    }
+}
+
+/// Every row a finding's judgements read: the successful runs of the
+/// engines in `engines` at the finding's step, in the cells it compares
+/// (its points along `along`, its two series, its `where` labels, and
+/// every value of the axes it holds across).
+pub(crate) fn rows_read<'a>(
+    plan: &Plan,
+    rows: &'a [ResultRow],
+    f: &Finding,
+    engines: &[String],
+) -> Vec<&'a ResultRow> {
+    let xs = points(plan, f);
+    rows.iter()
+        .filter(|r| r.ok && engines.iter().any(|e| in_finding(r, f, e, &xs)))
+        .collect()
 }
 
 /// The first of the finding's preconditions ([`Need`]) that some point it

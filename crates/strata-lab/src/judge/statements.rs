@@ -1,10 +1,13 @@
-//! Statements computed from a study's data, in words with their numbers:
-//! along an ordered axis "blob rises above inline between 2 KB and 4 KB" and
-//! "best ..."; along an unordered one (variant labels) "bloom64 is higher
-//! by more than 5% at fillseq (bloom64/none 1.10 [1.05, 1.16])", only where
-//! the repeats show it, as the verdicts read them; noisy cells, engine
-//! ratios, the composite-score recommendation. Each chart's statements are
-//! made per facet, prefixed with the facet's values.
+//! Statements computed from a study's data, in words with their numbers,
+//! each saying only what the repeats show, as the verdicts read them
+//! (one-sided 95% bounds against the minimum effect): "bloom64 is higher
+//! by more than 5% at fillseq (bloom64/none 1.10 [1.05, 1.16])"; along an
+//! ordered axis also "blob rises above inline between 2 KB and 4 KB" and,
+//! where a claim asks for the best point, "best ops_sec at ..."; noisy
+//! cells, engine ratios, the composite-score recommendation. Each chart's
+//! statements are made per facet, prefixed with the facet's values, and
+//! say what they are about ([`About`]) so that the report can set them
+//! under the claims they bear on.
 
 use std::collections::BTreeMap;
 
@@ -14,9 +17,8 @@ use crate::data::metrics::higher_is_better;
 use crate::data::results::ResultRow;
 use crate::data::stats::summarize;
 use crate::judge::facet::{facet_prefix, facets, used_axes};
-use crate::judge::findings::crossover;
 use crate::spec::model::Plan;
-use crate::spec::study::Chart;
+use crate::spec::study::{Chart, FindingKind};
 
 /// A series label with its axis name for scalar axes (see `ResolvedAxis::tag`).
 pub(crate) fn tag(plan: &Plan, axis: Option<&str>, label: &str) -> String {
@@ -26,11 +28,66 @@ pub(crate) fn tag(plan: &Plan, axis: Option<&str>, label: &str) -> String {
     }
 }
 
+/// A statement with what it is about.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Statement {
+    /// The statement in words, with its figures.
+    pub text: String,
+    /// What it reads: `None` for one about the whole study (the
+    /// recommendation).
+    pub about: Option<About>,
+}
+
+/// What a chart's statement reads: a metric of a step along an axis, with
+/// the chart's series axis and the facet's fixed labels.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct About {
+    /// The step.
+    pub step: String,
+    /// The metric.
+    pub metric: String,
+    /// The axis it runs along.
+    pub x: String,
+    /// The axis whose values are the series compared.
+    pub series: Option<String>,
+    /// The other axes, fixed to these labels.
+    pub facet: BTreeMap<String, String>,
+    /// The one series label it reads, for a statement about one line (its
+    /// best point); `None` for one comparing the series or the engines.
+    pub line: Option<String>,
+}
+
+impl About {
+    /// Whether a statement about this bears on finding `f`: the same step
+    /// and metric, no facet label other than one the finding fixes, and
+    /// the same series: the two the finding compares (drawn as series or
+    /// along the axis), or the one line the finding reads where it fixes
+    /// the chart's series axis.
+    pub(crate) fn bears_on(&self, f: &crate::spec::study::Finding) -> bool {
+        let series = match &f.series_axis {
+            Some(sa) => {
+                (self.series.as_ref() == Some(sa) || &self.x == sa)
+                    && self.line.as_ref().is_none_or(|l| f.series.contains(l))
+            }
+            None => match self.series.as_ref().and_then(|s| f.where_.get(s)) {
+                Some(l) => self.line.as_ref() == Some(l),
+                None => true,
+            },
+        };
+        self.step == f.step
+            && self.metric == f.metric
+            && series
+            && f.where_
+                .iter()
+                .all(|(k, v)| self.facet.get(k).is_none_or(|l| l == v))
+    }
+}
+
 /// Statements computed from the data, with numbers. A chart's statements
 /// are made per facet (each combination of the axes it neither draws along
 /// nor as series; see [`crate::judge::facet`]), each prefixed with the facet's
 /// values.
-pub(crate) fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
+pub(crate) fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<Statement> {
     let engs = engines(plan, rows);
     let mut out = Vec::new();
     let disp = |a: &str, l: &str| {
@@ -55,7 +112,17 @@ pub(crate) fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> 
             out.extend(
                 chart_statements(plan, rows, &engs, c, &facet)
                     .into_iter()
-                    .map(|s| format!("{pre}{s}")),
+                    .map(|(s, line)| Statement {
+                        text: format!("{pre}{s}"),
+                        about: Some(About {
+                            step: c.step.clone(),
+                            metric: c.metrics[0].clone(),
+                            x: c.x.clone(),
+                            series: c.series.clone(),
+                            facet: facet.clone(),
+                            line,
+                        }),
+                    }),
             );
         }
     }
@@ -79,12 +146,15 @@ pub(crate) fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<String> 
                     .iter()
                     .map(|(k, v)| format!("{k} {:.0}%", v * 100.0))
                     .collect();
-                out.push(format!(
-                    "Recommendation for {e}: {} (composite score {:.1} of 100; weights {}).",
-                    cell.join(", "),
-                    s,
-                    w.join(", ")
-                ));
+                out.push(Statement {
+                    text: format!(
+                        "Recommendation for {e}: {} (composite score {:.1} of 100; weights {}).",
+                        cell.join(", "),
+                        s,
+                        w.join(", ")
+                    ),
+                    about: None,
+                });
             }
         }
     }
@@ -164,26 +234,167 @@ fn and_list(items: &[String]) -> String {
     }
 }
 
+/// The ordered-axis statement of two series: where `b` rises above `a` (or
+/// `a` above `b`) beyond the minimum effect, as the `crossover` verdict
+/// reads it: from some point to the last, the one above by more than the
+/// minimum effect; before it a point where it is not above, and no earlier
+/// point where it is. `None` when the repeats show no such crossing.
+fn crossing(
+    xs: &[String],
+    a: &[Vec<f64>],
+    b: &[Vec<f64>],
+    la: &str,
+    lb: &str,
+    disp: &dyn Fn(&str) -> String,
+) -> Option<String> {
+    use crate::judge::verdict::estimate::Side;
+    use crate::judge::verdict::kinds::reading::{iv, pair_effects, pct, rel, sides_of};
+    let m = crate::judge::verdict::DEFAULT_MIN_EFFECT;
+    let (scale, eff) = pair_effects(a, b, None);
+    let (_, sides) = sides_of(&scale, &eff, m);
+    let present: Vec<usize> = (0..eff.len()).filter(|i| eff[*i].is_some()).collect();
+    let rise = |sd: &[Side]| -> Option<(usize, usize)> {
+        let k = sd.len();
+        let c = sd
+            .iter()
+            .rposition(|s| *s != Side::With)
+            .map_or(0, |i| i + 1);
+        if c == 0 || c == k {
+            return None;
+        }
+        let p = (0..c)
+            .rev()
+            .find(|&i| matches!(sd[i], Side::Null | Side::Against))?;
+        (!sd[..p].contains(&Side::With)).then_some((p, c))
+    };
+    let sd: Vec<Side> = present.iter().map(|i| sides[*i]).collect();
+    let flipped: Vec<Side> = sd
+        .iter()
+        .map(|s| match s {
+            Side::With => Side::Against,
+            Side::Against => Side::With,
+            o => *o,
+        })
+        .collect();
+    let (over, under, (p, c)) = match (rise(&sd), rise(&flipped)) {
+        (Some(pc), _) => (lb, la, pc),
+        (None, Some(pc)) => (la, lb, pc),
+        _ => return None,
+    };
+    let (p, c) = (present[p], present[c]);
+    let e = eff[c]?;
+    Some(format!(
+        "{over} rises above {under} by more than {} between {} and {} ({} at {} {})",
+        pct(m),
+        disp(&xs[p]),
+        disp(&xs[c]),
+        rel(&scale, la, lb),
+        disp(&xs[c]),
+        iv(&scale, &e)
+    ))
+}
+
+/// The best and worst point of one line along an ordered axis, when the
+/// best is better than the worst by more than the minimum effect (one-sided
+/// 95% bounds, as the verdicts read them), with the points the repeats do
+/// not tell apart from the best; `None` otherwise.
+fn best_beyond_noise(
+    x: &str,
+    xs: &[String],
+    ys: &[Vec<f64>],
+    metric: &str,
+    disp: &dyn Fn(&str) -> String,
+) -> Option<String> {
+    use crate::judge::verdict::estimate::{side, Side};
+    use crate::judge::verdict::kinds::reading::{iv, pair_effects, rel, sides_of};
+    let m = crate::judge::verdict::DEFAULT_MIN_EFFECT;
+    let hib = higher_is_better(metric);
+    let mean = |v: &Vec<f64>| v.iter().sum::<f64>() / v.len() as f64;
+    let valid: Vec<usize> = (0..ys.len().min(xs.len()))
+        .filter(|i| !ys[*i].is_empty())
+        .collect();
+    if valid.len() < 2 {
+        return None;
+    }
+    let cmp = |i: &&usize, j: &&usize| mean(&ys[**i]).total_cmp(&mean(&ys[**j]));
+    let (hi, lo) = (*valid.iter().max_by(cmp)?, *valid.iter().min_by(cmp)?);
+    let (best, worst) = if hib { (hi, lo) } else { (lo, hi) };
+    // Better is above on the scale for a higher-is-better metric, below otherwise.
+    let better = if hib { Side::With } else { Side::Against };
+    let (scale, eff) = pair_effects(&[ys[worst].clone()], &[ys[best].clone()], None);
+    let e = eff.first().copied().flatten()?;
+    if side(&e, scale.threshold(m)) != better {
+        return None;
+    }
+    let others: Vec<usize> = valid.iter().copied().filter(|i| *i != best).collect();
+    let a: Vec<Vec<f64>> = others.iter().map(|i| ys[*i].clone()).collect();
+    let b: Vec<Vec<f64>> = vec![ys[best].clone(); others.len()];
+    let (oscale, oeff) = pair_effects(&a, &b, None);
+    let (_, sides) = sides_of(&oscale, &oeff, m);
+    let ties: Vec<String> = others
+        .iter()
+        .zip(&sides)
+        .filter(|(_, s)| **s != better)
+        .map(|(i, _)| disp(&xs[*i]))
+        .collect();
+    let ties = if ties.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; the repeats do not set the best apart from {} by more than {}",
+            and_list(&ties),
+            crate::judge::verdict::kinds::reading::pct(m)
+        )
+    };
+    Some(format!(
+        "best {metric} at {x} = {} ({}), worst at {} ({}): {} {}{ties}",
+        disp(&xs[best]),
+        fmt_num(mean(&ys[best])),
+        disp(&xs[worst]),
+        fmt_num(mean(&ys[worst])),
+        rel(&scale, &disp(&xs[worst]), &disp(&xs[best])),
+        iv(&scale, &e)
+    ))
+}
+
 /// The statements of chart `c` (not a trade-off chart) in one facet: the
-/// chart's other axes fixed to `facet`'s labels. Along an ordered `x` axis
-/// they speak of where one series rises above another and where each is
-/// best; along an unordered one (variant labels) only of which series is
-/// higher at which labels, and of each label's rank.
+/// chart's other axes fixed to `facet`'s labels. For two series, where one
+/// is higher beyond the minimum effect, with intervals ([`beyond_noise`]),
+/// and along an ordered `x` axis where one rises above the other
+/// ([`crossing`]); along an ordered axis, each line's best point when a
+/// claim asks for it (an `argmax` finding, or a `monotonic` one of a
+/// single line, along the axis on the chart's metric): an axis's labels are
+/// not otherwise ranked. Each
+/// with the series label of the one line it reads, if it reads one.
 fn chart_statements(
     plan: &Plan,
     rows: &[ResultRow],
     engs: &[String],
     c: &Chart,
     facet: &BTreeMap<String, String>,
-) -> Vec<String> {
+) -> Vec<(String, Option<String>)> {
     let mut out = Vec::new();
     let disp = |a: &str, l: &str| {
         plan.axis(a)
             .map(|x| x.display(l))
             .unwrap_or_else(|| l.to_string())
     };
+    let shown = |l: &str| disp(&c.x, l);
     let ordered = plan.axis(&c.x).is_some_and(|a| a.ordered);
     let m = &c.metrics[0];
+    let asks_best = plan
+        .loaded
+        .spec
+        .findings
+        .iter()
+        .map(|f| f.get_ref())
+        .any(|f| {
+            (f.kind == FindingKind::Argmax
+                || (f.kind == FindingKind::Monotonic && f.series.is_empty()))
+                && f.along.as_deref() == Some(c.x.as_str())
+                && f.step == c.step
+                && &f.metric == m
+        });
     let labels: Vec<String> = match c.series.as_deref().and_then(|s| plan.axis(s)) {
         Some(a) => a.values.iter().map(|v| v.label.clone()).collect(),
         None => vec![String::new()],
@@ -191,7 +402,8 @@ fn chart_statements(
     let mut per_engine_means: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     let mut noisy: Vec<String> = Vec::new();
     for e in engs {
-        let mut means: Vec<Vec<Option<f64>>> = Vec::new();
+        // Per series label, the samples at each point of `x`.
+        let mut samples: Vec<Vec<Vec<f64>>> = Vec::new();
         let mut xs: Vec<String> = Vec::new();
         for lab in &labels {
             let mut fixed = facet.clone();
@@ -200,41 +412,27 @@ fn chart_statements(
             }
             let pts = series(plan, rows, e, &c.step, &c.x, &fixed, m);
             xs = pts.iter().map(|p| p.x.clone()).collect();
-            let mv: Vec<Option<f64>> = pts.iter().map(|p| p.s.map(|s| s.mean)).collect();
             per_engine_means
                 .entry(e.clone())
                 .or_default()
-                .extend(mv.iter().flatten());
-            let valid: Vec<(usize, f64)> = mv
+                .extend(pts.iter().filter_map(|p| p.s.map(|s| s.mean)));
+            let ys: Vec<Vec<f64>> = xs
                 .iter()
-                .enumerate()
-                .filter_map(|(i, v)| v.map(|v| (i, v)))
+                .map(|x| {
+                    let mut f = fixed.clone();
+                    f.insert(c.x.clone(), x.clone());
+                    values(rows, e, &c.step, &f, m)
+                })
                 .collect();
-            if valid.len() >= 2 && higher_is_better(m) {
+            if ordered && asks_best {
                 let who = if lab.is_empty() {
                     e.clone()
                 } else {
                     format!("{e}, {}", tag(plan, c.series.as_deref(), lab))
                 };
-                let best = valid.iter().cloned().max_by(|a, b| a.1.total_cmp(&b.1));
-                let worst = valid.iter().cloned().min_by(|a, b| a.1.total_cmp(&b.1));
-                if let (Some(b), Some(w)) = (best, worst) {
-                    let below = if b.1 > 0.0 {
-                        (1.0 - w.1 / b.1) * 100.0
-                    } else {
-                        0.0
-                    };
-                    if ordered {
-                        out.push(format!(
-                            "{who}, {}: best {m} at {} = {} ({}); lowest at {} ({}), {below:.0}% below the best.",
-                            c.step,
-                            c.x,
-                            disp(&c.x, &xs[b.0]),
-                            fmt_num(b.1),
-                            disp(&c.x, &xs[w.0]),
-                            fmt_num(w.1),
-                        ));
-                    }
+                if let Some(s) = best_beyond_noise(&c.x, &xs, &ys, m, &shown) {
+                    let line = (!lab.is_empty()).then(|| lab.clone());
+                    out.push((format!("{who}, {}: {s}.", c.step), line));
                 }
             }
             for p in &pts {
@@ -253,97 +451,35 @@ fn chart_statements(
                     }
                 }
             }
-            means.push(mv);
+            samples.push(ys);
         }
-        if means.len() == 2 {
-            let (a, b) = (&means[0], &means[1]);
-            let pairs: Vec<(usize, f64, f64)> = a
-                .iter()
-                .zip(b)
-                .enumerate()
-                .filter_map(|(i, (x, y))| Some((i, (*x)?, (*y)?)))
-                .collect();
-            if pairs.is_empty() {
+        if let [a, b] = samples.as_slice() {
+            let both = a.iter().zip(b).any(|(x, y)| !x.is_empty() && !y.is_empty());
+            if !both {
                 continue;
             }
             let (la, lb) = (
                 &tag(plan, c.series.as_deref(), &labels[0]),
                 &tag(plan, c.series.as_deref(), &labels[1]),
             );
-            let ratios: Vec<f64> = pairs
-                .iter()
-                .filter(|p| p.1 != 0.0)
-                .map(|p| p.2 / p.1)
-                .collect();
-            let rng = if ratios.is_empty() {
-                String::new()
-            } else {
-                let lo = ratios.iter().cloned().fold(f64::MAX, f64::min);
-                let hi = ratios.iter().cloned().fold(f64::MIN, f64::max);
-                format!(" ({lb}/{la} ratio {lo:.2} to {hi:.2})")
-            };
-            let ahead = |want_b: bool| -> String {
-                pairs
-                    .iter()
-                    .filter(|p| (p.2 > p.1) == want_b)
-                    .map(|p| disp(&c.x, &xs[p.0]))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            if !ordered {
-                // Along variant labels: only differences the repeats show
-                // beyond the minimum effect, each with its interval, so that
-                // no statement reads as a verdict the data cannot bear.
-                let sample = |lab: &str, x: &str| {
-                    let mut f = facet.clone();
-                    if let Some(sa) = &c.series {
-                        f.insert(sa.clone(), lab.to_string());
-                    }
-                    f.insert(c.x.clone(), x.to_string());
-                    values(rows, e, &c.step, &f, m)
-                };
-                let sa: Vec<Vec<f64>> = xs.iter().map(|x| sample(&labels[0], x)).collect();
-                let sb: Vec<Vec<f64>> = xs.iter().map(|x| sample(&labels[1], x)).collect();
-                out.push(format!(
-                    "{e}, {} ({m}): {}.",
-                    c.title,
-                    beyond_noise(&xs, &sa, &sb, la, lb, &|x| disp(&c.x, x))
-                ));
-                continue;
-            }
-            let s = match (crossover(a, b), crossover(b, a)) {
-                (Some(i), _) => format!(
-                    "{e}, {} ({m}): {lb} rises above {la} between {} and {} ({la} {} vs {lb} {} at {}){rng}.",
-                    c.title,
-                    disp(&c.x, &xs[i.saturating_sub(1)]),
-                    disp(&c.x, &xs[i]),
-                    fmt_num(a[i].unwrap_or(f64::NAN)),
-                    fmt_num(b[i].unwrap_or(f64::NAN)),
-                    disp(&c.x, &xs[i])
-                ),
-                (None, Some(i)) => format!(
-                    "{e}, {} ({m}): {la} rises above {lb} between {} and {}{rng}.",
-                    c.title,
-                    disp(&c.x, &xs[i.saturating_sub(1)]),
-                    disp(&c.x, &xs[i])
-                ),
-                _ => {
-                    let above = pairs.iter().filter(|p| p.2 > p.1).count();
-                    if above == 0 || above == pairs.len() {
-                        format!("{e}, {} ({m}): {lb} {} {la} at all {} points{rng}.", c.title, if above > 0 { "is above" } else { "stays below" }, pairs.len())
-                    } else {
-                        format!("{e}, {} ({m}): no clean crossover; {lb} is higher at {} and {la} at {}{rng}.", c.title, ahead(true), ahead(false))
-                    }
-                }
-            };
-            out.push(s);
+            // Only differences the repeats show beyond the minimum effect,
+            // each with its interval, so that no statement reads as a
+            // verdict the data cannot bear.
+            let text = ordered
+                .then(|| crossing(&xs, a, b, la, lb, &shown))
+                .flatten()
+                .unwrap_or_else(|| beyond_noise(&xs, a, b, la, lb, &shown));
+            out.push((format!("{e}, {} ({m}): {text}.", c.title), None));
         }
     }
     if !noisy.is_empty() {
-        out.push(format!(
-            "{} ({m}): noisy cells, coefficient of variation over repeats above 10%: {}.",
-            c.title,
-            noisy.join(", ")
+        out.push((
+            format!(
+                "{} ({m}): noisy cells, coefficient of variation over repeats above 10%: {}.",
+                c.title,
+                noisy.join(", ")
+            ),
+            None,
         ));
     }
     if engs.len() == 2 {
@@ -355,14 +491,17 @@ fn chart_statements(
             .map(|v| v.iter().sum::<f64>() / v.len().max(1) as f64);
         if let (Some(a), Some(b)) = (a, b) {
             if b > 0.0 {
-                out.push(format!(
-                    "{}: {} averages {} vs {} {} ({:.2}x).",
-                    c.title,
-                    engs[0],
-                    fmt_num(a),
-                    engs[1],
-                    fmt_num(b),
-                    a / b
+                out.push((
+                    format!(
+                        "{}: {} averages {} vs {} {} ({:.2}x).",
+                        c.title,
+                        engs[0],
+                        fmt_num(a),
+                        engs[1],
+                        fmt_num(b),
+                        a / b
+                    ),
+                    None,
                 ));
             }
         }
@@ -399,6 +538,9 @@ mod tests {
     fn statements(spec: &str, f: impl Fn(&BTreeMap<String, String>) -> f64) -> Vec<String> {
         let plan = crate::testutil::plan(spec, "quick");
         computed_findings(&plan, &rows(&plan, f))
+            .into_iter()
+            .map(|s| s.text)
+            .collect()
     }
 
     /// bloom64 ahead at fillseq, none at fillrandom: a "crossover" only if
@@ -452,18 +594,90 @@ mod tests {
         );
     }
 
-    #[test]
-    fn ordered_axis_keeps_the_trend_wording() {
+    /// The fill axis made ordered, with `findings` appended.
+    fn ordered(findings: &str) -> String {
         let spec = SPEC.replacen("name = \"fill\"\n", "name = \"fill\"\nordered = true\n", 1);
-        let s = statements(&spec, crossing);
+        format!("{spec}{findings}")
+    }
+
+    #[test]
+    fn ordered_axis_says_where_one_rises_above_the_other_beyond_noise() {
+        let s = statements(&ordered(""), crossing);
+        let all = s.join("\n");
         assert!(
-            s.contains(&"strata, Fill (ops_sec): none rises above bloom64 between fillseq and fillrandom (bloom64/none ratio 0.75 to 1.50).".to_string()),
+            s.iter().any(|x| x.starts_with("strata, Fill (ops_sec): none rises above bloom64 by more than 5% between fillseq and fillrandom (bloom64/none at fillrandom 0.750 [")),
+            "{all}"
+        );
+        // Within noise: no crossing, no "above at all points", but what the
+        // repeats show, as along an unordered axis.
+        let s = statements(&ordered(""), |l| {
+            match (l["bloom"].as_str(), l["fill"].as_str()) {
+                ("none", "fillseq") => 100.0,
+                ("none", _) => 103.0,
+                _ => 101.0,
+            }
+        });
+        let all = s.join("\n");
+        assert!(!all.contains("rises above"), "{all}");
+        assert!(
+            s.iter()
+                .any(|x| x
+                    .starts_with("strata, Fill (ops_sec): within 5% at fillseq and fillrandom")),
+            "{all}"
+        );
+    }
+
+    const ARGMAX: &str = "[[finding]]\nid = \"best\"\nclaim = \"c\"\npublished = \"p\"\nkind = \"argmax\"\nmetric = \"ops_sec\"\nstep = \"fill\"\nalong = \"fill\"\nwhere = { bloom = \"none\" }\nexpected = [\"fillrandom\"]\n";
+
+    #[test]
+    fn an_axis_is_ranked_only_where_a_claim_asks_and_beyond_noise() {
+        // No claim asks for the best fill: none is named; nor does a trend
+        // of the ratio of two series.
+        let s = statements(&ordered(""), crossing);
+        assert!(!s.join("\n").contains("best ops_sec"), "{s:?}");
+        let trend = "[[finding]]\nid = \"t\"\nclaim = \"c\"\npublished = \"p\"\nkind = \"monotonic\"\nmetric = \"ops_sec\"\nstep = \"fill\"\nalong = \"fill\"\nseries_axis = \"bloom\"\nseries = [\"none\", \"bloom64\"]\ndirection = \"decreasing\"\n";
+        let s = statements(&ordered(trend), crossing);
+        assert!(!s.join("\n").contains("best ops_sec"), "{s:?}");
+        let s = statements(&ordered(ARGMAX), crossing);
+        assert!(
+            s.iter().any(|x| x.starts_with("strata, none, fill: best ops_sec at fill = fillrandom (200), worst at fillseq (100): fillrandom/fillseq 2.000 [")),
             "{s:?}"
         );
-        assert!(
-            s.contains(&"strata, none, fill: best ops_sec at fill = fillrandom (200); lowest at fillseq (100), 50% below the best.".to_string()),
-            "{s:?}"
+        // Within the minimum effect of each other: no best.
+        let s = statements(&ordered(ARGMAX), |l| {
+            if l["fill"] == "fillseq" {
+                102.0
+            } else {
+                100.0
+            }
+        });
+        assert!(!s.join("\n").contains("best ops_sec"), "{s:?}");
+    }
+
+    #[test]
+    fn a_statement_says_what_it_is_about() {
+        let spec = ordered(ARGMAX);
+        let plan = crate::testutil::plan(&spec, "quick");
+        let st = computed_findings(&plan, &rows(&plan, crossing));
+        let f = plan.loaded.spec.findings[0].get_ref();
+        let about = st[0].about.as_ref().unwrap();
+        assert_eq!(
+            (about.step.as_str(), about.metric.as_str()),
+            ("fill", "ops_sec")
         );
+        assert!(st[0].text.starts_with("strata, none, fill: best"), "{st:?}");
+        assert_eq!(about.line.as_deref(), Some("none"));
+        assert!(about.bears_on(f));
+        // The claim reads the none line: the comparison of the two series
+        // is not about it.
+        let pair = st.iter().find(|s| s.text.contains("rises above")).unwrap();
+        assert!(!pair.about.as_ref().unwrap().bears_on(f), "{pair:?}");
+        let mut g = f.clone();
+        g.metric = "p99".into();
+        assert!(!about.bears_on(&g));
+        g = f.clone();
+        g.step = "other".into();
+        assert!(!about.bears_on(&g));
     }
 
     /// A third axis becomes a facet: each value gets its own statements,

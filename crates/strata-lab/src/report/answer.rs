@@ -1,29 +1,33 @@
 //! The report's first screen: the study's answer in a paragraph written
 //! from the verdicts, then one line per published claim with the published
-//! figures and, per engine, a verdict badge and why.
+//! figures (and ratio, beside the measured one), links to its chart and to
+//! the rows it reads, and, per engine, a verdict badge and why.
 
 use crate::data::aggregate::engines;
 use crate::data::results::ResultRow;
+use crate::judge::findings::ratio_label;
 use crate::judge::verdict::{Judgement, Verdict};
-use crate::report::doc::{Block, ClaimLine};
-use crate::report::verdicts::judged;
+use crate::report::doc::{Block, ClaimLine, ClaimVerdict};
+use crate::report::verdicts::{applicable, judged};
 use crate::spec::model::Plan;
+use crate::spec::study::Finding;
 
 /// A claim judged on one engine: its id, words, published figures and
 /// judgement.
 type Judged = (String, String, String, Judgement);
 
 /// The answer section: nothing when the study states no claims or no
-/// engine ran.
-pub(crate) fn section(plan: &Plan, rows: &[ResultRow]) -> Vec<Block> {
+/// engine ran. `charts` are the ids of the charts drawn (a claim links the
+/// one its metric is drawn in); a claim judged at this scale links its rows
+/// at `claims/<id>.csv` (written by [`crate::report::claims::write`]).
+pub(crate) fn section(plan: &Plan, rows: &[ResultRow], charts: &[String]) -> Vec<Block> {
     let ran = engines(plan, rows);
-    let per_engine: Vec<(String, Vec<Judged>)> = ran
+    let per_engine: Vec<(String, Vec<(&Finding, Judgement)>)> = ran
         .iter()
         .map(|e| {
             let claims = judged(plan, rows, e)
                 .into_iter()
                 .filter(|(f, _)| f.same_claim_as.is_none())
-                .map(|(f, j)| (f.id.clone(), f.claim.clone(), f.published.clone(), j))
                 .collect();
             (e.clone(), claims)
         })
@@ -34,23 +38,54 @@ pub(crate) fn section(plan: &Plan, rows: &[ResultRow]) -> Vec<Block> {
     if first.is_empty() {
         return Vec::new();
     }
+    let here = applicable(plan);
     let mut lines: Vec<ClaimLine> = first
         .iter()
-        .map(|(id, claim, published, _)| ClaimLine {
-            id: id.clone(),
-            claim: claim.clone(),
-            published: published.clone(),
+        .map(|(f, _)| ClaimLine {
+            id: f.id.clone(),
+            claim: f.claim.clone(),
+            published: f.published.clone(),
+            published_ratio: f
+                .published_ratio
+                .and_then(|r| Some((ratio_label(plan, f)?, r))),
+            chart: crate::report::claims::chart_of(plan, f, charts),
+            rows: here
+                .iter()
+                .any(|g| std::ptr::eq(*g, *f))
+                .then(|| crate::report::claims::csv_path(f)),
             engines: Vec::new(),
         })
         .collect();
     for (e, claims) in &per_engine {
-        for (line, (_, _, _, j)) in lines.iter_mut().zip(claims) {
-            line.engines.push((e.clone(), j.verdict, why(j)));
+        for (line, (_, j)) in lines.iter_mut().zip(claims) {
+            line.engines.push(ClaimVerdict {
+                engine: e.clone(),
+                verdict: j.verdict,
+                why: why(j),
+                measured: j.pooled.as_ref().map(|p| p.figure()),
+            });
         }
     }
+    let texts: Vec<(String, Vec<Judged>)> = per_engine
+        .iter()
+        .map(|(e, claims)| {
+            let c = claims
+                .iter()
+                .map(|(f, j)| {
+                    (
+                        f.id.clone(),
+                        f.claim.clone(),
+                        f.published.clone(),
+                        j.clone(),
+                    )
+                })
+                .collect();
+            (e.clone(), c)
+        })
+        .collect();
     vec![
         Block::H(2, "Answer".into()),
-        Block::P(answer_text(&per_engine)),
+        Block::P(answer_text(&texts)),
         Block::Claims(lines),
     ]
 }
@@ -58,7 +93,7 @@ pub(crate) fn section(plan: &Plan, rows: &[ResultRow]) -> Vec<Block> {
 /// The answer paragraph alone (what the results index shows per study);
 /// `None` when the study states no claims or no engine ran.
 pub(crate) fn summary(plan: &Plan, rows: &[ResultRow]) -> Option<String> {
-    match section(plan, rows).get(1) {
+    match section(plan, rows, &[]).get(1) {
         Some(Block::P(t)) => Some(t.clone()),
         _ => None,
     }
@@ -181,6 +216,51 @@ fn why(j: &Judgement) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::claims::fixture::{plan, rows, GAP};
+    use crate::report::doc::{html, markdown};
+
+    #[test]
+    fn a_claim_line_sets_the_measured_ratio_beside_the_published_one() {
+        let plan = plan(GAP);
+        let rows = rows(&plan);
+        let blocks = section(&plan, &rows, &["c".into()]);
+        let md = markdown(&blocks);
+        let line = md
+            .lines()
+            .find(|l| l.starts_with("- **No filter writes faster.**"))
+            .unwrap_or_else(|| panic!("{md}"));
+        // none at 104 against bloom64 at 100, in the finding's own b/a.
+        assert!(
+            line.contains("strata **reproduced** (published none/bloom64 1.042 · measured 1.040 ["),
+            "{line}"
+        );
+        assert!(
+            line.contains("; [chart](charts/c.png), [rows](claims/gap.csv)):"),
+            "{line}"
+        );
+        let h = html("t", &blocks, std::path::Path::new("/nonexistent"));
+        assert!(
+            h.contains("<span class=\"ratio\">published none/bloom64 1.042 · measured 1.040 ["),
+            "{h}"
+        );
+        // The ratios and the reason are set apart.
+        assert!(
+            h.contains("];</span> <span class=\"why\">within the expected 1.02-1.08</span>"),
+            "{h}"
+        );
+        assert!(
+            h.contains("<a href=\"#chart-c\">chart</a>, <a href=\"claims/gap.csv\">rows</a>"),
+            "{h}"
+        );
+        // The published ratio is named as the verdict names its ratio.
+        let (_, j) = &judged(&plan, &rows, "strata")[0];
+        let f = plan.loaded.spec.findings[0].get_ref();
+        assert_eq!(
+            j.pooled.as_ref().map(|p| p.label.clone()),
+            ratio_label(&plan, f)
+        );
+        assert!(j.text.contains("none/bloom64 1.040 ["), "{}", j.text);
+    }
 
     #[test]
     fn why_keeps_the_reason_and_the_repeats_needed() {

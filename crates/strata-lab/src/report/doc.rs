@@ -17,6 +17,8 @@ pub(crate) enum Block {
     Chart(String, String),
     /// One line per published claim, with a verdict badge per engine.
     Claims(Vec<ClaimLine>),
+    /// Blocks shown collapsed under a one-line summary.
+    Details(String, Vec<Block>),
 }
 
 /// A published claim and its verdict on each engine, as the report's first
@@ -29,8 +31,40 @@ pub(crate) struct ClaimLine {
     pub claim: String,
     /// The published figures.
     pub published: String,
-    /// Per engine: its name, the verdict and why in one clause.
-    pub engines: Vec<(String, crate::judge::verdict::Verdict, String)>,
+    /// The published ratio with its name as the verdict writes it
+    /// (`none/bloom64`, 1.042), when the finding gives one.
+    pub published_ratio: Option<(String, f64)>,
+    /// The chart the claim's metric is drawn in (file stem under `charts/`).
+    pub chart: Option<String>,
+    /// The file of the rows the claim reads, relative to the report.
+    pub rows: Option<String>,
+    /// The verdict on each engine.
+    pub engines: Vec<ClaimVerdict>,
+}
+
+/// A claim's verdict on one engine, as its line shows it.
+#[derive(Clone, Debug)]
+pub(crate) struct ClaimVerdict {
+    /// The engine.
+    pub engine: String,
+    /// The verdict.
+    pub verdict: crate::judge::verdict::Verdict,
+    /// Why, in one clause.
+    pub why: String,
+    /// The measured pooled ratio with its interval (`1.024 [0.890, 1.179]`).
+    pub measured: Option<String>,
+}
+
+impl ClaimLine {
+    /// "published none/bloom64 1.042 · measured 1.024 [0.890, 1.179]" for
+    /// engine `v`, when the claim has a published ratio.
+    fn ratios(&self, v: &ClaimVerdict) -> Option<String> {
+        let (label, r) = self.published_ratio.as_ref()?;
+        Some(format!(
+            "published {label} {r} · measured {}",
+            v.measured.as_deref().unwrap_or("n/a")
+        ))
+    }
 }
 
 /// The CSS class of a verdict's badge.
@@ -107,6 +141,13 @@ pub(crate) fn markdown(blocks: &[Block]) -> String {
     let mut o = String::new();
     for b in blocks {
         match b {
+            // GitHub renders `<details>` collapsed, with the Markdown inside
+            // it (blank lines around it).
+            Block::Details(summary, inner) => o.push_str(&format!(
+                "<details><summary>{}</summary>\n\n{}</details>\n\n",
+                esc(summary),
+                markdown(inner)
+            )),
             Block::H(l, t) => o.push_str(&format!("{} {t}\n\n", "#".repeat(*l as usize))),
             Block::P(t) => o.push_str(&format!("{t}\n\n")),
             Block::List(items) => {
@@ -129,10 +170,27 @@ pub(crate) fn markdown(blocks: &[Block]) -> String {
                     let verdicts: Vec<String> = l
                         .engines
                         .iter()
-                        .map(|(e, v, why)| format!("{e} **{}** ({why})", v.word()))
+                        .map(|v| match l.ratios(v) {
+                            Some(r) => {
+                                format!("{} **{}** ({r}; {})", v.engine, v.verdict.word(), v.why)
+                            }
+                            None => format!("{} **{}** ({})", v.engine, v.verdict.word(), v.why),
+                        })
                         .collect();
+                    let mut links = Vec::new();
+                    if let Some(c) = &l.chart {
+                        links.push(format!("[chart](charts/{c}.png)"));
+                    }
+                    if let Some(r) = &l.rows {
+                        links.push(format!("[rows]({r})"));
+                    }
+                    let links = if links.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; {}", links.join(", "))
+                    };
                     o.push_str(&format!(
-                        "- **{}** (`{}`; published: {}): {}\n",
+                        "- **{}** (`{}`; published: {}{links}): {}\n",
                         l.claim,
                         l.id,
                         l.published,
@@ -156,10 +214,17 @@ th{{background:#eee}}.tbl{{overflow-x:auto;max-width:100%}}code{{font-size:90%}}
 ul.claims{{list-style:none;padding-left:0}}ul.claims li{{margin:.6em 0;line-height:1.5}}.pub{{color:#555;font-size:90%}}\
 .badge{{display:inline-block;border-radius:3px;padding:0 6px;margin:0 4px 0 8px;font-size:85%;font-weight:bold;border:1px solid}}\
 .v-yes{{background:#e3f4e3;color:#14601a;border-color:#14601a}}.v-no{{background:#fbe4e4;color:#8a1414;border-color:#8a1414}}\
-.v-open{{background:#fff4d6;color:#6b4e00;border-color:#6b4e00}}.v-dir{{background:#eef6e0;color:#3d5a00;border-color:#3d5a00;border-style:dashed}}.v-none{{background:#eee;color:#444;border-color:#777}}.why{{color:#333;font-size:90%}}\
+.v-open{{background:#fff4d6;color:#6b4e00;border-color:#6b4e00}}.v-dir{{background:#eef6e0;color:#3d5a00;border-color:#3d5a00;border-style:dashed}}.v-none{{background:#eee;color:#444;border-color:#777}}.why{{color:#333;font-size:90%}}.ratio{{font-size:90%}}\
 </style></head><body>\n",
         esc(title)
     );
+    html_blocks(blocks, dir, &mut o);
+    o.push_str("</body></html>\n");
+    o
+}
+
+/// The HTML of `blocks`, appended to `o`; charts are read from `dir/charts/`.
+fn html_blocks(blocks: &[Block], dir: &Path, o: &mut String) {
     let mut in_charts = false;
     for b in blocks {
         let is_chart = matches!(b, Block::Chart(..));
@@ -173,6 +238,11 @@ ul.claims{{list-style:none;padding-left:0}}ul.claims li{{margin:.6em 0;line-heig
         match b {
             Block::H(l, t) => o.push_str(&format!("<h{l}>{}</h{l}>\n", esc(t))),
             Block::P(t) => o.push_str(&format!("<p>{}</p>\n", prose(t))),
+            Block::Details(summary, inner) => {
+                o.push_str(&format!("<details><summary>{}</summary>\n", esc(summary)));
+                html_blocks(inner, dir, o);
+                o.push_str("</details>\n");
+            }
             Block::List(items) => {
                 o.push_str("<ul>\n");
                 for i in items {
@@ -200,19 +270,35 @@ ul.claims{{list-style:none;padding-left:0}}ul.claims li{{margin:.6em 0;line-heig
             Block::Claims(lines) => {
                 o.push_str("<ul class=\"claims\">\n");
                 for l in lines {
+                    let mut links = Vec::new();
+                    if let Some(c) = &l.chart {
+                        links.push(format!("<a href=\"#chart-{}\">chart</a>", esc(c)));
+                    }
+                    if let Some(r) = &l.rows {
+                        links.push(format!("<a href=\"{}\">rows</a>", esc(r)));
+                    }
+                    let links = if links.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; {}", links.join(", "))
+                    };
                     o.push_str(&format!(
-                        "<li><b>{}</b> <span class=\"pub\">(<code>{}</code>; published: {})</span>",
+                        "<li><b>{}</b> <span class=\"pub\">(<code>{}</code>; published: {}{links})</span>",
                         esc(&l.claim),
                         esc(&l.id),
                         esc(&l.published)
                     ));
-                    for (e, v, why) in &l.engines {
+                    for v in &l.engines {
+                        let ratios = l
+                            .ratios(v)
+                            .map(|r| format!(" <span class=\"ratio\">{};</span>", esc(&r)))
+                            .unwrap_or_default();
                         o.push_str(&format!(
-                            "<br><span class=\"badge {}\">{}</span>{} <span class=\"why\">{}</span>",
-                            badge_class(*v),
-                            esc(v.word()),
-                            esc(e),
-                            esc(why)
+                            "<br><span class=\"badge {}\">{}</span>{}{ratios} <span class=\"why\">{}</span>",
+                            badge_class(v.verdict),
+                            esc(v.verdict.word()),
+                            esc(&v.engine),
+                            esc(&v.why)
                         ));
                     }
                     o.push_str("</li>\n");
@@ -228,15 +314,16 @@ ul.claims{{list-style:none;padding-left:0}}ul.claims li{{margin:.6em 0;line-heig
             Block::Chart(id, _) => {
                 let svg = std::fs::read_to_string(dir.join("charts").join(format!("{id}.svg")))
                     .unwrap_or_default();
-                o.push_str(&format!("<div class=\"chart\">{svg}</div>\n"));
+                o.push_str(&format!(
+                    "<div class=\"chart\" id=\"chart-{}\">{svg}</div>\n",
+                    esc(id)
+                ));
             }
         }
     }
     if in_charts {
         o.push_str("</div>\n");
     }
-    o.push_str("</body></html>\n");
-    o
 }
 
 #[cfg(test)]

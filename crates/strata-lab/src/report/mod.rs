@@ -4,11 +4,13 @@
 
 pub(crate) mod answer;
 pub(crate) mod chart;
+pub(crate) mod claims;
 pub(crate) mod doc;
 mod figures;
 mod gaps;
 pub(crate) mod index;
 mod setup;
+mod shows;
 mod study;
 mod tables;
 pub(crate) mod tradeoff;
@@ -48,7 +50,11 @@ fn build_loaded(
         Block::H(1, format!("{} ({} scale)", s.title, plan.scale)),
         Block::P(format!("Question: {}", s.question)),
     ];
-    b.extend(answer::section(&plan, &rows));
+    // The charts are drawn first: the claim lines link them.
+    let charts = draw_charts(&plan, &rows, sdir)?;
+    let drawn: Vec<String> = charts.iter().map(|c| c.0.clone()).collect();
+    claims::write(sdir, &plan, &crate::data::results::load_dir(sdir)?)?;
+    b.extend(answer::section(&plan, &rows, &drawn));
     b.extend(crate::report::verdicts::section(
         &plan,
         &rows,
@@ -142,16 +148,15 @@ fn build_loaded(
     b.push(Block::H(2, "Setup".into()));
     b.push(Block::List(setup));
     b.push(Block::P("WAF = (WAL + flush + compaction + blob bytes written) / user bytes written (tickers rocksdb.wal.bytes, rocksdb.flush.write.bytes, rocksdb.compact.write.bytes, rocksdb.blobdb.blob.file.bytes.written over rocksdb.bytes.written, blob bytes counted once since RocksDB's flush and compaction tickers already include blob files); wamp = RocksDB's Sum-row W-Amp (flush + compaction writes over flushed bytes, no WAL). cpu_pct = (user + sys CPU of the bench process) / wall / cores. Error bars show min-max over repeats. Table cells show mean ± 95% CI (Student t) from 3 repeats on, and mean (min–max) with 2 repeats, where a t interval would be wider than the data. A figure whose denominator is too small (W-Amp or WAF over less than 4 MiB, or less than 5% of the tree the step left), a latency percentile at or below 1 us (the histograms' first bucket) and the rates of a one-operation benchmark such as compact (its time is bench_sec) print n/a, with the reason under the table.".into()));
-    let charts = draw_charts(&plan, &rows, sdir)?;
     b.push(Block::H(2, "Charts".into()));
     let mut comp = computed_findings(&plan, &rows);
     let mut seen = std::collections::BTreeSet::new();
-    comp.retain(|s| seen.insert(s.clone()));
+    comp.retain(|s| seen.insert(s.text.clone()));
     if s.dashboard {
         let recs: Vec<String> = comp
             .iter()
-            .filter(|c| c.starts_with("Recommendation"))
-            .cloned()
+            .filter(|c| c.about.is_none())
+            .map(|c| c.text.clone())
             .collect();
         // A faceted chart's panels become separate dashboard charts, each
         // titled with the chart's title and its facet.
@@ -189,12 +194,7 @@ fn build_loaded(
             b.extend(crate::report::tradeoff::blocks(&plan, &rows, c));
         }
     }
-    b.push(Block::H(2, "What this run shows".into()));
-    b.push(if comp.is_empty() {
-        Block::P("No successful runs to draw conclusions from.".into())
-    } else {
-        Block::List(comp)
-    });
+    b.extend(shows::section(&plan, comp));
     b.extend(crate::report::versus::section(&plan, &rows));
     b.push(Block::H(2, "Results".into()));
     let asserts = assertion_builds(&meta, &rows);

@@ -258,6 +258,12 @@ pub struct Finding {
     /// Ratio range `[lo, hi]`.
     #[serde(default)]
     pub range: Vec<f64>,
+    /// The published value of the ratio the verdict reads, in its
+    /// orientation (`ordering`: a/b; `ratio` and `parity`: b/a), pooled
+    /// over the same points (a geometric mean): set beside the measured
+    /// ratio in the report.
+    #[serde(default)]
+    pub published_ratio: Option<f64>,
     /// Argmax expected labels.
     #[serde(default)]
     pub expected: Vec<String>,

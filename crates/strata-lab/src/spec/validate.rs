@@ -434,6 +434,24 @@ pub(crate) fn validate(l: &LoadedSpec) -> anyhow::Result<()> {
                 );
             }
         }
+        if let Some(r) = x.published_ratio {
+            if !matches!(
+                x.kind,
+                FindingKind::Ordering | FindingKind::Ratio | FindingKind::Parity
+            ) {
+                let kind = format!("{:?}", x.kind).to_lowercase();
+                return fail(
+                    "published_ratio",
+                    format!("only an `ordering`, `ratio` or `parity` finding reads a ratio of two series; a `{kind}` one has none to set it beside"),
+                );
+            }
+            if !(r.is_finite() && r > 0.0) {
+                return fail(
+                    "published_ratio",
+                    format!("must be a positive finite ratio, found {r}"),
+                );
+            }
+        }
         if let Some(e) = x.min_effect {
             if !(e > 0.0 && e < 1.0) {
                 return fail(
@@ -515,6 +533,49 @@ mod tests {
         let e = err_of(&t);
         assert!(e.contains("finding[0].along"), "{e}");
         assert!(e.contains("x.toml:2"), "{e}");
+    }
+
+    #[test]
+    fn a_published_ratio_is_positive_finite_and_on_a_two_series_kind() {
+        let axis = "\n[[axis]]\nname = \"layout\"\n[[axis.variant]]\nlabel = \"inline\"\n[[axis.variant]]\nlabel = \"blob\"\n";
+        let finding = |kind: &str, extra: &str| {
+            format!(
+                "{GOOD}{axis}\n[[finding]]\nid = \"f\"\nclaim = \"c\"\npublished = \"p\"\nkind = \"{kind}\"\nmetric = \"ops_sec\"\nstep = \"fillrandom\"\n{extra}\n"
+            )
+        };
+        let pair =
+            "along = \"value_size\"\nseries_axis = \"layout\"\nseries = [\"inline\", \"blob\"]\n";
+        for (kind, extra) in [
+            ("ordering", ""),
+            ("ratio", "range = [2.0, 10.0]\n"),
+            ("parity", ""),
+        ] {
+            let ok = finding(kind, &format!("{pair}{extra}published_ratio = 3.9"));
+            assert!(parse(&ok, Path::new("x.toml")).is_ok(), "{kind}");
+        }
+        for bad in ["0.0", "-1.5", "inf", "nan"] {
+            let e = err_of(&finding(
+                "ordering",
+                &format!("{pair}published_ratio = {bad}"),
+            ));
+            assert!(
+                e.contains("finding[0].published_ratio") && e.contains("positive finite"),
+                "{bad}: {e}"
+            );
+        }
+        let e = err_of(&finding(
+            "crossover",
+            &format!("{pair}published_ratio = 2.0"),
+        ));
+        assert!(
+            e.contains("finding[0].published_ratio") && e.contains("a `crossover` one"),
+            "{e}"
+        );
+        let e = err_of(&finding(
+            "monotonic",
+            "along = \"value_size\"\ndirection = \"increasing\"\npublished_ratio = 2.0",
+        ));
+        assert!(e.contains("a `monotonic` one"), "{e}");
     }
 
     #[test]

@@ -71,6 +71,10 @@ pub(crate) struct Judgement {
     pub verdict: Verdict,
     /// Why, with the estimates and their 90% intervals (one-sided 95% bounds).
     pub text: String,
+    /// The ratio of the two series the verdict reads, pooled over its
+    /// points, when it reads one on the log scale (`ordering`, `ratio`,
+    /// `parity`): the figure the report sets beside a published ratio.
+    pub pooled: Option<Pooled>,
 }
 
 impl Judgement {
@@ -79,7 +83,41 @@ impl Judgement {
         Judgement {
             verdict,
             text: text.into(),
+            pooled: None,
         }
+    }
+
+    /// This judgement carrying the pooled ratio `label` (`b/a` as its text
+    /// names it) estimated by `est` on `scale`; kept only on the log scale,
+    /// where the estimate is a log ratio.
+    pub fn with_pooled(
+        mut self,
+        label: String,
+        scale: &estimate::Scale,
+        est: &estimate::Est,
+    ) -> Judgement {
+        if *scale == estimate::Scale::Log {
+            self.pooled = Some(Pooled { label, est: *est });
+        }
+        self
+    }
+}
+
+/// A ratio of two series pooled over points (a geometric mean), as a
+/// verdict reads it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Pooled {
+    /// The ratio's name as the verdict's figures write it (`none/bloom64`).
+    pub label: String,
+    /// Its estimate on the log scale.
+    pub est: estimate::Est,
+}
+
+impl Pooled {
+    /// `1.024 [0.890, 1.179]`: the ratio and its 90% interval (the
+    /// one-sided 95% bounds the verdicts read), as the verdicts write it.
+    pub fn figure(&self) -> String {
+        kinds::reading::iv(&estimate::Scale::Log, &self.est)
     }
 }
 

@@ -89,7 +89,11 @@ pub(crate) fn ordering(p: &Pair) -> Judgement {
             &format!("do not clear {m} either way"),
         )
     };
-    Judgement::new(v, format!("{why}{left_out}. {figs}"))
+    Judgement::new(v, format!("{why}{left_out}. {figs}")).with_pooled(
+        rel(&scale, lb, la),
+        &scale,
+        &all,
+    )
 }
 
 /// " (left out: 1 KB, both 0; 2 KB, no data)" for points `eff` has no
@@ -346,7 +350,11 @@ pub(crate) fn ratio(p: &Pair, range: (f64, f64)) -> Judgement {
             }
         }
     };
-    Judgement::new(v, format!("{why}{left_out}. {figs}"))
+    Judgement::new(v, format!("{why}{left_out}. {figs}")).with_pooled(
+        format!("{lb}/{la}"),
+        &scale,
+        &all,
+    )
 }
 
 /// Claim: `a` and `b` are equal within the minimum effect at every point.
@@ -370,5 +378,10 @@ pub(crate) fn parity(p: &Pair) -> Judgement {
             &format!("are wider than {m} either way"),
         )
     };
-    Judgement::new(v, format!("{why}. {figs}"))
+    let j = Judgement::new(v, format!("{why}. {figs}"));
+    let (scale, eff) = pair_effects(p.a, p.b, p.repeats);
+    match pooled(&eff) {
+        Some(all) => j.with_pooled(rel(&scale, p.la, p.lb), &scale, &all),
+        None => j,
+    }
 }
