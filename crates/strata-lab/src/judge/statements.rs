@@ -399,7 +399,8 @@ fn chart_statements(
         Some(a) => a.values.iter().map(|v| v.label.clone()).collect(),
         None => vec![String::new()],
     };
-    let mut per_engine_means: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    // Per engine, the samples of every cell of the chart, in one order.
+    let mut per_engine_cells: BTreeMap<String, Vec<Vec<f64>>> = BTreeMap::new();
     let mut noisy: Vec<String> = Vec::new();
     for e in engs {
         // Per series label, the samples at each point of `x`.
@@ -412,10 +413,6 @@ fn chart_statements(
             }
             let pts = series(plan, rows, e, &c.step, &c.x, &fixed, m);
             xs = pts.iter().map(|p| p.x.clone()).collect();
-            per_engine_means
-                .entry(e.clone())
-                .or_default()
-                .extend(pts.iter().filter_map(|p| p.s.map(|s| s.mean)));
             let ys: Vec<Vec<f64>> = xs
                 .iter()
                 .map(|x| {
@@ -424,6 +421,10 @@ fn chart_statements(
                     values(rows, e, &c.step, &f, m)
                 })
                 .collect();
+            per_engine_cells
+                .entry(e.clone())
+                .or_default()
+                .extend(ys.iter().cloned());
             if ordered && asks_best {
                 let who = if lab.is_empty() {
                     e.clone()
@@ -483,30 +484,41 @@ fn chart_statements(
         ));
     }
     if engs.len() == 2 {
-        let a = per_engine_means
-            .get(&engs[0])
-            .map(|v| v.iter().sum::<f64>() / v.len().max(1) as f64);
-        let b = per_engine_means
-            .get(&engs[1])
-            .map(|v| v.iter().sum::<f64>() / v.len().max(1) as f64);
-        if let (Some(a), Some(b)) = (a, b) {
-            if b > 0.0 {
-                out.push((
-                    format!(
-                        "{}: {} averages {} vs {} {} ({:.2}x).",
-                        c.title,
-                        engs[0],
-                        fmt_num(a),
-                        engs[1],
-                        fmt_num(b),
-                        a / b
-                    ),
-                    None,
-                ));
+        if let (Some(a), Some(b)) = (
+            per_engine_cells.get(&engs[1]),
+            per_engine_cells.get(&engs[0]),
+        ) {
+            if let Some(text) = engines_beyond_noise(a, b, &engs[1], &engs[0]) {
+                out.push((format!("{} ({m}): {text}.", c.title), None));
             }
         }
     }
     out
+}
+
+/// Two engines over every cell of a chart: `b / a` as a geometric mean
+/// over the cells with its interval, said only when the interval clears
+/// the minimum effect (a mean over workloads of different sizes says
+/// nothing, and one within the noise reads as a verdict it is not).
+fn engines_beyond_noise(a: &[Vec<f64>], b: &[Vec<f64>], la: &str, lb: &str) -> Option<String> {
+    use crate::judge::verdict::estimate::{side, Scale, Side};
+    use crate::judge::verdict::kinds::reading::{iv, pair_effects, pooled};
+    let (scale, eff) = pair_effects(a, b, None);
+    if scale != Scale::Log {
+        return None;
+    }
+    let all = pooled(&eff)?;
+    let n = eff.iter().flatten().count();
+    let t = scale.threshold(crate::judge::verdict::DEFAULT_MIN_EFFECT);
+    let word = match side(&all, t) {
+        Side::With => "higher",
+        Side::Against => "lower",
+        _ => return None,
+    };
+    Some(format!(
+        "{lb} is {word} than {la} by more than 5%: {lb}/{la} {} (geometric mean over {n} cells)",
+        iv(&scale, &all)
+    ))
 }
 
 #[cfg(test)]
@@ -707,5 +719,28 @@ mod tests {
             "{all}"
         );
         assert!(s.iter().all(|x| x.starts_with("value_size=")), "{all}");
+    }
+
+    /// Two engines over a chart's cells: said only when the geometric
+    /// mean of their ratio clears the minimum effect, with its interval;
+    /// never an arithmetic mean over workloads of different sizes.
+    #[test]
+    fn engines_are_compared_only_beyond_noise() {
+        let cells = |m: f64| -> Vec<Vec<f64>> {
+            [1.0, 10.0, 100.0]
+                .iter()
+                .map(|k| vec![m * k * 0.99, m * k, m * k * 1.01])
+                .collect()
+        };
+        let t = engines_beyond_noise(&cells(100.0), &cells(120.0), "rocksdb", "strata").unwrap();
+        assert!(
+            t.starts_with("strata is higher than rocksdb by more than 5%: strata/rocksdb 1.200 ["),
+            "{t}"
+        );
+        assert!(t.ends_with("(geometric mean over 3 cells)"), "{t}");
+        assert_eq!(
+            engines_beyond_noise(&cells(100.0), &cells(101.0), "a", "b"),
+            None
+        );
     }
 }

@@ -63,6 +63,7 @@ pub(crate) fn section(plan: &Plan, rows: &[ResultRow], charts: &[String]) -> Vec
                 verdict: j.verdict,
                 why: why(j),
                 measured: j.pooled.as_ref().map(|p| p.figure()),
+                measured_label: j.pooled.as_ref().map(|p| p.label.clone()),
             });
         }
     }

@@ -53,17 +53,23 @@ pub(crate) struct ClaimVerdict {
     pub why: String,
     /// The measured pooled ratio with its interval (`1.024 [0.890, 1.179]`).
     pub measured: Option<String>,
+    /// The measured ratio's name (`bloom64/none`).
+    pub measured_label: Option<String>,
 }
 
 impl ClaimLine {
     /// "published none/bloom64 1.042 · measured 1.024 [0.890, 1.179]" for
-    /// engine `v`, when the claim has a published ratio.
+    /// engine `v` when the claim has a published ratio; "measured
+    /// bloom64/none 11.2 [10.9, 11.5]" when only the run gives one.
     fn ratios(&self, v: &ClaimVerdict) -> Option<String> {
-        let (label, r) = self.published_ratio.as_ref()?;
-        Some(format!(
-            "published {label} {r} · measured {}",
-            v.measured.as_deref().unwrap_or("n/a")
-        ))
+        match (&self.published_ratio, &v.measured, &v.measured_label) {
+            (Some((label, r)), m, _) => Some(format!(
+                "published {label} {r} · measured {}",
+                m.as_deref().unwrap_or("n/a")
+            )),
+            (None, Some(m), Some(label)) => Some(format!("measured {label} {m}")),
+            _ => None,
+        }
     }
 }
 

@@ -2,6 +2,8 @@
 //! reproduced, did not reproduce, reversed or left inconclusive, the scale
 //! caveat in one sentence, then one row per claim and engine.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use crate::data::aggregate::engines;
 use crate::data::results::ResultRow;
 use crate::judge::findings::{judge, published_cores};
@@ -24,17 +26,37 @@ const ORDER: [Verdict; 7] = [
 const KINDS: usize = Verdict::NoData as usize + 1;
 
 /// The scale caveat: what the verdicts of a run at `scale` can say.
-pub(crate) fn scale_caveat(plan: &Plan) -> String {
-    let repeats = plan.repeats;
+pub(crate) fn scale_caveat(plan: &Plan, rows: &[ResultRow]) -> String {
+    let repeats = repeats_text(plan.repeats, rows);
     if plan.scale == "full" {
         format!(
-            "At the `full` scale, the published sizes, with {repeats} repeats per cell, on this host rather than the studies' hardware."
+            "At the `full` scale, the published sizes, with {repeats} per cell, on this host rather than the studies' hardware."
         )
     } else {
         format!(
-            "At the `{}` scale rather than the `full` one (the published setup), with {repeats} repeats per cell: an effect that needs the published size or more repeats may not show, and \"inconclusive\" means the repeats cannot tell, not that the claim is false.",
+            "At the `{}` scale rather than the `full` one (the published setup), with {repeats} per cell: an effect that needs the published size or more repeats may not show, and \"inconclusive\" means the repeats cannot tell, not that the claim is false.",
             plan.scale
         )
+    }
+}
+
+/// "10 repeats", or "10 to 20 repeats (more where a claim was undecided)"
+/// when adaptive rounds gave some cells more: the distinct repeats of each
+/// engine's cell, fewest and most.
+fn repeats_text(planned: u32, rows: &[ResultRow]) -> String {
+    let mut per_cell: BTreeMap<(&str, &str), BTreeSet<u32>> = BTreeMap::new();
+    for r in rows.iter().filter(|r| r.ok) {
+        per_cell
+            .entry((r.engine.as_str(), r.cell_id.as_str()))
+            .or_default()
+            .insert(r.repeat);
+    }
+    let counts = per_cell.values().map(BTreeSet::len);
+    match (counts.clone().min(), counts.max()) {
+        (Some(lo), Some(hi)) if lo < hi => {
+            format!("{lo} to {hi} repeats (more where a claim was undecided after the first {lo})")
+        }
+        _ => format!("{planned} repeats"),
     }
 }
 
@@ -214,9 +236,9 @@ pub(crate) fn section(plan: &Plan, rows: &[ResultRow], requested: &[String]) -> 
         summary.push(not_judged(e, rows));
     }
     out.push(Block::List(summary));
-    out.push(Block::P(scale_caveat(plan)));
+    out.push(Block::P(scale_caveat(plan, rows)));
     out.push(Block::P(format!(
-        "Each verdict reads the one-sided 95% t-bounds of its effects (together a 90% interval, the figures in brackets) over the repeats against a minimum effect of {}% (unless a claim sets its own): reproduced when the claimed effect clears it, reversed when the opposite effect does, not reproduced when the data shows the claim does not hold, inconclusive when the bounds cannot tell (with about how many repeats would), not testable here when the run cannot exercise the claim. The method and its measured error rates are in docs/lab.md, \"Verdicts\".",
+        "Each verdict reads the one-sided 95% t-bounds of its effects (together a 90% interval, the figures in brackets) over the repeats against a minimum effect of {}% (unless a claim sets its own): reproduced when the claimed effect clears it, reversed when the opposite effect does, direction reproduced when only the claimed direction is clear (one-sided 0.5%) and its size is not settled, not reproduced when the data shows the claim does not hold, inconclusive when the bounds cannot tell (with about how many repeats would), not testable here when the run cannot exercise the claim. The method and its measured error rates are in docs/lab.md, \"Verdicts\".",
         DEFAULT_MIN_EFFECT * 100.0
     )));
     if !table.is_empty() {
@@ -235,4 +257,29 @@ pub(crate) fn section(plan: &Plan, rows: &[ResultRow], requested: &[String]) -> 
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::results::sample_row;
+
+    /// Adaptive rounds that gave some cells more repeats are said as a
+    /// range; the same count everywhere as the planned one.
+    #[test]
+    fn the_caveat_counts_the_repeats_each_cell_got() {
+        let row = |cell: &str, repeat: u32| ResultRow {
+            cell_id: cell.into(),
+            repeat,
+            ..sample_row()
+        };
+        let even: Vec<ResultRow> = (0..3).flat_map(|r| [row("a", r), row("b", r)]).collect();
+        assert_eq!(repeats_text(3, &even), "3 repeats");
+        let mut more = even.clone();
+        more.extend((3..6).map(|r| row("b", r)));
+        assert_eq!(
+            repeats_text(3, &more),
+            "3 to 6 repeats (more where a claim was undecided after the first 3)"
+        );
+    }
 }

@@ -393,7 +393,7 @@ pub(crate) fn table(repeats: &[usize], cvs: &[f64], min_effect: f64, trials: usi
     }
     let plan = super::power::schedule(3, 20);
     out.push_str(&format!(
-        "\nAdaptive repeats (`lab run --until-decided`): judged at {} repeats per cell, moving on while inconclusive, each look at 5% / {}:\n\n| kind | noise (CV) | false reproduced, no effect | false reversed, no effect | found, effect 2x minimum |\n|---|---|---|---|---|\n",
+        "\nAdaptive repeats (`lab run --until-decided`): judged at {} repeats per cell, moving on while inconclusive or decided in direction only, each look at 5% / {}:\n\n| kind | noise (CV) | false reproduced, no effect | false reversed, no effect | found, effect 2x minimum |\n|---|---|---|---|---|\n",
         plan.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", "),
         plan.len()
     ));
