@@ -71,6 +71,21 @@ pub(crate) fn regenerate_command(meta: &Meta, out: &str) -> String {
         meta.repeats,
         meta.engines_requested.join(",")
     );
+    if let Some(max) = meta
+        .schedule
+        .iter()
+        .max()
+        .filter(|_| meta.schedule.len() > 1)
+    {
+        let _ = write!(cmd, " --until-decided --max-repeats {max}");
+        if let Some(b) = words
+            .iter()
+            .position(|w| *w == "--budget")
+            .and_then(|i| words.get(i + 1))
+        {
+            let _ = write!(cmd, " --budget {b}");
+        }
+    }
     for (k, v) in &meta.set {
         let _ = write!(cmd, " --set {k}={v}");
     }
@@ -137,7 +152,10 @@ pub(crate) fn write_index(dir: &Path) -> anyhow::Result<PathBuf> {
             "| {} | {} | {} | {} | {date} | {} | [{name}]({name}/report.md) |",
             plan.loaded.spec.name,
             plan.scale,
-            plan.repeats,
+            match meta.schedule.as_slice() {
+                [first, .., last] => format!("{first} to {last} (adaptive)"),
+                _ => plan.repeats.to_string(),
+            },
             if ran.is_empty() { "none".into() } else { ran },
             commits.join(", "),
         );
@@ -218,6 +236,20 @@ mod tests {
         bundled.engines_run[1].how =
             "LevelDB's own db_bench built with this binary (`--leveldb-bench bundled`: ...) `/t/db_bench`, LevelDB 1.22".into();
         assert!(regenerate_command(&bundled, "r").ends_with(" --leveldb-bench bundled --out r"));
+        // Adaptive repeats: the flags that ran them.
+        let adaptive = Meta {
+            schedule: vec![10, 20],
+            command: "/x/strata lab run bloom --scale full --until-decided --max-repeats 20 --budget 85 --out /tmp/r".into(),
+            engines_run: vec![engine("strata", false)],
+            engines_requested: vec!["strata".into()],
+            set: vec![],
+            only: vec![],
+            ..old
+        };
+        assert_eq!(
+            regenerate_command(&adaptive, "r"),
+            "strata lab run bloom --scale full --repeats 3 --engines strata --until-decided --max-repeats 20 --budget 85 --out r"
+        );
     }
 
     #[test]
