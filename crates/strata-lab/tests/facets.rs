@@ -57,8 +57,10 @@ fn a_third_axis_becomes_facets() {
     }
     let texts = svg_texts(&sdir.join("charts/ops.svg"));
     assert_eq!(count(&texts, "fillrandom ops/sec"), 1, "{texts:?}");
-    // Each panel marks its own crossover (both engines print the same).
-    assert_eq!(count(&texts, "strata: blob > inline"), 2, "{texts:?}");
+    // One repeat per cell shows no crossover beyond noise: no panel marks
+    // one, though the means cross (a marker is drawn only where the
+    // crossover verdict would see it; `findings::tests::crossover_index`).
+    assert_eq!(count(&texts, "strata: blob > inline"), 0, "{texts:?}");
     let texts = svg_texts(&sdir.join("charts/by_speed.svg"));
     for t in ["value_size=256 B", "value_size=2 KB"] {
         assert_eq!(count(&texts, t), 1, "by_speed: {t} in {texts:?}");

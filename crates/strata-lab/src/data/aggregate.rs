@@ -23,11 +23,21 @@ pub(crate) fn values(
     fixed: &BTreeMap<String, String>,
     metric: &str,
 ) -> Vec<f64> {
-    rows.iter()
-        .filter(|r| r.ok && r.engine == engine && r.step == step)
-        .filter(|r| fixed.iter().all(|(k, v)| r.cell.get(k) == Some(v)))
+    matching(rows, engine, step, fixed)
         .filter_map(|r| r.metrics.get(metric).copied())
         .collect()
+}
+
+/// The successful rows of `engine` at `step` whose cell has every `fixed` label.
+fn matching<'a>(
+    rows: &'a [ResultRow],
+    engine: &'a str,
+    step: &'a str,
+    fixed: &'a BTreeMap<String, String>,
+) -> impl Iterator<Item = &'a ResultRow> + 'a {
+    rows.iter()
+        .filter(move |r| r.ok && r.engine == engine && r.step == step)
+        .filter(move |r| fixed.iter().all(|(k, v)| r.cell.get(k) == Some(v)))
 }
 
 /// The repeat of each value [`values`] returns, in the same order.
@@ -38,9 +48,7 @@ pub(crate) fn value_repeats(
     fixed: &BTreeMap<String, String>,
     metric: &str,
 ) -> Vec<u32> {
-    rows.iter()
-        .filter(|r| r.ok && r.engine == engine && r.step == step)
-        .filter(|r| fixed.iter().all(|(k, v)| r.cell.get(k) == Some(v)))
+    matching(rows, engine, step, fixed)
         .filter(|r| r.metrics.contains_key(metric))
         .map(|r| r.repeat)
         .collect()

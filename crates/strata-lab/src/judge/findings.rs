@@ -16,22 +16,14 @@ use crate::judge::verdict::{kinds, power, Judgement, Pooled, Verdict, DEFAULT_MI
 use crate::spec::model::Plan;
 use crate::spec::study::{Finding, FindingKind};
 
-/// Index `i` of a clean crossover of two series of means (no uncertainty):
-/// `b - a` is <= 0 at every point before `i` (at least one) and > 0 at `i`
-/// and every point after it. Missing points are skipped. Charts use it to
-/// place their crossover marker; verdicts use [`kinds::crossover`].
-pub(crate) fn crossover(a: &[Option<f64>], b: &[Option<f64>]) -> Option<usize> {
-    let d: Vec<(usize, f64)> = a
-        .iter()
-        .zip(b)
-        .enumerate()
-        .filter_map(|(i, (x, y))| Some((i, (*y)? - (*x)?)))
-        .collect();
-    let first_pos = d.iter().position(|(_, v)| *v > 0.0)?;
-    if first_pos == 0 || d[first_pos..].iter().any(|(_, v)| *v <= 0.0) {
-        return None;
-    }
-    Some(d[first_pos].0)
+/// Index `i` of a clean crossover of `b` over `a` that the repeats show:
+/// read as the `crossover` verdict reads one (b not above a beyond the
+/// minimum effect before, above it from `i` to the last point), `None`
+/// where there is none or the intervals cannot pin it. Charts use it to
+/// place their crossover marker, so that a marker never shows a crossing
+/// the verdicts would not.
+pub(crate) fn crossover(a: &[Vec<f64>], b: &[Vec<f64>]) -> Option<usize> {
+    kinds::crossing_point(a, b, DEFAULT_MIN_EFFECT)
 }
 
 /// The axes a finding holds across: neither `along`, nor its series axis,
@@ -765,10 +757,18 @@ mod tests {
 
     #[test]
     fn crossover_index() {
-        let a = [Some(10.0), Some(10.0), Some(10.0)];
-        let b = [Some(5.0), Some(9.0), Some(20.0)];
+        let rep = |m: f64| vec![m * 0.99, m, m * 1.01];
+        let a = vec![rep(10.0), rep(10.0), rep(10.0)];
+        let b = vec![rep(5.0), rep(9.0), rep(20.0)];
         assert_eq!(crossover(&a, &b), Some(2));
         assert_eq!(crossover(&b, &a), None);
-        assert_eq!(crossover(&a, &a.map(|x| x.map(|v| v + 1.0))), None);
+        // 10% above at the last point by the means, but inside the noise:
+        // no marker (a means-only rule drew one).
+        let wide = |m: f64| vec![m * 0.6, m, m * 1.4];
+        let c = vec![wide(9.0), wide(9.5), wide(11.0)];
+        assert_eq!(crossover(&a, &c), None);
+        // A gap at a point is skipped.
+        let g = vec![rep(5.0), Vec::new(), rep(20.0)];
+        assert_eq!(crossover(&a, &g), Some(2));
     }
 }

@@ -1,7 +1,7 @@
 //! The study's charts: one image per `[[chart]]`, a panel per facet, drawn
 //! from the rows' means and ranges, with crossover markers.
 
-use crate::data::aggregate::{engines, series};
+use crate::data::aggregate::{engines, series, values};
 use crate::data::results::ResultRow;
 use crate::judge::facet::{facet_title, facets, used_axes};
 use crate::judge::findings::crossover;
@@ -76,7 +76,8 @@ fn panel(
     let mut lines = Vec::new();
     let mut markers = Vec::new();
     for e in &engs {
-        let mut first_two: Vec<Vec<Option<f64>>> = Vec::new();
+        // The repeats at each point of the first two lines, for the marker.
+        let mut first_two: Vec<Vec<Vec<f64>>> = Vec::new();
         for lab in &labels {
             for m in &c.metrics {
                 let mut fixed = facet.clone();
@@ -112,7 +113,15 @@ fn panel(
                     }
                 }
                 if first_two.len() < 2 && m == &c.metrics[0] {
-                    first_two.push(p.iter().map(|q| q.map(|x| x.0)).collect());
+                    first_two.push(
+                        pts.iter()
+                            .map(|q| {
+                                let mut at = fixed.clone();
+                                at.insert(c.x.clone(), q.x.clone());
+                                values(rows, e, &c.step, &at, m)
+                            })
+                            .collect(),
+                    );
                 }
                 let mut name = vec![e.clone()];
                 if !lab.is_empty() {

@@ -119,6 +119,18 @@ fn left_out_note(xs: &[String], a: &Series, b: &Series, eff: &[Option<Est>]) -> 
     }
 }
 
+/// Where `b` overtakes `a` by a clean crossover that the repeats show (as
+/// [`crossover`] reads one): the index of the first point from which b is
+/// above a by more than `min_effect`, skipping points without data; `None`
+/// where there is no such crossover or it cannot be pinned.
+pub(crate) fn crossing_point(a: &Series, b: &Series, min_effect: f64) -> Option<usize> {
+    let (scale, eff) = pair_effects(a, b, None);
+    let (_, sides) = sides_of(&scale, &eff, min_effect);
+    let present: Vec<usize> = (0..eff.len()).filter(|i| eff[*i].is_some()).collect();
+    let sd: Vec<Side> = present.iter().map(|i| sides[*i]).collect();
+    clean_crossover(&sd).ok().map(|(_, c)| present[c])
+}
+
 /// A clean crossover of `sides` (b - a per point): a suffix of points where
 /// b is above (from `c`, with `0 < c`), and before it a last point `p` where
 /// b is not above (within the minimum effect or below), with no point at or
