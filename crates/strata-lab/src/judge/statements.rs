@@ -247,41 +247,16 @@ fn crossing(
     lb: &str,
     disp: &dyn Fn(&str) -> String,
 ) -> Option<String> {
-    use crate::judge::verdict::estimate::Side;
-    use crate::judge::verdict::kinds::reading::{iv, pair_effects, pct, rel, sides_of};
+    use crate::judge::verdict::kinds::crossing_between;
+    use crate::judge::verdict::kinds::reading::{iv, pair_effects, pct, rel};
     let m = crate::judge::verdict::DEFAULT_MIN_EFFECT;
     let (scale, eff) = pair_effects(a, b, None);
-    let (_, sides) = sides_of(&scale, &eff, m);
-    let present: Vec<usize> = (0..eff.len()).filter(|i| eff[*i].is_some()).collect();
-    let rise = |sd: &[Side]| -> Option<(usize, usize)> {
-        let k = sd.len();
-        let c = sd
-            .iter()
-            .rposition(|s| *s != Side::With)
-            .map_or(0, |i| i + 1);
-        if c == 0 || c == k {
-            return None;
-        }
-        let p = (0..c)
-            .rev()
-            .find(|&i| matches!(sd[i], Side::Null | Side::Against))?;
-        (!sd[..p].contains(&Side::With)).then_some((p, c))
-    };
-    let sd: Vec<Side> = present.iter().map(|i| sides[*i]).collect();
-    let flipped: Vec<Side> = sd
-        .iter()
-        .map(|s| match s {
-            Side::With => Side::Against,
-            Side::Against => Side::With,
-            o => *o,
-        })
-        .collect();
-    let (over, under, (p, c)) = match (rise(&sd), rise(&flipped)) {
+    // The crossover as the verdict reads one, either way round.
+    let (over, under, (p, c)) = match (crossing_between(a, b, m), crossing_between(b, a, m)) {
         (Some(pc), _) => (lb, la, pc),
         (None, Some(pc)) => (la, lb, pc),
         _ => return None,
     };
-    let (p, c) = (present[p], present[c]);
     let e = eff[c]?;
     Some(format!(
         "{over} rises above {under} by more than {} between {} and {} ({} at {} {})",

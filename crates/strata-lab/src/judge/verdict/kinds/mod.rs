@@ -14,7 +14,7 @@ mod trend;
 
 pub(crate) use best::{argmax, argmax_with_share, Best};
 pub(crate) use bound::bound;
-pub(crate) use pair::{crossing_point, crossover, ordering, parity, ratio};
+pub(crate) use pair::{crossing_between, crossing_point, crossover, ordering, parity, ratio};
 pub(crate) use reading::{Pair, Repeats, Series};
 pub(crate) use trend::monotonic;
 

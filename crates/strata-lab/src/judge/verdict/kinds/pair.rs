@@ -124,11 +124,19 @@ fn left_out_note(xs: &[String], a: &Series, b: &Series, eff: &[Option<Est>]) -> 
 /// above a by more than `min_effect`, skipping points without data; `None`
 /// where there is no such crossover or it cannot be pinned.
 pub(crate) fn crossing_point(a: &Series, b: &Series, min_effect: f64) -> Option<usize> {
+    crossing_between(a, b, min_effect).map(|(_, c)| c)
+}
+
+/// [`crossing_point`] with the last point before it where `b` is not
+/// above: `(p, c)`, indices into the series.
+pub(crate) fn crossing_between(a: &Series, b: &Series, min_effect: f64) -> Option<(usize, usize)> {
     let (scale, eff) = pair_effects(a, b, None);
     let (_, sides) = sides_of(&scale, &eff, min_effect);
     let present: Vec<usize> = (0..eff.len()).filter(|i| eff[*i].is_some()).collect();
     let sd: Vec<Side> = present.iter().map(|i| sides[*i]).collect();
-    clean_crossover(&sd).ok().map(|(_, c)| present[c])
+    clean_crossover(&sd)
+        .ok()
+        .map(|(p, c)| (present[p], present[c]))
 }
 
 /// A clean crossover of `sides` (b - a per point): a suffix of points where
