@@ -332,6 +332,26 @@ pub(crate) fn rates_both(
     (with, without)
 }
 
+/// A row's false reproduced, false reversed and found shares from the
+/// trials with no effect (`null`) and with one (`real`); for `parity`,
+/// whose claim is "no effect", the roles swap: its false verdict is
+/// "equal" under the effect, and finding is "equal" with none.
+fn headline(kind: &str, null: &Rates, real: &Rates) -> (f64, f64, f64) {
+    if kind == "parity" {
+        (
+            real.share(real.reproduced),
+            0.0,
+            null.share(null.reproduced),
+        )
+    } else {
+        (
+            null.share(null.reproduced),
+            null.share(null.reversed),
+            real.share(real.reproduced),
+        )
+    }
+}
+
 /// The table `strata lab simulate` prints: per kind and repeats, the false
 /// verdict rates with no effect (false *reproduced*, false *reversed*; for
 /// `parity`, false *reproduced* under an effect of twice the minimum) and
@@ -347,19 +367,7 @@ pub(crate) fn table(repeats: &[usize], cvs: &[f64], min_effect: f64, trials: usi
             for &cv in cvs {
                 let null = rates(kind, n, cv, 0.0, min_effect, trials);
                 let real = rates(kind, n, cv, 2.0 * min_effect, min_effect, trials);
-                let (false_rep, false_rev, found) = if *kind == "parity" {
-                    (
-                        real.share(real.reproduced),
-                        0.0,
-                        null.share(null.reproduced),
-                    )
-                } else {
-                    (
-                        null.share(null.reproduced),
-                        null.share(null.reversed),
-                        real.share(real.reproduced),
-                    )
-                };
+                let (false_rep, false_rev, found) = headline(kind, &null, &real);
                 out.push_str(&format!(
                     "| {kind} | {n} | {:.0}% | {:.1}% | {:.1}% | {:.0}% |\n",
                     cv * 100.0,
@@ -408,19 +416,7 @@ pub(crate) fn table(repeats: &[usize], cvs: &[f64], min_effect: f64, trials: usi
                 min_effect,
                 trials,
             );
-            let (fr, fv, found) = if *kind == "parity" {
-                (
-                    real.share(real.reproduced),
-                    0.0,
-                    null.share(null.reproduced),
-                )
-            } else {
-                (
-                    null.share(null.reproduced),
-                    null.share(null.reversed),
-                    real.share(real.reproduced),
-                )
-            };
+            let (fr, fv, found) = headline(kind, &null, &real);
             out.push_str(&format!(
                 "| {kind} | {:.0}% | {:.1}% | {:.1}% | {:.0}% |\n",
                 cv * 100.0,
@@ -454,28 +450,15 @@ fn blocked_table(min_effect: f64, trials: usize) -> String {
         for n in [3, 10] {
             for &share in DRIFT_SHARES {
                 let noise = Noise::Drift(0.10, share);
-                let (null, _) = rates_both(kind, n, noise, 0.0, min_effect, trials);
+                let (null, null_u) = rates_both(kind, n, noise, 0.0, min_effect, trials);
                 let (real, real_u) =
                     rates_both(kind, n, noise, 2.0 * min_effect, min_effect, trials);
-                let (fr, fv, fd, found, found_u) = if *kind == "parity" {
-                    (
-                        real.share(real.reproduced),
-                        0.0,
-                        0.0,
-                        null.share(null.reproduced),
-                        {
-                            let (_, u) = rates_both(kind, n, noise, 0.0, min_effect, trials);
-                            u.share(u.reproduced)
-                        },
-                    )
+                let (fr, fv, found) = headline(kind, &null, &real);
+                let (_, _, found_u) = headline(kind, &null_u, &real_u);
+                let fd = if *kind == "parity" {
+                    0.0
                 } else {
-                    (
-                        null.share(null.reproduced),
-                        null.share(null.reversed),
-                        null.share(null.direction),
-                        real.share(real.reproduced),
-                        real_u.share(real_u.reproduced),
-                    )
+                    null.share(null.direction)
                 };
                 out.push_str(&format!(
                     "| {kind} | {n} | {:.0}% | {:.1}% | {:.1}% | {:.1}% | {:.0}% | {:.0}% |\n",
