@@ -252,7 +252,7 @@ pub fn run(ctx: &mut ThreadCtx<'_>, threads: usize) -> anyhow::Result<()> {
             }
             Query::Seek => {
                 let db = Arc::clone(ctx.db);
-                let mut it = db.iter()?;
+                let mut it = db.iter(ctx.flags.verify_checksum)?;
                 it.seek(&key)?;
                 seeks += 1;
                 if it.valid() && it.key() == key.as_slice() {

@@ -182,6 +182,7 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
     if v.raw("use_direct_reads") == "true" {
         set("use_direct_reads", "use_direct_reads", "true".into());
     }
+    set("mmap_read", "allow_mmap_reads", v.raw("mmap_read").into());
     set(
         "advise_random_on_open",
         "advise_random_on_open",

@@ -357,7 +357,7 @@ pub fn read_random(ctx: &mut ThreadCtx<'_>, missing: bool) -> anyhow::Result<()>
 pub fn read_sequential(ctx: &mut ThreadCtx<'_>, reverse: bool) -> anyhow::Result<()> {
     let limit = ctx.flags.reads_per_thread();
     let db = Arc::clone(ctx.db);
-    let mut it = db.iter()?;
+    let mut it = db.iter(ctx.flags.verify_checksum)?;
     if reverse {
         it.seek_to_last()?;
     } else {
@@ -382,7 +382,7 @@ pub fn read_sequential(ctx: &mut ThreadCtx<'_>, reverse: bool) -> anyhow::Result
 pub fn seek_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
     let f = ctx.flags;
     let db = Arc::clone(ctx.db);
-    let mut it = db.iter()?;
+    let mut it = db.iter(f.verify_checksum)?;
     let mut duration = Duration::new(f.duration, f.reads_per_thread());
     let mut key = vec![0u8; f.key_size];
     let (mut read, mut found, mut bytes) = (0u64, 0u64, 0u64);

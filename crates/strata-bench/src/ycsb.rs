@@ -403,7 +403,7 @@ pub fn run(ctx: &mut ThreadCtx<'_>, w: Workload, threads: usize) -> anyhow::Resu
                 record_key(chooser.next(&mut ctx.rand, last), y.hashed, &mut key);
                 let len = 1 + ctx.rand.next_u64() % y.max_scan_length;
                 let db = std::sync::Arc::clone(ctx.db);
-                let mut it = db.iter()?;
+                let mut it = db.iter(ctx.flags.verify_checksum)?;
                 it.seek(&key)?;
                 scan_from(it.as_mut(), len, &mut bytes)?;
                 scans += 1;

@@ -529,6 +529,19 @@ impl FileSystem for FaultInjectionFs {
         }))
     }
 
+    /// The inner file system's map, wrapped: reads through `read_at` can
+    /// fail on injection, reads served from the map cannot (a real mapped
+    /// read has no error to return).
+    fn open_random_mapped(&self, path: &Path) -> Result<Arc<dyn RandomAccessFile>> {
+        self.state.lock().check(FaultOp::Read, path)?;
+        let inner = self.inner.open_random_mapped(path)?;
+        Ok(Arc::new(FaultRandom {
+            inner,
+            path: path.to_path_buf(),
+            state: self.state.clone(),
+        }))
+    }
+
     fn read_all(&self, path: &Path) -> Result<Vec<u8>> {
         self.state.lock().check(FaultOp::Read, path)?;
         self.inner.read_all(path)
@@ -708,5 +721,9 @@ impl RandomAccessFile for FaultRandom {
     fn advise_random(&self) {
         self.state.lock().random_advices.push(self.path.clone());
         self.inner.advise_random();
+    }
+
+    fn mapped(&self) -> Option<&[u8]> {
+        self.inner.mapped()
     }
 }

@@ -115,6 +115,9 @@ impl FileSystem for KillFs {
     fn open_random(&self, path: &Path) -> Result<Arc<dyn RandomAccessFile>> {
         self.c.fs.open_random(path)
     }
+    fn open_random_mapped(&self, path: &Path) -> Result<Arc<dyn RandomAccessFile>> {
+        self.c.fs.open_random_mapped(path)
+    }
     fn read_all(&self, path: &Path) -> Result<Vec<u8>> {
         self.c.fs.read_all(path)
     }

@@ -346,6 +346,19 @@ with_setters! {
         /// block cache is then the only cache). Default: false. Open fails with
         /// `NotSupported` on file systems without O_DIRECT (tmpfs).
         pub use_direct_reads: bool,
+        /// Read table files through a memory map (RocksDB's
+        /// `allow_mmap_reads`): a data block stored uncompressed is read in
+        /// place from the page cache, with no system call, no copy and no
+        /// allocation, and bypasses the block cache (whose inserts and
+        /// evictions would cost more than a hit saves); a compressed block
+        /// is decompressed out of the map into the block cache as without
+        /// the option. Checksums are verified on every read from the map
+        /// (`verify_checksums`), as on every read from the file. Cannot be
+        /// combined with `use_direct_reads`. Default: false, as RocksDB.
+        /// Only table files are mapped, and the engine never changes one
+        /// once written; a table file shortened by another process while
+        /// mapped makes a read of the lost pages raise `SIGBUS`.
+        pub allow_mmap_reads: bool,
         /// Tell the OS that table and blob files will be read at random
         /// (`POSIX_FADV_RANDOM` when one is opened for reads), so it does no
         /// read-ahead of its own (RocksDB's `advise_random_on_open`, which its
@@ -499,6 +512,7 @@ impl Default for Options {
             keep_log_file_num: 1000,
             max_subcompactions: 1,
             use_direct_reads: false,
+            allow_mmap_reads: false,
             advise_random_on_open: true,
             use_direct_io_for_flush_and_compaction: false,
             enable_blob_files: false,
@@ -707,6 +721,7 @@ impl Options {
             "bytes_per_sync" => self.bytes_per_sync = parse_num(name, v)?,
             "wal_bytes_per_sync" => self.wal_bytes_per_sync = parse_num(name, v)?,
             "use_direct_reads" => self.use_direct_reads = parse_bool(name, v)?,
+            "allow_mmap_reads" => self.allow_mmap_reads = parse_bool(name, v)?,
             "advise_random_on_open" => self.advise_random_on_open = parse_bool(name, v)?,
             "use_direct_io_for_flush_and_compaction" => {
                 self.use_direct_io_for_flush_and_compaction = parse_bool(name, v)?
@@ -834,6 +849,11 @@ impl Options {
                 "arena_block_size={} is above the maximum of {}",
                 self.arena_block_size,
                 crate::memtable::arena::MAX_BLOCK
+            ));
+        }
+        if self.allow_mmap_reads && self.use_direct_reads {
+            return Err(Error::NotSupported(
+                "allow_mmap_reads with use_direct_reads: a mapped file is read through the page cache, which direct reads bypass".into(),
             ));
         }
         if self.max_write_buffer_number < 2 {
@@ -1171,6 +1191,7 @@ impl Options {
             ("bytes_per_sync", self.bytes_per_sync.to_string()),
             ("wal_bytes_per_sync", self.wal_bytes_per_sync.to_string()),
             ("use_direct_reads", self.use_direct_reads.to_string()),
+            ("allow_mmap_reads", self.allow_mmap_reads.to_string()),
             (
                 "advise_random_on_open",
                 self.advise_random_on_open.to_string(),

@@ -231,6 +231,8 @@ impl Harness {
         if seed % 2 == 1 {
             opts.bloom_bits_per_key = 10.0;
         }
+        // Every third seed reads its tables through memory maps.
+        opts.allow_mmap_reads = seed % 3 == 2;
         config.apply(seed, &mut opts);
         opts.merge_operator = Some(Arc::new(Append {
             partial: seed.is_multiple_of(2),

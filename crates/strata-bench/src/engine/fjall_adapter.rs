@@ -149,6 +149,7 @@ pub fn map_options(settings: &[OptionSetting]) -> anyhow::Result<FjallConfig> {
             "level_compaction_dynamic_level_bytes"
             | "disable_auto_compactions"
             | "enable_blob_files"
+            | "allow_mmap_reads"
                 if s.value == "false" => {}
             _ => {
                 return Err(unsupported(
@@ -321,7 +322,12 @@ impl BenchEngine for FjallEngine {
     fn has_multi_get(&self) -> bool {
         false
     }
-    fn iter(&self) -> anyhow::Result<Box<dyn BenchIter + '_>> {
+    fn iter(&self, verify_checksums: bool) -> anyhow::Result<Box<dyn BenchIter + '_>> {
+        if !verify_checksums {
+            anyhow::bail!(
+                "Not supported: flag '--verify_checksum' (verify_checksum=false) is not supported by fjall: it checks every block's checksum"
+            );
+        }
         Ok(Box::new(FjallIter {
             ks: &self.ks,
             it: None,
@@ -566,7 +572,7 @@ mod tests {
         db.flush().unwrap();
         db.wait_for_compaction().unwrap();
         assert_eq!(db.get(b"0042", true).unwrap(), Some(5));
-        let mut it = db.iter().unwrap();
+        let mut it = db.iter(true).unwrap();
         it.seek(b"0050").unwrap();
         assert_eq!(it.key(), b"0050");
         it.prev().unwrap();

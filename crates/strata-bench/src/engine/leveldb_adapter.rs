@@ -403,8 +403,8 @@ impl BenchEngine for LevelDbEngine {
     fn has_multi_get(&self) -> bool {
         false
     }
-    fn iter(&self) -> anyhow::Result<Box<dyn BenchIter + '_>> {
-        let ro = ReadOptsGuard::new(false);
+    fn iter(&self, verify_checksums: bool) -> anyhow::Result<Box<dyn BenchIter + '_>> {
+        let ro = ReadOptsGuard::new(verify_checksums);
         // SAFETY: LevelDB copies the read options; the iterator is
         // destroyed before the DB (it borrows the engine).
         let it = unsafe { ffi::leveldb_create_iterator(self.db, ro.0) };
@@ -589,7 +589,7 @@ mod tests {
         db.wait_for_compaction().unwrap();
         assert_eq!(db.get(b"00000042", true).unwrap(), Some(100));
         assert_eq!(db.get(b"nope", true).unwrap(), None);
-        let mut it = db.iter().unwrap();
+        let mut it = db.iter(true).unwrap();
         it.seek_to_last().unwrap();
         assert_eq!(it.key(), b"00000999");
         drop(it);

@@ -122,6 +122,9 @@ pub fn fixed_equivalent(option: &str, value: &str) -> bool {
         "max_bytes_for_level_base" => fixed::LEVEL1_BYTES.to_string(),
         "max_bytes_for_level_multiplier" => fixed::LEVEL_MULTIPLIER.to_string(),
         "max_subcompactions" | "max_background_jobs" => "1".into(),
+        // LevelDB maps table files for reading (up to 1000 of them on a
+        // 64-bit build, more than a run opens).
+        "allow_mmap_reads" => "true".into(),
         _ => return false,
     };
     // `--max_bytes_for_level_multiplier=10.0` is 10 too.

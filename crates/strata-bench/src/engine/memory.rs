@@ -100,7 +100,7 @@ impl BenchEngine for MemoryEngine {
         let map = self.map.read().map_err(lock_err)?;
         Ok(keys.iter().map(|k| map.get(*k).map(Vec::len)).collect())
     }
-    fn iter(&self) -> anyhow::Result<Box<dyn BenchIter + '_>> {
+    fn iter(&self, _verify_checksums: bool) -> anyhow::Result<Box<dyn BenchIter + '_>> {
         let entries: Vec<(Vec<u8>, usize)> = self
             .map
             .read()

@@ -91,8 +91,10 @@ pub trait BenchEngine: Send + Sync {
     ) -> anyhow::Result<Vec<Option<usize>>> {
         anyhow::bail!("the engine has no MultiGet")
     }
-    /// A new iterator over the current state.
-    fn iter(&self) -> anyhow::Result<Box<dyn BenchIter + '_>>;
+    /// A new iterator over the current state, checking block checksums
+    /// as it reads blocks when `verify_checksums` (db_bench's
+    /// `--verify_checksum`, which its scans use as its Gets do).
+    fn iter(&self, verify_checksums: bool) -> anyhow::Result<Box<dyn BenchIter + '_>>;
     /// Flushes the memtable(s) to SST files.
     fn flush(&self) -> anyhow::Result<()>;
     /// Compacts the whole key range.

@@ -227,6 +227,7 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
                 o.set_use_direct_io_for_flush_and_compaction(s.value == "true")
             }
             "use_direct_reads" => o.set_use_direct_reads(s.value == "true"),
+            "allow_mmap_reads" => o.set_allow_mmap_reads(s.value == "true"),
             "advise_random_on_open" => o.set_advise_random_on_open(s.value == "true"),
             "enable_blob_files" => o.set_enable_blob_files(s.value == "true"),
             "min_blob_size" => o.set_min_blob_size(int(s)?),
@@ -460,9 +461,11 @@ impl BenchEngine for RocksDbEngine {
             .map(|r| Ok(r?.map(|v| v.len())))
             .collect()
     }
-    fn iter(&self) -> anyhow::Result<Box<dyn BenchIter + '_>> {
+    fn iter(&self, verify_checksums: bool) -> anyhow::Result<Box<dyn BenchIter + '_>> {
+        let mut ro = ReadOptions::default();
+        ro.set_verify_checksums(verify_checksums);
         Ok(Box::new(RocksIter {
-            it: self.db.raw_iterator(),
+            it: self.db.raw_iterator_opt(ro),
         }))
     }
     fn flush(&self) -> anyhow::Result<()> {

@@ -172,8 +172,11 @@ impl BenchEngine for StrataEngine {
             .map(|r| Ok(r?.map(|v| v.len())))
             .collect()
     }
-    fn iter(&self) -> anyhow::Result<Box<dyn BenchIter + '_>> {
-        Ok(Box::new(StrataIter { it: self.db.iter() }))
+    fn iter(&self, verify_checksums: bool) -> anyhow::Result<Box<dyn BenchIter + '_>> {
+        let ro = ReadOptions::default().verify_checksums(verify_checksums);
+        Ok(Box::new(StrataIter {
+            it: self.db.iter_opt(&ro),
+        }))
     }
     fn flush(&self) -> anyhow::Result<()> {
         for cf in &self.families {

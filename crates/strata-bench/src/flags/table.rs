@@ -475,6 +475,12 @@ pub static FLAGS: &[FlagSpec] = &[
         "Use O_DIRECT for reading data",
     ),
     f(
+        "mmap_read",
+        Bool,
+        "false",
+        "Allow reads to occur via mmap-ing files",
+    ),
+    f(
         "advise_random_on_open",
         Bool,
         "true",

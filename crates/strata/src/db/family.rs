@@ -194,6 +194,7 @@ pub const DB_WIDE_OPTIONS: &[&str] = &[
     "keep_log_file_num",
     "max_subcompactions",
     "use_direct_reads",
+    "allow_mmap_reads",
     "advise_random_on_open",
     "use_direct_io_for_flush_and_compaction",
     "compaction_readahead_size",

@@ -189,6 +189,7 @@ pub(super) fn open(path: &Path, options: Options, families: Vec<(String, Options
             stats.clone(),
         )
         .with_direct_reads(options.use_direct_reads)
+        .with_mmap_reads(options.allow_mmap_reads)
         .with_advise_random(options.advise_random_on_open),
     );
     let blob_cache = (options.blob_cache_size > 0)

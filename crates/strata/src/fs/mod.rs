@@ -12,6 +12,7 @@ pub(crate) mod fault;
 #[cfg(test)]
 mod fault_tests;
 pub(crate) mod incremental_sync;
+mod mapped;
 mod posix;
 #[cfg(test)]
 pub(crate) mod testutil;
@@ -57,6 +58,16 @@ pub trait RandomAccessFile: Send + Sync {
     /// read ahead (`POSIX_FADV_RANDOM`; `Options::advise_random_on_open`).
     /// A hint only: the default does nothing.
     fn advise_random(&self) {}
+    /// The whole file mapped into memory, for reads served in place
+    /// (`Options::allow_mmap_reads`); `None` (the default) for a file read
+    /// only through [`RandomAccessFile::read_at`].
+    ///
+    /// An implementation that returns a slice guarantees it stays valid,
+    /// at the same address and with the same bytes, for as long as `self`
+    /// lives: readers keep pointers into it while they hold the file.
+    fn mapped(&self) -> Option<&[u8]> {
+        None
+    }
 }
 
 /// A held lock on a DB directory; released on drop.
@@ -91,6 +102,13 @@ pub trait FileSystem: Send + Sync + Debug {
                 path.display()
             )));
         }
+        self.open_random(path)
+    }
+    /// Opens a file that is never written again for reads served from a
+    /// memory map ([`RandomAccessFile::mapped`]; `Options::allow_mmap_reads`).
+    /// A file system without maps opens it for positional reads (the
+    /// default), and readers then copy blocks out as without the option.
+    fn open_random_mapped(&self, path: &Path) -> Result<Arc<dyn RandomAccessFile>> {
         self.open_random(path)
     }
     /// Opens an existing file for appending at its end (used to reuse a WAL).

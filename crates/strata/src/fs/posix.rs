@@ -194,6 +194,10 @@ impl FileSystem for PosixFileSystem {
         }
     }
 
+    fn open_random_mapped(&self, path: &Path) -> Result<Arc<dyn RandomAccessFile>> {
+        Ok(Arc::new(super::mapped::MappedFile::open(path)?))
+    }
+
     fn reopen_for_append(&self, path: &Path) -> Result<Box<dyn WritableFile>> {
         let file = OpenOptions::new()
             .append(true)

@@ -31,7 +31,22 @@ impl MergingIterator {
         }
     }
 
+    /// Points `current` at the child with the smallest (`Less`) or largest
+    /// (`Greater`) key, reading the entry of a lazily positioned child it
+    /// picks (whose key may then move on, so the choice is made again):
+    /// the merge's own entry is always a read one, and children that never
+    /// reach the front are never read.
     fn find(&mut self, want: Ordering) {
+        loop {
+            self.find_once(want);
+            match self.current {
+                Some(i) if self.children[i].is_lazy() => self.children[i].materialize(),
+                _ => return,
+            }
+        }
+    }
+
+    fn find_once(&mut self, want: Ordering) {
         let mut best: Option<usize> = None;
         for (i, c) in self.children.iter().enumerate() {
             if !c.valid() {

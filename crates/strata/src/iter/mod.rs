@@ -29,6 +29,20 @@ pub trait InternalIterator: Send {
     fn value(&self) -> &[u8];
     /// The first error met, if any.
     fn status(&self) -> Result<()>;
+    /// True when the iterator sits on a key it knows without having read
+    /// the entry: a level positioned at a table's smallest key (from the
+    /// table's metadata) without opening it. Only `key()` may be read
+    /// then; [`InternalIterator::materialize`] reads the entry. The
+    /// default: never.
+    fn is_lazy(&self) -> bool {
+        false
+    }
+    /// Reads the entry a lazy position stands for: afterwards the iterator
+    /// is on a real entry whose key is at or after the lazy key (a
+    /// table's smallest key may be a range tombstone's start, which no
+    /// entry has), or invalid, or stopped by an error. A no-op when not
+    /// lazy.
+    fn materialize(&mut self) {}
 }
 
 mod db_iter;

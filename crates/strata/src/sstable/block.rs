@@ -12,6 +12,8 @@ use crate::error::{Error, Result};
 use crate::iter::InternalIterator;
 use crate::types::compare_internal_keys;
 
+use super::block_bytes::BlockBytes;
+
 /// A key ordering used by a block iterator.
 pub type KeyCmp = fn(&[u8], &[u8]) -> Ordering;
 
@@ -24,7 +26,7 @@ pub fn bytewise_cmp(a: &[u8], b: &[u8]) -> Ordering {
 /// checked.
 #[derive(Debug)]
 pub struct Block {
-    data: Vec<u8>,
+    data: BlockBytes,
     /// Offset of the restart array (= end of the entries).
     restart_offset: usize,
     num_restarts: usize,
@@ -38,7 +40,8 @@ pub struct Block {
 impl Block {
     /// Parses the restart array of `data`, which was read from `file` at
     /// `offset` (both used in error messages).
-    pub fn new(data: Vec<u8>, file: Arc<str>, offset: u64) -> Result<Block> {
+    pub fn new(data: impl Into<BlockBytes>, file: Arc<str>, offset: u64) -> Result<Block> {
+        let data: BlockBytes = data.into();
         let bad = |m: String| Error::corruption(&*file, offset, m);
         if data.len() < 4 {
             return Err(bad(format!("block too short ({} bytes)", data.len())));
@@ -87,6 +90,11 @@ impl Block {
     /// The bytes of the block's contents in `range`, if it lies inside them.
     pub fn contents(&self, range: std::ops::Range<usize>) -> Option<&[u8]> {
         self.data.get(range)
+    }
+
+    /// True if the contents lie in place in a mapped table file.
+    pub fn is_mapped(&self) -> bool {
+        self.data.is_mapped()
     }
 
     /// Size of the uncompressed contents (the block cache's charge).
@@ -542,7 +550,7 @@ mod tests {
         let n = block.restart_offset;
         for i in 0..n {
             for flip in [0x01u8, 0x80, 0xff] {
-                let mut data = block.data.clone();
+                let mut data = block.data.to_vec();
                 data[i] ^= flip;
                 let Ok(b) = Block::new(data, Arc::from("f"), 0) else {
                     continue;

@@ -178,8 +178,17 @@ pub fn compress_block(ctype: CompressionType, raw: &[u8], out: &mut Vec<u8>) -> 
 pub fn decompress_block(ctype: CompressionType, stored: Vec<u8>) -> Result<Vec<u8>, String> {
     match ctype {
         CompressionType::None => Ok(stored),
+        c => decompress(c, &stored),
+    }
+}
+
+/// [`decompress_block`] from borrowed bytes (a block in a mapped file);
+/// a block stored uncompressed comes back copied.
+pub fn decompress(ctype: CompressionType, stored: &[u8]) -> Result<Vec<u8>, String> {
+    match ctype {
+        CompressionType::None => Ok(stored.to_vec()),
         CompressionType::Snappy => {
-            let n = snap::raw::decompress_len(&stored)
+            let n = snap::raw::decompress_len(stored)
                 .map_err(|e| format!("snappy: bad length header: {e}"))?;
             // Snappy cannot expand more than ~64x; a bigger claim is damage.
             if n > MAX_DECOMPRESSED || n > stored.len().saturating_mul(64) + 64 {
@@ -187,7 +196,7 @@ pub fn decompress_block(ctype: CompressionType, stored: Vec<u8>) -> Result<Vec<u
             }
             let mut out = vec![0u8; n];
             let got = snap::raw::Decoder::new()
-                .decompress(&stored, &mut out)
+                .decompress(stored, &mut out)
                 .map_err(|e| format!("snappy: {e}"))?;
             if got != n {
                 return Err("snappy: length mismatch".to_string());
@@ -195,7 +204,7 @@ pub fn decompress_block(ctype: CompressionType, stored: Vec<u8>) -> Result<Vec<u
             Ok(out)
         }
         CompressionType::Lz4 => {
-            let (n, used) = decode_varint32(&stored).ok_or("lz4: bad length prefix")?;
+            let (n, used) = decode_varint32(stored).ok_or("lz4: bad length prefix")?;
             let n = n as usize;
             let body = &stored[used..];
             // LZ4 cannot expand more than 255x.
@@ -218,7 +227,7 @@ pub fn decompress_block(ctype: CompressionType, stored: Vec<u8>) -> Result<Vec<u
             let d = slot
                 .as_mut()
                 .ok_or_else(|| "zstd: cannot create a decompression context".to_string())?;
-            d.decompress(&stored, MAX_DECOMPRESSED)
+            d.decompress(stored, MAX_DECOMPRESSED)
                 .map_err(|e| format!("zstd: {e}"))
         }),
     }

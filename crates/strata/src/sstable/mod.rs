@@ -5,6 +5,7 @@
 
 pub mod block;
 pub mod block_builder;
+pub mod block_bytes;
 pub mod block_cache;
 pub mod bloom;
 pub mod compression;
@@ -17,6 +18,8 @@ pub mod reader;
 pub mod table_cache;
 pub mod writer;
 
+#[cfg(test)]
+mod mapped_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

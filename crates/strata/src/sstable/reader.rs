@@ -74,6 +74,9 @@ impl Default for ReadOpts {
 /// An open table file.
 pub struct Table {
     file: Arc<dyn RandomAccessFile>,
+    /// The file is mapped (`allow_mmap_reads`): uncompressed data blocks
+    /// are read in place, outside the block cache.
+    mapped: bool,
     file_number: u64,
     file_name: Arc<str>,
     file_size: u64,
@@ -122,7 +125,7 @@ impl Table {
         let data_end = file_size - FOOTER_SIZE as u64;
         let fbytes = file.read_at(data_end, FOOTER_SIZE)?;
         let footer = Footer::decode(&fbytes, &name, data_end)?;
-        let f = &*file;
+        let f = &file;
         let st = stats.as_deref();
         let meta = Arc::new(read_block(f, &name, footer.metaindex, data_end, true, st)?);
         let mut filter_handle = None;
@@ -168,7 +171,7 @@ impl Table {
                     ));
                 }
                 Some(
-                    BloomFilter::new(contents)
+                    BloomFilter::new(contents.into_vec())
                         .map_err(|m| Error::corruption(&*name, h.offset, m))?,
                 )
             }
@@ -186,8 +189,10 @@ impl Table {
             index = index.with_handle_values();
         }
         let index = Arc::new(index);
+        let mapped = file.mapped().is_some();
         Ok(Table {
             file,
+            mapped,
             file_number,
             file_name: name,
             file_size,
@@ -278,20 +283,41 @@ impl Table {
     /// (`.add`, `.data.add`, `.data.bytes.insert`, `.bytes.write`, and
     /// `.add.redundant`/`.data.add.redundant` if another reader had just
     /// cached the same block).
+    ///
+    /// From a mapped file, an uncompressed block is read in place and
+    /// bypasses the block cache (as LevelDB does with mapped tables): a
+    /// hit would save nothing but the checksum, and the inserts and
+    /// evictions cost more than they save when the data outgrows the
+    /// cache. It counts as a read from the file, not as a cache miss.
     fn read_data_block(&self, handle: BlockHandle, opts: &ReadOpts) -> Result<Arc<Block>> {
-        self.read_data_block_from(&*self.file, handle, opts)
+        self.read_data_block_from(&self.file, handle, opts)
+    }
+
+    /// True if the block at `handle` is read in place from the map: the
+    /// file is mapped and the block is stored uncompressed. A handle
+    /// pointing outside the map is not, and its read reports the damage.
+    fn in_place(&self, handle: BlockHandle) -> bool {
+        let type_at = handle.offset.saturating_add(handle.size);
+        self.mapped
+            && type_at < self.data_end
+            && self
+                .file
+                .mapped()
+                .and_then(|m| m.get(type_at as usize))
+                .is_some_and(|&t| t == CompressionType::None.to_byte())
     }
 
     /// [`Self::read_data_block`], reading from `file` (the table's file, or
     /// a read-ahead window over it) on a cache miss.
     fn read_data_block_from(
         &self,
-        file: &dyn RandomAccessFile,
+        file: &Arc<dyn RandomAccessFile>,
         handle: BlockHandle,
         opts: &ReadOpts,
     ) -> Result<Arc<Block>> {
         let stats = self.stats.as_deref();
-        let Some(cache) = &self.block_cache else {
+        let cache = self.block_cache.as_ref().filter(|_| !self.in_place(handle));
+        let Some(cache) = cache else {
             let b = self.load_block(file, handle, opts.verify_checksums, opts.for_compaction)?;
             self.count_file_read(handle, opts);
             return Ok(Arc::new(b));
@@ -351,7 +377,7 @@ impl Table {
     /// as in RocksDB) or `rocksdb.read.block.compaction.micros`.
     fn load_block(
         &self,
-        file: &dyn RandomAccessFile,
+        file: &Arc<dyn RandomAccessFile>,
         handle: BlockHandle,
         verify: bool,
         for_compaction: bool,
@@ -421,9 +447,10 @@ impl Table {
 
     /// An iterator over every entry.
     pub fn iter(self: &Arc<Self>, opts: ReadOpts) -> TableIterator {
-        let readahead = (opts.readahead > 0).then(|| {
-            Box::new(ReadaheadFile::new(self.file.clone(), opts.readahead))
-                as Box<dyn RandomAccessFile>
+        // A mapped file needs no window: its blocks are read in place.
+        let readahead = (opts.readahead > 0 && !self.mapped).then(|| {
+            Arc::new(ReadaheadFile::new(self.file.clone(), opts.readahead))
+                as Arc<dyn RandomAccessFile>
         });
         TableIterator {
             table: self.clone(),
@@ -480,7 +507,7 @@ impl Table {
         let mut prev: Vec<u8> = Vec::new();
         let mut first = true;
         for (sep, h) in self.index_entries()? {
-            let block = Arc::new(self.load_block(&*self.file, h, true, false)?);
+            let block = Arc::new(self.load_block(&self.file, h, true, false)?);
             let mut it = block.internal_iter();
             it.seek_to_first();
             while it.valid() {
@@ -510,7 +537,7 @@ impl Table {
 pub struct TableIterator {
     table: Arc<Table>,
     /// The read-ahead window data blocks are read through, if any.
-    readahead: Option<Box<dyn RandomAccessFile>>,
+    readahead: Option<Arc<dyn RandomAccessFile>>,
     opts: ReadOpts,
     index_iter: BlockIter,
     data_iter: Option<BlockIter>,
@@ -548,7 +575,7 @@ impl TableIterator {
                 return true;
             }
         }
-        let file = self.readahead.as_deref().unwrap_or(&*self.table.file);
+        let file = self.readahead.as_ref().unwrap_or(&self.table.file);
         match self.table.read_data_block_from(file, h, &self.opts) {
             Ok(b) => {
                 match &mut self.data_iter {

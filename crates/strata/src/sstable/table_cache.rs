@@ -20,6 +20,7 @@ pub struct TableCache {
     stats: Option<Arc<Statistics>>,
     tables: OpenFiles<Table>,
     direct_reads: bool,
+    mmap_reads: bool,
     advise_random: bool,
 }
 
@@ -49,6 +50,7 @@ impl TableCache {
             stats,
             tables: OpenFiles::new(max_open_files),
             direct_reads: false,
+            mmap_reads: false,
             advise_random: false,
         }
     }
@@ -56,6 +58,12 @@ impl TableCache {
     /// Opens tables with O_DIRECT (`use_direct_reads`).
     pub fn with_direct_reads(mut self, direct: bool) -> Self {
         self.direct_reads = direct;
+        self
+    }
+
+    /// Opens tables through a memory map (`allow_mmap_reads`).
+    pub fn with_mmap_reads(mut self, mmap: bool) -> Self {
+        self.mmap_reads = mmap;
         self
     }
 
@@ -91,7 +99,11 @@ impl TableCache {
 
     fn open_table(&self, file_number: u64) -> Result<Arc<Table>> {
         let path = table_file_name(&self.db_dir, file_number);
-        let file = self.fs.open_random_opt(&path, self.direct_reads)?;
+        let file = if self.mmap_reads && !self.direct_reads {
+            self.fs.open_random_mapped(&path)?
+        } else {
+            self.fs.open_random_opt(&path, self.direct_reads)?
+        };
         if self.advise_random && !self.direct_reads {
             file.advise_random();
         }

@@ -81,6 +81,23 @@ pub fn open_table(
     Ok((Arc::new(t), f))
 }
 
+/// Writes table bytes to a file in `dir` and opens the table through a
+/// memory map of it (`allow_mmap_reads`); returns the table and the file.
+pub fn open_mapped_table(
+    dir: &std::path::Path,
+    data: &[u8],
+    cache: Option<Arc<BlockCache>>,
+    stats: Option<Arc<Statistics>>,
+) -> Result<(Arc<Table>, Arc<dyn crate::fs::RandomAccessFile>)> {
+    use crate::fs::FileSystem;
+    let path = dir.join("000007.sst");
+    std::fs::write(&path, data).expect("write the table file");
+    let f = crate::fs::PosixFileSystem.open_random_mapped(&path)?;
+    let name = path.display().to_string();
+    let t = Table::open(f.clone(), 7, name, cache, stats)?;
+    Ok((Arc::new(t), f))
+}
+
 /// `n` bytes of xorshift64 noise from `seed` (made odd, so that every seed
 /// gives noise), which does not compress.
 pub fn noise(n: usize, seed: u64) -> Vec<u8> {

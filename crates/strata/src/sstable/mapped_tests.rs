@@ -1,0 +1,181 @@
+//! Tables read through a memory map (`allow_mmap_reads`): uncompressed
+//! blocks are read in place and stay out of the block cache, compressed
+//! ones are decompressed into it, and damage is still Corruption naming
+//! the file and the block's offset.
+
+use std::sync::Arc;
+
+use crate::iter::InternalIterator;
+use crate::stats::{Statistics, Ticker};
+use crate::types::{make_internal_key, ValueType};
+
+use super::testutil::{build_table, noise, open_mapped_table};
+use super::*;
+
+type Entries = Vec<(Vec<u8>, Vec<u8>)>;
+
+/// 2,000 keys with 100-byte incompressible values: about 50 data blocks.
+fn entries() -> Entries {
+    (0..2000u64)
+        .map(|i| {
+            let k = make_internal_key(format!("key{i:06}").as_bytes(), i + 1, ValueType::Value);
+            (k, noise(100, i))
+        })
+        .collect()
+}
+
+fn opts(compression: CompressionType) -> TableOptions {
+    TableOptions {
+        compression,
+        bloom_bits_per_key: 10.0,
+        ..TableOptions::default()
+    }
+}
+
+#[test]
+fn mapped_tables_read_what_was_written_and_pin_values_in_the_map() {
+    let e = entries();
+    let dir = tempfile::tempdir().unwrap();
+    for compression in [CompressionType::None, CompressionType::Snappy] {
+        // Compressible values, so a Snappy table stores its blocks compressed.
+        let e: Entries = e
+            .iter()
+            .map(|(k, v)| (k.clone(), [&v[..20], &[b'c'; 80]].concat()))
+            .collect();
+        let (data, _, _) = build_table(&opts(compression), &e);
+        let (t, file) = open_mapped_table(dir.path(), &data, None, None).unwrap();
+        let map = file.mapped().unwrap().as_ptr_range();
+        let ro = ReadOpts::default();
+        for (k, v) in &e {
+            let (key, value) = t.get_pinned(k, &ro).unwrap().unwrap();
+            assert_eq!((&key, &value[..]), (k, &v[..]));
+            // In place exactly when the block is stored uncompressed.
+            let in_map = map.contains(&value.as_ptr());
+            assert_eq!(
+                in_map,
+                compression == CompressionType::None,
+                "{compression}"
+            );
+        }
+        let mut it = t.iter(ro);
+        it.seek_to_first();
+        let mut got = Vec::new();
+        while it.valid() {
+            got.push((it.key().to_vec(), it.value().to_vec()));
+            it.next();
+        }
+        it.status().unwrap();
+        assert_eq!(got, e, "{compression}");
+        t.verify_checksums().unwrap();
+    }
+}
+
+#[test]
+fn mapped_uncompressed_blocks_bypass_the_block_cache_and_compressed_ones_fill_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = entries();
+    let cases = [
+        (CompressionType::None, e.clone()),
+        (
+            CompressionType::Snappy,
+            e.iter()
+                .map(|(k, v)| (k.clone(), [&v[..20], &[b'c'; 80]].concat()))
+                .collect(),
+        ),
+    ];
+    for (compression, e) in cases {
+        let (data, _, _) = build_table(&opts(compression), &e);
+        let cache = Arc::new(BlockCache::new(1 << 20));
+        let stats = Statistics::new();
+        let (t, _) =
+            open_mapped_table(dir.path(), &data, Some(cache.clone()), Some(stats.clone())).unwrap();
+        for (k, _) in e.iter().step_by(7) {
+            t.get(k, &ReadOpts::default()).unwrap().unwrap();
+        }
+        let reads = stats.ticker(Ticker::NonLastLevelReadCount);
+        let misses = stats.ticker(Ticker::BlockCacheMiss);
+        let hits = stats.ticker(Ticker::BlockCacheHit);
+        if compression == CompressionType::None {
+            assert_eq!(cache.usage(), 0, "an in-place block was cached");
+            assert_eq!((hits, misses), (0, 0));
+            assert_eq!(
+                reads,
+                e.len().div_ceil(7) as u64,
+                "every Get reads its block"
+            );
+        } else {
+            assert!(cache.usage() > 0, "decompressed blocks go to the cache");
+            assert!(hits > 0 && misses > 0, "hits {hits} misses {misses}");
+            assert_eq!(reads, misses, "only misses read the file");
+        }
+        // Every read from the map checks its checksum.
+        assert!(stats.ticker(Ticker::BlockChecksumComputeCount) >= reads);
+    }
+}
+
+#[test]
+fn a_damaged_mapped_block_is_corruption_naming_the_file_and_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = entries();
+    let (data, _, _) = build_table(&opts(CompressionType::None), &e);
+    let (t, _) = open_mapped_table(dir.path(), &data, None, None).unwrap();
+    let (_, second) = t.index_entries().unwrap()[1].clone();
+    drop(t);
+    let mut bad = data.clone();
+    bad[second.offset as usize + 10] ^= 0x40;
+    let (t, _) = open_mapped_table(dir.path(), &bad, None, None).unwrap();
+    let in_second = t
+        .index_entries()
+        .unwrap()
+        .iter()
+        .position(|(_, h)| *h == second)
+        .unwrap();
+    assert_eq!(in_second, 1);
+    let mut it = t.iter(ReadOpts::default());
+    it.seek_to_first();
+    while it.valid() {
+        it.next();
+    }
+    let err = it.status().unwrap_err();
+    assert!(err.is_corruption(), "{err}");
+    let msg = err.to_string();
+    assert!(msg.contains("000007.sst"), "{msg}");
+    assert!(msg.contains(&format!("offset {}", second.offset)), "{msg}");
+    assert!(msg.contains("checksum"), "{msg}");
+    // Without verification the damaged byte is read as it is (a value
+    // byte here), as from a file.
+    let mut quiet = t.iter(ReadOpts {
+        verify_checksums: false,
+        ..ReadOpts::default()
+    });
+    quiet.seek_to_first();
+    let mut n = 0;
+    while quiet.valid() {
+        n += 1;
+        quiet.next();
+    }
+    assert!(quiet.status().is_ok() || quiet.status().unwrap_err().is_corruption());
+    assert!(n > 0);
+}
+
+#[test]
+fn a_mapped_table_cut_short_is_corruption_at_open_or_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let (data, _, _) = build_table(&opts(CompressionType::None), &entries());
+    for len in [0, 1, 40, data.len() / 2, data.len() - 1] {
+        match open_mapped_table(dir.path(), &data[..len], None, None) {
+            Err(err) => {
+                assert!(err.is_corruption(), "len {len}: {err}");
+                assert!(err.to_string().contains("000007.sst"), "len {len}: {err}");
+            }
+            Ok((t, _)) => {
+                let mut it = t.iter(ReadOpts::default());
+                it.seek_to_first();
+                while it.valid() {
+                    it.next();
+                }
+                assert!(it.status().unwrap_err().is_corruption(), "len {len}");
+            }
+        }
+    }
+}
