@@ -182,7 +182,11 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
     if v.raw("use_direct_reads") == "true" {
         set("use_direct_reads", "use_direct_reads", "true".into());
     }
-    set("mmap_read", "allow_mmap_reads", v.raw("mmap_read").into());
+    // db_bench's default is its engine's own (`Options().allow_mmap_reads`):
+    // RocksDB's false, Strata's true. Only a given flag sets it.
+    if v.was_given("mmap_read") {
+        set("mmap_read", "allow_mmap_reads", v.raw("mmap_read").into());
+    }
     set(
         "advise_random_on_open",
         "advise_random_on_open",

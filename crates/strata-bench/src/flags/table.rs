@@ -478,7 +478,7 @@ pub static FLAGS: &[FlagSpec] = &[
         "mmap_read",
         Bool,
         "false",
-        "Allow reads to occur via mmap-ing files",
+        "Allow reads to occur via mmap-ing files. Not given: the engine's own default (Strata: true; RocksDB: false; LevelDB always maps, fjall never does)",
     ),
     f(
         "advise_random_on_open",

@@ -212,8 +212,8 @@ pub fn read_block(
 /// `verify`) the checksum; no decompression. From a mapped file the bytes
 /// stay in place in the map; otherwise they are read into a new buffer.
 /// With `stats`, a checksum check counts in
-/// `rocksdb.block.checksum.compute.count`, and a read from the file (not
-/// a map) is timed into `rocksdb.sst.read.micros`.
+/// `rocksdb.block.checksum.compute.count`, and the read (from the file or
+/// the map) is timed into `rocksdb.sst.read.micros`.
 pub fn read_raw_block(
     file: &Arc<dyn RandomAccessFile>,
     file_name: &Arc<str>,
@@ -242,6 +242,7 @@ pub fn read_raw_block(
     let n = handle.size as usize;
     let at = handle.offset as usize;
     let short = || Error::corruption(&**file_name, handle.offset, "short block read");
+    let start = stats.map(|_| std::time::Instant::now());
     let (contents, trailer) = if let Some(map) = file.mapped() {
         let trailer: [u8; BLOCK_TRAILER_SIZE] = map
             .get(at + n..at + n + BLOCK_TRAILER_SIZE)
@@ -250,11 +251,7 @@ pub fn read_raw_block(
         let contents = BlockBytes::mapped(file, at..at + n).ok_or_else(short)?;
         (contents, trailer)
     } else {
-        let start = stats.map(|_| std::time::Instant::now());
         let mut buf = file.read_at(handle.offset, n + BLOCK_TRAILER_SIZE)?;
-        if let (Some(s), Some(t)) = (stats, start) {
-            s.record_histogram(Histogram::SstReadMicros, t.elapsed().as_micros() as u64);
-        }
         if buf.len() != n + BLOCK_TRAILER_SIZE {
             return Err(short());
         }
@@ -262,6 +259,9 @@ pub fn read_raw_block(
         buf.truncate(n);
         (BlockBytes::from(buf), trailer)
     };
+    if let (Some(s), Some(t)) = (stats, start) {
+        s.record_histogram(Histogram::SstReadMicros, t.elapsed().as_micros() as u64);
+    }
     let type_byte = trailer[0];
     if verify {
         if let Some(s) = stats {

@@ -74,8 +74,8 @@ impl Default for ReadOpts {
 /// An open table file.
 pub struct Table {
     file: Arc<dyn RandomAccessFile>,
-    /// The file is mapped (`allow_mmap_reads`): uncompressed data blocks
-    /// are read in place, outside the block cache.
+    /// The file is mapped (`allow_mmap_reads`): uncompressed blocks are
+    /// read in place, and need no read-ahead window.
     mapped: bool,
     file_number: u64,
     file_name: Arc<str>,
@@ -284,27 +284,12 @@ impl Table {
     /// `.add.redundant`/`.data.add.redundant` if another reader had just
     /// cached the same block).
     ///
-    /// From a mapped file, an uncompressed block is read in place and
-    /// bypasses the block cache (as LevelDB does with mapped tables): a
-    /// hit would save nothing but the checksum, and the inserts and
-    /// evictions cost more than they save when the data outgrows the
-    /// cache. It counts as a read from the file, not as a cache miss.
+    /// From a mapped file, an uncompressed block is a reference into the
+    /// map: a miss reads it in place (checking its checksum) and caches
+    /// that reference, so neither a miss nor a hit copies it, and a hit
+    /// skips the checksum as with a file read.
     fn read_data_block(&self, handle: BlockHandle, opts: &ReadOpts) -> Result<Arc<Block>> {
         self.read_data_block_from(&self.file, handle, opts)
-    }
-
-    /// True if the block at `handle` is read in place from the map: the
-    /// file is mapped and the block is stored uncompressed. A handle
-    /// pointing outside the map is not, and its read reports the damage.
-    fn in_place(&self, handle: BlockHandle) -> bool {
-        let type_at = handle.offset.saturating_add(handle.size);
-        self.mapped
-            && type_at < self.data_end
-            && self
-                .file
-                .mapped()
-                .and_then(|m| m.get(type_at as usize))
-                .is_some_and(|&t| t == CompressionType::None.to_byte())
     }
 
     /// [`Self::read_data_block`], reading from `file` (the table's file, or
@@ -316,8 +301,7 @@ impl Table {
         opts: &ReadOpts,
     ) -> Result<Arc<Block>> {
         let stats = self.stats.as_deref();
-        let cache = self.block_cache.as_ref().filter(|_| !self.in_place(handle));
-        let Some(cache) = cache else {
+        let Some(cache) = &self.block_cache else {
             let b = self.load_block(file, handle, opts.verify_checksums, opts.for_compaction)?;
             self.count_file_read(handle, opts);
             return Ok(Arc::new(b));

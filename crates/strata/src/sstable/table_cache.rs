@@ -61,7 +61,8 @@ impl TableCache {
         self
     }
 
-    /// Opens tables through a memory map (`allow_mmap_reads`).
+    /// Opens tables through a memory map (`allow_mmap_reads`), unless
+    /// they are opened with O_DIRECT.
     pub fn with_mmap_reads(mut self, mmap: bool) -> Self {
         self.mmap_reads = mmap;
         self
