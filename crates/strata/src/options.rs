@@ -355,8 +355,8 @@ with_setters! {
         /// Checksums are verified when a block is read from the map, not
         /// on a cache hit, as with file reads. Default: true, unlike
         /// RocksDB (false): on data in the page cache it measured 1.3 to
-        /// 1.5 times the Gets, scans and seeks of `pread` reads
-        /// (docs/design.md, "Read path"). Does not apply with
+        /// 1.6 times the Gets, scans and seeks of `pread` reads
+        /// (docs/design/engine.md, "Table reads"). Does not apply with
         /// `use_direct_reads`, which reads around the page cache a map
         /// reads through. Only table files are mapped, and the engine never
         /// changes one once written; a table file shortened by another
