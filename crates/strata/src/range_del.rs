@@ -319,6 +319,13 @@ impl InternalIterator for RangeDelMaskIter {
             self.inner.value()
         }
     }
+    fn pinned_value(&self) -> Option<crate::pinnable::PinnableSlice> {
+        if self.masked {
+            None
+        } else {
+            self.inner.pinned_value()
+        }
+    }
     fn status(&self) -> Result<()> {
         self.inner.status()
     }

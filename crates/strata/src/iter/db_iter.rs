@@ -51,7 +51,7 @@ pub struct DbIterator {
     direction: Direction,
     valid: bool,
     saved_key: Vec<u8>,
-    saved_value: Vec<u8>,
+    saved_value: SavedValue,
     lower: Option<Vec<u8>>,
     upper: Option<Vec<u8>>,
     error: Option<Error>,
@@ -93,7 +93,7 @@ impl DbIterator {
             direction: Direction::Forward,
             valid: false,
             saved_key: Vec::new(),
-            saved_value: Vec::new(),
+            saved_value: SavedValue::default(),
             lower,
             upper,
             error: None,
@@ -242,7 +242,7 @@ impl DbIterator {
         }
         let raw = match self.direction {
             Direction::Forward => self.iter.value(),
-            Direction::Reverse => &self.saved_value,
+            Direction::Reverse => self.saved_value.as_slice(),
         };
         let key = match self.direction {
             Direction::Forward => crate::types::user_key(self.iter.key()),
@@ -326,7 +326,7 @@ impl DbIterator {
         }
         match self.direction {
             Direction::Forward => self.iter.value(),
-            Direction::Reverse => &self.saved_value,
+            Direction::Reverse => self.saved_value.as_slice(),
         }
     }
 
@@ -625,8 +625,7 @@ impl DbIterator {
                     _ => {
                         self.saved_key.clear();
                         self.saved_key.extend_from_slice(p.user_key);
-                        self.saved_value.clear();
-                        self.saved_value.extend_from_slice(self.iter.value());
+                        self.saved_value.keep(self.iter.as_ref());
                         self.operands.clear();
                         base = None;
                     }
@@ -649,7 +648,7 @@ impl DbIterator {
             self.blob_value = None;
         } else if value_type == ValueType::Merge {
             self.blob_value = None;
-            let base = base.map(|t| (t, std::mem::take(&mut self.saved_value)));
+            let base = base.map(|t| (t, self.saved_value.take()));
             let operands = std::mem::take(&mut self.operands);
             let ops: Vec<&[u8]> = operands.iter().map(Vec::as_slice).collect();
             self.merge_current(base, &ops);
@@ -907,5 +906,42 @@ mod tests {
         assert_eq!(collect(it), ["c=c3"]);
         let it = build_bounded(&data(), 100, Some(b"a"), Some(b"d"));
         assert_eq!(collect(it.reverse()), ["c=c3", "a=a5"]);
+    }
+}
+
+/// The value a reverse step keeps after the child iterator has moved past
+/// it: a reference into the data block that holds it when the child can
+/// give one (no copy, however large the value), else a copy.
+#[derive(Default)]
+struct SavedValue {
+    copy: Vec<u8>,
+    pin: Option<crate::pinnable::PinnableSlice>,
+}
+
+impl SavedValue {
+    fn clear(&mut self) {
+        self.copy.clear();
+        self.pin = None;
+    }
+
+    /// Keeps `it`'s current value.
+    fn keep(&mut self, it: &dyn InternalIterator) {
+        self.copy.clear();
+        self.pin = it.pinned_value();
+        if self.pin.is_none() {
+            self.copy.extend_from_slice(it.value());
+        }
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        self.pin.as_deref().unwrap_or(&self.copy)
+    }
+
+    /// The value as a vector, leaving this empty.
+    fn take(&mut self) -> Vec<u8> {
+        match self.pin.take() {
+            Some(p) => p.into_vec(),
+            None => std::mem::take(&mut self.copy),
+        }
     }
 }

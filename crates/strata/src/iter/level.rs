@@ -222,6 +222,12 @@ impl InternalIterator for LevelIterator {
         debug_assert!(!self.lazy, "value() of a lazy position");
         self.cur.as_ref().expect("valid").value()
     }
+    fn pinned_value(&self) -> Option<crate::pinnable::PinnableSlice> {
+        if self.lazy {
+            return None;
+        }
+        self.cur.as_ref()?.pinned_value()
+    }
     fn is_lazy(&self) -> bool {
         self.lazy && self.error.is_none()
     }

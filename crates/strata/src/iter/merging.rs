@@ -152,6 +152,9 @@ impl InternalIterator for MergingIterator {
     fn value(&self) -> &[u8] {
         self.cur().value()
     }
+    fn pinned_value(&self) -> Option<crate::pinnable::PinnableSlice> {
+        self.cur().pinned_value()
+    }
     fn status(&self) -> Result<()> {
         for c in &self.children {
             c.status()?;

@@ -29,6 +29,13 @@ pub trait InternalIterator: Send {
     fn value(&self) -> &[u8];
     /// The first error met, if any.
     fn status(&self) -> Result<()>;
+    /// The current value as a reference to the block that holds it, when
+    /// the iterator reads from one (a table's data block): a holder keeps
+    /// the value without copying it. `None` (the default) when it cannot;
+    /// the caller copies `value()` then. Requires `valid()`.
+    fn pinned_value(&self) -> Option<crate::pinnable::PinnableSlice> {
+        None
+    }
     /// True when the iterator sits on a key it knows without having read
     /// the entry: a level positioned at a table's smallest key (from the
     /// table's metadata) without opening it. Only `key()` may be read

@@ -691,6 +691,11 @@ impl InternalIterator for TableIterator {
         self.data_iter.as_ref().map_or(&[], |d| d.value())
     }
 
+    fn pinned_value(&self) -> Option<PinnableSlice> {
+        let d = self.data_iter.as_ref()?;
+        PinnableSlice::pinned(d.block().clone(), d.value_range())
+    }
+
     fn status(&self) -> Result<()> {
         if let Some(e) = &self.status {
             return Err(e.duplicate());
