@@ -92,11 +92,6 @@ impl Block {
         self.data.get(range)
     }
 
-    /// True if the contents lie in place in a mapped table file.
-    pub fn is_mapped(&self) -> bool {
-        self.data.is_mapped()
-    }
-
     /// Size of the uncompressed contents (the block cache's charge).
     pub fn size(&self) -> usize {
         self.data.len()
