@@ -74,9 +74,6 @@ impl Default for ReadOpts {
 /// An open table file.
 pub struct Table {
     file: Arc<dyn RandomAccessFile>,
-    /// The file is mapped (`allow_mmap_reads`): uncompressed blocks are
-    /// read in place, and need no read-ahead window.
-    mapped: bool,
     file_number: u64,
     file_name: Arc<str>,
     file_size: u64,
@@ -189,10 +186,8 @@ impl Table {
             index = index.with_handle_values();
         }
         let index = Arc::new(index);
-        let mapped = file.mapped().is_some();
         Ok(Table {
             file,
-            mapped,
             file_number,
             file_name: name,
             file_size,
@@ -432,7 +427,8 @@ impl Table {
     /// An iterator over every entry.
     pub fn iter(self: &Arc<Self>, opts: ReadOpts) -> TableIterator {
         // A mapped file needs no window: its blocks are read in place.
-        let readahead = (opts.readahead > 0 && !self.mapped).then(|| {
+        let mapped = self.file.mapped().is_some();
+        let readahead = (opts.readahead > 0 && !mapped).then(|| {
             Arc::new(ReadaheadFile::new(self.file.clone(), opts.readahead))
                 as Arc<dyn RandomAccessFile>
         });
