@@ -1,5 +1,5 @@
 //! `--json_report=PATH`: every figure of the run in a versioned schema
-//! (documented in docs/bench.md, "JSON report").
+//! (documented in docs/strata-bench.md, "JSON report").
 
 use std::collections::BTreeMap;
 

@@ -4,7 +4,7 @@
 //! and defaults of db_bench 7.8.3), runs them on Strata (or, with the cargo
 //! feature `rocksdb` and `--engine=rocksdb`, on RocksDB through the same
 //! harness), and prints what db_bench prints. `--json_report=PATH` adds a
-//! machine-readable record of the run. See docs/bench.md.
+//! machine-readable record of the run. See docs/strata-bench.md.
 //!
 //! Entry point for the `strata` binary: [`run_cli`].
 
@@ -70,7 +70,7 @@ pub fn run_cli(args: Vec<String>) -> anyhow::Result<i32> {
 pub fn help_text() -> String {
     let mut s = String::from(
         "strata bench: db_bench-compatible benchmark: runs db_bench command lines (its flags, \
-         benchmarks and output) on Strata, LevelDB, fjall or RocksDB (--engine). See docs/bench.md.\n\
+         benchmarks and output) on Strata, LevelDB, fjall or RocksDB (--engine). See docs/strata-bench.md.\n\
          Usage: strata bench [--flag=value ...]\n\n\
          Flags (db_bench 7.8.3 names and defaults; [strata] marks extensions):\n",
     );

@@ -62,11 +62,11 @@ pub fn overview() -> String {
          \x20 cargo test --workspace\n\
          \n\
          Documentation (in the source tree):\n\
-         \x20 docs/README.md   index of all the documentation\n\
-         \x20 docs/bench.md    strata bench\n\
-         \x20 docs/lab.md      strata lab\n\
-         \x20 docs/inspect.md  strata inspect\n\
-         \x20 docs/stress.md   strata stress\n",
+         \x20 docs/README.md        index of all the documentation\n\
+         \x20 docs/strata-bench.md  strata bench\n\
+         \x20 docs/lab.md           strata lab\n\
+         \x20 docs/inspect.md       strata inspect\n\
+         \x20 docs/stress.md        strata stress\n",
     );
     s
 }

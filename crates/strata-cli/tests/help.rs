@@ -31,7 +31,7 @@ fn assert_is_overview(text: &str) {
         "{text}"
     );
     assert!(text.contains("\n  cargo test --workspace\n"), "{text}");
-    for doc in ["README", "bench", "lab", "inspect", "stress"] {
+    for doc in ["README", "strata-bench", "lab", "inspect", "stress"] {
         assert!(text.contains(&format!("docs/{doc}.md")), "{doc}: {text}");
     }
 }

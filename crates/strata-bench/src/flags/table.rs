@@ -718,7 +718,7 @@ pub static FLAGS: &[FlagSpec] = &[
         "json_report",
         Str,
         "",
-        "[strata] Write every figure of the run to this path as JSON (schema in docs/bench.md)",
+        "[strata] Write every figure of the run to this path as JSON (schema in docs/strata-bench.md)",
     ),
     f(
         "ycsb_request_distribution",

@@ -285,7 +285,7 @@ pub(crate) fn run_study(plan: &Plan, opts: &RunOptions) -> anyhow::Result<PathBu
 fn how_to_get(engine: &str) -> String {
     match engine {
         "rocksdb" => "For RocksDB: build `strata` with `cargo build --release --features rocksdb`, or give a release db_bench with --rocksdb-bench PATH.".into(),
-        "leveldb" => "For LevelDB: `strata bench --engine=leveldb` needs the LevelDB built into `strata` (see docs/bench.md), or give LevelDB's db_bench with --leveldb-bench PATH.".into(),
+        "leveldb" => "For LevelDB: `strata bench --engine=leveldb` needs the LevelDB built into `strata` (see docs/strata-bench.md), or give LevelDB's db_bench with --leveldb-bench PATH.".into(),
         e => format!("For {e}: check that `strata bench --engine={e}` runs."),
     }
 }
