@@ -13,6 +13,7 @@ use crate::compaction::drop_rules::{Decision, DropRules};
 use crate::compaction::job::thread_cpu_micros;
 use crate::compaction::merge_helper::{merge_until, MergeContext};
 use crate::compaction::output::OutputWriter;
+use crate::compaction::CompactionPolicy;
 use crate::error::{Error, Result};
 use crate::event_log::{compression_label, lsm_state, table_file_creation, Event};
 use crate::filename::FileNumber;
@@ -216,22 +217,13 @@ impl DbInner {
         compression_label(self.flush_table_opts(fam).compression.name())
     }
 
-    /// The table options of a flush's table: RocksDB's
-    /// `GetCompressionFlush`, where universal compaction with a
-    /// `compression_size_percent` leaves flushed tables uncompressed.
+    /// The table options of a flush's table, compressed as the family's
+    /// [`CompactionPolicy::flush_compresses`] says.
     fn flush_table_opts<'a>(
         &self,
         fam: &'a Family,
     ) -> std::borrow::Cow<'a, crate::sstable::TableOptions> {
-        self.output_table_opts(
-            fam,
-            fam.opts.compaction_style != crate::options::CompactionStyle::Universal
-                || fam
-                    .opts
-                    .compaction_options_universal
-                    .compression_size_percent
-                    < 0,
-        )
+        self.output_table_opts(fam, CompactionPolicy::of(&fam.opts).flush_compresses())
     }
 
     /// The table options for a family's new tables: the family's, or with
