@@ -5,8 +5,8 @@
 //! The mechanism (sleeping, waiting on the condition variable, counting
 //! `rocksdb.stall.micros`) lives in the write path.
 
-use crate::options::{CompactionStyle, Options};
-use crate::version::Version;
+use crate::compaction::CompactionPolicy;
+use crate::options::Options;
 
 /// Why writers are stalled; names follow RocksDB's `Write Stall (count)`
 /// keys in `rocksdb.cfstats`.
@@ -52,7 +52,7 @@ pub struct LsmShape {
     pub active_memtable_full: bool,
     /// Files in L0; under universal compaction, sorted runs (each L0 file
     /// and each non-empty level), as RocksDB's `l0_delay_trigger_count`
-    /// counts them.
+    /// counts them ([`CompactionPolicy::l0_trigger_count`]).
     pub l0_files: usize,
     /// Estimated bytes compaction must rewrite to bring every level under
     /// its target.
@@ -61,22 +61,6 @@ pub struct LsmShape {
     /// `BottommostFiles`): the settled part of the DB, against which
     /// compaction debt is judged.
     pub bottommost_bytes: u64,
-}
-
-/// The L0 count the stall and speed-up triggers compare: L0 files under
-/// leveled and FIFO compaction; under universal compaction every sorted run (each
-/// L0 file and each non-empty level), as RocksDB's
-/// `l0_delay_trigger_count` counts them.
-pub fn l0_trigger_count(v: &Version, style: CompactionStyle) -> usize {
-    match style {
-        CompactionStyle::Level | CompactionStyle::Fifo => v.files(0).len(),
-        CompactionStyle::Universal => {
-            v.files(0).len()
-                + (1..v.num_levels())
-                    .filter(|&l| !v.files(l).is_empty())
-                    .count()
-        }
-    }
 }
 
 /// Decides the stall state (stops before delays, as RocksDB does).
@@ -88,10 +72,8 @@ pub fn stall_state(shape: &LsmShape, o: &Options) -> StallState {
     // With automatic compactions off nothing would lower these counts:
     // RocksDB ignores the L0 and pending-bytes triggers then.
     let compactions = !o.disable_auto_compactions;
-    // FIFO lowers the L0 count only once the size limit is reached, so
-    // RocksDB's SanitizeOptions sets both L0 triggers to INT_MAX there.
-    let l0_triggers = compactions && o.compaction_style != CompactionStyle::Fifo;
-    if l0_triggers && shape.l0_files >= l0_stop_trigger(o) {
+    let policy = CompactionPolicy::of(o);
+    if compactions && shape.l0_files >= policy.l0_stop_at() {
         return StallState::Stopped(StallCause::L0FileCountLimit);
     }
     if compactions
@@ -103,7 +85,7 @@ pub fn stall_state(shape: &LsmShape, o: &Options) -> StallState {
     if o.max_write_buffer_number > 3 && shape.immutable_memtables >= max_imm && max_imm > 0 {
         return StallState::Delayed(StallCause::MemtableLimit);
     }
-    if l0_triggers && shape.l0_files >= l0_slowdown_trigger(o) {
+    if compactions && shape.l0_files >= policy.l0_slowdown_at() {
         return StallState::Delayed(StallCause::L0FileCountLimit);
     }
     if compactions
@@ -134,7 +116,9 @@ pub enum SpeedupCause {
 
 /// The L0 file count that slows writes, as RocksDB's `SanitizeOptions`
 /// leaves it: never below `level0_file_num_compaction_trigger` (a lower
-/// value would slow writes before compaction could start).
+/// value would slow writes before compaction could start). Writes slow
+/// down at [`CompactionPolicy::l0_slowdown_at`], this under leveled and
+/// universal compaction.
 pub fn l0_slowdown_trigger(o: &Options) -> usize {
     o.level0_slowdown_writes_trigger
         .max(o.level0_file_num_compaction_trigger)
@@ -165,14 +149,12 @@ pub fn l0_trigger_warning(o: &Options) -> Option<String> {
 /// from the compaction trigger to the slowdown trigger, or twice the
 /// compaction trigger if that is fewer (RocksDB's
 /// `GetL0FileCountForCompactionSpeedup`).
-/// Under FIFO the slowdown trigger counts as unbounded (see
-/// [`stall_state`]), which leaves twice the compaction trigger.
+/// The slowdown trigger is the policy's
+/// ([`CompactionPolicy::l0_slowdown_at`]): unbounded under FIFO, which
+/// leaves twice the compaction trigger.
 pub fn l0_files_for_compaction_speedup(o: &Options) -> usize {
     let trigger = o.level0_file_num_compaction_trigger;
-    let slowdown = match o.compaction_style {
-        CompactionStyle::Fifo => usize::MAX,
-        _ => l0_slowdown_trigger(o),
-    };
+    let slowdown = CompactionPolicy::of(o).l0_slowdown_at();
     let quarter = trigger.saturating_add(slowdown.saturating_sub(trigger) / 4);
     trigger.saturating_mul(2).min(quarter)
 }
@@ -457,40 +439,6 @@ mod tests {
     }
 
     #[test]
-    fn universal_counts_sorted_runs_toward_the_l0_triggers() {
-        use crate::version::edit::VersionEdit;
-        use crate::version::VersionBuilder;
-        let f = |n: u64, level: usize| {
-            let mut m = crate::version::edit::FileMetaData {
-                number: n,
-                file_size: 100,
-                smallest: crate::types::make_internal_key(b"a", n, crate::types::ValueType::Value),
-                largest: crate::types::make_internal_key(b"z", n, crate::types::ValueType::Value),
-                smallest_seq: n,
-                largest_seq: n,
-                num_entries: 1,
-                num_deletions: 0,
-                oldest_blob_file: 0,
-                newest_key_time: 0,
-            };
-            if level > 0 {
-                m.smallest_seq = 0;
-                m.largest_seq = 0;
-            }
-            (level, m)
-        };
-        let e = VersionEdit {
-            new_files: vec![f(1, 0), f(2, 0), f(3, 4), f(4, 6)],
-            ..VersionEdit::default()
-        };
-        let mut b = VersionBuilder::new(&Version::new(7));
-        b.apply(&e).unwrap();
-        let v = b.build();
-        assert_eq!(l0_trigger_count(&v, CompactionStyle::Level), 2);
-        assert_eq!(l0_trigger_count(&v, CompactionStyle::Universal), 4);
-    }
-
-    #[test]
     fn without_auto_compactions_only_memtables_stall_writers() {
         let o = Options {
             disable_auto_compactions: true,
@@ -514,10 +462,8 @@ mod tests {
     /// FIFO deletes files only past its size limit.
     #[test]
     fn fifo_ignores_the_l0_triggers() {
-        let o = Options {
-            compaction_style: CompactionStyle::Fifo,
-            ..o()
-        };
+        let mut o = o();
+        o.set("compaction_style", "kCompactionStyleFIFO").unwrap();
         let s = LsmShape {
             l0_files: 1000,
             ..LsmShape::default()

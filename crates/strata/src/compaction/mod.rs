@@ -7,6 +7,14 @@
 //! [`subcompaction`], [`output`], [`file_cut`], [`drop_rules`],
 //! [`merge_helper`].
 //!
+//! Where the compaction style is decided: [`policy`]. Every question whose
+//! answer depends on `compaction_style` (which picker picks, automatically
+//! and on a manual compaction; whether outputs and flushes compress; how
+//! files are cut; the pending compaction bytes and the L0 counts and
+//! triggers the write controller judges; the TTL and blob-file rules) is a
+//! method of [`CompactionPolicy`]; the DB and the write controller ask it
+//! and do not match on the style themselves.
+//!
 //! [`Version`]: crate::version::Version
 
 pub mod drop_rules;
@@ -19,66 +27,21 @@ pub mod job;
 pub mod leveled;
 pub mod merge_helper;
 pub mod output;
+pub mod policy;
 pub mod subcompaction;
 pub mod task;
 #[cfg(test)]
 pub(crate) mod testutil;
 pub mod universal;
 
-pub use task::{CompactionReason, CompactionTask};
+pub use policy::CompactionPolicy;
+pub use task::{Busy, CompactionReason, CompactionTask};
 
-use crate::options::{CompactionStyle, Options};
+use crate::options::Options;
 use crate::version::Version;
-pub use task::Busy;
 
-/// The automatic pick for the configured compaction style.
+/// The automatic pick for `o`'s compaction style at the current time
+/// ([`CompactionPolicy::pick_automatic`]).
 pub fn pick_automatic(v: &Version, busy: &Busy, o: &Options) -> Option<CompactionTask> {
-    if o.disable_auto_compactions {
-        return None;
-    }
-    match o.compaction_style {
-        CompactionStyle::Level => leveled::pick_compaction(v, busy, o),
-        CompactionStyle::Universal => {
-            universal::pick_universal_for(v, busy, o, &o.compaction_options_universal)
-        }
-        CompactionStyle::Fifo => fifo::pick_fifo(v, busy, o, crate::clock::unix_now()),
-    }
-}
-
-/// A full manual compaction under universal compaction (RocksDB's
-/// `CompactRange` there): every file of every level into the last level.
-pub fn pick_universal_full(v: &Version, busy: &Busy, o: &Options) -> Option<CompactionTask> {
-    let non_empty: Vec<usize> = (0..v.num_levels())
-        .filter(|&l| !v.files(l).is_empty())
-        .collect();
-    let &first = non_empty.first()?;
-    let last = v.num_levels() - 1;
-    let all: Vec<_> = non_empty
-        .iter()
-        .flat_map(|&l| v.files(l).iter().cloned())
-        .collect();
-    if all.iter().any(|f| busy.files.contains(&f.number)) {
-        return None;
-    }
-    let extra: Vec<_> = non_empty
-        .iter()
-        .filter(|&&l| l != first && l != last)
-        .map(|&l| (l, v.files(l).to_vec()))
-        .collect();
-    let output_level_inputs = if first == last {
-        Vec::new()
-    } else {
-        v.files(last).to_vec()
-    };
-    Some(CompactionTask {
-        level: first,
-        output_level: last,
-        inputs: v.files(first).to_vec(),
-        extra_inputs: extra,
-        output_level_inputs,
-        score: 0.0,
-        reason: CompactionReason::ManualCompaction,
-        target_file_size: universal::universal_target_file_size(o, last),
-        trivial_move: false,
-    })
+    CompactionPolicy::of(o).pick_automatic(v, busy, crate::clock::unix_now())
 }

@@ -11,17 +11,12 @@ use parking_lot::MutexGuard;
 use super::{DbInner, State};
 use crate::blob::gc_policy::{gc_cutoff_file_number, obsolete_blob_files};
 use crate::blob::BlobOutputOptions;
-use crate::compaction::fifo::pick_fifo;
 use crate::compaction::forced::pick_forced_blob_gc;
-use crate::compaction::job::{run_compaction, BlobJobConfig, FileCutConfig, JobContext};
-use crate::compaction::leveled::pick_manual;
+use crate::compaction::job::{run_compaction, BlobJobConfig, JobContext};
 use crate::compaction::subcompaction::{should_form_subcompactions, subcompaction_boundaries};
-use crate::compaction::universal::task_compresses;
-use crate::compaction::CompactionTask;
-use crate::compaction::{pick_automatic, pick_universal_full};
+use crate::compaction::{pick_automatic, CompactionPolicy, CompactionTask};
 use crate::error::{Error, Result};
 use crate::event_log::{compression_label, lsm_state, table_file_creation, Event};
-use crate::options::CompactionStyle;
 use crate::stats::{Histogram, Ticker};
 use crate::write_controller::{bg_job_limits, needs_compaction_speedup, SpeedupCause};
 
@@ -247,6 +242,7 @@ impl DbInner {
         let (lo, hi) = task.user_key_range();
         let fam = st.fam(cf).family.clone();
         let o = &fam.opts;
+        let policy = CompactionPolicy::of(o);
         let fs_ = st.fam_mut(cf);
         for f in task.all_inputs() {
             fs_.busy.files.insert(f.number);
@@ -299,16 +295,7 @@ impl DbInner {
         }
         // Universal's compression_size_percent may leave a young merge's
         // output uncompressed.
-        let table_opts = self.output_table_opts(
-            &fam,
-            o.compaction_style != CompactionStyle::Universal
-                || task_compresses(
-                    &version,
-                    task,
-                    &o.compaction_options_universal,
-                    o.num_levels,
-                ),
-        );
+        let table_opts = self.output_table_opts(&fam, policy.output_compresses(&version, task));
         if !task.trivial_move && !task.reason.is_deletion() {
             self.log.event(&compaction_started(
                 job,
@@ -334,7 +321,7 @@ impl DbInner {
                 rate_limiter: self.io_limiter.as_ref(),
                 bytes_per_sync: self.opts.effective_bytes_per_sync(),
                 blobs: blob_cfg,
-                file_cut: file_cut_config(o),
+                file_cut: policy.file_cut(),
                 readahead: self.opts.effective_compaction_readahead_size(),
                 on_table: Some(&on_table),
                 merge_operator: o.merge_operator.as_deref(),
@@ -580,8 +567,10 @@ impl DbInner {
         Ok(())
     }
 
-    /// Compacts `[begin, end]` level by level down to the last level that
-    /// holds data (RocksDB's `CompactRange`).
+    /// Compacts `[begin, end]` (RocksDB's `CompactRange`) in the passes the
+    /// family's [`CompactionPolicy`] plans: level by level down to the last
+    /// level that holds data under leveled compaction, one pick under
+    /// universal and FIFO compaction.
     pub(crate) fn compact_range(
         &self,
         cf: u32,
@@ -596,7 +585,7 @@ impl DbInner {
             self.bg_cv.wait_for(&mut st, Duration::from_millis(100));
         }
         let result = if st.families.get(&cf).is_some_and(|f| !f.dropping) {
-            self.manual_levels(&mut st, cf, begin, end)
+            self.manual_passes(&mut st, cf, begin, end)
         } else {
             Err(Error::InvalidArgument(format!(
                 "column family {cf} was dropped"
@@ -608,7 +597,7 @@ impl DbInner {
         result
     }
 
-    fn manual_levels(
+    fn manual_passes(
         &self,
         st: &mut MutexGuard<'_, State>,
         cf: u32,
@@ -616,52 +605,24 @@ impl DbInner {
         end: Option<&[u8]>,
     ) -> Result<()> {
         let fam = st.fam(cf).family.clone();
-        let o = &fam.opts;
+        let policy = CompactionPolicy::of(&fam.opts);
+        let passes = policy.manual_passes(&st.versions.current(cf));
         // No version is held across `run_task`: the job deletes the files
-        // it merged away only if no version still names them.
-        if o.compaction_style == CompactionStyle::Fifo {
-            // RocksDB's FIFO `CompactRange` is one FIFO pick.
-            let task = pick_fifo(
-                &st.versions.current(cf),
-                &st.fam(cf).busy,
-                o,
-                crate::clock::unix_now(),
-            );
-            if let Some(task) = task {
-                self.run_task(st, cf, &task)?;
-            }
-            return Ok(());
-        }
-        if o.compaction_style == CompactionStyle::Universal {
-            let task = pick_universal_full(&st.versions.current(cf), &st.fam(cf).busy, o);
-            if let Some(task) = task {
-                self.run_task(st, cf, &task)?;
-            }
-            return Ok(());
-        }
-        let last_nonempty = {
-            let v = st.versions.current(cf);
-            (0..v.num_levels())
-                .rev()
-                .find(|&l| !v.files(l).is_empty())
-                .unwrap_or(0)
-        };
-        for level in 0..last_nonempty.max(1) {
+        // it merged away only if no version still names them. Each pass
+        // picks from the version the one before it left.
+        for pass in 0..passes {
             if let Some(e) = &st.bg_error {
                 return Err(Error::Background(e.clone()));
             }
             if self.shutting_down.load(Ordering::Acquire) {
                 return Err(Error::ShutdownInProgress);
             }
-            // Every file of the level overlapping the range goes in one task
-            // (all L0 files, or the overlapping run of a sorted level).
-            let task = pick_manual(
+            let task = policy.pick_manual(
                 &st.versions.current(cf),
                 &st.fam(cf).busy,
-                o,
-                level,
-                begin,
-                end,
+                pass,
+                (begin, end),
+                crate::clock::unix_now(),
             );
             if let Some(task) = task {
                 self.run_task(st, cf, &task)?;
@@ -730,22 +691,6 @@ impl DbInner {
         }
         first
     }
-}
-
-/// How leveled compactions cut output files (compaction/file_cut.rs);
-/// universal compactions use the size target alone.
-fn file_cut_config(o: &crate::options::Options) -> Option<FileCutConfig> {
-    if o.compaction_style != crate::options::CompactionStyle::Level {
-        return None;
-    }
-    let max = match o.max_compaction_bytes {
-        0 => o.target_file_size_base.saturating_mul(25),
-        n => n,
-    };
-    Some(FileCutConfig {
-        max_compaction_bytes: max,
-        dynamic: o.level_compaction_dynamic_file_size,
-    })
 }
 
 /// The LOG's list of a compaction's inputs, as RocksDB's "Compaction start

@@ -13,6 +13,7 @@ use crate::compaction::drop_rules::{Decision, DropRules};
 use crate::compaction::job::thread_cpu_micros;
 use crate::compaction::merge_helper::{merge_until, MergeContext};
 use crate::compaction::output::OutputWriter;
+use crate::compaction::CompactionPolicy;
 use crate::error::{Error, Result};
 use crate::event_log::{compression_label, lsm_state, table_file_creation, Event};
 use crate::filename::FileNumber;
@@ -33,6 +34,15 @@ pub(crate) struct FlushPayload {
     pub dropped: u64,
 }
 
+/// What one flush writes: a family's sealed memtables, the snapshots whose
+/// versions it keeps, and the job its events name.
+struct FlushInput<'a> {
+    fam: &'a Family,
+    job: u64,
+    mems: &'a [Arc<MemTable>],
+    snapshots: Vec<u64>,
+}
+
 impl DbInner {
     /// Writes memtables to (at most) one L0 table without touching the
     /// version; the caller logs the edit. Runs without the state lock.
@@ -49,15 +59,13 @@ impl DbInner {
         let o = &fam.opts;
         let mut blobs = (o.enable_blob_files && o.blob_file_starting_level == 0)
             .then(|| self.blob_output(o, true).with_column_family(fam.id));
-        let r = self.write_level0_inner(
+        let input = FlushInput {
             fam,
             job,
             mems,
             snapshots,
-            new_file_number,
-            blobs.as_mut(),
-            payload,
-        );
+        };
+        let r = self.write_level0_inner(input, new_file_number, blobs.as_mut(), payload);
         match (r, blobs) {
             (Ok(f), Some(b)) => Ok((f, b.finish()?)),
             (Ok(f), None) => Ok((f, Vec::new())),
@@ -95,18 +103,21 @@ impl DbInner {
         .with_bytes_per_sync(self.opts.effective_bytes_per_sync())
     }
 
-    // The inputs of one flush, as `write_level0_table` splits them.
-    #[allow(clippy::too_many_arguments)]
+    // The table of `write_level0_table`, its values moved to `blobs` where
+    // given; the caller finishes or abandons `blobs`.
     fn write_level0_inner(
         &self,
-        fam: &Family,
-        job: u64,
-        mems: &[Arc<MemTable>],
-        snapshots: Vec<u64>,
+        input: FlushInput<'_>,
         new_file_number: &mut dyn FnMut() -> FileNumber,
         mut blobs: Option<&mut BlobOutput<'_>>,
         payload: &mut FlushPayload,
     ) -> Result<Option<FileMetaData>> {
+        let FlushInput {
+            fam,
+            job,
+            mems,
+            snapshots,
+        } = input;
         let children: Vec<Box<dyn InternalIterator>> = mems
             .iter()
             .map(|m| Box::new(MemTableIterator::new(m.clone())) as Box<dyn InternalIterator>)
@@ -216,22 +227,13 @@ impl DbInner {
         compression_label(self.flush_table_opts(fam).compression.name())
     }
 
-    /// The table options of a flush's table: RocksDB's
-    /// `GetCompressionFlush`, where universal compaction with a
-    /// `compression_size_percent` leaves flushed tables uncompressed.
+    /// The table options of a flush's table, compressed as the family's
+    /// [`CompactionPolicy::flush_compresses`] says.
     fn flush_table_opts<'a>(
         &self,
         fam: &'a Family,
     ) -> std::borrow::Cow<'a, crate::sstable::TableOptions> {
-        self.output_table_opts(
-            fam,
-            fam.opts.compaction_style != crate::options::CompactionStyle::Universal
-                || fam
-                    .opts
-                    .compaction_options_universal
-                    .compression_size_percent
-                    < 0,
-        )
+        self.output_table_opts(fam, CompactionPolicy::of(&fam.opts).flush_compresses())
     }
 
     /// The table options for a family's new tables: the family's, or with

@@ -10,14 +10,14 @@ use parking_lot::{Condvar, Mutex, MutexGuard};
 
 use super::{DbInner, State};
 use crate::batch::WriteBatch;
-use crate::compaction::leveled::estimated_pending_compaction_bytes;
+use crate::compaction::CompactionPolicy;
 use crate::error::{Error, Result};
 use crate::filename::wal_file_name;
 use crate::memtable::MemTable;
-use crate::options::{CompactionStyle, WriteOptions};
+use crate::options::WriteOptions;
 use crate::stats::{Histogram, Ticker};
 use crate::sync_point::{hit, SyncPoint};
-use crate::write_controller::{l0_trigger_count, stall_state, LsmShape, StallState};
+use crate::write_controller::{stall_state, LsmShape, StallState};
 
 /// Largest combined batch a group commit builds.
 const MAX_GROUP_BYTES: usize = 1 << 20;
@@ -368,6 +368,7 @@ impl DbInner {
         let v = st.versions.current(cf);
         let f = st.fam_mut(cf);
         let o = &f.family.opts;
+        let policy = CompactionPolicy::of(o);
         let (pending, bottommost) = match &f.pending_bytes_cache {
             // The Weak keeps the allocation, so its address cannot be
             // reused by a later version while the cache holds it.
@@ -377,17 +378,13 @@ impl DbInner {
                 (*pending, *bottommost)
             }
             _ => {
-                // RocksDB reports no pending compaction bytes for universal.
-                let pending = match o.compaction_style {
-                    CompactionStyle::Level => estimated_pending_compaction_bytes(&v, o),
-                    CompactionStyle::Universal | CompactionStyle::Fifo => 0,
-                };
+                let pending = policy.pending_compaction_bytes(&v);
                 let bottommost = v.bottommost_bytes();
                 f.pending_bytes_cache = Some((Arc::downgrade(&v), pending, bottommost));
                 (pending, bottommost)
             }
         };
-        let l0_files = l0_trigger_count(&v, o.compaction_style);
+        let l0_files = policy.l0_trigger_count(&v);
         LsmShape {
             immutable_memtables: f.imm.len(),
             active_memtable_full: force_switch || f.mem.is_full(o.write_buffer_size),
