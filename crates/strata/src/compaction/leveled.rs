@@ -158,8 +158,8 @@ pub fn level_scores(v: &Version, busy: &Busy, o: &Options) -> Vec<(usize, f64)> 
 /// is skipped, as RocksDB does for a blocked L0 -> base compaction: a base
 /// level emptied into the next one just before L0 lands on it would leave
 /// the next level with a few wide files that every later base-level file
-/// overlaps (study 5's 64 MB-base fill measured W-Amp 2.4 or 3.1-3.7 by
-/// that timing alone).
+/// overlaps, so the write amplification would hang on whether a compaction
+/// ends just before or just after a flush.
 pub fn pick_compaction(v: &Version, busy: &Busy, o: &Options) -> Option<CompactionTask> {
     let (base, _) = level_layout(v, o);
     let mut l0_waiting = false;
@@ -315,8 +315,7 @@ const MAX_FILES_PER_TRIVIAL_MOVE: usize = 4;
 /// is busy, and it stays within `max_compaction_bytes` and four files. A
 /// level just over its target then hands several files to the next level at
 /// once instead of one per pick, so the L0 compactions that follow rewrite
-/// a smaller level (study 5's leveled fills with the WAL on: Strata read
-/// 0.6 GB of L1 in its L0 -> L1 compactions where RocksDB read 0.4 GB).
+/// a smaller level, as they do under RocksDB.
 fn extend_trivial_move(
     v: &Version,
     busy: &Busy,
