@@ -9,12 +9,12 @@
 //!
 //! [`Version`]: crate::version::Version
 
+#[cfg(test)]
+mod datadriven_tests;
 pub mod drop_rules;
 pub mod fifo;
 pub mod file_cut;
 pub mod forced;
-#[cfg(test)]
-mod golden;
 pub mod job;
 pub mod leveled;
 pub mod merge_helper;
