@@ -24,6 +24,8 @@ pub mod task;
 #[cfg(test)]
 pub(crate) mod testutil;
 pub mod universal;
+#[cfg(test)]
+mod universal_sim;
 
 pub use task::{CompactionReason, CompactionTask};
 
