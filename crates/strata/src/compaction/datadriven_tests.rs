@@ -26,12 +26,14 @@
 //!   what the picker sees: the base level, level targets, scores (highest
 //!   first) and pending bytes under leveled; the sorted runs (newest first)
 //!   under universal; bytes and files under FIFO.
+//! - `runs` (universal): the sorted runs, as `define` prints them, those
+//!   holding a busy file marked `(busy)`.
 //! - `pick`: the automatic pick on the defined version.
 //! - `pick-manual`: a manual compaction: `level=<n>` (leveled's
 //!   `pick_manual`, with `begin=<key>` and `end=<key>` when bounded) or,
 //!   under universal, every file into the last level.
 //!
-//! Arguments of `pick` and `pick-manual`: `busy=<n>,<n>` (input files of
+//! Arguments of `runs`, `pick` and `pick-manual`: `busy=<n>,<n>` (input files of
 //! running compactions), `running=L<level>:<a>..<b>,...` (output ranges of
 //! running compactions), `flushing=<n>` and `flushing_bytes=<n>` (memtables
 //! being flushed), `now=<seconds>` (the clock, in seconds after the moment
@@ -198,7 +200,12 @@ impl State {
                 for line in &case.input {
                     self.define_line(line.trim(), at);
                 }
-                self.describe()
+                self.describe(&Busy::default())
+            }
+            "runs" if self.style == CompactionStyle::Universal => {
+                let mut o = self.opts.clone();
+                let call = Call::parse(&args, &mut o, at);
+                self.describe(&call.busy)
             }
             "pick" | "pick-manual" => {
                 let mut o = self.opts.clone();
@@ -240,8 +247,8 @@ impl State {
         }
     }
 
-    /// What the style's picker sees of the defined version.
-    fn describe(&self) -> String {
+    /// What the style's picker sees of the defined version, with `busy`.
+    fn describe(&self, busy: &Busy) -> String {
         let o = &self.opts;
         let v = version_with(o.num_levels, &self.files);
         let mut s = String::new();
@@ -253,7 +260,7 @@ impl State {
                     let _ = write!(s, " L{level}={t}");
                 }
                 s.push_str("\nscores:");
-                for (level, score) in leveled::level_scores(&v, &Busy::default(), o) {
+                for (level, score) in leveled::level_scores(&v, busy, o) {
                     let _ = write!(s, " L{level}={score:.2}");
                 }
                 let pending = leveled::estimated_pending_compaction_bytes(&v, o);
@@ -261,10 +268,13 @@ impl State {
             }
             CompactionStyle::Universal => {
                 s.push_str("runs:");
-                for r in universal::sorted_runs(&v, &Busy::default(), o.num_levels) {
+                for r in universal::sorted_runs(&v, busy, o.num_levels) {
                     let numbers: Vec<String> =
                         r.files.iter().map(|f| f.number.to_string()).collect();
                     let _ = write!(s, " L{}[{}]={}", r.level, numbers.join(" "), r.size);
+                    if r.being_compacted {
+                        s.push_str("(busy)");
+                    }
                 }
             }
             CompactionStyle::Fifo => {

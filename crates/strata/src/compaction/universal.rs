@@ -581,15 +581,11 @@ mod tests {
     }
 
     /// Bytes universal compaction would rewrite, from `v` as it stands, to
-    /// bring the sorted-run count under `l0_trigger`: the picker is replayed on
-    /// run sizes, each merge's inputs counted and replaced by one run of their
-    /// total size, until nothing qualifies.
-    ///
-    /// RocksDB itself reports 0 pending compaction bytes under universal
-    /// compaction (`EstimateCompactionBytesNeeded` is leveled only), so its
-    /// pending-bytes stall limits never fire there; a caller that wants
-    /// RocksDB's stall behaviour should feed 0 to the write controller and may
-    /// use this figure for reporting only.
+    /// bring the sorted-run count under `l0_trigger`: the choice is replayed
+    /// on run sizes alone, each merge's inputs counted and replaced by one
+    /// run of their total size, until nothing qualifies. (RocksDB reports 0
+    /// pending compaction bytes under universal compaction:
+    /// `EstimateCompactionBytesNeeded` is leveled only.)
     fn estimated_pending_compaction_bytes_universal(
         v: &Version,
         o: &UniversalOptions,
