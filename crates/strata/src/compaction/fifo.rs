@@ -192,163 +192,17 @@ fn pick_intra_l0(v: &Version, o: &Options) -> Option<CompactionTask> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::compaction::testutil::{l0, meta, version_with};
-    use crate::options::CompactionStyle;
+    use crate::options::{CompactionStyle, Options};
 
-    const NOW: u64 = 1_800_000_000;
-
-    fn opts(max: u64, allow: bool) -> Options {
-        Options {
-            compaction_style: CompactionStyle::Fifo,
-            compaction_options_fifo: FifoOptions {
-                max_table_files_size: max,
-                allow_compaction: allow,
-            },
-            write_buffer_size: 100,
-            level0_file_num_compaction_trigger: 3,
-            ttl: 0,
-            ..Options::default()
-        }
-    }
-
-    fn describe(t: &Option<CompactionTask>) -> String {
-        match t {
-            None => "none".into(),
-            Some(t) => format!(
-                "L{}->L{} reason={} inputs={:?} target={}",
-                t.level,
-                t.output_level,
-                t.reason.name(),
-                t.inputs.iter().map(|f| f.number).collect::<Vec<_>>(),
-                t.target_file_size
-            ),
-        }
-    }
-
-    #[test]
-    fn golden_oldest_l0_files_go_until_the_rest_fits() {
-        let v = version_with(7, &l0(&[50, 50, 50, 50, 50]));
-        // 250 bytes over a 160 limit: drop the oldest two (96, 97) -> 150.
-        assert_eq!(
-            describe(&pick_fifo(&v, &Busy::default(), &opts(160, false), NOW)),
-            "L0->L0 reason=FIFOMaxSize inputs=[96, 97] target=0"
-        );
-        assert_eq!(
-            describe(&pick_fifo(&v, &Busy::default(), &opts(250, false), NOW)),
-            "none"
-        );
-        // One FIFO job at a time.
-        let busy = Busy {
-            files: [100].into_iter().collect(),
-            ..Busy::default()
-        };
-        assert_eq!(
-            describe(&pick_fifo(&v, &busy, &opts(160, false), NOW)),
-            "none"
-        );
-    }
-
-    #[test]
-    fn golden_ttl_deletes_expired_oldest_files_when_that_is_enough() {
-        // Newest first: 100 written at NOW-10, 99 at NOW-500, 98 at NOW-900,
-        // 97 with no time (a table from before times were recorded).
-        let aged = |n: u64, age: Option<u64>| {
-            let mut m = meta(n, "a", "z", 50);
-            m.newest_key_time = age.map_or(0, |a| NOW - a);
-            (0, m)
-        };
-        let v = version_with(
-            7,
-            &[
-                aged(100, Some(10)),
-                aged(99, Some(500)),
-                aged(98, Some(900)),
-            ],
-        );
-        let ttl = |t: u64, max: u64| Options {
-            ttl: t,
-            ..opts(max, false)
-        };
-        // TTL 400: 98 and 99 expired (oldest first), 50 bytes left.
-        assert_eq!(
-            describe(&pick_fifo(&v, &Busy::default(), &ttl(400, 1000), NOW)),
-            "L0->L0 reason=FIFOTtl inputs=[98, 99] target=0"
-        );
-        // TTL 600: only 98.
-        assert_eq!(
-            describe(&pick_fifo(&v, &Busy::default(), &ttl(600, 1000), NOW)),
-            "L0->L0 reason=FIFOTtl inputs=[98] target=0"
-        );
-        // Deleting the expired files would still leave too much: the size
-        // pick takes over.
-        assert_eq!(
-            describe(&pick_fifo(&v, &Busy::default(), &ttl(600, 60), NOW)),
-            "L0->L0 reason=FIFOMaxSize inputs=[98, 99] target=0"
-        );
-        // An unknown time stops the walk: nothing older is judged.
-        let v = version_with(7, &[aged(100, Some(900)), aged(97, None)]);
-        assert_eq!(
-            describe(&pick_fifo(&v, &Busy::default(), &ttl(400, 1000), NOW)),
-            "none"
-        );
-    }
-
+    /// The default `ttl` is 30 days under FIFO only (the picks it makes are
+    /// in `testdata/compaction/fifo`).
     #[test]
     fn default_ttl_is_thirty_days_under_fifo_only() {
         let mut o = Options::default();
         assert_eq!(o.effective_ttl(), 0);
         o.compaction_style = CompactionStyle::Fifo;
         assert_eq!(o.effective_ttl(), 30 * 24 * 3600);
-        // A table 31 days old goes; one 29 days old stays.
-        let aged = |n: u64, days: u64| {
-            let mut m = meta(n, "a", "z", 50);
-            m.newest_key_time = NOW - days * 24 * 3600;
-            (0, m)
-        };
-        let v = version_with(7, &[aged(100, 29), aged(99, 31)]);
-        assert_eq!(
-            describe(&pick_fifo(&v, &Busy::default(), &o, NOW)),
-            "L0->L0 reason=FIFOTtl inputs=[99] target=0"
-        );
-    }
-
-    #[test]
-    fn golden_deeper_levels_are_purged_first_from_the_smallest_key() {
-        let mut files = l0(&[50]);
-        files.push((3, meta(1, "a", "c", 100)));
-        files.push((3, meta(2, "d", "f", 100)));
-        let v = version_with(7, &files);
-        assert_eq!(
-            describe(&pick_fifo(&v, &Busy::default(), &opts(200, false), NOW)),
-            "L3->L3 reason=FIFOMaxSize inputs=[1] target=0"
-        );
-    }
-
-    #[test]
-    fn golden_intra_l0_merges_the_newest_small_files() {
-        // Within the limit. Bytes per file merged away: 40/1, 60/2, 80/3
-        // fall, then 280/4 grows: stop at four files (100, 99, 98, 97).
-        let v = version_with(7, &l0(&[20, 20, 20, 20, 200]));
-        assert_eq!(
-            describe(&pick_fifo(&v, &Busy::default(), &opts(1000, true), NOW)),
-            "L0->L0 reason=FIFOReduceNumFiles inputs=[100, 99, 98, 97] target=16777216"
-        );
-        // Not allowed, or fewer files than the trigger: nothing.
-        assert_eq!(
-            describe(&pick_fifo(&v, &Busy::default(), &opts(1000, false), NOW)),
-            "none"
-        );
-        let two = version_with(7, &l0(&[20, 20]));
-        assert_eq!(
-            describe(&pick_fifo(&two, &Busy::default(), &opts(1000, true), NOW)),
-            "none"
-        );
-        // Files already near a memtable's size are not merged again.
-        let big = version_with(7, &l0(&[120, 120, 120, 120]));
-        assert_eq!(
-            describe(&pick_fifo(&big, &Busy::default(), &opts(1000, true), NOW)),
-            "none"
-        );
+        o.ttl = 600;
+        assert_eq!(o.effective_ttl(), 600);
     }
 }

@@ -158,8 +158,8 @@ pub fn level_scores(v: &Version, busy: &Busy, o: &Options) -> Vec<(usize, f64)> 
 /// is skipped, as RocksDB does for a blocked L0 -> base compaction: a base
 /// level emptied into the next one just before L0 lands on it would leave
 /// the next level with a few wide files that every later base-level file
-/// overlaps (study 5's 64 MB-base fill measured W-Amp 2.4 or 3.1-3.7 by
-/// that timing alone).
+/// overlaps, so the write amplification would hang on whether a compaction
+/// ends just before or just after a flush.
 pub fn pick_compaction(v: &Version, busy: &Busy, o: &Options) -> Option<CompactionTask> {
     let (base, _) = level_layout(v, o);
     let mut l0_waiting = false;
@@ -315,8 +315,7 @@ const MAX_FILES_PER_TRIVIAL_MOVE: usize = 4;
 /// is busy, and it stays within `max_compaction_bytes` and four files. A
 /// level just over its target then hands several files to the next level at
 /// once instead of one per pick, so the L0 compactions that follow rewrite
-/// a smaller level (study 5's leveled fills with the WAL on: Strata read
-/// 0.6 GB of L1 in its L0 -> L1 compactions where RocksDB read 0.4 GB).
+/// a smaller level, as they do under RocksDB.
 fn extend_trivial_move(
     v: &Version,
     busy: &Busy,
@@ -479,79 +478,7 @@ pub fn estimated_pending_compaction_bytes(v: &Version, o: &Options) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compaction::testutil::{meta, version_with};
-
-    fn version(files: &[(usize, FileMetaData)]) -> Version {
-        version_with(4, files)
-    }
-
-    fn opts() -> Options {
-        Options {
-            num_levels: 4,
-            level0_file_num_compaction_trigger: 2,
-            max_bytes_for_level_base: 1000,
-            max_bytes_for_level_multiplier: 10.0,
-            target_file_size_base: 100,
-            target_file_size_multiplier: 2,
-            ..Options::default()
-        }
-    }
-
-    /// Golden: the task picked for `v`, printed in a fixed form.
-    fn picked(v: &Version, busy: &Busy, o: &Options) -> String {
-        match &pick_compaction(v, busy, o) {
-            None => "none".into(),
-            Some(t) => format!(
-                "L{}->L{} score={:.2} reason={} inputs={:?} next={:?} trivial={} target={}",
-                t.level,
-                t.output_level,
-                t.score,
-                t.reason.name(),
-                t.inputs.iter().map(|f| f.number).collect::<Vec<_>>(),
-                t.output_level_inputs
-                    .iter()
-                    .map(|f| f.number)
-                    .collect::<Vec<_>>(),
-                t.trivial_move,
-                t.target_file_size
-            ),
-        }
-    }
-
-    /// Regression: fillseq at 16 KB rewrote every L0 file into L1 (0.8 GB
-    /// of compaction for a 1 GB load) where RocksDB moves them.
-    #[test]
-    fn sequential_l0_files_move_down_without_rewrite() {
-        let v = version(&[
-            (0, meta(10, "a", "c", 50)),
-            (0, meta(11, "d", "f", 50)),
-            (1, meta(5, "x", "z", 100)),
-        ]);
-        assert_eq!(
-            picked(&v, &Busy::default(), &opts()),
-            "L0->L1 score=1.00 reason=LevelL0FilesNum inputs=[11, 10] next=[] trivial=true target=100"
-        );
-        // Touching ranges (the same user key in two files) are rewritten.
-        let touching = version(&[(0, meta(10, "a", "d", 50)), (0, meta(11, "d", "f", 50))]);
-        assert!(
-            !pick_compaction(&touching, &Busy::default(), &opts())
-                .unwrap()
-                .trivial_move
-        );
-    }
-
-    #[test]
-    fn additional_multipliers_scale_each_level_after_the_first() {
-        let o = Options {
-            num_levels: 5,
-            max_bytes_for_level_base: 100,
-            max_bytes_for_level_multiplier: 10.0,
-            max_bytes_for_level_multiplier_additional: vec![1, 1, 2, 3],
-            ..Options::default()
-        };
-        // L2 = 100 x 10 x add[1]; L3 = L2 x 10 x add[2]; L4 = L3 x 10 x add[3].
-        assert_eq!(level_targets(&o), vec![0, 100, 1000, 20_000, 600_000]);
-    }
+    use crate::compaction::testutil::meta;
 
     #[test]
     fn compensated_size_weights_deletions_only_when_they_dominate() {
@@ -561,207 +488,5 @@ mod tests {
         assert_eq!(compensated_size(&f, 50), 1000);
         f.num_deletions = 8; // (16 - 10) x 50 x 2
         assert_eq!(compensated_size(&f, 50), 1600);
-    }
-
-    /// Regression: study 5's 64 MB-base fill had a bimodal W-Amp (2.4 or
-    /// 3.1-3.7): when an L0 -> L1 compaction ended while the next flush was
-    /// still running, L0 held one file and L1, just over target, moved a
-    /// wide file into the empty L2, which every later L1 file overlapped.
-    #[test]
-    fn base_level_waits_for_l0_being_flushed_into_place() {
-        let v = version(&[
-            (0, meta(10, "a", "z", 600)),
-            (1, meta(1, "a", "m", 700)),
-            (1, meta(2, "n", "z", 400)),
-        ]);
-        // Alone, L0 is under its trigger (1 of 2 files, 600 of 1000 bytes)
-        // and L1 (1100 over 1000) moves a file down.
-        assert_eq!(
-            picked(&v, &Busy::default(), &opts()),
-            "L1->L2 score=1.10 reason=LevelMaxLevelSize inputs=[1, 2] next=[] trivial=true target=200"
-        );
-        // With a flush under way L0 is about to hold 2 files of 1200 bytes:
-        // L0 outranks L1 but cannot compact yet, so nothing runs.
-        let flushing = Busy {
-            flushing: 1,
-            flushing_bytes: 5000,
-            ..Busy::default()
-        };
-        assert_eq!(picked(&v, &flushing, &opts()), "none");
-        // Once it lands, L0 -> L1 takes both files.
-        let landed = version(&[
-            (0, meta(10, "a", "z", 600)),
-            (0, meta(11, "a", "z", 600)),
-            (1, meta(1, "a", "m", 700)),
-            (1, meta(2, "n", "z", 400)),
-        ]);
-        assert_eq!(
-            picked(&landed, &Busy::default(), &opts()),
-            "L0->L1 score=1.20 reason=LevelL0FilesNum inputs=[11, 10] next=[1, 2] trivial=false target=100"
-        );
-        // With L0 empty a flush is estimated at its memtable bytes.
-        let l1_only = version(&[(1, meta(1, "a", "m", 700)), (1, meta(2, "n", "z", 400))]);
-        let small = Busy {
-            flushing: 1,
-            flushing_bytes: 300,
-            ..Busy::default()
-        };
-        assert_eq!(
-            picked(&l1_only, &small, &opts()),
-            "L1->L2 score=1.10 reason=LevelMaxLevelSize inputs=[1, 2] next=[] trivial=true target=200"
-        );
-    }
-
-    /// Regression: an L0 -> base compaction used to wait for a flush in
-    /// flight to join its batch (below the trigger always, at the trigger
-    /// when the base level's overlap outweighed L0). Once both engines'
-    /// compactions read alike (`advise_random_on_open`), that wait only
-    /// made Strata's batches differ from RocksDB's: study 5's 4 KB 64 MB-base
-    /// WAL-off fill took 4 files into the empty L1 where RocksDB took 2
-    /// (W-Amp 1.872 against 1.763), and the 1 KB leveled WAL-off overwrite
-    /// took 5 where RocksDB took 4 (2.121 against 2.084). As RocksDB, a due
-    /// L0 batch starts with the files present.
-    #[test]
-    fn due_l0_batch_starts_without_waiting_for_a_flush_in_flight() {
-        let o3 = Options {
-            level0_file_num_compaction_trigger: 3,
-            ..opts()
-        };
-        let flushing = Busy {
-            flushing: 1,
-            flushing_bytes: 600,
-            ..Busy::default()
-        };
-        // Due by size (1200 of 1000 bytes) with 2 of 3 files, L1 empty.
-        let empty_base = version(&[(0, meta(10, "a", "z", 600)), (0, meta(11, "a", "z", 600))]);
-        assert_eq!(
-            picked(&empty_base, &flushing, &o3),
-            "L0->L1 score=1.80 reason=LevelL0FilesNum inputs=[11, 10] next=[] trivial=false target=100"
-        );
-        // At the trigger, with L1 overlapping more than L0 brings.
-        let l0_at_trigger: Vec<_> = (0..3)
-            .map(|i| (0, meta(10 + i, "a", "z", 100)))
-            .chain([(1, meta(1, "a", "m", 700))])
-            .collect();
-        assert_eq!(
-            picked(&version(&l0_at_trigger), &flushing, &o3),
-            "L0->L1 score=1.33 reason=LevelL0FilesNum inputs=[12, 11, 10] next=[1] trivial=false target=100"
-        );
-        // Only the flush in flight lifts L0 to its trigger: nothing yet.
-        let two_small = version(&[(0, meta(10, "a", "z", 100)), (0, meta(11, "a", "z", 100))]);
-        assert_eq!(picked(&two_small, &flushing, &o3), "none");
-    }
-
-    /// As RocksDB: while L0 -> base is blocked by a running L0 compaction,
-    /// the base level is not compacted (that would starve L0), but deeper
-    /// levels are.
-    #[test]
-    fn blocked_l0_skips_base_level_not_deeper_ones() {
-        // L0: 10 and 11 (made busy below), then 12..=15 idle.
-        let mut files = vec![(0, meta(10, "a", "f", 50)), (0, meta(11, "d", "k", 50))];
-        files.extend((12..=15).map(|n| (0, meta(n, "a", "k", 50))));
-        files.extend([(1, meta(1, "a", "m", 1500)), (2, meta(2, "a", "m", 12000))]);
-        let v = version(&files);
-        let mut busy = Busy::default();
-        busy.files.insert(10);
-        busy.files.insert(11);
-        // L0 (4 idle files: 2.0) outranks L1 (1.5) but is busy.
-        assert_eq!(
-            picked(&v, &busy, &opts()),
-            "L2->L3 score=1.20 reason=LevelMaxLevelSize inputs=[2] next=[] trivial=true target=400"
-        );
-    }
-
-    /// `count` disjoint 300-byte L1 files, numbered from 1 over "a".."b",
-    /// "c".."d", ..., plus `extra` files.
-    fn l1_run(count: u8, extra: &[(usize, FileMetaData)]) -> Version {
-        let mut f: Vec<_> = (0..count)
-            .map(|i| {
-                let lo = char::from(b'a' + 2 * i).to_string();
-                let hi = char::from(b'b' + 2 * i).to_string();
-                (1, meta(u64::from(i) + 1, &lo, &hi, 300))
-            })
-            .collect();
-        f.extend_from_slice(extra);
-        version(&f)
-    }
-
-    fn input_numbers(t: &CompactionTask) -> Vec<u64> {
-        t.inputs.iter().map(|f| f.number).collect()
-    }
-
-    /// As RocksDB's trivial-move extension: the moving file takes its
-    /// right-hand neighbours along while nothing below overlaps, up to four
-    /// files and `max_compaction_bytes`; a busy file or an overlap stops it.
-    #[test]
-    fn trivial_move_takes_disjoint_neighbours_along() {
-        let l1 = |extra: &[(usize, FileMetaData)]| l1_run(5, extra);
-        let moved = |v: &Version, busy: &Busy, o: &Options| {
-            pick_compaction(v, busy, o).map(|t| input_numbers(&t))
-        };
-        // Empty L2: four files at most.
-        assert_eq!(
-            moved(&l1(&[]), &Busy::default(), &opts()),
-            Some(vec![1, 2, 3, 4])
-        );
-        // A file below "e".."f" stops the stretch before file 3.
-        let v = l1(&[(2, meta(9, "ee", "ee", 10))]);
-        assert_eq!(moved(&v, &Busy::default(), &opts()), Some(vec![1, 2]));
-        // A busy neighbour stops it too.
-        let mut busy = Busy::default();
-        busy.files.insert(3);
-        assert_eq!(moved(&l1(&[]), &busy, &opts()), Some(vec![1, 2]));
-        // And so does max_compaction_bytes (here 700: two 300-byte files).
-        let small = Options {
-            max_compaction_bytes: 700,
-            ..opts()
-        };
-        assert_eq!(moved(&l1(&[]), &Busy::default(), &small), Some(vec![1, 2]));
-    }
-
-    #[test]
-    fn trivial_move_refused_when_the_file_overlaps_too_much_below() {
-        let l1 = |extra: &[(usize, FileMetaData)]| l1_run(4, extra);
-        let o = Options {
-            max_compaction_bytes: 700,
-            ..opts()
-        };
-        // File 1 (300 bytes) over 500 bytes of L3: 800 > 700, so it is
-        // merged into L2 (nothing there to merge with) instead of moved.
-        let t = pick_compaction(&l1(&[(3, meta(9, "a", "b", 500))]), &Busy::default(), &o).unwrap();
-        assert_eq!((t.level, t.inputs.len(), t.trivial_move), (1, 1, false));
-        assert_eq!(t.inputs[0].number, 1);
-        // Under file 2 instead: file 1 moves, alone (the stretch stops).
-        let t = pick_compaction(&l1(&[(3, meta(9, "c", "d", 500))]), &Busy::default(), &o).unwrap();
-        assert!(t.trivial_move);
-        assert_eq!(input_numbers(&t), vec![1]);
-        // Nothing below: files 1 and 2 move together (700 bytes).
-        let t = pick_compaction(&l1(&[]), &Busy::default(), &o).unwrap();
-        assert!(t.trivial_move);
-        assert_eq!(input_numbers(&t), vec![1, 2]);
-    }
-
-    #[test]
-    fn busy_output_range_blocks_conflicting_pick() {
-        let v = version(&[(0, meta(10, "a", "f", 50)), (0, meta(11, "d", "k", 50))]);
-        let busy = Busy {
-            output_ranges: vec![(1, b"e".to_vec(), b"g".to_vec())],
-            ..Busy::default()
-        };
-        assert!(pick_compaction(&v, &busy, &opts()).is_none());
-    }
-
-    #[test]
-    fn scores_and_targets() {
-        let o = opts();
-        assert_eq!(level_targets(&o), vec![0, 1000, 10000, 100000]);
-        assert_eq!(target_file_size(&o, 1), 100);
-        assert_eq!(target_file_size(&o, 3), 400);
-        let v = version(&[(1, meta(1, "a", "c", 2000)), (2, meta(2, "a", "c", 5000))]);
-        let s = level_scores(&v, &Busy::default(), &o);
-        assert_eq!(s[0], (1, 2.0));
-        assert!(estimated_pending_compaction_bytes(&v, &o) > 0);
-        let empty = Version::new(4);
-        assert_eq!(estimated_pending_compaction_bytes(&empty, &o), 0);
     }
 }

@@ -17,12 +17,12 @@
 //!
 //! [`Version`]: crate::version::Version
 
+#[cfg(test)]
+mod datadriven_tests;
 pub mod drop_rules;
 pub mod fifo;
 pub mod file_cut;
 pub mod forced;
-#[cfg(test)]
-mod golden;
 pub mod job;
 pub mod leveled;
 pub mod merge_helper;
@@ -33,6 +33,8 @@ pub mod task;
 #[cfg(test)]
 pub(crate) mod testutil;
 pub mod universal;
+#[cfg(test)]
+mod universal_sim;
 
 pub use policy::CompactionPolicy;
 pub use task::{Busy, CompactionReason, CompactionTask};

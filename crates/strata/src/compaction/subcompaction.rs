@@ -257,47 +257,44 @@ pub fn subcompaction_boundaries(task: &CompactionTask, max_subcompactions: usize
     out
 }
 
-/// One subcompaction's user-key range: `(start, end)`, `start` inclusive,
-/// `end` exclusive, `None` unbounded.
-#[cfg(test)]
-pub type KeyRange = (Option<Vec<u8>>, Option<Vec<u8>>);
-
-/// The ranges the boundaries describe, in key order.
-#[cfg(test)]
-pub fn subcompaction_ranges(boundaries: &[Vec<u8>]) -> Vec<KeyRange> {
-    let mut out = Vec::with_capacity(boundaries.len() + 1);
-    let mut start: Option<Vec<u8>> = None;
-    for b in boundaries {
-        out.push((start.take(), Some(b.clone())));
-        start = Some(b.clone());
-    }
-    out.push((start, None));
-    out
-}
-
-/// Estimated input bytes of each range (same model as the boundaries; one
-/// entry per range, summing to the inputs' total size up to rounding).
-#[cfg(test)]
-pub fn estimate_range_bytes(task: &CompactionTask, boundaries: &[Vec<u8>]) -> Vec<u64> {
-    let Some(model) = Model::new(task.all_inputs()) else {
-        return vec![0; boundaries.len() + 1];
-    };
-    let mut out = Vec::with_capacity(boundaries.len() + 1);
-    let mut prev = 0.0;
-    for b in boundaries {
-        let cur = model.below_key(b);
-        out.push((cur - prev).max(0.0).round() as u64);
-        prev = cur;
-    }
-    out.push((model.total - prev).max(0.0).round() as u64);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::compaction::CompactionReason;
     use crate::types::{make_internal_key, ValueType};
+
+    /// One subcompaction's user-key range: `(start, end)`, `start` inclusive,
+    /// `end` exclusive, `None` unbounded.
+    type KeyRange = (Option<Vec<u8>>, Option<Vec<u8>>);
+
+    /// The ranges the boundaries describe, in key order.
+    fn subcompaction_ranges(boundaries: &[Vec<u8>]) -> Vec<KeyRange> {
+        let mut out = Vec::with_capacity(boundaries.len() + 1);
+        let mut start: Option<Vec<u8>> = None;
+        for b in boundaries {
+            out.push((start.take(), Some(b.clone())));
+            start = Some(b.clone());
+        }
+        out.push((start, None));
+        out
+    }
+
+    /// Estimated input bytes of each range (same model as the boundaries; one
+    /// entry per range, summing to the inputs' total size up to rounding).
+    fn estimate_range_bytes(task: &CompactionTask, boundaries: &[Vec<u8>]) -> Vec<u64> {
+        let Some(model) = Model::new(task.all_inputs()) else {
+            return vec![0; boundaries.len() + 1];
+        };
+        let mut out = Vec::with_capacity(boundaries.len() + 1);
+        let mut prev = 0.0;
+        for b in boundaries {
+            let cur = model.below_key(b);
+            out.push((cur - prev).max(0.0).round() as u64);
+            prev = cur;
+        }
+        out.push((model.total - prev).max(0.0).round() as u64);
+        out
+    }
 
     /// A file holding `keys` (sorted user keys), `entry` bytes each.
     fn file(number: u64, keys: &[Vec<u8>], entry: u64) -> Arc<FileMetaData> {

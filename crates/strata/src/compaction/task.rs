@@ -3,6 +3,7 @@
 //! `CompactionReason`) and what running compactions occupy.
 
 use std::collections::BTreeSet;
+use std::fmt;
 use std::sync::Arc;
 
 use crate::filename::FileNumber;
@@ -128,6 +129,36 @@ impl CompactionTask {
     /// Smallest and largest user key over all inputs.
     pub fn user_key_range(&self) -> (Vec<u8>, Vec<u8>) {
         key_range(self.all_inputs())
+    }
+}
+
+/// One line: levels, reason, score, the input file numbers of each input
+/// level (the output level's group last, even when empty), the output file
+/// size target (`unlimited` for `u64::MAX`) and, for a trivial move,
+/// `trivial-move`. For example
+/// `L0->L1 LevelL0FilesNum score=1.00 L0=[100 99] L1=[10 11] target=100`.
+impl fmt::Display for CompactionTask {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "L{}->L{} {} score={:.2}",
+            self.level,
+            self.output_level,
+            self.reason.name(),
+            self.score
+        )?;
+        for (level, files) in self.input_levels() {
+            let numbers: Vec<String> = files.iter().map(|m| m.number.to_string()).collect();
+            write!(f, " L{level}=[{}]", numbers.join(" "))?;
+        }
+        match self.target_file_size {
+            u64::MAX => f.write_str(" target=unlimited")?,
+            t => write!(f, " target={t}")?,
+        }
+        if self.trivial_move {
+            f.write_str(" trivial-move")?;
+        }
+        Ok(())
     }
 }
 

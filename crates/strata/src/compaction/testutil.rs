@@ -1,4 +1,5 @@
-//! Test helpers shared by the pickers' golden tests.
+//! Test helpers shared by the pickers' tests: files and versions in one
+//! line.
 
 use crate::version::edit::{FileMetaData, VersionEdit};
 use crate::version::testutil::file_meta;
