@@ -48,9 +48,10 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+use super::policy::CompactionPolicy;
 use super::task::{Busy, CompactionTask};
 use super::testutil::{meta, version_with};
-use super::{fifo, leveled, universal};
+use super::{leveled, universal};
 use crate::options::{CompactionStyle, Options};
 use crate::version::edit::FileMetaData;
 use crate::version::Version;
@@ -285,16 +286,13 @@ impl State {
         s
     }
 
+    /// An automatic pick, asked of the style's policy as the DB asks it.
     fn pick(&self, v: &Version, call: &Call, o: &Options) -> Option<CompactionTask> {
-        match self.style {
-            CompactionStyle::Level => leveled::pick_compaction(v, &call.busy, o),
-            CompactionStyle::Universal => {
-                universal::pick_universal_for(v, &call.busy, o, &o.compaction_options_universal)
-            }
-            CompactionStyle::Fifo => fifo::pick_fifo(v, &call.busy, o, CLOCK + call.now),
-        }
+        CompactionPolicy::of(o).pick_automatic(v, &call.busy, CLOCK + call.now)
     }
 
+    /// One pass of a manual compaction, asked of the style's policy as the
+    /// DB asks it (`level=<n>` is the pass under leveled compaction).
     fn pick_manual(
         &self,
         v: &Version,
@@ -302,23 +300,14 @@ impl State {
         o: &Options,
         at: &str,
     ) -> Option<CompactionTask> {
-        match self.style {
-            CompactionStyle::Level => {
-                let level = call
-                    .level
-                    .unwrap_or_else(|| panic!("{at}: pick-manual wants level=<n>"));
-                leveled::pick_manual(
-                    v,
-                    &call.busy,
-                    o,
-                    level,
-                    call.begin.as_deref(),
-                    call.end.as_deref(),
-                )
-            }
-            CompactionStyle::Universal => super::pick_universal_full(v, &call.busy, o),
-            CompactionStyle::Fifo => panic!("{at}: FIFO has no manual compaction"),
-        }
+        let pass = match self.style {
+            CompactionStyle::Level => call
+                .level
+                .unwrap_or_else(|| panic!("{at}: pick-manual wants level=<n>")),
+            CompactionStyle::Universal | CompactionStyle::Fifo => 0,
+        };
+        let range = (call.begin.as_deref(), call.end.as_deref());
+        CompactionPolicy::of(o).pick_manual(v, &call.busy, pass, range, CLOCK + call.now)
     }
 }
 

@@ -6,7 +6,8 @@ use std::sync::atomic::Ordering;
 use super::internal_stats::{InternalStats, LevelCompStats};
 use super::{DbInner, State};
 use crate::blob::BlobSpaceStats;
-use crate::compaction::leveled::{estimated_pending_compaction_bytes, level_scores};
+use crate::compaction::leveled::level_scores;
+use crate::compaction::policy::CompactionPolicy;
 use crate::stats::compaction_table::{
     format_stats, CompactionStatsInput, DbStatsCounters, DbStatsInput, LevelStatsRow, StallCounts,
 };
@@ -92,9 +93,9 @@ impl DbInner {
             "rocksdb.total-sst-files-size" | "rocksdb.live-sst-files-size" => {
                 v.total_bytes().to_string()
             }
-            "rocksdb.estimate-pending-compaction-bytes" => {
-                estimated_pending_compaction_bytes(&v, o).to_string()
-            }
+            "rocksdb.estimate-pending-compaction-bytes" => CompactionPolicy::of(o)
+                .pending_compaction_bytes(&v)
+                .to_string(),
             "rocksdb.num-immutable-mem-table" => st.fam(cf).imm.len().to_string(),
             "rocksdb.cur-size-active-mem-table" => {
                 st.fam(cf).mem.approximate_memory_usage().to_string()
