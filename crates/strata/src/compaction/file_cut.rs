@@ -4,8 +4,8 @@
 //! that a later compaction of each output file overlaps few grandparent
 //! files. Without this, an L0 -> L1 compaction of random
 //! keys writes L1 files that each span a wide key range, and every later
-//! L1 -> L2 compaction rewrites a large share of L2 (measured: study 5 with
-//! a 64 MB level base, L2 rewrote 1.8 GB where RocksDB rewrote 0.8 GB).
+//! L1 -> L2 compaction rewrites a large share of L2 (the write
+//! amplification it saves is discussed in docs/design/engine.md).
 //!
 //! The rules, as RocksDB applies them (`level_compaction_dynamic_file_size`,
 //! `max_compaction_bytes`), are checked only when the next key crosses a
@@ -29,9 +29,9 @@
 //! and one such file can later move down whole. With the target as the hard
 //! limit, the file reaching it just before a grandparent boundary ended
 //! there and the next one began with a sliver of that grandparent file, so
-//! it could no longer move down over the gap it covered (study 5's leveled
-//! overwrite with the WAL off: an L1 file of 110,000 keys merged with an
-//! L2 file it shared 33 keys with, where RocksDB moved its 114 MB L1 file).
+//! it could no longer move down over the gap it covered: a large L1 file
+//! then merges with an L2 file it shares a few keys with, where RocksDB
+//! moves it down whole.
 //! This is policy only: [`GrandparentCutter`] sees user keys and sizes and
 //! answers yes or no; the output writer does the cutting.
 

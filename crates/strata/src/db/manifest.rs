@@ -5,8 +5,8 @@
 //! The edit is built and encoded under the lock; the write and the fsync
 //! run without it, as RocksDB's `LogAndApply` releases its mutex for them;
 //! the new version is installed under the lock again. Writers take the
-//! lock for every write group, so under it each fsync (0.1-0.6 ms here)
-//! held up every writer.
+//! lock for every write group, so an fsync under it would hold up every
+//! writer.
 //!
 //! One edit is written at a time (`State::manifest_writing`): each applies
 //! to the version the previous one installed. While one is being written,

@@ -5,11 +5,9 @@
 //! compaction's inputs, WALs older than the MANIFEST's log number, old
 //! MANIFEST and OPTIONS files). Finding them needs the state (live files,
 //! pending outputs); removing them does not, and an unlink of a large table
-//! took a median 13 ms here (ext4; 10-34 ms for 80% of them). So the job
-//! unlinks them with the state lock released, as RocksDB's
-//! `PurgeObsoleteFiles`: writers, which take the lock for every write
-//! group, never wait on an unlink (they did, 95-390 ms per compaction of
-//! study 5's overwrite, while the removal held the lock).
+//! takes milliseconds on ext4. So the job unlinks them with the state lock
+//! released, as RocksDB's `PurgeObsoleteFiles`: writers, which take the
+//! lock for every write group, never wait on an unlink.
 //!
 //! The job keeps its slot (`State::compactions_running`,
 //! `State::flush_running`) until its files are gone, as RocksDB frees
@@ -19,9 +17,7 @@
 //! holds the version it started from until its table is written (RocksDB's
 //! `FlushJob` base version), so the inputs of a compaction that finishes
 //! while a flush runs stay live until then and the flush's thread removes
-//! them; the next compaction need not wait for those. Both engines' order
-//! was read from their LOGs at study 5's quick scale
-//! (docs/benchmarks.md).
+//! them; the next compaction need not wait for those.
 
 use std::time::Duration;
 

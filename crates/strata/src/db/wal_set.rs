@@ -3,8 +3,8 @@
 //!
 //! A memtable switch only pushes the old WAL's buffer to the OS; syncing it
 //! there would hold up the writer for as long as the device needs to write
-//! a whole write buffer (perf showed P99.99 write latency of 65-105 ms from
-//! that sync at 16 KB values). Instead:
+//! a whole write buffer, which shows in the write latency's far tail.
+//! Instead:
 //! - the new WAL starts with a [`Predecessor`] record, so that recovery can
 //!   tell when the OS kept the new WAL but lost the old one's tail, and stop
 //!   there (a consistent prefix);
