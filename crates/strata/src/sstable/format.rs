@@ -38,11 +38,12 @@ pub const MIN_FORMAT_VERSION: u32 = 1;
 /// Size of the fixed footer at the end of every table file.
 pub const FOOTER_SIZE: usize = 16 + 16 + 4 + 4 + 8;
 
-/// LevelDB's CRC mask delta.
+/// LevelDB's CRC mask delta (`kMaskDelta`).
 const MASK_DELTA: u32 = 0xa282_ead8;
 
 /// Masks a CRC so that a CRC stored inside checksummed data does not weaken
-/// the outer checksum (LevelDB's `crc32c::Mask`).
+/// the outer checksum (LevelDB's `crc32c::Mask`). Tables, blob files and
+/// the WAL all store their CRCs masked by it.
 pub fn mask_crc(crc: u32) -> u32 {
     crc.rotate_right(15).wrapping_add(MASK_DELTA)
 }
@@ -164,7 +165,7 @@ impl Footer {
 /// Appends the 5-byte trailer for `contents` stored with compression `ctype`.
 #[cfg(test)]
 pub fn put_block_trailer(dst: &mut Vec<u8>, contents: &[u8], ctype: CompressionType) {
-    let t = ctype.to_byte();
+    let t = ctype as u8;
     dst.push(t);
     put_fixed32(dst, block_checksum(contents, t));
 }
@@ -186,7 +187,7 @@ pub fn read_block(
     stats: Option<&Statistics>,
 ) -> Result<Block> {
     let (contents, ctype_byte) = read_raw_block(file, file_name, handle, data_end, verify, stats)?;
-    let ctype = CompressionType::from_byte(ctype_byte).ok_or_else(|| {
+    let ctype = CompressionType::from_u8(ctype_byte).ok_or_else(|| {
         Error::corruption(
             &**file_name,
             handle.offset,
@@ -284,11 +285,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn mask_round_trip_and_changes_value() {
+    fn mask_round_trips_and_changes_value() {
         for crc in [0u32, 1, 0xdead_beef, u32::MAX] {
-            assert_eq!(unmask_crc(mask_crc(crc)), crc);
             assert_ne!(mask_crc(crc), crc);
+            assert_eq!(unmask_crc(mask_crc(crc)), crc);
         }
+        // Masking twice is not the identity (LevelDB's crc32c_test).
+        assert_ne!(mask_crc(mask_crc(7)), 7);
     }
 
     #[test]

@@ -160,7 +160,7 @@ impl Table {
             None => None,
             Some(h) => {
                 let (contents, t) = read_raw_block(f, &name, h, data_end, true, st)?;
-                if t != CompressionType::None.to_byte() {
+                if t != CompressionType::None as u8 {
                     return Err(Error::corruption(
                         &*name,
                         h.offset,

@@ -545,7 +545,7 @@ fn write_block(
     } else {
         scratch
     };
-    let t = used.to_byte();
+    let t = used as u8;
     let mut trailer = [0u8; 5];
     trailer[0] = t;
     trailer[1..].copy_from_slice(&block_checksum(body, t).to_le_bytes());
