@@ -79,16 +79,11 @@ impl<T: Associative> MergeOperator for T {
     fn name(&self) -> &str {
         T::NAME
     }
-    fn full_merge(
-        &self,
-        _key: &[u8],
-        existing: Option<&[u8]>,
-        operands: &[&[u8]],
-    ) -> Option<Vec<u8>> {
-        self.combine(existing.into_iter().chain(operands.iter().copied()))
+    fn full_merge(&self, _: &[u8], existing: Option<&[u8]>, ops: &[&[u8]]) -> Option<Vec<u8>> {
+        self.combine(existing.into_iter().chain(ops.iter().copied()))
     }
-    fn partial_merge(&self, _key: &[u8], operands: &[&[u8]]) -> Option<Vec<u8>> {
-        self.combine(operands.iter().copied())
+    fn partial_merge(&self, _: &[u8], ops: &[&[u8]]) -> Option<Vec<u8>> {
+        self.combine(ops.iter().copied())
     }
 }
 
