@@ -20,6 +20,7 @@
 
 mod batch;
 mod blob;
+mod byte_enum;
 mod cache;
 mod clock;
 mod coding;

@@ -62,6 +62,31 @@ impl std::fmt::Debug for dyn MergeOperator {
     }
 }
 
+/// A built-in operator: one associative function of a key's parts, oldest
+/// first, that gives the merged value. A full merge combines the value
+/// under the operands (if any) and the operands; a partial merge combines
+/// the operands alone, which by associativity changes nothing a later full
+/// merge gives.
+trait Associative: Send + Sync {
+    /// The operator's name ([`MergeOperator::name`]).
+    const NAME: &'static str;
+
+    /// The parts (at least one), oldest first, combined into one value.
+    fn combine<'a>(&self, parts: impl Iterator<Item = &'a [u8]>) -> Option<Vec<u8>>;
+}
+
+impl<T: Associative> MergeOperator for T {
+    fn name(&self) -> &str {
+        T::NAME
+    }
+    fn full_merge(&self, _: &[u8], existing: Option<&[u8]>, ops: &[&[u8]]) -> Option<Vec<u8>> {
+        self.combine(existing.into_iter().chain(ops.iter().copied()))
+    }
+    fn partial_merge(&self, _: &[u8], ops: &[&[u8]]) -> Option<Vec<u8>> {
+        self.combine(ops.iter().copied())
+    }
+}
+
 /// RocksDB's `uint64add`: values and operands are 8-byte little-endian
 /// unsigned integers, and a merge adds the operands to the value (0 when
 /// there is none), wrapping around at 2^64.
@@ -78,33 +103,13 @@ impl UInt64AddOperator {
     pub fn decode(v: &[u8]) -> u64 {
         <[u8; 8]>::try_from(v).map_or(0, u64::from_le_bytes)
     }
-
-    fn sum<'a>(start: u64, operands: impl IntoIterator<Item = &'a [u8]>) -> Vec<u8> {
-        operands
-            .into_iter()
-            .fold(start, |acc, op| acc.wrapping_add(Self::decode(op)))
-            .to_le_bytes()
-            .to_vec()
-    }
 }
 
-impl MergeOperator for UInt64AddOperator {
-    fn name(&self) -> &str {
-        "UInt64AddOperator"
-    }
-    fn full_merge(
-        &self,
-        _key: &[u8],
-        existing: Option<&[u8]>,
-        operands: &[&[u8]],
-    ) -> Option<Vec<u8>> {
-        Some(Self::sum(
-            existing.map_or(0, Self::decode),
-            operands.iter().copied(),
-        ))
-    }
-    fn partial_merge(&self, _key: &[u8], operands: &[&[u8]]) -> Option<Vec<u8>> {
-        Some(Self::sum(0, operands.iter().copied()))
+impl Associative for UInt64AddOperator {
+    const NAME: &'static str = "UInt64AddOperator";
+    fn combine<'a>(&self, parts: impl Iterator<Item = &'a [u8]>) -> Option<Vec<u8>> {
+        let sum = parts.fold(0u64, |acc, p| acc.wrapping_add(Self::decode(p)));
+        Some(sum.to_le_bytes().to_vec())
     }
 }
 
@@ -112,24 +117,10 @@ impl MergeOperator for UInt64AddOperator {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct MaxOperator;
 
-impl MergeOperator for MaxOperator {
-    fn name(&self) -> &str {
-        "MaxOperator"
-    }
-    fn full_merge(
-        &self,
-        _key: &[u8],
-        existing: Option<&[u8]>,
-        operands: &[&[u8]],
-    ) -> Option<Vec<u8>> {
-        let max = operands
-            .iter()
-            .copied()
-            .fold(existing.unwrap_or(&[]), |m, op| m.max(op));
-        Some(max.to_vec())
-    }
-    fn partial_merge(&self, _key: &[u8], operands: &[&[u8]]) -> Option<Vec<u8>> {
-        operands.iter().copied().max().map(<[u8]>::to_vec)
+impl Associative for MaxOperator {
+    const NAME: &'static str = "MaxOperator";
+    fn combine<'a>(&self, parts: impl Iterator<Item = &'a [u8]>) -> Option<Vec<u8>> {
+        parts.max().map(<[u8]>::to_vec)
     }
 }
 
@@ -138,20 +129,10 @@ impl MergeOperator for MaxOperator {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PutOperator;
 
-impl MergeOperator for PutOperator {
-    fn name(&self) -> &str {
-        "PutOperator"
-    }
-    fn full_merge(
-        &self,
-        _key: &[u8],
-        _existing: Option<&[u8]>,
-        operands: &[&[u8]],
-    ) -> Option<Vec<u8>> {
-        operands.last().map(|op| op.to_vec())
-    }
-    fn partial_merge(&self, _key: &[u8], operands: &[&[u8]]) -> Option<Vec<u8>> {
-        operands.last().map(|op| op.to_vec())
+impl Associative for PutOperator {
+    const NAME: &'static str = "PutOperator";
+    fn combine<'a>(&self, parts: impl Iterator<Item = &'a [u8]>) -> Option<Vec<u8>> {
+        parts.last().map(<[u8]>::to_vec)
     }
 }
 
@@ -169,17 +150,6 @@ impl StringAppendOperator {
             delimiter: delimiter.into(),
         }
     }
-
-    fn join<'a>(&self, parts: impl IntoIterator<Item = &'a [u8]>) -> Vec<u8> {
-        let mut out = Vec::new();
-        for (i, p) in parts.into_iter().enumerate() {
-            if i > 0 {
-                out.extend_from_slice(&self.delimiter);
-            }
-            out.extend_from_slice(p);
-        }
-        out
-    }
 }
 
 impl Default for StringAppendOperator {
@@ -189,20 +159,17 @@ impl Default for StringAppendOperator {
     }
 }
 
-impl MergeOperator for StringAppendOperator {
-    fn name(&self) -> &str {
-        "StringAppendOperator"
-    }
-    fn full_merge(
-        &self,
-        _key: &[u8],
-        existing: Option<&[u8]>,
-        operands: &[&[u8]],
-    ) -> Option<Vec<u8>> {
-        Some(self.join(existing.into_iter().chain(operands.iter().copied())))
-    }
-    fn partial_merge(&self, _key: &[u8], operands: &[&[u8]]) -> Option<Vec<u8>> {
-        Some(self.join(operands.iter().copied()))
+impl Associative for StringAppendOperator {
+    const NAME: &'static str = "StringAppendOperator";
+    fn combine<'a>(&self, parts: impl Iterator<Item = &'a [u8]>) -> Option<Vec<u8>> {
+        let mut out = Vec::new();
+        for (i, p) in parts.enumerate() {
+            if i > 0 {
+                out.extend_from_slice(&self.delimiter);
+            }
+            out.extend_from_slice(p);
+        }
+        Some(out)
     }
 }
 

@@ -32,6 +32,7 @@ use std::time::{Duration, Instant};
 use parking_lot::{Condvar, Mutex};
 
 use crate::error::Result;
+use crate::fs::layered::{Layer, Layered};
 use crate::fs::WritableFile;
 use crate::stats::{Statistics, Ticker};
 
@@ -309,12 +310,11 @@ impl RateLimiter {
     }
 }
 
-/// A [`WritableFile`] that takes its bytes from a [`RateLimiter`] one write
-/// buffer (`chunk` bytes) at a time, before the data that fills the buffer
-/// goes on, and the rest at `flush` or `sync`; requests larger than a burst
-/// are split.
-pub struct RateLimitedWritable {
-    inner: Box<dyn WritableFile>,
+/// The [`Layer`] that takes its file's bytes from a [`RateLimiter`] one
+/// write buffer (`chunk` bytes) at a time, before the data that fills the
+/// buffer goes on, and the rest at `flush` or `sync`; requests larger than
+/// a burst are split.
+pub struct RateLimited {
     limiter: Arc<RateLimiter>,
     pri: IoPriority,
     chunk: u64,
@@ -323,18 +323,16 @@ pub struct RateLimitedWritable {
     stats: Option<Arc<Statistics>>,
 }
 
-impl RateLimitedWritable {
-    /// Wraps `inner`, paying `chunk` bytes per request at `pri`; drains are
-    /// counted in `stats` when given.
+impl RateLimited {
+    /// Pays `chunk` bytes per request at `pri`; drains are counted in
+    /// `stats` when given.
     pub fn new(
-        inner: Box<dyn WritableFile>,
         limiter: Arc<RateLimiter>,
         pri: IoPriority,
         chunk: u64,
         stats: Option<Arc<Statistics>>,
     ) -> Self {
-        RateLimitedWritable {
-            inner,
+        RateLimited {
             limiter,
             pri,
             chunk: chunk.max(1),
@@ -360,8 +358,8 @@ impl RateLimitedWritable {
     }
 }
 
-impl WritableFile for RateLimitedWritable {
-    fn append(&mut self, data: &[u8]) -> Result<()> {
+impl Layer for RateLimited {
+    fn append(&mut self, inner: &mut dyn WritableFile, data: &[u8]) -> Result<()> {
         self.unpaid += data.len() as u64;
         let whole = self.unpaid / self.chunk * self.chunk;
         if whole > 0 {
@@ -372,25 +370,17 @@ impl WritableFile for RateLimitedWritable {
                 left -= self.chunk;
             }
         }
-        self.inner.append(data)
+        inner.append(data)
     }
 
-    fn flush(&mut self) -> Result<()> {
+    fn flush(&mut self, inner: &mut dyn WritableFile) -> Result<()> {
         self.pay_unpaid();
-        self.inner.flush()
+        inner.flush()
     }
 
-    fn sync(&mut self) -> Result<()> {
+    fn sync(&mut self, inner: &mut dyn WritableFile) -> Result<()> {
         self.pay_unpaid();
-        self.inner.sync()
-    }
-
-    fn size(&self) -> u64 {
-        self.inner.size()
-    }
-
-    fn range_sync(&mut self, offset: u64, len: u64) -> Result<()> {
-        self.inner.range_sync(offset, len)
+        inner.sync()
     }
 }
 
@@ -405,17 +395,15 @@ pub fn limit_writes(
     stats: Option<&Arc<Statistics>>,
 ) -> Box<dyn WritableFile> {
     match limit {
-        Some((l, pri)) => Box::new(RateLimitedWritable::new(
-            file,
-            l.clone(),
-            l.priority_for(*pri),
-            if direct {
+        Some((l, pri)) => {
+            let chunk = if direct {
                 DIRECT_WRITE_CHUNK
             } else {
                 BUFFERED_WRITE_CHUNK
-            },
-            stats.cloned(),
-        )),
+            };
+            let layer = RateLimited::new(l.clone(), l.priority_for(*pri), chunk, stats.cloned());
+            Box::new(Layered::new(file, layer))
+        }
         None => file,
     }
 }

@@ -7,6 +7,7 @@
 
 use std::cmp::Ordering;
 
+use crate::byte_enum::byte_enum;
 use crate::coding::decode_fixed64;
 
 /// A write's position in the DB's total order.
@@ -15,40 +16,27 @@ pub type SequenceNumber = u64;
 /// Largest sequence number that fits the 56 bits an internal key holds.
 pub const MAX_SEQUENCE_NUMBER: SequenceNumber = (1 << 56) - 1;
 
-/// What an internal key's entry is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[repr(u8)]
-pub enum ValueType {
-    /// A tombstone: the key is deleted as of this sequence number.
-    Deletion = 0,
-    /// A value stored inline.
-    Value = 1,
-    /// A pointer to a value in a blob file.
-    BlobIndex = 2,
-    /// A merge operand: the family's merge operator combines it with the
-    /// older versions of the key when the key is read (RocksDB's
-    /// `kTypeMerge`, which RocksDB numbers 2; Strata's 2 is the blob
-    /// index, so a merge is 3).
-    Merge = 3,
-    /// A range deletion (RocksDB's `kTypeRangeDeletion`): in a write batch
-    /// the key is the begin and the value the exclusive end of a range
-    /// whose keys are deleted as of this sequence number. Range tombstones
-    /// live in the memtable's range-deletion list and the table's
-    /// range-deletion block, never among point entries.
-    RangeDeletion = 15,
-}
-
-impl ValueType {
-    /// Decodes a type byte.
-    pub fn from_u8(b: u8) -> Option<Self> {
-        match b {
-            0 => Some(ValueType::Deletion),
-            1 => Some(ValueType::Value),
-            2 => Some(ValueType::BlobIndex),
-            3 => Some(ValueType::Merge),
-            15 => Some(ValueType::RangeDeletion),
-            _ => None,
-        }
+byte_enum! {
+    /// What an internal key's entry is.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub enum ValueType {
+        /// A tombstone: the key is deleted as of this sequence number.
+        Deletion = 0,
+        /// A value stored inline.
+        Value = 1,
+        /// A pointer to a value in a blob file.
+        BlobIndex = 2,
+        /// A merge operand: the family's merge operator combines it with the
+        /// older versions of the key when the key is read (RocksDB's
+        /// `kTypeMerge`, which RocksDB numbers 2; Strata's 2 is the blob
+        /// index, so a merge is 3).
+        Merge = 3,
+        /// A range deletion (RocksDB's `kTypeRangeDeletion`): in a write batch
+        /// the key is the begin and the value the exclusive end of a range
+        /// whose keys are deleted as of this sequence number. Range tombstones
+        /// live in the memtable's range-deletion list and the table's
+        /// range-deletion block, never among point entries.
+        RangeDeletion = 15,
     }
 }
 

@@ -22,21 +22,7 @@ const MIN_SHARD_BYTES: usize = 512 * 1024;
 ///
 /// A capacity of 0 caches nothing. Hit/miss tickers are recorded by
 /// [`super::BlobSource`], which knows the DB's statistics.
-pub struct BlobCache {
-    lru: ShardedLru<Arc<Vec<u8>>>,
-    shard_capacity: usize,
-    capacity: usize,
-}
-
-impl std::fmt::Debug for BlobCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("BlobCache")
-            .field("capacity", &self.capacity)
-            .field("shards", &self.lru.shard_count())
-            .field("usage", &self.usage())
-            .finish()
-    }
-}
+pub type BlobCache = ShardedLru<Arc<Vec<u8>>>;
 
 impl BlobCache {
     /// A cache holding up to `capacity_bytes` of blobs (values plus
@@ -47,20 +33,7 @@ impl BlobCache {
             bits += 1;
         }
         let n = 1usize << bits;
-        let shard_capacity = capacity_bytes / n;
-        BlobCache {
-            lru: ShardedLru::new(n, shard_capacity, 32),
-            shard_capacity,
-            capacity: capacity_bytes,
-        }
-    }
-
-    /// The cached value, if present (and marks it recently used).
-    pub fn lookup(&self, file_number: u64, offset: u64) -> Option<Arc<Vec<u8>>> {
-        if self.capacity == 0 {
-            return None;
-        }
-        self.lru.lookup(&(file_number, offset))
+        ShardedLru::with_shards(capacity_bytes, n, capacity_bytes / n, 32)
     }
 
     /// Caches a value, evicting cold values of its shard as needed. Returns
@@ -68,39 +41,11 @@ impl BlobCache {
     /// larger than a shard.
     pub fn insert(&self, file_number: u64, offset: u64, value: Arc<Vec<u8>>) -> bool {
         let charge = value.len().saturating_add(ENTRY_OVERHEAD);
-        if self.capacity == 0 || charge > self.shard_capacity {
+        if self.capacity() == 0 || charge > self.shard_capacity() {
             return false;
         }
-        self.lru.insert((file_number, offset), value, charge);
+        self.insert_charged(file_number, offset, value, charge);
         true
-    }
-
-    /// Bytes charged for the values held.
-    pub fn usage(&self) -> usize {
-        self.lru.usage()
-    }
-
-    /// Number of values held.
-    #[cfg(test)]
-    pub fn len(&self) -> usize {
-        self.lru.len()
-    }
-
-    /// True if nothing is cached.
-    #[cfg(test)]
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The configured capacity in bytes.
-    pub fn capacity(&self) -> usize {
-        self.capacity
-    }
-
-    /// Drops every value of one blob file (e.g. once it is deleted). Scans
-    /// the whole cache.
-    pub fn erase_file(&self, file_number: u64) {
-        self.lru.erase_file(file_number);
     }
 }
 
@@ -143,12 +88,12 @@ mod tests {
     #[test]
     fn large_cache_is_sharded_and_bounded() {
         let c = BlobCache::new(16 << 20);
-        assert_eq!(c.lru.shard_count(), 16);
+        assert_eq!(c.shard_count(), 16);
         for i in 0..5000u64 {
             c.insert(i % 7 + 1, i * 4096, val(4096, i as u8));
         }
         assert!(c.usage() <= c.capacity());
         assert!(c.usage() > c.capacity() / 2, "usage {}", c.usage());
-        assert_eq!(BlobCache::new(1 << 20).lru.shard_count(), 2);
+        assert_eq!(BlobCache::new(1 << 20).shard_count(), 2);
     }
 }

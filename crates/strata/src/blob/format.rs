@@ -63,7 +63,7 @@ impl BlobFileHeader {
         put_fixed64(&mut buf, BLOB_MAGIC);
         put_fixed32(&mut buf, BLOB_FORMAT_VERSION);
         put_fixed32(&mut buf, self.column_family_id);
-        buf.push(self.compression.to_byte());
+        buf.push(self.compression as u8);
         buf.push(self.flags);
         let crc = mask_crc(crc32c::crc32c(&buf));
         put_fixed32(&mut buf, crc);
@@ -94,7 +94,7 @@ impl BlobFileHeader {
             )));
         }
         let column_family_id = decode_fixed32(&src[12..]).unwrap_or(0);
-        let compression = CompressionType::from_byte(src[16])
+        let compression = CompressionType::from_u8(src[16])
             .ok_or_else(|| bad(16, format!("unknown compression type {}", src[16])))?;
         let flags = src[17];
         if flags != 0 {
@@ -171,7 +171,7 @@ impl RecordHeader {
         let mut out = [0u8; RECORD_HEADER_SIZE];
         out[..4].copy_from_slice(&self.key_len.to_le_bytes());
         out[4..12].copy_from_slice(&self.value_size.to_le_bytes());
-        out[12] = self.compression.to_byte();
+        out[12] = self.compression as u8;
         let crc = mask_crc(crc32c::crc32c(&out[..RECORD_HEADER_CRC_START]));
         out[RECORD_HEADER_CRC_START..].copy_from_slice(&crc.to_le_bytes());
         out
@@ -190,7 +190,7 @@ impl RecordHeader {
         }
         let key_len = decode_fixed32(src).unwrap_or(0);
         let value_size = decode_fixed64(&src[4..]).unwrap_or(0);
-        let compression = CompressionType::from_byte(src[12])
+        let compression = CompressionType::from_u8(src[12])
             .ok_or_else(|| bad(format!("unknown blob compression type {}", src[12])))?;
         Ok(RecordHeader {
             key_len,

@@ -41,7 +41,7 @@ impl BlobIndex {
         put_varint64(dst, self.file_number);
         put_varint64(dst, self.offset);
         put_varint64(dst, self.size);
-        dst.push(self.compression.to_byte());
+        dst.push(self.compression as u8);
     }
 
     /// Decodes an index; `None` if it is malformed, of an unknown type, or
@@ -54,7 +54,7 @@ impl BlobIndex {
         let file_number = d.varint64()?;
         let offset = d.varint64()?;
         let size = d.varint64()?;
-        let compression = CompressionType::from_byte(d.u8()?)?;
+        let compression = CompressionType::from_u8(d.u8()?)?;
         if !d.is_empty() || file_number == 0 {
             return None;
         }

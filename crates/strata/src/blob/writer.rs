@@ -105,16 +105,6 @@ impl BlobFileBuilder {
         self
     }
 
-    /// The file number given at creation.
-    pub fn file_number(&self) -> u64 {
-        self.file_number
-    }
-
-    /// The file name given at creation.
-    pub fn file_name(&self) -> &str {
-        &self.file_name
-    }
-
     /// Bytes written so far (header and records; 0 before the first blob).
     pub fn file_size(&self) -> u64 {
         self.offset

@@ -176,26 +176,11 @@ mod tests {
     use super::*;
     use crate::iter::VecIterator;
     use crate::merge::{StringAppendOperator, UInt64AddOperator};
-    use crate::types::compare_internal_keys;
 
     const V: ValueType = ValueType::Value;
     const D: ValueType = ValueType::Deletion;
     const M: ValueType = ValueType::Merge;
     const B: ValueType = ValueType::BlobIndex;
-
-    fn iter(entries: &[(&str, u64, ValueType, &str)]) -> VecIterator {
-        let mut v: Vec<(Vec<u8>, Vec<u8>)> = entries
-            .iter()
-            .map(|(k, s, t, val)| {
-                (
-                    make_internal_key(k.as_bytes(), *s, *t),
-                    val.as_bytes().to_vec(),
-                )
-            })
-            .collect();
-        v.sort_by(|a, b| compare_internal_keys(&a.0, &b.0));
-        VecIterator::new(v)
-    }
 
     /// Runs the helper from the first entry; the entries written (as
     /// `key@seq:type=value`), then where the input was left.
@@ -205,7 +190,7 @@ mod tests {
         snapshots: Vec<u64>,
         bottom: bool,
     ) -> (Vec<String>, Option<String>, Merged) {
-        let mut it = iter(entries);
+        let mut it = VecIterator::from_entries(entries);
         it.seek_to_first();
         let mut rules = DropRules::new(snapshots);
         assert_eq!(

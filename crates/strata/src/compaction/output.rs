@@ -10,7 +10,8 @@ use crate::blob::BlobIndex;
 use crate::error::Result;
 use crate::filename::{table_file_name, FileNumber};
 use crate::fs::incremental_sync::sync_incrementally;
-use crate::fs::timed::TimedWritable;
+use crate::fs::layered::Layered;
+use crate::fs::timed::AppendTimer;
 use crate::fs::FileSystem;
 use crate::range_del::FragmentedTombstones;
 use crate::rate_limiter::{limit_writes, IoPriority, RateLimiter};
@@ -234,7 +235,7 @@ impl<'a> OutputWriter<'a> {
             } else {
                 Histogram::FileWriteFlushMicros
             };
-            file = Box::new(TimedWritable::new(file, s.clone(), activity));
+            file = Box::new(Layered::new(file, AppendTimer::new(s.clone(), activity)));
         }
         let b = TableBuilder::new(self.opts, file, path.display().to_string())
             .with_statistics(self.stats.cloned());

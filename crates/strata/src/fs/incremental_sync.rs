@@ -7,6 +7,7 @@
 //! ranges end on a 4 KiB boundary, and one is asked for once at least
 //! `bytes_per_sync` bytes have gathered since the last.
 
+use super::layered::{Layer, Layered};
 use super::WritableFile;
 use crate::error::Result;
 
@@ -27,40 +28,21 @@ pub fn range_to_sync(size: u64, synced: u64, bytes_per_sync: u64) -> Option<(u64
     (end > synced && end - synced >= bytes_per_sync).then(|| (synced, end - synced))
 }
 
-/// A [`WritableFile`] that range-syncs itself every `bytes_per_sync`
-/// bytes, by [`range_to_sync`].
-pub struct IncrementallySynced {
-    inner: Box<dyn WritableFile>,
+/// The [`Layer`] that range-syncs its file every `bytes_per_sync` bytes,
+/// by [`range_to_sync`].
+pub struct IncrementalSync {
     bytes_per_sync: u64,
     synced: u64,
 }
 
-impl WritableFile for IncrementallySynced {
-    fn append(&mut self, data: &[u8]) -> Result<()> {
-        self.inner.append(data)?;
-        if let Some((offset, len)) =
-            range_to_sync(self.inner.size(), self.synced, self.bytes_per_sync)
-        {
-            self.inner.range_sync(offset, len)?;
+impl Layer for IncrementalSync {
+    fn append(&mut self, inner: &mut dyn WritableFile, data: &[u8]) -> Result<()> {
+        inner.append(data)?;
+        if let Some((offset, len)) = range_to_sync(inner.size(), self.synced, self.bytes_per_sync) {
+            inner.range_sync(offset, len)?;
             self.synced = offset + len;
         }
         Ok(())
-    }
-
-    fn flush(&mut self) -> Result<()> {
-        self.inner.flush()
-    }
-
-    fn sync(&mut self) -> Result<()> {
-        self.inner.sync()
-    }
-
-    fn size(&self) -> u64 {
-        self.inner.size()
-    }
-
-    fn range_sync(&mut self, offset: u64, len: u64) -> Result<()> {
-        self.inner.range_sync(offset, len)
     }
 }
 
@@ -75,11 +57,13 @@ pub fn sync_incrementally(
     if bytes_per_sync == 0 || direct {
         return file;
     }
-    Box::new(IncrementallySynced {
-        inner: file,
-        bytes_per_sync,
-        synced: 0,
-    })
+    Box::new(Layered::new(
+        file,
+        IncrementalSync {
+            bytes_per_sync,
+            synced: 0,
+        },
+    ))
 }
 
 #[cfg(test)]

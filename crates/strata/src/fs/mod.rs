@@ -12,6 +12,7 @@ pub(crate) mod fault;
 #[cfg(test)]
 mod fault_tests;
 pub(crate) mod incremental_sync;
+pub(crate) mod layered;
 mod mapped;
 mod posix;
 #[cfg(test)]

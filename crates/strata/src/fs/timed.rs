@@ -1,65 +1,48 @@
-//! A [`WritableFile`] that times every append into statistics histograms,
-//! as RocksDB's `WritableFileWriter::Append` does for table files.
+//! A [`Layer`] that times every append of a [`WritableFile`] into
+//! statistics histograms, as RocksDB's `WritableFileWriter::Append` does for
+//! table files.
 
 use std::sync::Arc;
 use std::time::Instant;
 
+use super::layered::Layer;
 use super::WritableFile;
 use crate::error::Result;
 use crate::stats::{Histogram, Statistics};
 
-/// Times each [`WritableFile::append`] of `inner` (buffered or not) into
-/// `rocksdb.sst.write.micros` and one activity histogram
-/// (`rocksdb.file.write.flush.micros` or `rocksdb.file.write.compaction.micros`).
-pub struct TimedWritable {
-    inner: Box<dyn WritableFile>,
+/// The [`Layer`] that times each [`WritableFile::append`] of its file
+/// (buffered or not) into `rocksdb.sst.write.micros` and one activity
+/// histogram (`rocksdb.file.write.flush.micros` or
+/// `rocksdb.file.write.compaction.micros`).
+pub struct AppendTimer {
     stats: Arc<Statistics>,
     activity: Histogram,
 }
 
-impl TimedWritable {
-    /// Wraps `inner`; `activity` is the per-activity histogram to fill
-    /// beside `rocksdb.sst.write.micros`.
-    pub fn new(inner: Box<dyn WritableFile>, stats: Arc<Statistics>, activity: Histogram) -> Self {
-        TimedWritable {
-            inner,
-            stats,
-            activity,
-        }
+impl AppendTimer {
+    /// Times into `stats`; `activity` is the per-activity histogram to
+    /// fill beside `rocksdb.sst.write.micros`.
+    pub fn new(stats: Arc<Statistics>, activity: Histogram) -> Self {
+        AppendTimer { stats, activity }
     }
 }
 
-impl WritableFile for TimedWritable {
-    fn append(&mut self, data: &[u8]) -> Result<()> {
+impl Layer for AppendTimer {
+    fn append(&mut self, inner: &mut dyn WritableFile, data: &[u8]) -> Result<()> {
         let t = Instant::now();
-        let r = self.inner.append(data);
+        let r = inner.append(data);
         let micros = t.elapsed().as_micros() as u64;
         self.stats
             .record_histogram(Histogram::SstWriteMicros, micros);
         self.stats.record_histogram(self.activity, micros);
         r
     }
-
-    fn flush(&mut self) -> Result<()> {
-        self.inner.flush()
-    }
-
-    fn sync(&mut self) -> Result<()> {
-        self.inner.sync()
-    }
-
-    fn size(&self) -> u64 {
-        self.inner.size()
-    }
-
-    fn range_sync(&mut self, offset: u64, len: u64) -> Result<()> {
-        self.inner.range_sync(offset, len)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fs::layered::Layered;
     use crate::fs::{FileSystem, PosixFileSystem};
 
     #[test]
@@ -67,7 +50,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let f = PosixFileSystem.create(&dir.path().join("t")).unwrap();
         let stats = Statistics::new();
-        let mut w = TimedWritable::new(f, stats.clone(), Histogram::FileWriteFlushMicros);
+        let timer = AppendTimer::new(stats.clone(), Histogram::FileWriteFlushMicros);
+        let mut w = Layered::new(f, timer);
         for _ in 0..5 {
             w.append(b"abc").unwrap();
         }

@@ -720,7 +720,6 @@ impl Iterator for DbIterator {
 mod tests {
     use super::*;
     use crate::iter::VecIterator;
-    use crate::types::compare_internal_keys;
 
     /// A user iterator at `seq` over `entries`, between `lower` and `upper`.
     fn build_bounded(
@@ -729,18 +728,8 @@ mod tests {
         lower: Option<&[u8]>,
         upper: Option<&[u8]>,
     ) -> DbIterator {
-        let mut v: Vec<(Vec<u8>, Vec<u8>)> = entries
-            .iter()
-            .map(|(k, s, t, val)| {
-                (
-                    make_internal_key(k.as_bytes(), *s, *t),
-                    val.as_bytes().to_vec(),
-                )
-            })
-            .collect();
-        v.sort_by(|a, b| compare_internal_keys(&a.0, &b.0));
         DbIterator::new(
-            Box::new(VecIterator::new(v)),
+            Box::new(VecIterator::from_entries(entries)),
             seq,
             lower.map(<[u8]>::to_vec),
             upper.map(<[u8]>::to_vec),

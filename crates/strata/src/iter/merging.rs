@@ -173,10 +173,25 @@ pub struct VecIterator {
 
 #[cfg(test)]
 impl VecIterator {
-    /// `entries` must be sorted by internal key.
-    #[cfg(test)]
-    pub fn new(entries: Vec<(Vec<u8>, Vec<u8>)>) -> Self {
+    /// An iterator over `entries` (internal key, value), which it sorts by
+    /// internal key.
+    pub fn new(mut entries: Vec<(Vec<u8>, Vec<u8>)>) -> Self {
+        entries.sort_by(|a, b| compare_internal_keys(&a.0, &b.0));
         VecIterator { entries, pos: None }
+    }
+
+    /// An iterator over `entries` given as (user key, sequence number,
+    /// type, value), in any order.
+    pub fn from_entries(entries: &[(&str, u64, crate::types::ValueType, &str)]) -> Self {
+        VecIterator::new(
+            entries
+                .iter()
+                .map(|&(k, s, t, v)| {
+                    let ikey = crate::types::make_internal_key(k.as_bytes(), s, t);
+                    (ikey, v.as_bytes().to_vec())
+                })
+                .collect(),
+        )
     }
 }
 
@@ -230,17 +245,13 @@ mod tests {
     use crate::types::{make_internal_key, ValueType};
 
     fn child(keys: &[(&str, u64)]) -> Box<dyn InternalIterator> {
-        let mut v: Vec<(Vec<u8>, Vec<u8>)> = keys
-            .iter()
-            .map(|(k, s)| {
-                (
-                    make_internal_key(k.as_bytes(), *s, ValueType::Value),
-                    format!("{k}{s}").into_bytes(),
-                )
-            })
-            .collect();
-        v.sort_by(|a, b| compare_internal_keys(&a.0, &b.0));
-        Box::new(VecIterator::new(v))
+        let v = keys.iter().map(|(k, s)| {
+            (
+                make_internal_key(k.as_bytes(), *s, ValueType::Value),
+                format!("{k}{s}").into_bytes(),
+            )
+        });
+        Box::new(VecIterator::new(v.collect()))
     }
 
     #[test]

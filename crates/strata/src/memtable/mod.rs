@@ -203,14 +203,26 @@ mod tests {
     use super::*;
     use crate::iter::InternalIterator;
     use std::sync::Arc;
+    use ValueType::{Deletion, Merge, Value};
+
+    /// A memtable holding `entries` (type, key, value) at sequence numbers
+    /// 1, 2, ... in the order given.
+    fn filled(entries: &[(ValueType, &str, &str)]) -> MemTable {
+        let m = MemTable::new(1, 4096);
+        for (seq, (t, k, v)) in (1..).zip(entries) {
+            m.add(seq, *t, k.as_bytes(), v.as_bytes());
+        }
+        m
+    }
 
     #[test]
     fn get_sees_newest_visible_version() {
-        let m = MemTable::new(1, 4096);
-        m.add(1, ValueType::Value, b"a", b"v1");
-        m.add(2, ValueType::Value, b"a", b"v2");
-        m.add(3, ValueType::Deletion, b"a", b"");
-        m.add(4, ValueType::Value, b"b", b"x");
+        let m = filled(&[
+            (Value, "a", "v1"),
+            (Value, "a", "v2"),
+            (Deletion, "a", ""),
+            (Value, "b", "x"),
+        ]);
         let get = |k: &[u8], seq| {
             let mut ops = Vec::new();
             let r = m.get(k, seq, &mut ops, &mut 0);
@@ -236,13 +248,14 @@ mod tests {
 
     #[test]
     fn get_collects_merge_operands_down_to_what_lies_under_them() {
-        let m = MemTable::new(1, 4096);
-        m.add(1, ValueType::Value, b"a", b"base");
-        m.add(2, ValueType::Merge, b"a", b"m2");
-        m.add(3, ValueType::Merge, b"a", b"m3");
-        m.add(4, ValueType::Deletion, b"a", b"");
-        m.add(5, ValueType::Merge, b"a", b"m5");
-        m.add(6, ValueType::Merge, b"b", b"only");
+        let m = filled(&[
+            (Value, "a", "base"),
+            (Merge, "a", "m2"),
+            (Merge, "a", "m3"),
+            (Deletion, "a", ""),
+            (Merge, "a", "m5"),
+            (Merge, "b", "only"),
+        ]);
         let mut ops = Vec::new();
         assert_eq!(
             m.get(b"a", 3, &mut ops, &mut 0),
@@ -260,10 +273,12 @@ mod tests {
 
     #[test]
     fn iterator_walks_both_ways() {
-        let m = Arc::new(MemTable::new(1, 4096));
-        for (i, k) in [b"d", b"b", b"a", b"c"].iter().enumerate() {
-            m.add(i as u64 + 1, ValueType::Value, *k, *k);
-        }
+        let m = Arc::new(filled(&[
+            (Value, "d", "d"),
+            (Value, "b", "b"),
+            (Value, "a", "a"),
+            (Value, "c", "c"),
+        ]));
         let mut it = MemTableIterator::new(m.clone());
         it.seek_to_first();
         let mut fwd = Vec::new();

@@ -14,36 +14,13 @@ const NUM_SHARDS: usize = 1 << NUM_SHARD_BITS;
 ///
 /// Capacity is in bytes of uncompressed block contents; a capacity of 0
 /// caches nothing. Hit/miss tickers are recorded by the table reader.
-pub struct BlockCache {
-    lru: ShardedLru<Arc<Block>>,
-    capacity: usize,
-}
-
-impl std::fmt::Debug for BlockCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("BlockCache")
-            .field("capacity", &self.capacity)
-            .field("usage", &self.usage())
-            .finish()
-    }
-}
+pub type BlockCache = ShardedLru<Arc<Block>>;
 
 impl BlockCache {
     /// A cache holding up to `capacity_bytes` of blocks.
     pub fn new(capacity_bytes: usize) -> Self {
         let per_shard = capacity_bytes.div_ceil(NUM_SHARDS);
-        BlockCache {
-            lru: ShardedLru::new(NUM_SHARDS, per_shard, 64 - NUM_SHARD_BITS),
-            capacity: capacity_bytes,
-        }
-    }
-
-    /// The cached block, if present (and marks it recently used).
-    pub fn lookup(&self, file_number: u64, offset: u64) -> Option<Arc<Block>> {
-        if self.capacity == 0 {
-            return None;
-        }
-        self.lru.lookup(&(file_number, offset))
+        ShardedLru::with_shards(capacity_bytes, NUM_SHARDS, per_shard, 64 - NUM_SHARD_BITS)
     }
 
     /// Caches a block, evicting cold blocks of its shard if needed. True if
@@ -51,27 +28,8 @@ impl BlockCache {
     /// redundant insert, in RocksDB's terms); false for a new entry and when
     /// the cache has no capacity.
     pub fn insert(&self, file_number: u64, offset: u64, block: Arc<Block>) -> bool {
-        if self.capacity == 0 {
-            return false;
-        }
         let charge = block.size();
-        self.lru.insert((file_number, offset), block, charge)
-    }
-
-    /// Bytes of blocks held.
-    pub fn usage(&self) -> usize {
-        self.lru.usage()
-    }
-
-    /// The configured capacity in bytes.
-    pub fn capacity(&self) -> usize {
-        self.capacity
-    }
-
-    /// Drops every block of one file (e.g. after the file was deleted).
-    /// Scans the whole cache.
-    pub fn erase_file(&self, file_number: u64) {
-        self.lru.erase_file(file_number);
+        self.insert_charged(file_number, offset, block, charge)
     }
 }
 

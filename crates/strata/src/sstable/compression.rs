@@ -7,21 +7,26 @@ use std::cell::RefCell;
 use std::fmt;
 use std::str::FromStr;
 
+use crate::byte_enum::byte_enum;
 use crate::coding::{decode_varint32, put_varint32};
 use crate::error::Error;
 
-/// A block codec. Names follow RocksDB's `CompressionType`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum CompressionType {
-    /// Blocks are stored as they are (`kNoCompression`).
-    None,
-    /// Snappy raw format (`kSnappyCompression`). RocksDB's default.
-    #[default]
-    Snappy,
-    /// LZ4 block format with a varint32 length prefix (`kLZ4Compression`).
-    Lz4,
-    /// A zstd frame (`kZSTD`).
-    Zstd,
+byte_enum! {
+    /// A block codec. Names follow RocksDB's `CompressionType`; the
+    /// discriminant is the byte stored in block trailers and blob records
+    /// (RocksDB's numbering).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    pub enum CompressionType {
+        /// Blocks are stored as they are (`kNoCompression`).
+        None = 0,
+        /// Snappy raw format (`kSnappyCompression`). RocksDB's default.
+        #[default]
+        Snappy = 1,
+        /// LZ4 block format with a varint32 length prefix (`kLZ4Compression`).
+        Lz4 = 4,
+        /// A zstd frame (`kZSTD`).
+        Zstd = 7,
+    }
 }
 
 /// zstd level used for blocks (the library's default level, as in RocksDB).
@@ -56,27 +61,6 @@ impl CompressionType {
             CompressionType::Snappy => "snappy",
             CompressionType::Lz4 => "lz4",
             CompressionType::Zstd => "zstd",
-        }
-    }
-
-    /// The byte stored in block trailers (RocksDB's numbering).
-    pub fn to_byte(self) -> u8 {
-        match self {
-            CompressionType::None => 0,
-            CompressionType::Snappy => 1,
-            CompressionType::Lz4 => 4,
-            CompressionType::Zstd => 7,
-        }
-    }
-
-    /// Decodes a trailer byte.
-    pub fn from_byte(b: u8) -> Option<Self> {
-        match b {
-            0 => Some(CompressionType::None),
-            1 => Some(CompressionType::Snappy),
-            4 => Some(CompressionType::Lz4),
-            7 => Some(CompressionType::Zstd),
-            _ => None,
         }
     }
 }
@@ -246,7 +230,7 @@ mod tests {
         for c in CompressionType::ALL {
             assert_eq!(c.name().parse::<CompressionType>().unwrap(), c);
             assert_eq!(c.short_name().parse::<CompressionType>().unwrap(), c);
-            assert_eq!(CompressionType::from_byte(c.to_byte()), Some(c));
+            assert_eq!(CompressionType::from_u8(c as u8), Some(c));
         }
         assert_eq!(
             "kZSTD".parse::<CompressionType>().unwrap(),
@@ -257,7 +241,7 @@ mod tests {
             CompressionType::Lz4
         );
         assert!("zlib".parse::<CompressionType>().is_err());
-        assert_eq!(CompressionType::from_byte(2), None);
+        assert_eq!(CompressionType::from_u8(2), None);
     }
 
     #[test]

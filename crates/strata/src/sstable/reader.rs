@@ -18,9 +18,7 @@ use super::block::{bytewise_cmp, Block, BlockIter};
 use super::block_cache::BlockCache;
 use super::bloom::BloomFilter;
 use super::compression::CompressionType;
-use super::format::{
-    read_block, read_raw_block, BlockHandle, Footer, FOOTER_SIZE, INDEX_WITHOUT_VALUE_LENGTH,
-};
+use super::format::{BlockHandle, BlockSource, Footer, FOOTER_SIZE, INDEX_WITHOUT_VALUE_LENGTH};
 use super::properties::TableProperties;
 use super::range_del_block::{decode_range_del_block, META_RANGE_DEL};
 use super::readahead::ReadaheadFile;
@@ -122,9 +120,13 @@ impl Table {
         let data_end = file_size - FOOTER_SIZE as u64;
         let fbytes = file.read_at(data_end, FOOTER_SIZE)?;
         let footer = Footer::decode(&fbytes, &name, data_end)?;
-        let f = &file;
-        let st = stats.as_deref();
-        let meta = Arc::new(read_block(f, &name, footer.metaindex, data_end, true, st)?);
+        let blocks = BlockSource {
+            file: &file,
+            file_name: &name,
+            data_end,
+            stats: stats.as_deref(),
+        };
+        let meta = Arc::new(blocks.read_block(footer.metaindex, true)?);
         let mut filter_handle = None;
         let mut props_handle = None;
         let mut range_del_handle = None;
@@ -154,13 +156,13 @@ impl Table {
                 "metaindex has no properties block",
             )
         })?;
-        let props_block = Arc::new(read_block(f, &name, props_handle, data_end, true, st)?);
+        let props_block = Arc::new(blocks.read_block(props_handle, true)?);
         let properties = TableProperties::decode(&props_block)?;
         let filter = match filter_handle {
             None => None,
             Some(h) => {
-                let (contents, t) = read_raw_block(f, &name, h, data_end, true, st)?;
-                if t != CompressionType::None.to_byte() {
+                let (contents, t) = blocks.read_raw_block(h, true)?;
+                if t != CompressionType::None as u8 {
                     return Err(Error::corruption(
                         &*name,
                         h.offset,
@@ -176,12 +178,12 @@ impl Table {
         let range_tombstones = match range_del_handle {
             None => FragmentedTombstones::default(),
             Some(h) => {
-                let block = Arc::new(read_block(f, &name, h, data_end, true, st)?);
+                let block = Arc::new(blocks.read_block(h, true)?);
                 decode_range_del_block(&block)?
             }
         };
         let range_tombstones = Arc::new(range_tombstones);
-        let mut index = read_block(f, &name, footer.index, data_end, true, st)?;
+        let mut index = blocks.read_block(footer.index, true)?;
         if footer.format_version >= INDEX_WITHOUT_VALUE_LENGTH {
             index = index.with_handle_values();
         }
@@ -363,7 +365,13 @@ impl Table {
     ) -> Result<Block> {
         let stats = self.stats.as_deref();
         let start = stats.map(|_| std::time::Instant::now());
-        let block = read_block(file, &self.file_name, handle, self.data_end, verify, stats)?;
+        let block = BlockSource {
+            file,
+            file_name: &self.file_name,
+            data_end: self.data_end,
+            stats,
+        }
+        .read_block(handle, verify)?;
         if let (Some(s), Some(t)) = (stats, start) {
             let h = if for_compaction {
                 Histogram::ReadBlockCompactionMicros

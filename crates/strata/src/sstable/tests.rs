@@ -534,7 +534,7 @@ fn index_block_takes_the_data_codec_unless_disabled() {
         .unwrap();
         let h = footer.index;
         let type_byte = data[(h.offset + h.size) as usize];
-        let want = if on { ctype.to_byte() } else { 0 };
+        let want = if on { ctype as u8 } else { 0 };
         assert_eq!(type_byte, want, "{ctype:?} index compression {on}");
         // index.size is the uncompressed block with its trailer.
         let stored = h.size + BLOCK_TRAILER_SIZE as u64;

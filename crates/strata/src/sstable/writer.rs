@@ -178,9 +178,8 @@ pub fn user_key_separator(last: &[u8], next: Option<&[u8]>) -> Option<Vec<u8>> {
 /// internal-key order.
 pub struct TableBuilder {
     opts: TableOptions,
-    file: Box<dyn WritableFile>,
+    out: BlockFile,
     file_name: String,
-    offset: u64,
     data_block: BlockBuilder,
     index_block: BlockBuilder,
     /// The same index with user-key separators (RocksDB's
@@ -196,7 +195,6 @@ pub struct TableBuilder {
     pending_handle: Option<BlockHandle>,
     bloom: Option<BloomBuilder>,
     props: TableProperties,
-    scratch: Vec<u8>,
     smallest_seq: u64,
     largest_seq: u64,
     blocks_compressed: u64,
@@ -212,9 +210,12 @@ impl TableBuilder {
         let bloom = (opts.bloom_bits_per_key > 0.0).then(BloomBuilder::new);
         TableBuilder {
             opts: opts.clone(),
-            file,
+            out: BlockFile {
+                file,
+                offset: 0,
+                scratch: Vec::new(),
+            },
             file_name,
-            offset: 0,
             data_block: BlockBuilder::new(opts.block_restart_interval),
             index_block: BlockBuilder::new_index(1),
             user_index_block: BlockBuilder::new_index(1),
@@ -225,7 +226,6 @@ impl TableBuilder {
             pending_handle: None,
             bloom,
             props: TableProperties::default(),
-            scratch: Vec::new(),
             smallest_seq: u64::MAX,
             largest_seq: 0,
             blocks_compressed: 0,
@@ -305,14 +305,9 @@ impl TableBuilder {
         }
         let raw = self.data_block.finish();
         let raw_len = raw.len();
-        let (handle, used) = write_block(
-            &mut *self.file,
-            &mut self.offset,
-            &mut self.scratch,
-            raw,
-            self.opts.compression,
-            self.stats.as_deref(),
-        )?;
+        let (handle, used) =
+            self.out
+                .write_block(raw, self.opts.compression, self.stats.as_deref())?;
         self.count_compression(self.opts.compression, used, raw_len);
         self.data_block.reset();
         self.props.num_data_blocks += 1;
@@ -362,7 +357,7 @@ impl TableBuilder {
 
     /// Bytes written so far plus the block being built.
     pub fn file_size_estimate(&self) -> u64 {
-        self.offset + self.data_block.size_estimate() as u64
+        self.out.offset + self.data_block.size_estimate() as u64
     }
 
     /// Writes the rest of the table, syncs the file and describes it.
@@ -382,30 +377,18 @@ impl TableBuilder {
                 self.largest_seq = self.largest_seq.max(t.seq);
             }
             let contents = encode_range_del_block(&self.range_tombstones);
-            let (h, _) = write_block(
-                &mut *self.file,
-                &mut self.offset,
-                &mut self.scratch,
-                &contents,
-                none,
-                self.stats.as_deref(),
-            )?;
+            let (h, _) = self
+                .out
+                .write_block(&contents, none, self.stats.as_deref())?;
             Some(h)
         };
         if let Some(b) = &self.bloom {
             let contents = b.finish(self.opts.bloom_bits_per_key);
-            let (h, _) = write_block(
-                &mut *self.file,
-                &mut self.offset,
-                &mut self.scratch,
-                &contents,
-                none,
-                self.stats.as_deref(),
-            )?;
+            let (h, _) = self
+                .out
+                .write_block(&contents, none, self.stats.as_deref())?;
             self.props.filter_size = h.end() - h.offset;
-            let mut enc = Vec::new();
-            h.encode_to(&mut enc);
-            meta.add(META_FILTER.as_bytes(), &enc);
+            add_meta_handle(&mut meta, META_FILTER, h);
         }
         // User-key separators when no user key spans two blocks (they
         // sort and seek alike then, 8 bytes shorter each), as RocksDB's
@@ -431,30 +414,16 @@ impl TableBuilder {
             self.props.largest_seqno = self.largest_seq;
         }
         let props_contents = self.props.encode();
-        let (ph, _) = write_block(
-            &mut *self.file,
-            &mut self.offset,
-            &mut self.scratch,
-            &props_contents,
-            none,
-            self.stats.as_deref(),
-        )?;
-        let mut enc = Vec::new();
-        ph.encode_to(&mut enc);
-        meta.add(META_PROPERTIES.as_bytes(), &enc);
+        let (ph, _) = self
+            .out
+            .write_block(&props_contents, none, self.stats.as_deref())?;
+        add_meta_handle(&mut meta, META_PROPERTIES, ph);
         if let Some(h) = range_del_handle {
-            let mut enc = Vec::new();
-            h.encode_to(&mut enc);
-            meta.add(META_RANGE_DEL.as_bytes(), &enc);
+            add_meta_handle(&mut meta, META_RANGE_DEL, h);
         }
-        let (metaindex, _) = write_block(
-            &mut *self.file,
-            &mut self.offset,
-            &mut self.scratch,
-            meta.finish(),
-            none,
-            self.stats.as_deref(),
-        )?;
+        let (metaindex, _) = self
+            .out
+            .write_block(meta.finish(), none, self.stats.as_deref())?;
         // The index takes the data codec unless told not to, as RocksDB's
         // `enable_index_compression`; `rocksdb.index.size` above stays the
         // uncompressed size, as RocksDB reports it.
@@ -463,14 +432,9 @@ impl TableBuilder {
         } else {
             none
         };
-        let (index, used) = write_block(
-            &mut *self.file,
-            &mut self.offset,
-            &mut self.scratch,
-            &index_contents,
-            index_codec,
-            self.stats.as_deref(),
-        )?;
+        let (index, used) =
+            self.out
+                .write_block(&index_contents, index_codec, self.stats.as_deref())?;
         self.count_compression(index_codec, used, index_contents.len());
         let footer = Footer {
             metaindex,
@@ -486,10 +450,10 @@ impl TableBuilder {
             },
         }
         .encode();
-        self.file.append(&footer)?;
-        self.offset += footer.len() as u64;
+        self.out.file.append(&footer)?;
+        self.out.offset += footer.len() as u64;
         let sync_start = self.stats.as_ref().map(|_| std::time::Instant::now());
-        self.file.sync()?;
+        self.out.file.sync()?;
         let sync_micros = sync_start.map_or(0, |t| t.elapsed().as_micros() as u64);
         let (mut smallest_key, mut largest_key) = if self.props.num_entries > 0 {
             (self.smallest_key, self.last_key)
@@ -508,7 +472,7 @@ impl TableBuilder {
             }
         }
         Ok(TableInfo {
-            file_size: self.offset,
+            file_size: self.out.offset,
             smallest_key,
             largest_key,
             num_entries: self.props.num_entries,
@@ -526,43 +490,58 @@ impl TableBuilder {
     pub fn abandon(self) {}
 }
 
-/// Compresses (if worthwhile) and appends one block and its trailer;
-/// returns where it went and the codec actually used. With `stats`, the
-/// checksum and the two appends (not the compression) are timed into
-/// `rocksdb.write.raw.block.micros`, as RocksDB's `WriteRawBlock` is.
-fn write_block(
-    file: &mut dyn WritableFile,
-    offset: &mut u64,
-    scratch: &mut Vec<u8>,
-    raw: &[u8],
-    ctype: CompressionType,
-    stats: Option<&Statistics>,
-) -> Result<(BlockHandle, CompressionType)> {
-    let used = compress_block(ctype, raw, scratch);
-    let start = stats.map(|_| std::time::Instant::now());
-    let body: &[u8] = if used == CompressionType::None {
-        raw
-    } else {
-        scratch
-    };
-    let t = used.to_byte();
-    let mut trailer = [0u8; 5];
-    trailer[0] = t;
-    trailer[1..].copy_from_slice(&block_checksum(body, t).to_le_bytes());
-    file.append(body)?;
-    file.append(&trailer)?;
-    if let (Some(s), Some(t)) = (stats, start) {
-        s.record_histogram(
-            Histogram::WriteRawBlockMicros,
-            t.elapsed().as_micros() as u64,
-        );
+/// Adds the metaindex entry naming the block at `handle` `name`.
+fn add_meta_handle(meta: &mut BlockBuilder, name: &str, handle: BlockHandle) {
+    let mut enc = Vec::new();
+    handle.encode_to(&mut enc);
+    meta.add(name.as_bytes(), &enc);
+}
+
+/// The file a table is being written to, and where its next block goes.
+struct BlockFile {
+    file: Box<dyn WritableFile>,
+    offset: u64,
+    /// Reused for each block's compressed form.
+    scratch: Vec<u8>,
+}
+
+impl BlockFile {
+    /// Compresses (if worthwhile) and appends one block and its trailer;
+    /// returns where it went and the codec actually used. With `stats`, the
+    /// checksum and the two appends (not the compression) are timed into
+    /// `rocksdb.write.raw.block.micros`, as RocksDB's `WriteRawBlock` is.
+    fn write_block(
+        &mut self,
+        raw: &[u8],
+        ctype: CompressionType,
+        stats: Option<&Statistics>,
+    ) -> Result<(BlockHandle, CompressionType)> {
+        let used = compress_block(ctype, raw, &mut self.scratch);
+        let start = stats.map(|_| std::time::Instant::now());
+        let body: &[u8] = if used == CompressionType::None {
+            raw
+        } else {
+            &self.scratch
+        };
+        let t = used as u8;
+        let mut trailer = [0u8; 5];
+        trailer[0] = t;
+        trailer[1..].copy_from_slice(&block_checksum(body, t).to_le_bytes());
+        self.file.append(body)?;
+        self.file.append(&trailer)?;
+        if let (Some(s), Some(t)) = (stats, start) {
+            s.record_histogram(
+                Histogram::WriteRawBlockMicros,
+                t.elapsed().as_micros() as u64,
+            );
+        }
+        let handle = BlockHandle {
+            offset: self.offset,
+            size: body.len() as u64,
+        };
+        self.offset = handle.end();
+        Ok((handle, used))
     }
-    let handle = BlockHandle {
-        offset: *offset,
-        size: body.len() as u64,
-    };
-    *offset = handle.end();
-    Ok((handle, used))
 }
 
 #[cfg(test)]

@@ -557,26 +557,28 @@ fn period_lines(
     ingest_unit: (&str, f64),
 ) {
     let secs = secs.max(0.001);
-    let (unit_name, unit) = ingest_unit;
+    // An amount of bytes and its rate, as RocksDB prints both.
+    let amount = |bytes: u64, (unit_name, unit): (&str, f64)| {
+        let b = bytes as f64;
+        format!("{:.2} {unit_name}, {:.2} MB/s", b / unit, b / MB / secs)
+    };
     let _ = writeln!(
         out,
         "{period} writes: {} writes, {} keys, {} commit groups, {:.1} writes per commit group, \
-ingest: {:.2} {unit_name}, {:.2} MB/s",
+ingest: {}",
         count_to_human_string(d.write_other.saturating_add(d.write_self)),
         count_to_human_string(d.keys_written),
         count_to_human_string(d.write_self),
         (d.write_other as f64 + d.write_self as f64) / (d.write_self as f64 + 1.0),
-        d.user_bytes_written as f64 / unit,
-        d.user_bytes_written as f64 / MB / secs
+        amount(d.user_bytes_written, ingest_unit)
     );
     let _ = writeln!(
         out,
-        "{period} WAL: {} writes, {} syncs, {:.2} writes per sync, written: {:.2} GB, {:.2} MB/s",
+        "{period} WAL: {} writes, {} syncs, {:.2} writes per sync, written: {}",
         count_to_human_string(d.write_with_wal),
         count_to_human_string(d.wal_synced),
         d.write_with_wal as f64 / (d.wal_synced as f64 + 1.0),
-        d.wal_bytes as f64 / GB,
-        d.wal_bytes as f64 / MB / secs
+        amount(d.wal_bytes, ("GB", GB))
     );
     let _ = writeln!(
         out,
