@@ -149,6 +149,18 @@ macro_rules! declare_options {
                 }
                 Ok(true)
             }
+
+            /// The options with every option of the option string at a value
+            /// other than its default, set field by field (not by name).
+            #[cfg(test)]
+            pub(crate) fn all_different() -> Self {
+                use $crate::options::value::OptionValue;
+                let d = Self::default();
+                Self {
+                    $( $field: d.$field.different(), )*
+                    ..d
+                }
+            }
         }
     };
 }

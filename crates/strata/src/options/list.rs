@@ -338,3 +338,37 @@ declare_options! {
         fs: Arc<dyn FileSystem> = default_fs();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every declared option, set to a value other than its default by
+    /// name, prints that value back from `to_pairs` and changes no other
+    /// option; all of them at once survive `Display` and `FromStr`. The
+    /// options and their values come from the declaration, so a new
+    /// option is covered as soon as it is declared.
+    #[test]
+    fn every_option_round_trips_through_the_option_string() {
+        let names: Vec<&str> = Options::SPECS.iter().map(|s| s.name).collect();
+        let defaults = Options::default().to_pairs();
+        let default_names: Vec<&str> = defaults.iter().map(|(k, _)| *k).collect();
+        assert_eq!(default_names, names, "to_pairs names each option once");
+        let different = Options::all_different().to_pairs();
+        let mut all = Options::default();
+        for ((name, text), (_, default_text)) in different.iter().zip(&defaults) {
+            assert_ne!(text, default_text, "{name}: the test value is the default");
+            let mut o = Options::default();
+            o.set(name, text)
+                .unwrap_or_else(|e| panic!("{name}={text}: {e}"));
+            for ((k, v), (_, d)) in o.to_pairs().iter().zip(&defaults) {
+                let want = if k == name { text } else { d };
+                assert_eq!(v, want, "after set({name}, {text}), to_pairs has {k}={v}");
+            }
+            all.set(name, text).unwrap();
+        }
+        assert_eq!(all.to_pairs(), different);
+        let back: Options = all.to_string().parse().unwrap();
+        assert_eq!(back.to_pairs(), different);
+    }
+}

@@ -43,6 +43,10 @@ macro_rules! nested_value {
                 }
             }
 
+            #[cfg(test)]
+            fn different(&self) -> Self {
+                $t { $($field: self.$field.different()),* }
+            }
         }
     };
 }

@@ -35,6 +35,11 @@ pub(crate) trait OptionValue: Sized {
             "unknown option '{name}.{field}'"
         )))
     }
+
+    /// A value other than `self`, for tests that carry every option
+    /// through the option string.
+    #[cfg(test)]
+    fn different(&self) -> Self;
 }
 
 /// `true`/`1` or `false`/`0`.
@@ -63,11 +68,15 @@ impl OptionValue for bool {
     fn to_option_string(&self) -> String {
         self.to_string()
     }
+    #[cfg(test)]
+    fn different(&self) -> Self {
+        !*self
+    }
 }
 
 /// Numbers: decimal text, as Rust prints and parses them.
 macro_rules! number_value {
-    ($($t:ty),*) => {
+    ($($t:ty => |$x:ident| $different:expr;)*) => {
         $(
             impl OptionValue for $t {
                 fn set_from_str(&mut self, name: &str, v: &str) -> Result<()> {
@@ -77,17 +86,28 @@ macro_rules! number_value {
                 fn to_option_string(&self) -> String {
                     self.to_string()
                 }
+                #[cfg(test)]
+                fn different(&self) -> Self {
+                    let $x = *self;
+                    $different
+                }
             }
         )*
     };
 }
 
-number_value!(usize, u64, u32, i32, f64);
+number_value! {
+    usize => |x| x ^ 1;
+    u64 => |x| x ^ 1;
+    u32 => |x| x ^ 1;
+    i32 => |x| x ^ 1;
+    f64 => |x| x + 0.5;
+}
 
 /// Enums: RocksDB's name of the value (`name()`) out, and whatever the
-/// type's `FromStr` accepts in.
+/// type's `FromStr` accepts in. `different` swaps the two values given.
 macro_rules! named_value {
-    ($($t:ty),*) => {
+    ($($t:ty: $a:expr, $b:expr;)*) => {
         $(
             impl OptionValue for $t {
                 fn set_from_str(&mut self, _name: &str, v: &str) -> Result<()> {
@@ -97,19 +117,29 @@ macro_rules! named_value {
                 fn to_option_string(&self) -> String {
                     self.name().to_string()
                 }
+                #[cfg(test)]
+                fn different(&self) -> Self {
+                    if *self == $a {
+                        $b
+                    } else {
+                        $a
+                    }
+                }
             }
         )*
     };
 }
 
-named_value!(
-    CompactionStyle,
-    CompactionPri,
-    PrepopulateBlobCache,
-    CompressionType,
-    WalRecoveryMode,
-    StopStyle
-);
+named_value! {
+    CompactionStyle: CompactionStyle::Level, CompactionStyle::Universal;
+    CompactionPri: CompactionPri::MinOverlappingRatio, CompactionPri::ByCompensatedSize;
+    PrepopulateBlobCache: PrepopulateBlobCache::Disable, PrepopulateBlobCache::FlushOnly;
+    CompressionType: CompressionType::Snappy, CompressionType::None;
+    WalRecoveryMode:
+        WalRecoveryMode::PointInTimeRecovery,
+        WalRecoveryMode::AbsoluteConsistency;
+    StopStyle: StopStyle::TotalSize, StopStyle::SimilarSize;
+}
 
 /// A list of integers, colon-separated (`1:1:2:2`); empty pieces are
 /// skipped.
@@ -128,6 +158,12 @@ impl OptionValue for Vec<i32> {
             .collect::<Vec<_>>()
             .join(":")
     }
+    #[cfg(test)]
+    fn different(&self) -> Self {
+        let mut v = self.clone();
+        v.push(2);
+        v
+    }
 }
 
 /// The merge operator: `nullptr` (or empty) for none, else a built-in by
@@ -140,6 +176,13 @@ impl OptionValue for Option<Arc<dyn MergeOperator>> {
     fn to_option_string(&self) -> String {
         self.as_ref()
             .map_or_else(|| "nullptr".to_string(), |m| m.name().to_string())
+    }
+    #[cfg(test)]
+    fn different(&self) -> Self {
+        match self {
+            None => crate::merge::builtin("uint64add"),
+            Some(_) => None,
+        }
     }
 }
 
