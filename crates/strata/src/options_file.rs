@@ -220,4 +220,46 @@ mod tests {
         let back = parse(file.as_bytes(), "OPTIONS-000004").unwrap();
         assert_eq!(back.merge_operator.unwrap().name(), "UInt64AddOperator");
     }
+
+    /// Every declared option with a value other than its default, in the
+    /// DB's section and in a family's, comes back from the written file:
+    /// the DB's options as written, the family's own options as written
+    /// and its DB-wide ones as the DB's.
+    #[test]
+    fn every_option_survives_the_options_file() {
+        let changed = Options::all_different();
+        let dir = tempfile::tempdir().unwrap();
+        let fs = default_fs();
+        for (number, (db, family)) in [
+            (&changed, &Options::default()),
+            (&Options::default(), &changed),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let number = number as FileNumber + 1;
+            let families = [("f".to_string(), family.clone())];
+            write(&fs, dir.path(), number, db, &families).unwrap();
+            let data = std::fs::read(options_file_name(dir.path(), number)).unwrap();
+            let (db_back, families_back) = parse_families(&data, "OPTIONS").unwrap();
+            assert_eq!(db_back.to_pairs(), db.to_pairs());
+            let want: Vec<_> = family
+                .to_pairs()
+                .into_iter()
+                .zip(db.to_pairs())
+                .map(|((k, own), (_, dbs))| {
+                    (
+                        k,
+                        if crate::db::DB_WIDE_OPTIONS.contains(&k) {
+                            dbs
+                        } else {
+                            own
+                        },
+                    )
+                })
+                .collect();
+            assert_eq!(families_back.len(), 1);
+            assert_eq!(families_back[0].1.to_pairs(), want);
+        }
+    }
 }

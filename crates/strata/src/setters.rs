@@ -28,7 +28,10 @@
 //! ```
 //!
 //! [`with_setters!`] declares such a struct and its setters from one field
-//! list, so a field cannot be added without its setter.
+//! list, so a field cannot be added without its setter. `Options` is
+//! declared through `declare_options!` (`options/declare.rs`), which calls
+//! [`with_setters!`] and also generates each option's default, its
+//! option-string parsing and printing, and its scope.
 
 /// Declares a struct whose fields are all public and, for each field, a
 /// setter of the same name that takes the field's type and returns the

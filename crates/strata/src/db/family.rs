@@ -175,37 +175,10 @@ impl std::fmt::Debug for ColumnFamily {
 }
 
 /// Options that belong to the DB, not to a column family (RocksDB's
-/// `DBOptions`, plus Strata's one block cache and one blob cache). A
-/// family's options must leave them as the DB has them.
-pub const DB_WIDE_OPTIONS: &[&str] = &[
-    "create_if_missing",
-    "error_if_exists",
-    "create_missing_column_families",
-    "paranoid_checks",
-    "max_background_jobs",
-    "max_background_compactions",
-    "max_background_flushes",
-    "delayed_write_rate",
-    "block_cache_size",
-    "max_open_files",
-    "wal_recovery_mode",
-    "statistics",
-    "stats_dump_period_sec",
-    "keep_log_file_num",
-    "max_subcompactions",
-    "use_direct_reads",
-    "allow_mmap_reads",
-    "advise_random_on_open",
-    "use_direct_io_for_flush_and_compaction",
-    "compaction_readahead_size",
-    "blob_cache_size",
-    "rate_limiter_bytes_per_sec",
-    "rate_limiter_refill_period_us",
-    "rate_limiter_auto_tuned",
-    "bytes_per_sync",
-    "wal_bytes_per_sync",
-    "max_total_wal_size",
-];
+/// `DBOptions`, plus Strata's one block cache and one blob cache): the
+/// options declared `DbWide` in `options/list.rs`. A family's options must
+/// leave them as the DB has them.
+pub const DB_WIDE_OPTIONS: &[&str] = crate::options::DB_WIDE_OPTION_NAMES;
 
 /// A family's options: `cf`'s column-family options with the DB-wide ones
 /// of `db`. A DB-wide option that `cf` moves away from its default to a
