@@ -26,6 +26,7 @@ pub use read_write::{ReadOptions, WriteOptions};
 
 use std::fmt;
 
+use crate::compaction::policy::CompactionPolicy;
 use crate::error::{Error, Result};
 use declare::{count_in_scope, names_in_scope, OptionScope};
 
@@ -70,10 +71,9 @@ impl Options {
     /// resolved as RocksDB resolves it (30 days under FIFO) or, with the
     /// styles whose TTL compactions Strata lacks, to 0.
     pub fn effective_ttl(&self) -> u64 {
-        match (self.ttl, self.compaction_style) {
-            (DEFAULT_TTL, CompactionStyle::Fifo) => 30 * 24 * 60 * 60,
-            (DEFAULT_TTL, _) => 0,
-            (t, _) => t,
+        match self.ttl {
+            DEFAULT_TTL => CompactionPolicy::of(self).default_ttl(),
+            t => t,
         }
     }
 
@@ -117,18 +117,19 @@ impl Options {
                 self.min_write_buffer_number_to_merge, self.max_write_buffer_number
             ));
         }
-        if self.ttl > 0 && self.ttl != DEFAULT_TTL && self.compaction_style != CompactionStyle::Fifo
-        {
+        let policy = CompactionPolicy::of(self);
+        if self.ttl > 0 && self.ttl != DEFAULT_TTL && !policy.ttl_compactions() {
             return Err(Error::NotSupported(format!(
                 "ttl={} with compaction_style={}: TTL compactions are implemented for FIFO only",
                 self.ttl,
                 self.compaction_style.name()
             )));
         }
-        if self.compaction_style == CompactionStyle::Fifo && self.enable_blob_files {
-            return Err(Error::NotSupported(
-                "compaction_style=kCompactionStyleFIFO with enable_blob_files: FIFO deletes tables whole, and Strata does not track the blob files they leave unreferenced".into(),
-            ));
+        if self.enable_blob_files && !policy.blob_files() {
+            return Err(Error::NotSupported(format!(
+                "compaction_style={} with enable_blob_files: FIFO deletes tables whole, and Strata does not track the blob files they leave unreferenced",
+                self.compaction_style.name()
+            )));
         }
         if let Some(x) = self
             .max_bytes_for_level_multiplier_additional

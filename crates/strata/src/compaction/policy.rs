@@ -187,10 +187,8 @@ impl<'a> CompactionPolicy<'a> {
     }
 }
 
-// The style's rules on other options. `Options::effective_ttl` and
-// `Options::validate` state the same rules themselves, without asking these
-// methods, so only the tests call them.
-#[allow(dead_code)]
+/// The style's rules on other options, which `Options::effective_ttl` and
+/// `Options::validate` apply.
 impl CompactionPolicy<'_> {
     /// The TTL in seconds that `ttl` left at its default stands for: 30 days
     /// under FIFO compaction (RocksDB's), 0 (none) under the styles whose
