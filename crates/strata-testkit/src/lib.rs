@@ -5,10 +5,14 @@
 //! compare a DB with and the keys and values they draw ([`random`]). A
 //! dev-dependency only, never published.
 //!
-//! The engine's own unit tests compile [`fault`] from this crate's source
-//! (they cannot depend on a crate that depends on the engine).
+//! [`fault`] is the engine's `strata::fs::fault`, re-exported: it lives in
+//! the engine, beside the `FileSystem` trait it wraps, because the engine's
+//! own unit tests need it too and cannot depend on this crate (which
+//! depends on the engine). The engine compiles it into its unit tests and,
+//! for everyone else, with its cargo feature `fault-injection`, which this
+//! crate turns on; one copy of the code serves both.
 
-pub mod fault;
+pub use strata::fs::fault;
 pub mod killfs;
 pub mod model;
 pub mod random;
@@ -17,8 +21,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use fault::FaultInjectionFs;
-use strata::fs::{FileLock, FileSystem, PosixFileSystem, RandomAccessFile, WritableFile};
-use strata::{CompressionType, Db, Error, Options, Result};
+use strata::fs::{FileSystem, PosixFileSystem};
+use strata::{CompressionType, Db, Options};
 
 pub use model::{apply, batch_of, dump, first_diff, matching_prefix, show, Model, Ops};
 

@@ -16,6 +16,10 @@
 //! length (optionally keeping a random prefix of the unsynced tail, a "torn
 //! write"). Call it after the DB is closed; handles opened before a crash
 //! fail every later operation.
+//!
+//! Compiled only into the engine's unit tests and with the cargo feature
+//! `fault-injection` (which `strata-testkit` turns on and re-exports as
+//! `strata_testkit::fault`): a test tool, not part of the stable API.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -24,7 +28,8 @@ use std::sync::Arc;
 
 use parking_lot::{Condvar, Mutex};
 
-use super::{Error, FileLock, FileSystem, RandomAccessFile, Result, WritableFile};
+use super::{FileLock, FileSystem, RandomAccessFile, WritableFile};
+use crate::error::{Error, Result};
 
 /// The kinds of operation faults can be injected into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
