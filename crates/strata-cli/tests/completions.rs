@@ -40,7 +40,7 @@ fn each_shell_gets_a_script_naming_the_subcommands_and_their_options() {
 fn bash_script_is_valid_bash() {
     let o = strata(&["completions", "bash"]);
     assert_eq!(o.status.code(), Some(0));
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let path = dir.path().join("strata.bash");
     std::fs::write(&path, &o.stdout).unwrap();
     let Ok(check) = Command::new("bash").arg("-n").arg(&path).output() else {

@@ -7,7 +7,7 @@ use std::process::Command;
 const STRATA: &str = env!("CARGO_BIN_EXE_strata");
 
 fn bench(engine: &str) -> (i32, String, String) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let o = Command::new(STRATA)
         .args([
             "bench",
@@ -61,7 +61,7 @@ fn fjall_runs_fillseq_and_readrandom() {
 /// naming the flag and the engine, rather than run with checks on.
 #[test]
 fn fjall_refuses_reads_without_checksums() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let o = Command::new(STRATA)
         .args([
             "bench",
@@ -93,7 +93,7 @@ fn leveldb_reads_without_checksums_unless_asked() {
         err.contains("LevelDB: reads do not verify block checksums (the engine's default; --verify_checksum not given)"),
         "{err}"
     );
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let o = Command::new(STRATA)
         .args([
             "bench",

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use strata::{Db, Options, WriteBatch};
+use strata_testkit::{key, options_file};
 
 /// Exit code, stdout and stderr of `strata <args>`.
 fn strata(args: &[&str]) -> (i32, String, String) {
@@ -28,10 +29,6 @@ fn inspect(args: &[&str]) -> (i32, String, String) {
 
 fn p(path: &Path) -> &str {
     path.to_str().unwrap()
-}
-
-fn key(i: usize) -> Vec<u8> {
-    format!("key{i:06}").into_bytes()
 }
 
 /// Opens a DB with a 64 KiB write buffer and writes: 3000 keys compacted to
@@ -93,8 +90,8 @@ fn snapshot(dir: &Path) -> Vec<(String, u64, std::time::SystemTime)> {
 }
 
 /// Copies every file of `from` into a new temp dir (the DB must be closed).
-fn copy_db(from: &Path) -> tempfile::TempDir {
-    let to = tempfile::tempdir().unwrap();
+fn copy_db(from: &Path) -> strata_testkit::TempDir {
+    let to = strata_testkit::tempdir();
     for e in std::fs::read_dir(from).unwrap() {
         let e = e.unwrap();
         if e.file_name() != "LOCK" {
@@ -112,7 +109,7 @@ fn flip_byte(path: &Path, offset: usize) {
 
 #[test]
 fn sst_shows_properties_index_and_entries() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let db = make_db(dir.path());
     let ssts = files_with(dir.path(), ".sst");
     assert!(ssts.len() >= 3, "expected several tables, got {ssts:?}");
@@ -147,7 +144,7 @@ fn sst_shows_properties_index_and_entries() {
 
 #[test]
 fn wal_lists_records_ops_and_dropped_bytes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let db = make_db(dir.path());
     let wals = files_with(dir.path(), ".log");
     let mut outs = String::new();
@@ -174,7 +171,7 @@ fn wal_lists_records_ops_and_dropped_bytes() {
         .find(|w| std::fs::metadata(w).unwrap().len() > 10)
         .unwrap();
     let data = std::fs::read(w).unwrap();
-    let t = tempfile::tempdir().unwrap();
+    let t = strata_testkit::tempdir();
     let torn = t.path().join("000099.log");
     std::fs::write(&torn, &data[..data.len() - 3]).unwrap();
     let (code, out, _) = inspect(&["wal", p(&torn)]);
@@ -195,7 +192,7 @@ fn wal_lists_records_ops_and_dropped_bytes() {
 
 #[test]
 fn manifest_lists_edits_with_offsets() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let db = make_db(dir.path());
     let (code, out, err) = inspect(&["manifest", p(&manifest(dir.path()))]);
     assert_eq!(code, 0, "{err}");
@@ -211,7 +208,7 @@ fn manifest_lists_edits_with_offsets() {
 
 #[test]
 fn db_shows_levels_files_wals_and_options_while_open_without_writing() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let db = make_db(dir.path());
     let before = snapshot(dir.path());
     let (code, out, err) = inspect(&["db", p(dir.path())]);
@@ -257,7 +254,7 @@ fn db_shows_levels_files_wals_and_options_while_open_without_writing() {
 
 #[test]
 fn verify_reports_clean_db_and_a_flipped_sst_byte() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     drop(make_db(dir.path()));
     let (code, out, err) = inspect(&["verify", p(dir.path())]);
     assert_eq!(code, 0, "{out}{err}");
@@ -305,7 +302,7 @@ fn verify_reports_clean_db_and_a_flipped_sst_byte() {
 
 #[test]
 fn verify_reports_damaged_manifest_wal_and_options() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     drop(make_db(dir.path()));
 
     let bad = copy_db(dir.path());
@@ -318,16 +315,7 @@ fn verify_reports_damaged_manifest_wal_and_options() {
     assert!(out.contains("OK       0"), "{out}");
 
     let bad = copy_db(dir.path());
-    let opts = files_with(bad.path(), "")
-        .into_iter()
-        .find(|p| {
-            p.file_name()
-                .unwrap()
-                .to_str()
-                .unwrap()
-                .starts_with("OPTIONS-")
-        })
-        .unwrap();
+    let opts = options_file(bad.path());
     let text = std::fs::read_to_string(&opts).unwrap();
     std::fs::write(
         &opts,
@@ -360,7 +348,7 @@ fn verify_reports_damaged_manifest_wal_and_options() {
 
 #[test]
 fn errors_are_clear_and_not_panics() {
-    let t = tempfile::tempdir().unwrap();
+    let t = strata_testkit::tempdir();
     let missing = t.path().join("nope.sst");
     for sub in ["sst", "wal", "manifest"] {
         let (code, _, err) = inspect(&[sub, p(&missing)]);
@@ -417,7 +405,7 @@ fn db_and_verify_while_the_db_is_busy() {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
 
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let opts = Options::default()
         .write_buffer_size(16 << 10)
         .target_file_size_base(16 << 10)
@@ -428,7 +416,7 @@ fn db_and_verify_while_the_db_is_busy() {
     let writer = {
         let (db, stop) = (db.clone(), stop.clone());
         std::thread::spawn(move || {
-            let mut i = 0usize;
+            let mut i = 0u32;
             while !stop.load(Ordering::Relaxed) {
                 db.put(key(i % 5000), [b'x'; 64]).unwrap();
                 i += 1;
@@ -466,7 +454,7 @@ const FOOTER: usize = 48;
 /// WAL record region is caught by `verify`.
 #[test]
 fn random_damage_never_panics() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     drop(make_db(dir.path()));
     let mut rng: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = move |n: usize| {
@@ -528,7 +516,7 @@ fn random_damage_never_panics() {
 
 #[test]
 fn blob_files_are_dumped_their_garbage_shown_and_verified() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     {
         let opts = Options::default()
             .write_buffer_size(64 << 10)
@@ -575,7 +563,7 @@ fn blob_files_are_dumped_their_garbage_shown_and_verified() {
 /// removed a family's tables.
 #[test]
 fn column_families_are_listed_and_a_dropped_one_is_gone() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     {
         let db = Db::open(dir.path(), Options::default()).unwrap();
         let hot = db.create_column_family("hot", Options::default()).unwrap();

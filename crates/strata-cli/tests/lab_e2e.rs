@@ -16,8 +16,14 @@ fn read(p: &Path) -> String {
 
 /// Runs the tiny study on Strata with `extra` arguments; returns the temp
 /// dir (kept alive), the study's output directory and the process output.
-fn run_tiny(extra: &[&str]) -> (tempfile::TempDir, std::path::PathBuf, std::process::Output) {
-    let dir = tempfile::tempdir().unwrap();
+fn run_tiny(
+    extra: &[&str],
+) -> (
+    strata_testkit::TempDir,
+    std::path::PathBuf,
+    std::process::Output,
+) {
+    let dir = strata_testkit::tempdir();
     let spec = dir.path().join("tiny.toml");
     std::fs::write(&spec, SPEC).unwrap();
     let out = dir.path().join("out");
@@ -133,7 +139,7 @@ fn collect_pools_separate_runs_only_when_asked() {
             .collect();
         std::fs::write(&path, rows.join("\n") + "\n").unwrap();
     }
-    let out = tempfile::tempdir().unwrap();
+    let out = strata_testkit::tempdir();
     let collect = |extra: &[&str]| {
         Command::new(STRATA)
             .args(["lab", "collect"])

@@ -3,21 +3,14 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+use strata_testkit::output_text;
+
 fn strata(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_strata"))
         .arg("stress")
         .args(args)
         .output()
         .expect("run strata")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        o.status,
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 /// Parses "crash-test: N cycles, M operations, K keys verified, V violations".
@@ -41,7 +34,7 @@ fn db_path(dir: &Path) -> String {
 
 #[test]
 fn normal_run_verifies_cleanly() {
-    let d = tempfile::tempdir().unwrap();
+    let d = strata_testkit::tempdir();
     let db = db_path(d.path());
     let o = strata(&[
         "--db", &db, "--threads", "4", "--ops", "20000", "--keys", "2000", "--seed", "7",
@@ -49,19 +42,19 @@ fn normal_run_verifies_cleanly() {
         "write_buffer_size=65536;max_bytes_for_level_base=262144;target_file_size_base=65536;level0_file_num_compaction_trigger=2",
         "--flush-one-in", "500", "--compact-one-in", "3000",
     ]);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", output_text(&o));
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains("20000 operations"), "{}", text(&o));
-    assert!(out.contains("0 violations"), "{}", text(&o));
+    assert!(out.contains("20000 operations"), "{}", output_text(&o));
+    assert!(out.contains("0 violations"), "{}", output_text(&o));
     // A second run starts from the state the first one left.
     let o = strata(&[
         "--db", &db, "--ops", "2000", "--keys", "2000", "--seed", "8",
     ]);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", output_text(&o));
     assert!(
         String::from_utf8_lossy(&o.stdout).contains("4000 keys verified on reopen"),
         "{}",
-        text(&o)
+        output_text(&o)
     );
 }
 
@@ -72,7 +65,7 @@ fn crash_secs() -> String {
 }
 
 fn crash_test(name: &str, extra: &[&str]) {
-    let d = tempfile::tempdir().unwrap();
+    let d = strata_testkit::tempdir();
     let db = db_path(d.path());
     let secs = crash_secs();
     let mut args = vec![
@@ -92,13 +85,17 @@ fn crash_test(name: &str, extra: &[&str]) {
     ];
     args.extend(extra.iter().copied());
     let o = strata(&args);
-    assert!(o.status.success(), "{name}: {}", text(&o));
+    assert!(o.status.success(), "{name}: {}", output_text(&o));
     let stdout = String::from_utf8_lossy(&o.stdout);
     let (cycles, ops, keys, violations) = crash_summary(&stdout);
     println!("{name}: {}", stdout.lines().last().unwrap_or(""));
-    assert_eq!(violations, 0, "{}", text(&o));
-    assert!(cycles >= 3, "{name}: only {cycles} cycles: {}", text(&o));
-    assert!(ops > 0 && keys >= cycles * 1000, "{}", text(&o));
+    assert_eq!(violations, 0, "{}", output_text(&o));
+    assert!(
+        cycles >= 3,
+        "{name}: only {cycles} cycles: {}",
+        output_text(&o)
+    );
+    assert!(ops > 0 && keys >= cycles * 1000, "{}", output_text(&o));
 }
 
 const SMALL: &str =
@@ -153,7 +150,7 @@ fn point_report(stdout: &str, name: &str) -> (u64, u64, u64, u64) {
 #[test]
 #[cfg(feature = "sync-points")]
 fn crash_test_kills_at_every_sync_point() {
-    let d = tempfile::tempdir().unwrap();
+    let d = strata_testkit::tempdir();
     let db = db_path(d.path());
     let opts = format!(
         "{SMALL};enable_blob_files=true;min_blob_size=64;enable_blob_garbage_collection=true"
@@ -185,23 +182,23 @@ fn crash_test_kills_at_every_sync_point() {
         "--options",
         &opts,
     ]);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", output_text(&o));
     let stdout = String::from_utf8_lossy(&o.stdout);
     println!("{stdout}");
     let (cycles, _, keys, violations) = crash_summary(&stdout);
-    assert_eq!(violations, 0, "{}", text(&o));
-    assert!(cycles > 0 && keys > 0, "{}", text(&o));
+    assert_eq!(violations, 0, "{}", output_text(&o));
+    assert!(cycles > 0 && keys > 0, "{}", output_text(&o));
     for name in strata::sync_point::SyncPoint::ALL.iter().map(|p| p.name()) {
         let (c, kills, not_reached, v) = point_report(&stdout, name);
-        assert_eq!(v, 0, "{name}: {}", text(&o));
-        assert!(kills >= 1, "{name}: never killed at: {}", text(&o));
-        assert_eq!(c, kills + not_reached, "{name}: {}", text(&o));
+        assert_eq!(v, 0, "{name}: {}", output_text(&o));
+        assert!(kills >= 1, "{name}: never killed at: {}", output_text(&o));
+        assert_eq!(c, kills + not_reached, "{name}: {}", output_text(&o));
     }
 }
 
 #[test]
 fn verifier_catches_a_key_deleted_behind_its_back() {
-    let d = tempfile::tempdir().unwrap();
+    let d = strata_testkit::tempdir();
     let db = db_path(d.path());
     let o = strata(&[
         "--db",
@@ -217,7 +214,7 @@ fn verifier_catches_a_key_deleted_behind_its_back() {
         "--batches",
         "0",
     ]);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", output_text(&o));
     // Find a key the expected state says exists, and delete it with the
     // engine directly.
     let victim = {
@@ -228,23 +225,23 @@ fn verifier_catches_a_key_deleted_behind_its_back() {
         String::from_utf8(k).unwrap()
     };
     let o = strata(&["--db", &db, "--ops", "10", "--keys", "200"]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", output_text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("VIOLATION") && err.contains(&victim),
         "{}",
-        text(&o)
+        output_text(&o)
     );
-    assert!(err.contains("found absent"), "{}", text(&o));
-    assert!(err.contains("kept for inspection"), "{}", text(&o));
+    assert!(err.contains("found absent"), "{}", output_text(&o));
+    assert!(err.contains("kept for inspection"), "{}", output_text(&o));
 }
 
 #[test]
 fn verifier_catches_an_edited_expected_state() {
-    let d = tempfile::tempdir().unwrap();
+    let d = strata_testkit::tempdir();
     let db = db_path(d.path());
     let o = strata(&["--db", &db, "--ops", "2000", "--keys", "100", "--seed", "4"]);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", output_text(&o));
     // Claim a synced ack of a version the DB never saw, for key 5.
     let log = format!("{db}.expected/log");
     let mut rec = [0u8; 24];
@@ -259,12 +256,12 @@ fn verifier_catches_an_edited_expected_state() {
     data.extend_from_slice(&ack);
     std::fs::write(&log, data).unwrap();
     let o = strata(&["--db", &db, "--ops", "10", "--keys", "100"]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", output_text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("key00000005: expected version 1000000"),
         "{}",
-        text(&o)
+        output_text(&o)
     );
 }
 
@@ -272,10 +269,10 @@ fn verifier_catches_an_edited_expected_state() {
 /// whose stderr holds every string of `wants`.
 fn refused(args: &[&str], wants: &[&str]) {
     let o = strata(args);
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", output_text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     for w in wants {
-        assert!(err.contains(w), "{w}: {}", text(&o));
+        assert!(err.contains(w), "{w}: {}", output_text(&o));
     }
 }
 
@@ -317,7 +314,7 @@ fn bad_flags_are_refused() {
 /// the tool's back is a violation.
 #[test]
 fn column_families_crash_test_and_listing() {
-    let d = tempfile::tempdir().unwrap();
+    let d = strata_testkit::tempdir();
     let db = db_path(d.path());
     let common = [
         "--db",
@@ -336,7 +333,7 @@ fn column_families_crash_test_and_listing() {
     let mut args = common.to_vec();
     args.extend(["--ops", "4000", "--seed", "11"]);
     let o = strata(&args);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", output_text(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     let count = |what: &str| -> u64 {
         let before = out.split(what).next().unwrap_or("");
@@ -350,10 +347,14 @@ fn column_families_crash_test_and_listing() {
         count(" writes to several families") > 0
             && count(" families dropped and created again") > 0,
         "{}",
-        text(&o)
+        output_text(&o)
     );
     // 1500 keys (3 families of 500) verified at the start and at the end.
-    assert!(out.contains("3000 keys verified on reopen"), "{}", text(&o));
+    assert!(
+        out.contains("3000 keys verified on reopen"),
+        "{}",
+        output_text(&o)
+    );
 
     let mut args = common.to_vec();
     args.extend([
@@ -366,13 +367,13 @@ fn column_families_crash_test_and_listing() {
         "800",
     ]);
     let o = strata(&args);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", output_text(&o));
     let stdout = String::from_utf8_lossy(&o.stdout);
     let (cycles, ops, keys, violations) = crash_summary(&stdout);
     println!("column families: {}", stdout.lines().last().unwrap_or(""));
-    assert_eq!(violations, 0, "{}", text(&o));
-    assert!(cycles >= 3, "only {cycles} cycles: {}", text(&o));
-    assert!(ops > 0 && keys >= cycles * 1500, "{}", text(&o));
+    assert_eq!(violations, 0, "{}", output_text(&o));
+    assert!(cycles >= 3, "only {cycles} cycles: {}", output_text(&o));
+    assert!(ops > 0 && keys >= cycles * 1500, "{}", output_text(&o));
 
     // The DB has the three families; drop one behind the tool's back.
     {
@@ -395,19 +396,19 @@ fn column_families_crash_test_and_listing() {
     let mut args = common.to_vec();
     args.extend(["--ops", "10"]);
     let o = strata(&args);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", output_text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("VIOLATION: column family cf2 is missing"),
         "{}",
-        text(&o)
+        output_text(&o)
     );
     // A run with another family count refuses the expected state.
     let o = strata(&["--db", &db, "--ops", "10", "--keys", "500"]);
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", output_text(&o));
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("--column-families 3"),
         "{}",
-        text(&o)
+        output_text(&o)
     );
 }

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use crate::fault::FaultInjectionFs;
+use strata::fs::fault::FaultInjectionFs;
 use strata::fs::{FileLock, FileSystem, RandomAccessFile, WritableFile};
 use strata::Result;
 

@@ -1,53 +1,84 @@
-//! Test helpers for Strata's integration tests (`crates/strata/tests`):
-//! the fault-injecting file system [`fault`] (after
-//! RocksDB's `FaultInjectionTestFS`), the kill switch [`killfs`] built on
-//! it, temporary DBs and their options, the [`model`] randomized tests
-//! compare a DB with and the keys and values they draw ([`random`]). A
-//! dev-dependency only, never published.
+//! Test helpers for Strata's integration tests (`crates/strata/tests`,
+//! `crates/strata-cli/tests`): the fault-injecting file system [`fault`]
+//! (after RocksDB's `FaultInjectionTestFS`), the kill switch [`killfs`]
+//! built on it, temporary directories and small options, numbered
+//! [`keys`], merge operators ([`merge`]), the [`model`] randomized tests
+//! compare a DB with and what they draw ([`random`]). A dev-dependency
+//! only, never published.
 //!
-//! The engine's own unit tests compile [`fault`] from this crate's source
-//! (they cannot depend on a crate that depends on the engine).
+//! [`fault`] is the engine's `strata::fs::fault`, re-exported: it lives in
+//! the engine, beside the `FileSystem` trait it wraps, because the engine's
+//! own unit tests need it too and cannot depend on this crate (which
+//! depends on the engine). The engine compiles it into its unit tests and,
+//! for everyone else, with its cargo feature `fault-injection`, which this
+//! crate turns on; one copy of the code serves both.
 
-pub mod fault;
+pub use strata::fs::fault;
+pub mod keys;
 pub mod killfs;
+pub mod merge;
 pub mod model;
 pub mod random;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Output;
 use std::sync::Arc;
 
 use fault::FaultInjectionFs;
-use strata::fs::{FileLock, FileSystem, PosixFileSystem, RandomAccessFile, WritableFile};
-use strata::{CompressionType, Db, Error, Options, Result};
+use strata::fs::{FileSystem, PosixFileSystem};
+use strata::{CompressionType, Db, Options};
 
-pub use model::{apply, batch_of, dump, first_diff, matching_prefix, show, Model, Ops};
+pub use keys::{key, key_n};
+pub use model::{
+    apply, batch_of, check_read, dump, first_diff, lost_writes, matching_prefix, show, Model, Ops,
+};
+pub use tempfile::TempDir;
 
 /// A temporary directory, on tmpfs (`/dev/shm`) when there is one: the
 /// tests simulate durability themselves, so real fsyncs only cost time.
-pub fn tempdir() -> tempfile::TempDir {
-    let shm = Path::new("/dev/shm");
-    if shm.is_dir() {
-        if let Ok(d) = tempfile::tempdir_in(shm) {
-            return d;
-        }
-    }
+pub fn tempdir() -> TempDir {
+    shm_tempdir().unwrap_or_else(disk_tempdir)
+}
+
+/// A temporary directory on tmpfs (`/dev/shm`); `None` where there is none.
+pub fn shm_tempdir() -> Option<TempDir> {
+    tempfile::tempdir_in("/dev/shm").ok()
+}
+
+/// A temporary directory in the system's temporary directory, for a test
+/// that needs what tmpfs may lack (O_DIRECT, which Linux refused on tmpfs
+/// before 6.6).
+pub fn disk_tempdir() -> TempDir {
     tempfile::tempdir().unwrap()
 }
 
+/// The settings of [`small_opts`], in RocksDB's option-string syntax.
+const SMALL: &str = "write_buffer_size=65536;max_bytes_for_level_base=262144;\
+                     target_file_size_base=65536;level0_file_num_compaction_trigger=2;\
+                     compression=kNoCompression";
+
 /// Options that make flushes and compactions happen after a few KiB.
 pub fn small_opts(fs: Arc<dyn FileSystem>) -> Options {
-    Options::default()
-        .write_buffer_size(64 << 10)
-        .max_bytes_for_level_base(256 << 10)
-        .target_file_size_base(64 << 10)
-        .level0_file_num_compaction_trigger(2)
-        .compression(CompressionType::None)
-        .fs(fs)
+    small_and("").fs(fs)
 }
 
 /// [`small_opts`] on the default file system.
 pub fn small_options() -> Options {
     small_opts(strata::fs::default_fs())
+}
+
+/// [`small_options`] with statistics on and `extra` (RocksDB's
+/// option-string syntax, `name=value;...`) set over them, for a test that
+/// names its options as the OPTIONS file and `db_bench` do.
+pub fn small_options_with(extra: &str) -> Options {
+    small_and(extra).statistics(true)
+}
+
+/// The settings of [`SMALL`], then those of `extra`, over the defaults.
+fn small_and(extra: &str) -> Options {
+    format!("{SMALL};{extra}")
+        .parse()
+        .unwrap_or_else(|e| panic!("options {extra:?}: {e}"))
 }
 
 /// A DB in `dir` on `fs` with [`small_opts`] as `more` changes them.
@@ -109,6 +140,25 @@ pub fn file_names(dir: &Path) -> Vec<String> {
         .unwrap_or_default();
     v.sort();
     v
+}
+
+/// The newest OPTIONS file in the DB directory `dir`.
+pub fn options_file(dir: &Path) -> PathBuf {
+    let name = file_names(dir)
+        .into_iter()
+        .rfind(|n| n.starts_with("OPTIONS-"))
+        .unwrap_or_else(|| panic!("no OPTIONS file in {}", dir.display()));
+    dir.join(name)
+}
+
+/// A child process's exit status, stdout and stderr, for a failure message.
+pub fn output_text(o: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
 }
 
 /// Whether `rocksdb.stats` counts no stall for L0 files or pending

@@ -66,6 +66,18 @@ pub fn first_diff(got: &Model, want: &Model) -> String {
     "no difference".into()
 }
 
+/// Checks that a read of `k` returned `want`, the model's value; `what`
+/// (and the key) begins the failure message.
+pub fn check_read(
+    got: strata::Result<Option<Vec<u8>>>,
+    want: Option<&Vec<u8>>,
+    k: &[u8],
+    what: &str,
+) {
+    let got = got.unwrap_or_else(|e| panic!("{what} {}: {e}", show(k)));
+    assert_eq!(got.as_ref(), want, "{what} {}", show(k));
+}
+
 /// A short printable form of bytes.
 pub fn show(b: &[u8]) -> String {
     let s = String::from_utf8_lossy(&b[..b.len().min(40)]).into_owned();
@@ -111,6 +123,28 @@ pub fn matching_prefix(got: &Model, durable: &Model, pending: &[Ops]) -> Option<
         }
     }
     None
+}
+
+/// The writes a crash lost: checks that `got`, the DB after the crash,
+/// equals `durable` with a prefix of `pending` applied and returns how many
+/// of `pending` it lacks. Panics otherwise, naming `what` and the first
+/// difference from `durable` and from `acknowledged` (every write applied).
+pub fn lost_writes(
+    got: &Model,
+    durable: &Model,
+    pending: &[Ops],
+    acknowledged: &Model,
+    what: &str,
+) -> usize {
+    match matching_prefix(got, durable, pending) {
+        Some(k) => pending.len() - k,
+        None => panic!(
+            "{what}: not the durable state plus a prefix of the {} later writes; vs. durable: {}; vs. all acknowledged: {}",
+            pending.len(),
+            first_diff(got, durable),
+            first_diff(got, acknowledged)
+        ),
+    }
 }
 
 #[cfg(test)]

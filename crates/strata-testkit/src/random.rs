@@ -1,11 +1,74 @@
-//! The keys, values and scan bounds the randomized model tests draw, and
-//! the entries a bounded scan of the model holds.
+//! The keys, values, scans, snapshots and crashes the randomized model
+//! tests draw, and the entries a bounded scan of the model holds.
 
 use std::ops::{Bound, Range};
 
-use rand::Rng;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use strata::fs::fault::FaultInjectionFs;
+use strata::{Db, DbIterator, ReadOptions, Snapshot};
 
-use crate::Model;
+use crate::{show, Model};
+
+/// What a randomized run draws from: its seed, the step it is at, a
+/// generator seeded with the seed and the size of its key space.
+#[derive(Debug)]
+pub struct Draws {
+    /// The run's seed.
+    pub seed: u64,
+    /// The step the run is at (the run counts its steps here).
+    pub step: u64,
+    /// The generator, seeded with [`Draws::seed`].
+    pub rng: StdRng,
+    /// The size of the key space: [`key`] 0 to `nkeys - 1`.
+    pub nkeys: u32,
+    /// The lengths of the occasional big value.
+    big: Range<usize>,
+}
+
+impl Draws {
+    /// Draws for the run of `seed` over `nkeys` keys, its big values
+    /// `big` bytes long, at step 0.
+    pub fn new(seed: u64, nkeys: u32, big: Range<usize>) -> Draws {
+        Draws {
+            seed,
+            step: 0,
+            rng: StdRng::seed_from_u64(seed),
+            nkeys,
+            big,
+        }
+    }
+
+    /// `seed S step N`, to begin a failure message.
+    pub fn ctx(&self) -> String {
+        format!("seed {} step {}", self.seed, self.step)
+    }
+
+    /// A key as [`rand_key`] draws it.
+    pub fn key(&mut self) -> Vec<u8> {
+        rand_key(&mut self.rng, self.nkeys)
+    }
+
+    /// A value as [`rand_value`] draws it.
+    pub fn value(&mut self) -> Vec<u8> {
+        rand_value(&mut self.rng, self.seed, self.step, self.big.clone())
+    }
+
+    /// Scan bounds as [`rand_bounds`] draws them.
+    pub fn bounds(&mut self) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
+        rand_bounds(&mut self.rng, self.nkeys)
+    }
+
+    /// A scan as [`Scan::draw`] draws it.
+    pub fn scan(&mut self) -> Scan {
+        Scan::draw(&mut self.rng, self.nkeys)
+    }
+
+    /// A `compact_range` range as [`rand_compact_range`] draws it.
+    pub fn compact_range(&mut self) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
+        rand_compact_range(&mut self.rng, self.nkeys)
+    }
+}
 
 /// Key number `i`: five digits, every seventh with a long suffix so that
 /// keys of different lengths share prefixes.
@@ -54,6 +117,118 @@ pub fn rand_bounds(rng: &mut impl Rng, nkeys: u32) -> (Option<Vec<u8>>, Option<V
     let lower = rng.gen_bool(0.5).then(|| rand_key(rng, nkeys));
     let upper = rng.gen_bool(0.5).then(|| rand_key(rng, nkeys));
     (lower, upper)
+}
+
+/// The range of a `compact_range`: the whole key space half the time,
+/// else between two keys of the `nkeys`, in order.
+pub fn rand_compact_range(rng: &mut impl Rng, nkeys: u32) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
+    if rng.gen_bool(0.5) {
+        return (None, None);
+    }
+    let a = rand_key(rng, nkeys);
+    let b = rand_key(rng, nkeys);
+    (Some(a.clone().min(b.clone())), Some(a.max(b)))
+}
+
+/// Takes a snapshot of `db` and keeps it with a copy of `model` (while
+/// fewer than `max` are held, 6 times in 10), or else releases a random
+/// one of `held`.
+pub fn take_or_release<M: Clone>(
+    rng: &mut impl Rng,
+    held: &mut Vec<(Snapshot, M)>,
+    max: usize,
+    db: &Db,
+    model: &M,
+) {
+    if held.len() < max && rng.gen_bool(0.6) {
+        held.push((db.snapshot(), model.clone()));
+    } else if !held.is_empty() {
+        let i = rng.gen_range(0..held.len());
+        held.swap_remove(i);
+    }
+}
+
+/// A copy of a random one of `items`; `None` when there is none.
+pub fn pick<T: Clone>(rng: &mut impl Rng, items: &[T]) -> Option<T> {
+    (!items.is_empty()).then(|| items[rng.gen_range(0..items.len())].clone())
+}
+
+/// Simulates power loss as the model tests do: 7 times in 10 the file
+/// system freezes first (like a kill: nothing the closing DB does reaches
+/// the disk), `close` drops the DB, then the crash drops what was not
+/// durable, half the time keeping a torn part of it. Returns the choices
+/// (`freeze=..., torn=...`) for failure messages.
+pub fn crash(fs: &FaultInjectionFs, rng: &mut impl Rng, close: impl FnOnce()) -> String {
+    let freeze = rng.gen_bool(0.7);
+    if freeze {
+        fs.set_active(false);
+    }
+    close();
+    let torn = rng.gen_bool(0.5).then(|| rng.gen::<u64>());
+    fs.set_torn_writes(torn);
+    fs.crash().unwrap();
+    fs.set_active(true);
+    format!("freeze={freeze}, torn={torn:?}")
+}
+
+/// A bounded scan: its bounds, its direction and how many entries it reads.
+#[derive(Debug, Clone)]
+pub struct Scan {
+    /// The inclusive lower bound, if any.
+    pub lower: Option<Vec<u8>>,
+    /// The exclusive upper bound, if any.
+    pub upper: Option<Vec<u8>>,
+    /// Whether the scan runs from the end.
+    pub reverse: bool,
+    /// How many entries it reads at most.
+    pub limit: usize,
+}
+
+impl Scan {
+    /// Draws a scan: bounds as [`rand_bounds`] draws them, reverse 4 times
+    /// in 10, 1 to 59 entries.
+    pub fn draw(rng: &mut impl Rng, nkeys: u32) -> Scan {
+        let (lower, upper) = rand_bounds(rng, nkeys);
+        let reverse = rng.gen_bool(0.4);
+        let limit = rng.gen_range(1..60);
+        Scan {
+            lower,
+            upper,
+            reverse,
+            limit,
+        }
+    }
+
+    /// Read options with the scan's bounds, at `snapshot`.
+    pub fn read_options(&self, snapshot: Option<Snapshot>) -> ReadOptions {
+        ReadOptions::default()
+            .snapshot(snapshot)
+            .iterate_lower_bound(self.lower.clone())
+            .iterate_upper_bound(self.upper.clone())
+    }
+
+    /// Runs the scan on `it` (an iterator opened with
+    /// [`Scan::read_options`]) and checks it returns what it would of `m`;
+    /// `what` begins the failure message.
+    pub fn check(&self, it: DbIterator, m: &Model, what: &str) {
+        let it = if self.reverse { it.reverse() } else { it };
+        let got: Vec<(Vec<u8>, Vec<u8>)> = it
+            .take(self.limit)
+            .collect::<strata::Result<_>>()
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        let want = expected_scan(m, &self.lower, &self.upper, self.reverse, self.limit);
+        assert!(
+            got == want,
+            "{what} reverse={} lower={:?} upper={:?}: got {} entries, want {}; first keys got {:?} want {:?}",
+            self.reverse,
+            self.lower.as_deref().map(show),
+            self.upper.as_deref().map(show),
+            got.len(),
+            want.len(),
+            got.first().map(|e| show(&e.0)),
+            want.first().map(|e| show(&e.0)),
+        );
+    }
 }
 
 /// The model's entries in `[lower, upper)` (none when `lower >= upper`).

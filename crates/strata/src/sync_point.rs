@@ -260,6 +260,8 @@ mod tests {
     use std::os::unix::process::ExitStatusExt;
     use std::process::{Command, Output};
 
+    use strata_testkit::output_text as text;
+
     use super::*;
 
     const CHILD: &str = "STRATA_SYNC_POINT_TEST_CHILD";
@@ -290,15 +292,6 @@ mod tests {
         let mut o = std::io::stdout();
         writeln!(o, "{s}").unwrap();
         o.flush().unwrap();
-    }
-
-    fn text(o: &Output) -> String {
-        format!(
-            "status {:?}\nstdout:\n{}\nstderr:\n{}",
-            o.status,
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        )
     }
 
     #[test]

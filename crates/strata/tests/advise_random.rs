@@ -19,7 +19,7 @@ use strata_testkit::fault::FaultInjectionFs;
 fn open_on_fault_fs(
     advise: bool,
     more: impl FnOnce(Options) -> Options,
-) -> (tempfile::TempDir, FaultInjectionFs, Db) {
+) -> (common::TempDir, FaultInjectionFs, Db) {
     let dir = common::tempdir();
     let fs = FaultInjectionFs::new(Arc::new(PosixFileSystem));
     let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());

@@ -3,6 +3,7 @@
 //! space bounded, and the force threshold reclaims mostly-garbage files.
 
 use strata::{Db, Options, ReadOptions};
+use strata_testkit::key;
 
 fn blob_opts() -> Options {
     Options::default()
@@ -14,10 +15,6 @@ fn blob_opts() -> Options {
         .enable_blob_files(true)
         .min_blob_size(64)
         .blob_file_size(512 << 10)
-}
-
-fn key(i: u32) -> Vec<u8> {
-    format!("key{i:06}").into_bytes()
 }
 
 fn value(i: u32, round: u32, len: usize) -> Vec<u8> {
@@ -32,7 +29,7 @@ fn num(db: &Db, p: &str) -> u64 {
 
 #[test]
 fn separated_values_read_back_everywhere() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let n = 3000;
     let len = |i: u32| if i.is_multiple_of(2) { 500 } else { 20 }; // mixed: blob and inline
     {
@@ -83,7 +80,7 @@ fn separated_values_read_back_everywhere() {
 }
 
 fn overwrite_rounds(gc: bool, rounds: u32) -> (u64, u64) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let opts = blob_opts()
         .enable_blob_garbage_collection(gc)
         .blob_garbage_collection_age_cutoff(0.5);
@@ -135,7 +132,7 @@ fn gc_keeps_blob_space_bounded_and_without_gc_it_grows() {
 
 #[test]
 fn force_threshold_compacts_tables_pinning_garbage() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let opts = blob_opts()
         .enable_blob_garbage_collection(true)
         .blob_garbage_collection_age_cutoff(1.0)
@@ -177,7 +174,7 @@ fn force_threshold_compacts_tables_pinning_garbage() {
 /// a panic); reads of other blobs still succeed.
 #[test]
 fn corrupted_blob_file_gives_corruption_naming_file_and_offset() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let n = 200u32;
     {
         let db = Db::open(dir.path(), blob_opts()).unwrap();

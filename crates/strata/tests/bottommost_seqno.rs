@@ -12,15 +12,12 @@ use strata::tools::sstable::{ReadOpts, Table};
 use strata::tools::types::{parse_internal_key, ValueType};
 use strata::tools::InternalIterator;
 use strata::{CompactionStyle, Db, Options, ReadOptions};
+use strata_testkit::key;
 
 /// Universal style: a manual compaction is one full compaction, so every
 /// `compact_range` below rewrites everything at the bottom.
 fn opts() -> Options {
     Options::default().compaction_style(CompactionStyle::Universal)
-}
-
-fn key(i: u32) -> Vec<u8> {
-    format!("key{i:06}").into_bytes()
 }
 
 /// (user key, sequence number, type) of every entry of every table file.
@@ -48,7 +45,7 @@ fn table_entries(dir: &Path) -> Vec<(Vec<u8>, u64, ValueType)> {
 
 #[test]
 fn bottommost_compaction_zeroes_what_every_snapshot_sees() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let db = Db::open(dir.path(), opts()).unwrap();
     for i in 0..2000 {
         db.put(key(i), b"old").unwrap();
@@ -112,7 +109,7 @@ fn bottommost_compaction_zeroes_what_every_snapshot_sees() {
 
 #[test]
 fn a_snapshot_older_than_the_data_keeps_every_number() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let db = Db::open(dir.path(), opts()).unwrap();
     db.put(b"first", b"x").unwrap();
     let snap = db.snapshot();
@@ -138,7 +135,7 @@ fn a_snapshot_older_than_the_data_keeps_every_number() {
 /// model through it all and after a reopen.
 #[test]
 fn zeroing_only_where_nothing_older_lies_below() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let opts = Options::default()
         .write_buffer_size(32 << 10)
         .target_file_size_base(16 << 10)

@@ -20,7 +20,7 @@ fn opts(fs: &FaultInjectionFs) -> Options {
 }
 
 /// A DB on a fault-injecting file system with `opts` changed by `set`.
-fn open_with(set: impl FnOnce(&mut Options)) -> (tempfile::TempDir, FaultInjectionFs, Db) {
+fn open_with(set: impl FnOnce(&mut Options)) -> (common::TempDir, FaultInjectionFs, Db) {
     let dir = common::tempdir();
     let fs = common::fault_fs();
     let mut o = opts(&fs);

@@ -25,7 +25,7 @@ use strata_testkit as common;
 use std::sync::Arc;
 
 use common::killfs::KillFs;
-use common::{apply, batch_of, dump, first_diff, matching_prefix, Model, Ops};
+use common::{apply, batch_of, dump, lost_writes, Model, Ops};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use strata::{Db, Options, WriteOptions};
@@ -56,20 +56,10 @@ impl Part {
 
     /// Checks the recovered partition; adopts it as the new state.
     fn verify(&mut self, got: Model, what: &str) -> usize {
-        match matching_prefix(&got, &self.durable, &self.pending) {
-            Some(k) => {
-                let lost = self.pending.len() - k;
-                self.model = got;
-                self.make_durable();
-                lost
-            }
-            None => panic!(
-                "{what}: not the durable state plus a prefix of the {} later writes; vs. durable: {}; vs. all acknowledged: {}",
-                self.pending.len(),
-                first_diff(&got, &self.durable),
-                first_diff(&got, &self.model)
-            ),
-        }
+        let lost = lost_writes(&got, &self.durable, &self.pending, &self.model, what);
+        self.model = got;
+        self.make_durable();
+        lost
     }
 }
 
@@ -87,7 +77,7 @@ struct Tally {
 
 struct Run {
     rng: StdRng,
-    dir: tempfile::TempDir,
+    dir: common::TempDir,
     fs: FaultInjectionFs,
     kill: KillFs,
     opts: Options,

@@ -2,15 +2,12 @@
 //! reopen, iteration, snapshots, compaction, the DB folder's files.
 
 use strata::{Db, Options, ReadOptions, WriteBatch, WriteOptions};
+use strata_testkit::key;
 use strata_testkit::small_options as small_opts;
-
-fn key(i: u32) -> Vec<u8> {
-    format!("key{i:08}").into_bytes()
-}
 
 #[test]
 fn put_get_delete_and_reopen() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     {
         let db = Db::open(dir.path(), Options::default()).unwrap();
         db.put(b"a", b"1").unwrap();
@@ -38,7 +35,7 @@ fn put_get_delete_and_reopen() {
 
 #[test]
 fn second_open_is_refused_while_locked() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let _db = Db::open(dir.path(), Options::default()).unwrap();
     let e = Db::open(dir.path(), Options::default()).unwrap_err();
     assert!(matches!(e, strata::Error::Locked { .. }), "{e}");
@@ -46,7 +43,7 @@ fn second_open_is_refused_while_locked() {
 
 #[test]
 fn open_flags_are_honoured() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let missing = dir.path().join("nope");
     let e = Db::open(&missing, Options::default().create_if_missing(false)).unwrap_err();
     assert!(e.to_string().contains("create_if_missing"), "{e}");
@@ -67,7 +64,7 @@ fn open_flags_are_honoured() {
 
 #[test]
 fn sync_with_disabled_wal_is_invalid() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let db = Db::open(dir.path(), Options::default()).unwrap();
     let wo = WriteOptions::default().sync(true).disable_wal(true);
     assert!(matches!(
@@ -78,7 +75,7 @@ fn sync_with_disabled_wal_is_invalid() {
 
 #[test]
 fn batches_flush_compaction_and_iteration() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let n = 20_000u32;
     {
         let db = Db::open(dir.path(), small_opts()).unwrap();
@@ -145,7 +142,7 @@ fn batches_flush_compaction_and_iteration() {
 
 #[test]
 fn snapshots_see_a_fixed_point() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let db = Db::open(dir.path(), small_opts()).unwrap();
     for i in 0..1000 {
         db.put(key(i), b"old").unwrap();
@@ -171,7 +168,7 @@ fn snapshots_see_a_fixed_point() {
 /// and 0 whatever the DB held.
 #[test]
 fn snapshot_version_and_super_version_properties_follow_the_db() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let db = Db::open(dir.path(), small_opts()).unwrap();
     let prop = |name: &str| -> u64 { db.property(name).unwrap().parse().unwrap() };
     assert_eq!(prop("rocksdb.oldest-snapshot-time"), 0);
@@ -204,7 +201,7 @@ fn snapshot_version_and_super_version_properties_follow_the_db() {
 /// answered as an unknown property.
 #[test]
 fn compression_ratio_at_level_reads_the_table_properties() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let o = small_opts().compression(strata::CompressionType::Lz4);
     let db = Db::open(dir.path(), o).unwrap();
     let ratio = |l: usize| -> f64 {
@@ -240,7 +237,7 @@ fn compression_ratio_at_level_reads_the_table_properties() {
 
 #[test]
 fn seek_and_bounds() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let db = Db::open(dir.path(), small_opts()).unwrap();
     for i in 0..100 {
         db.put(key(i * 2), b"v").unwrap();
@@ -295,7 +292,7 @@ fn compaction_inputs_are_deleted_when_the_job_ends() {
 }
 
 fn inputs_deleted_with(opts: Options) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let db = Db::open(dir.path(), opts).unwrap();
     for round in 0..3u32 {
         for i in 0..5_000u32 {

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use strata::fs::{FileLock, FileSystem, RandomAccessFile, WritableFile};
 use strata::{Db, Options};
+use strata_testkit::{disk_tempdir, shm_tempdir, tempdir};
 
 fn direct_opts() -> Options {
     Options::default()
@@ -20,7 +21,7 @@ fn direct_opts() -> Options {
 
 #[test]
 fn direct_io_round_trip_on_a_disk_file_system() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = disk_tempdir();
     let db = match Db::open(dir.path(), direct_opts()) {
         Ok(db) => db,
         Err(strata::Error::NotSupported(m)) => {
@@ -49,7 +50,7 @@ fn direct_io_round_trip_on_a_disk_file_system() {
 #[test]
 fn compaction_readahead_windows_of_any_size_keep_the_data() {
     for (direct, readahead) in [(false, 12_345), (false, 2 << 20), (true, 0), (true, 12_345)] {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = disk_tempdir();
         let o = direct_opts()
             .use_direct_reads(direct)
             .use_direct_io_for_flush_and_compaction(direct)
@@ -121,7 +122,7 @@ impl FileSystem for NoDirectFs {
 
 #[test]
 fn direct_io_without_o_direct_is_refused_at_open_naming_the_option() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let opts = direct_opts().fs(Arc::new(NoDirectFs(strata::fs::default_fs())));
     let e = Db::open(dir.path(), opts).unwrap_err();
     assert!(matches!(e, strata::Error::NotSupported(_)), "{e}");
@@ -131,12 +132,10 @@ fn direct_io_without_o_direct_is_refused_at_open_naming_the_option() {
 #[test]
 fn direct_io_on_tmpfs_either_works_or_is_refused_naming_the_option() {
     // Linux refused O_DIRECT on tmpfs before 6.6 and accepts it since.
-    let shm = Path::new("/dev/shm");
-    if !shm.is_dir() {
+    let Some(dir) = shm_tempdir() else {
         eprintln!("skipped: no /dev/shm");
         return;
-    }
-    let dir = tempfile::tempdir_in(shm).unwrap();
+    };
     match Db::open(dir.path(), direct_opts()) {
         Ok(db) => {
             db.put(b"k", b"v").unwrap();

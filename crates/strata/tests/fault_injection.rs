@@ -20,7 +20,7 @@ use strata_testkit as common;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use common::{apply, batch_of, dump, first_diff, matching_prefix, Model, Ops};
+use common::{apply, batch_of, dump, first_diff, lost_writes, Model, Ops};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use strata::{Db, Error, Options, WriteOptions};
@@ -267,11 +267,12 @@ fn run_case(case: &Case, steps: &[Step], strict: bool) -> (Outcome, FaultInjecti
     let db = Db::open(dir.path(), opts(&fs))
         .unwrap_or_else(|e| panic!("{name}: reopen after clearing the fault failed: {e}"));
     let got = dump(&db).unwrap_or_else(|e| panic!("{name}: iterate after reopen: {e}"));
-    assert!(
-        matching_prefix(&got, &durable, &pending).is_some(),
-        "{name}: after reopen the DB lost acknowledged writes or is inconsistent: vs. durable: {}; vs. acknowledged: {}",
-        first_diff(&got, &durable),
-        first_diff(&got, &model)
+    lost_writes(
+        &got,
+        &durable,
+        &pending,
+        &model,
+        &format!("{name}: after reopen"),
     );
     db.put(b"written-after-recovery", b"y")
         .unwrap_or_else(|e| panic!("{name}: write after recovery: {e}"));

@@ -8,6 +8,7 @@ use strata_testkit as common;
 use strata::stats::Ticker;
 use strata::FifoOptions;
 use strata::{CompactionStyle, Db, Options};
+use strata_testkit::key;
 
 fn fifo_opts(max: u64, allow: bool) -> Options {
     Options::default()
@@ -21,10 +22,6 @@ fn fifo_opts(max: u64, allow: bool) -> Options {
         .level0_file_num_compaction_trigger(4)
         .compression(strata::CompressionType::None)
         .statistics(true)
-}
-
-fn key(i: u32) -> Vec<u8> {
-    format!("k{i:08}").into_bytes()
 }
 
 fn live_bytes(db: &Db) -> u64 {

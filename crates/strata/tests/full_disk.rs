@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use strata::{Db, Options, WriteOptions};
+use strata_testkit::key;
 
 struct Mount(PathBuf);
 
@@ -36,13 +37,9 @@ impl Drop for Mount {
     }
 }
 
-fn key(i: u32) -> Vec<u8> {
-    format!("key{i:08}").into_bytes()
-}
-
 #[test]
 fn full_disk_stops_writes_keeps_reads_and_recovers() {
-    let outer = tempfile::tempdir().unwrap();
+    let outer = strata_testkit::tempdir();
     let Some(mount) = Mount::tmpfs(outer.path(), "3m") else {
         eprintln!("SKIPPED: cannot mount a tmpfs here (needs root)");
         return;

@@ -15,7 +15,7 @@ use strata_testkit::fault::FaultInjectionFs;
 
 use common::{eventually, put_in_background, put_until_held, PATIENCE};
 
-fn open(dir: &tempfile::TempDir, fs: &FaultInjectionFs) -> Arc<Db> {
+fn open(dir: &common::TempDir, fs: &FaultInjectionFs) -> Arc<Db> {
     common::open_on(dir.path(), fs, |o| o.disable_auto_compactions(true))
 }
 
@@ -122,7 +122,7 @@ fn one_manifest_edit_is_written_at_a_time() {
     assert_eq!(value(&db, "n000000"), Some(vec![b'w'; 100]));
 }
 
-fn count_tables(dir: &tempfile::TempDir) -> usize {
+fn count_tables(dir: &common::TempDir) -> usize {
     common::file_names(dir.path())
         .iter()
         .filter(|n| n.ends_with(".sst"))

@@ -10,24 +10,10 @@ use std::sync::Arc;
 use strata::merge::UInt64AddOperator;
 use strata::stats::{Histogram, Ticker};
 use strata::{Db, Error, MergeOperator, Options, ReadOptions, WriteBatch};
-
-fn small(extra: &str) -> Options {
-    let mut o: Options = format!(
-        "write_buffer_size=65536;max_bytes_for_level_base=262144;target_file_size_base=65536;\
-         level0_file_num_compaction_trigger=2;compression=kNoCompression;{extra}"
-    )
-    .parse()
-    .unwrap();
-    o.statistics = true;
-    o
-}
+use strata_testkit::{key, options_file, small_options_with as small, tempdir};
 
 fn counters() -> Options {
     small("merge_operator=uint64add")
-}
-
-fn key(i: u32) -> Vec<u8> {
-    format!("counter{i:05}").into_bytes()
 }
 
 fn n(x: u64) -> Vec<u8> {
@@ -56,7 +42,7 @@ fn expect(i: u32, rounds: u32) -> u64 {
 
 #[test]
 fn counters_add_up_across_flushes_compactions_and_reopen() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let keys = 400;
     let rounds = 12;
     {
@@ -123,18 +109,7 @@ fn counters_add_up_across_flushes_compactions_and_reopen() {
         num(&db.get(key(3)).unwrap().unwrap()),
         expect(3, rounds) + 1000
     );
-    let options = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| {
-            p.file_name()
-                .unwrap()
-                .to_str()
-                .unwrap()
-                .starts_with("OPTIONS-")
-        })
-        .unwrap();
-    let text = std::fs::read_to_string(options).unwrap();
+    let text = std::fs::read_to_string(options_file(dir.path())).unwrap();
     assert!(
         text.contains("  merge_operator=UInt64AddOperator\n"),
         "{text}"
@@ -143,7 +118,7 @@ fn counters_add_up_across_flushes_compactions_and_reopen() {
 
 #[test]
 fn puts_and_deletes_under_merges() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let db = Db::open(dir.path(), counters()).unwrap();
     db.put(b"a", n(10)).unwrap();
     db.merge(b"a", n(1)).unwrap();
@@ -167,7 +142,7 @@ fn puts_and_deletes_under_merges() {
 
 #[test]
 fn snapshots_keep_the_operands_they_see() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let db = Db::open(dir.path(), counters()).unwrap();
     db.put(b"k", n(100)).unwrap();
     db.merge(b"k", n(1)).unwrap();
@@ -231,19 +206,12 @@ impl MergeOperator for Append {
     fn name(&self) -> &str {
         "TestAppend"
     }
-    fn full_merge(
-        &self,
-        _key: &[u8],
-        existing: Option<&[u8]>,
-        operands: &[&[u8]],
-    ) -> Option<Vec<u8>> {
+    fn full_merge(&self, _: &[u8], base: Option<&[u8]>, operands: &[&[u8]]) -> Option<Vec<u8>> {
         self.full.fetch_add(1, Ordering::Relaxed);
         if operands.contains(&&b"fail"[..]) {
             return None;
         }
-        let mut v = existing
-            .map(<[u8]>::to_vec)
-            .unwrap_or_else(|| b"[]".to_vec());
+        let mut v = base.map(<[u8]>::to_vec).unwrap_or_else(|| b"[]".to_vec());
         for op in operands {
             v.push(b'+');
             v.extend_from_slice(op);
@@ -266,7 +234,7 @@ fn with_op(op: Arc<dyn MergeOperator>, extra: &str) -> Options {
 #[test]
 fn an_application_operator_sees_operands_oldest_first() {
     for partial_merges in [false, true] {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tempdir();
         let op = Append::new(partial_merges);
         let db = Db::open(dir.path(), with_op(op.clone(), "")).unwrap();
         db.put(b"s", b"base").unwrap();
@@ -304,7 +272,7 @@ fn an_application_operator_sees_operands_oldest_first() {
 
 #[test]
 fn a_failing_merge_is_an_error_and_compaction_keeps_the_operands() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let op = Append::new(true);
     let db = Db::open(dir.path(), with_op(op.clone(), "")).unwrap();
     db.put(b"bad", b"v").unwrap();
@@ -334,7 +302,7 @@ fn a_failing_merge_is_an_error_and_compaction_keeps_the_operands() {
 
 #[test]
 fn without_the_operator_reads_fail_clearly_and_nothing_is_lost() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     {
         let db = Db::open(dir.path(), counters()).unwrap();
         db.put(b"c", n(1)).unwrap();
@@ -382,7 +350,7 @@ fn without_the_operator_reads_fail_clearly_and_nothing_is_lost() {
 
 #[test]
 fn iterators_merge_in_both_directions() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let db = Db::open(dir.path(), counters()).unwrap();
     // Keys: a (put), b (merges only), c (put then merges), d (delete then
     // merge), e (deleted), f (merges only, the last key). Spread over two
@@ -469,7 +437,7 @@ fn iterators_merge_in_both_directions() {
 
 #[test]
 fn a_merge_onto_a_value_in_a_blob_file() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let op = Append::new(true);
     let opts = with_op(op, "enable_blob_files=true;min_blob_size=64");
     let big = vec![b'x'; 1000];
@@ -508,7 +476,7 @@ fn a_merge_onto_a_value_in_a_blob_file() {
 
 #[test]
 fn batches_and_column_families_have_their_own_operators() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let opts = with_op(Append::new(false), "");
     let db = Db::open(dir.path(), opts.clone()).unwrap();
     let cf = db

@@ -20,40 +20,11 @@
 
 use strata_testkit as common;
 
-use std::sync::Arc;
-
-use common::random::{self, expected_scan, key, model_range};
-use common::{apply, dump, first_diff, matching_prefix, show, Model, Ops};
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
-use strata::{Db, MergeOperator, Options, ReadOptions, Snapshot, WriteBatch, WriteOptions};
+use common::random::{self, key, model_range, Draws};
+use common::{apply, check_read, dump, first_diff, lost_writes, show, Model, Ops};
+use rand::Rng;
+use strata::{Db, Options, ReadOptions, Snapshot, WriteBatch, WriteOptions};
 use strata_testkit::fault::FaultInjectionFs;
-
-/// Appends operands to the value with `,` between (the value and the
-/// operands oldest first), as the model does; partial merges only when
-/// `partial` is set, so that odd seeds keep operands unmerged.
-struct Append {
-    partial: bool,
-}
-
-impl MergeOperator for Append {
-    fn name(&self) -> &str {
-        "ModelAppend"
-    }
-    fn full_merge(
-        &self,
-        _key: &[u8],
-        existing: Option<&[u8]>,
-        operands: &[&[u8]],
-    ) -> Option<Vec<u8>> {
-        let mut parts: Vec<&[u8]> = existing.into_iter().collect();
-        parts.extend_from_slice(operands);
-        Some(parts.join(&b','))
-    }
-    fn partial_merge(&self, _key: &[u8], operands: &[&[u8]]) -> Option<Vec<u8>> {
-        self.partial.then(|| operands.join(&b','))
-    }
-}
 
 /// One write of a step, before the model resolves merges.
 #[derive(Debug, Clone)]
@@ -144,9 +115,8 @@ struct Counts {
 }
 
 struct Harness {
-    seed: u64,
-    step: u64,
-    dir: tempfile::TempDir,
+    d: Draws,
+    dir: common::TempDir,
     fs: FaultInjectionFs,
     opts: Options,
     db: Option<Db>,
@@ -154,8 +124,6 @@ struct Harness {
     durable: Model,
     pending: Vec<Ops>,
     snaps: Vec<(Snapshot, Model)>,
-    rng: StdRng,
-    nkeys: u32,
     counts: Counts,
 }
 
@@ -234,13 +202,12 @@ impl Harness {
         // Every third seed reads its tables through memory maps.
         opts.allow_mmap_reads = seed % 3 == 2;
         config.apply(seed, &mut opts);
-        opts.merge_operator = Some(Arc::new(Append {
-            partial: seed.is_multiple_of(2),
-        }));
+        // The value and the operands joined by `,`, as the model does;
+        // odd seeds keep operands unmerged.
+        opts.merge_operator = Some(common::merge::string_append(seed.is_multiple_of(2)));
         let db = Db::open(dir.path(), opts.clone()).unwrap();
         Harness {
-            seed,
-            step: 0,
+            d: Draws::new(seed, 1500 + (seed % 4) as u32 * 500, 5_000..40_000),
             dir,
             fs,
             opts,
@@ -249,8 +216,6 @@ impl Harness {
             durable: Model::new(),
             pending: Vec::new(),
             snaps: Vec::new(),
-            rng: StdRng::seed_from_u64(seed),
-            nkeys: 1500 + (seed % 4) as u32 * 500,
             counts: Counts::default(),
         }
     }
@@ -259,38 +224,26 @@ impl Harness {
         self.db.as_ref().unwrap()
     }
 
-    fn ctx(&self) -> String {
-        format!("seed {} step {}", self.seed, self.step)
-    }
-
-    fn rand_key(&mut self) -> Vec<u8> {
-        random::rand_key(&mut self.rng, self.nkeys)
-    }
-
-    fn rand_value(&mut self) -> Vec<u8> {
-        random::rand_value(&mut self.rng, self.seed, self.step, 5_000..40_000)
-    }
-
     /// A key for a merge: often one of a few hot keys, so that operands
     /// pile up on them across memtables and levels.
     fn merge_key(&mut self) -> Vec<u8> {
-        if self.rng.gen_bool(0.5) {
-            key(self.rng.gen_range(0..40))
+        if self.d.rng.gen_bool(0.5) {
+            key(self.d.rng.gen_range(0..40))
         } else {
-            self.rand_key()
+            self.d.key()
         }
     }
 
     fn operand(&mut self) -> Vec<u8> {
-        format!("m{}", self.step).into_bytes()
+        format!("m{}", self.d.step).into_bytes()
     }
 
     /// A range deletion between two random keys (sometimes empty, as the
     /// begin may not be below the end).
     fn delete_range_op(&mut self) -> Op {
-        let a = self.rand_key();
-        let b = self.rand_key();
-        if self.rng.gen_ratio(1, 10) {
+        let a = self.d.key();
+        let b = self.d.key();
+        if self.d.rng.gen_ratio(1, 10) {
             Op::DeleteRange(a, b)
         } else {
             Op::DeleteRange(a.clone().min(b.clone()), a.max(b))
@@ -298,10 +251,10 @@ impl Harness {
     }
 
     fn write(&mut self, ops: Vec<Op>) {
-        let sync = self.rng.gen_ratio(1, 20);
+        let sync = self.d.rng.gen_ratio(1, 20);
         let wo = WriteOptions::default().sync(sync).disable_wal(false);
-        let ctx = self.ctx();
-        let single = ops.len() == 1 && self.rng.gen_bool(0.9);
+        let ctx = self.d.ctx();
+        let single = ops.len() == 1 && self.d.rng.gen_bool(0.9);
         let db = self.db();
         let r = if single {
             match &ops[0] {
@@ -345,7 +298,7 @@ impl Harness {
     }
 
     fn op_get(&mut self) {
-        let k = self.rand_key();
+        let k = self.d.key();
         // Every other get reads pinned (no rng draw, so seeds replay as before).
         let got = if self.counts.gets.is_multiple_of(2) {
             self.db().get(&k)
@@ -353,64 +306,34 @@ impl Harness {
             self.db()
                 .get_pinned(&ReadOptions::default(), &k)
                 .map(|v| v.map(|v| v.into_vec()))
-        }
-        .unwrap_or_else(|e| panic!("{}: get: {e}", self.ctx()));
-        assert_eq!(
-            got.as_ref(),
+        };
+        check_read(
+            got,
             self.model.get(&k),
-            "{}: get {}",
-            self.ctx(),
-            show(&k)
+            &k,
+            &format!("{}: get", self.d.ctx()),
         );
         self.counts.gets += 1;
     }
 
-    fn rand_bounds(&mut self) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
-        random::rand_bounds(&mut self.rng, self.nkeys)
-    }
-
     /// A bounded scan (forward or reverse, maybe at a snapshot) compared with `m`.
     fn scan(&mut self, snap: Option<(Snapshot, Model)>) {
-        let (lower, upper) = self.rand_bounds();
-        let reverse = self.rng.gen_bool(0.4);
-        let limit = self.rng.gen_range(1..60);
+        let scan = self.d.scan();
         let (snapshot, m) = match snap {
             Some((s, m)) => (Some(s), m),
             None => (None, self.model.clone()),
         };
-        let ro = ReadOptions::default()
-            .snapshot(snapshot)
-            .iterate_lower_bound(lower.clone())
-            .iterate_upper_bound(upper.clone());
-        let mut it = self.db().iter_opt(&ro);
-        if reverse {
-            it = it.reverse();
-        }
-        let got: Vec<(Vec<u8>, Vec<u8>)> = it
-            .take(limit)
-            .collect::<strata::Result<_>>()
-            .unwrap_or_else(|e| panic!("{}: scan: {e}", self.ctx()));
-        let want = expected_scan(&m, &lower, &upper, reverse, limit);
-        assert!(
-            got == want,
-            "{}: scan reverse={reverse} lower={:?} upper={:?}: got {} entries, want {}; first keys got {:?} want {:?}",
-            self.ctx(),
-            lower.as_deref().map(show),
-            upper.as_deref().map(show),
-            got.len(),
-            want.len(),
-            got.first().map(|e| show(&e.0)),
-            want.first().map(|e| show(&e.0)),
-        );
+        let it = self.db().iter_opt(&scan.read_options(snapshot));
+        scan.check(it, &m, &format!("{}: scan", self.d.ctx()));
         self.counts.scans += 1;
     }
 
     /// Seek or seek_for_prev, then random advance/retreat steps.
     fn cursor(&mut self) {
-        let (lower, upper) = self.rand_bounds();
-        let use_snap = !self.snaps.is_empty() && self.rng.gen_bool(0.3);
+        let (lower, upper) = self.d.bounds();
+        let use_snap = !self.snaps.is_empty() && self.d.rng.gen_bool(0.3);
         let (snapshot, m) = if use_snap {
-            let i = self.rng.gen_range(0..self.snaps.len());
+            let i = self.d.rng.gen_range(0..self.snaps.len());
             (Some(self.snaps[i].0.clone()), self.snaps[i].1.clone())
         } else {
             (None, self.model.clone())
@@ -421,9 +344,9 @@ impl Harness {
             .iterate_upper_bound(upper.clone());
         let entries = model_range(&m, &lower, &upper);
         let mut it = self.db().iter_opt(&ro);
-        let target = self.rand_key();
+        let target = self.d.key();
         // Position in `entries`; -1 or len = invalid.
-        let mut pos: i64 = match self.rng.gen_range(0..4) {
+        let mut pos: i64 = match self.d.rng.gen_range(0..4) {
             0 => {
                 it.seek(&target);
                 entries.partition_point(|(k, _)| k.as_slice() < target.as_slice()) as i64
@@ -443,12 +366,12 @@ impl Harness {
         };
         let desc = format!(
             "{}: cursor target={} lower={:?} upper={:?} snap={use_snap}",
-            self.ctx(),
+            self.d.ctx(),
             show(&target),
             lower.as_deref().map(show),
             upper.as_deref().map(show)
         );
-        for step in 0..self.rng.gen_range(1..12) {
+        for step in 0..self.d.rng.gen_range(1..12) {
             let want_valid = pos >= 0 && (pos as usize) < entries.len();
             assert_eq!(
                 it.valid(),
@@ -462,7 +385,7 @@ impl Harness {
             let (wk, wv) = entries[pos as usize];
             assert_eq!(it.key(), wk.as_slice(), "{desc} move {step}: key");
             assert_eq!(it.value(), wv.as_slice(), "{desc} move {step}: value");
-            if self.rng.gen_bool(0.6) {
+            if self.d.rng.gen_bool(0.6) {
                 it.advance();
                 pos += 1;
             } else {
@@ -475,35 +398,24 @@ impl Harness {
     }
 
     fn snapshot_op(&mut self) {
-        if self.snaps.len() < 4 && self.rng.gen_bool(0.6) {
-            let s = self.db().snapshot();
-            self.snaps.push((s, self.model.clone()));
-        } else if !self.snaps.is_empty() {
-            let i = self.rng.gen_range(0..self.snaps.len());
-            self.snaps.swap_remove(i);
-        }
+        let db = self.db.as_ref().unwrap();
+        random::take_or_release(&mut self.d.rng, &mut self.snaps, 4, db, &self.model);
     }
 
     fn snapshot_read(&mut self) {
-        if self.snaps.is_empty() {
+        let Some((s, m)) = random::pick(&mut self.d.rng, &self.snaps) else {
             return;
-        }
-        let i = self.rng.gen_range(0..self.snaps.len());
-        let (s, m) = (self.snaps[i].0.clone(), self.snaps[i].1.clone());
-        if self.rng.gen_bool(0.7) {
+        };
+        if self.d.rng.gen_bool(0.7) {
             for _ in 0..5 {
-                let k = self.rand_key();
+                let k = self.d.key();
                 let ro = ReadOptions::default().snapshot(Some(s.clone()));
-                let got = self
-                    .db()
-                    .get_opt(&ro, &k)
-                    .unwrap_or_else(|e| panic!("{}: snapshot get: {e}", self.ctx()));
-                assert_eq!(
-                    got.as_ref(),
+                let got = self.db().get_opt(&ro, &k);
+                check_read(
+                    got,
                     m.get(&k),
-                    "{}: snapshot get {}",
-                    self.ctx(),
-                    show(&k)
+                    &k,
+                    &format!("{}: snapshot get", self.d.ctx()),
                 );
             }
         } else {
@@ -518,11 +430,11 @@ impl Harness {
     }
 
     fn check_full(&self, what: &str) {
-        let got = dump(self.db()).unwrap_or_else(|e| panic!("{}: {what}: dump: {e}", self.ctx()));
+        let got = dump(self.db()).unwrap_or_else(|e| panic!("{}: {what}: dump: {e}", self.d.ctx()));
         assert!(
             got == self.model,
             "{}: {what}: DB differs from model: {}",
-            self.ctx(),
+            self.d.ctx(),
             first_diff(&got, &self.model)
         );
     }
@@ -532,7 +444,7 @@ impl Harness {
         self.db = None;
         self.db = Some(
             Db::open(self.dir.path(), self.opts.clone())
-                .unwrap_or_else(|e| panic!("{}: reopen: {e}", self.ctx())),
+                .unwrap_or_else(|e| panic!("{}: reopen: {e}", self.d.ctx())),
         );
         self.check_full("after reopen");
         // Recovery writes the replayed WAL into synced tables.
@@ -542,48 +454,27 @@ impl Harness {
 
     fn crash(&mut self) {
         self.snaps.clear();
-        let freeze = self.rng.gen_bool(0.7);
-        if freeze {
-            // Like a kill: nothing the closing DB does reaches the disk.
-            self.fs.set_active(false);
-        }
-        self.db = None;
-        let torn = self.rng.gen_bool(0.5).then(|| self.rng.gen::<u64>());
-        self.fs.set_torn_writes(torn);
-        self.fs.crash().unwrap();
-        self.fs.set_active(true);
-        let db = Db::open(self.dir.path(), self.opts.clone()).unwrap_or_else(|e| {
-            panic!(
-                "{}: open after crash (freeze={freeze}, torn={torn:?}) failed: {e}",
-                self.ctx()
-            )
-        });
-        let got = dump(&db).unwrap_or_else(|e| panic!("{}: dump after crash: {e}", self.ctx()));
-        match matching_prefix(&got, &self.durable, &self.pending) {
-            Some(k) => {
-                self.counts.crash_lost_writes += (self.pending.len() - k) as u64;
-                self.model = got;
-            }
-            None => panic!(
-                "{}: after crash (freeze={freeze}, torn={torn:?}) the DB is not the durable state plus a prefix of the {} later writes; vs. durable: {}; vs. last acknowledged: {}",
-                self.ctx(),
-                self.pending.len(),
-                first_diff(&got, &self.durable),
-                first_diff(&got, &self.model)
-            ),
-        }
+        let db = self.db.take();
+        let how = random::crash(&self.fs, &mut self.d.rng, || drop(db));
+        let what = format!("{}: after crash ({how})", self.d.ctx());
+        let db = Db::open(self.dir.path(), self.opts.clone())
+            .unwrap_or_else(|e| panic!("{what}: open failed: {e}"));
+        let got = dump(&db).unwrap_or_else(|e| panic!("{what}: dump: {e}"));
+        self.counts.crash_lost_writes +=
+            lost_writes(&got, &self.durable, &self.pending, &self.model, &what) as u64;
+        self.model = got;
         self.db = Some(db);
         self.became_durable();
         self.counts.crashes += 1;
     }
 
     fn step_once(&mut self) {
-        self.step += 1;
-        let r = self.rng.gen_range(0..1000);
+        self.d.step += 1;
+        let r = self.d.rng.gen_range(0..1000);
         match r {
             0..=229 => {
-                let k = self.rand_key();
-                let v = self.rand_value();
+                let k = self.d.key();
+                let v = self.d.value();
                 self.write(vec![Op::Put(k, v)]);
             }
             230..=299 => {
@@ -592,7 +483,7 @@ impl Harness {
                 self.write(vec![Op::Merge(k, v)]);
             }
             300..=359 => {
-                let k = self.rand_key();
+                let k = self.d.key();
                 self.write(vec![Op::Delete(k)]);
             }
             360..=379 => {
@@ -600,21 +491,21 @@ impl Harness {
                 self.write(vec![op]);
             }
             380..=449 => {
-                let n = self.rng.gen_range(1..20);
+                let n = self.d.rng.gen_range(1..20);
                 let mut ops: Vec<Op> = Vec::new();
                 for _ in 0..n {
-                    let k = if !ops.is_empty() && self.rng.gen_ratio(1, 8) {
-                        match &ops[self.rng.gen_range(0..ops.len())] {
+                    let k = if !ops.is_empty() && self.d.rng.gen_ratio(1, 8) {
+                        match &ops[self.d.rng.gen_range(0..ops.len())] {
                             Op::Put(k, _)
                             | Op::Delete(k)
                             | Op::Merge(k, _)
                             | Op::DeleteRange(k, _) => k.clone(),
                         }
                     } else {
-                        self.rand_key()
+                        self.d.key()
                     };
-                    let op = match self.rng.gen_range(0..9) {
-                        0..=3 => Op::Put(k, self.rand_value()),
+                    let op = match self.d.rng.gen_range(0..9) {
+                        0..=3 => Op::Put(k, self.d.value()),
                         4..=5 => Op::Delete(k),
                         6..=7 => Op::Merge(k, self.operand()),
                         _ => self.delete_range_op(),
@@ -629,7 +520,7 @@ impl Harness {
             780..=809 => self.snapshot_op(),
             810..=869 => self.snapshot_read(),
             870..=874 => {
-                let ctx = self.ctx();
+                let ctx = self.d.ctx();
                 self.db()
                     .flush()
                     .unwrap_or_else(|e| panic!("{ctx}: flush: {e}"));
@@ -637,23 +528,14 @@ impl Harness {
                 self.counts.flushes += 1;
             }
             875..=877 => {
-                let ctx = self.ctx();
-                let (a, b) = if self.rng.gen_bool(0.5) {
-                    (None, None)
-                } else {
-                    let mut a = self.rand_key();
-                    let mut b = self.rand_key();
-                    if a > b {
-                        std::mem::swap(&mut a, &mut b);
-                    }
-                    (Some(a), Some(b))
-                };
+                let ctx = self.d.ctx();
+                let (a, b) = self.d.compact_range();
                 self.db()
                     .compact_range(a.as_deref(), b.as_deref())
                     .unwrap_or_else(|e| panic!("{ctx}: compact_range: {e}"));
                 self.became_durable();
                 self.counts.compactions += 1;
-                if self.rng.gen_bool(0.3) {
+                if self.d.rng.gen_bool(0.3) {
                     self.check_full("after compact_range");
                 }
             }

@@ -36,16 +36,15 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 use strata::fs::FileSystem;
 use strata::{
     ColumnFamily, CompactionStyle, Db, Error, Options, ReadOptions, Snapshot, WriteBatch,
     WriteOptions,
 };
 use strata_testkit::fault::FaultInjectionFs;
-use strata_testkit::random::{self, expected_scan, key};
-use strata_testkit::{self as common, first_diff, matching_prefix, show, Model, Ops};
+use strata_testkit::random::{self, key, Draws};
+use strata_testkit::{self as common, check_read, first_diff, lost_writes, show, Model, Ops};
 
 /// The model: family name to its keys and values.
 type Families = BTreeMap<String, Model>;
@@ -179,9 +178,8 @@ struct Counts {
 }
 
 struct Harness {
-    seed: u64,
-    step: u64,
-    dir: tempfile::TempDir,
+    d: Draws,
+    dir: common::TempDir,
     fs: FaultInjectionFs,
     shared: Arc<dyn FileSystem>,
     db: Option<Db>,
@@ -199,8 +197,6 @@ struct Harness {
     snaps: Vec<(Snapshot, Families)>,
     /// Names dropped at least once.
     dropped: BTreeSet<String>,
-    rng: StdRng,
-    nkeys: u32,
     counts: Counts,
 }
 
@@ -243,8 +239,7 @@ impl Harness {
         let fs = common::fault_fs();
         let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
         let mut h = Harness {
-            seed,
-            step: 0,
+            d: Draws::new(seed, 800 + (seed % 4) as u32 * 300, 3_000..20_000),
             dir,
             fs,
             shared,
@@ -257,8 +252,6 @@ impl Harness {
             last_write: BTreeSet::new(),
             snaps: Vec::new(),
             dropped: BTreeSet::new(),
-            rng: StdRng::seed_from_u64(seed),
-            nkeys: 800 + (seed % 4) as u32 * 300,
             counts: Counts::default(),
         };
         h.profiles.insert(DEFAULT.into(), Profile::Small);
@@ -288,7 +281,7 @@ impl Harness {
             }
             Profile::Bloom => {
                 o.bloom_bits_per_key = 10.0;
-                o.compression = common::compression(self.seed);
+                o.compression = common::compression(self.d.seed);
                 o.write_buffer_size = 128 << 10;
                 o.level0_file_num_compaction_trigger = 4;
             }
@@ -300,14 +293,10 @@ impl Harness {
         self.db.as_ref().unwrap()
     }
 
-    fn ctx(&self) -> String {
-        format!("seed {} step {}", self.seed, self.step)
-    }
-
     fn cf(&self, name: &str) -> ColumnFamily {
         self.handles
             .get(name)
-            .unwrap_or_else(|| panic!("{}: no handle of {name}", self.ctx()))
+            .unwrap_or_else(|| panic!("{}: no handle of {name}", self.d.ctx()))
             .clone()
     }
 
@@ -322,26 +311,18 @@ impl Harness {
             .collect();
         let live: Vec<&String> = self.handles.keys().collect();
         let want: Vec<&String> = self.model.keys().collect();
-        assert_eq!(live, want, "{}: live families", self.ctx());
+        assert_eq!(live, want, "{}: live families", self.d.ctx());
         let default = db.default_column_family();
         assert_eq!((default.id(), default.name()), (0, DEFAULT));
     }
 
     fn rand_family(&mut self) -> String {
         let names: Vec<&String> = self.model.keys().collect();
-        names[self.rng.gen_range(0..names.len())].clone()
-    }
-
-    fn rand_key(&mut self) -> Vec<u8> {
-        random::rand_key(&mut self.rng, self.nkeys)
-    }
-
-    fn rand_value(&mut self) -> Vec<u8> {
-        random::rand_value(&mut self.rng, self.seed, self.step, 3_000..20_000)
+        names[self.d.rng.gen_range(0..names.len())].clone()
     }
 
     fn write(&mut self, ops: CfOps) {
-        let sync = self.rng.gen_ratio(1, 20);
+        let sync = self.d.rng.gen_ratio(1, 20);
         self.write_with(ops, sync);
     }
 
@@ -361,9 +342,9 @@ impl Harness {
     /// batch) and applies their resolution to the model.
     fn write_ops(&mut self, writes: Vec<CfWrite>, sync: bool) {
         let wo = WriteOptions::default().sync(sync).disable_wal(false);
-        let ctx = self.ctx();
-        let single = writes.len() == 1 && !sync && self.rng.gen_bool(0.9);
-        let plain_default = self.rng.gen_bool(0.3);
+        let ctx = self.d.ctx();
+        let single = writes.len() == 1 && !sync && self.d.rng.gen_bool(0.9);
+        let plain_default = self.d.rng.gen_bool(0.3);
         let db = self.db();
         let plain = |f: &str| f == DEFAULT && plain_default;
         let r = if single {
@@ -416,17 +397,17 @@ impl Harness {
 
     /// A merge operand: short, and naming the step that wrote it.
     fn rand_operand(&mut self) -> Vec<u8> {
-        format!("m{}.{}", self.step, self.rng.gen_range(0..100)).into_bytes()
+        format!("m{}.{}", self.d.step, self.d.rng.gen_range(0..100)).into_bytes()
     }
 
     /// A range of up to 40 keys of the key space, sometimes empty or
     /// reversed (which deletes nothing).
     fn rand_range(&mut self) -> (Vec<u8>, Vec<u8>) {
-        let a = self.rng.gen_range(0..self.nkeys);
-        let b = if self.rng.gen_ratio(1, 10) {
-            a.saturating_sub(self.rng.gen_range(0..3))
+        let a = self.d.rng.gen_range(0..self.d.nkeys);
+        let b = if self.d.rng.gen_ratio(1, 10) {
+            a.saturating_sub(self.d.rng.gen_range(0..3))
         } else {
-            a + self.rng.gen_range(1..40)
+            a + self.d.rng.gen_range(1..40)
         };
         (key(a), key(b))
     }
@@ -438,14 +419,14 @@ impl Harness {
             let (b, e) = self.rand_range();
             CfWrite::DeleteRange(f, b, e)
         } else {
-            let k = if self.rng.gen_bool(0.5) {
-                key(self.rng.gen_range(0..20))
+            let k = if self.d.rng.gen_bool(0.5) {
+                key(self.d.rng.gen_range(0..20))
             } else {
-                self.rand_key()
+                self.d.key()
             };
             CfWrite::Merge(f, k, self.rand_operand())
         };
-        let sync = self.rng.gen_ratio(1, 20);
+        let sync = self.d.rng.gen_ratio(1, 20);
         self.write_ops(vec![w], sync);
     }
 
@@ -453,16 +434,16 @@ impl Harness {
     /// range deletions.
     fn op_mixed_batch(&mut self) {
         let mut writes = Vec::new();
-        for _ in 0..self.rng.gen_range(2..12) {
+        for _ in 0..self.d.rng.gen_range(2..12) {
             let f = self.rand_family();
-            let w = match self.rng.gen_range(0..10) {
+            let w = match self.d.rng.gen_range(0..10) {
                 0..=3 => {
-                    let k = self.rand_key();
-                    CfWrite::Put(f, k, self.rand_value())
+                    let k = self.d.key();
+                    CfWrite::Put(f, k, self.d.value())
                 }
-                4 => CfWrite::Delete(f, self.rand_key()),
+                4 => CfWrite::Delete(f, self.d.key()),
                 5..=7 => {
-                    let k = key(self.rng.gen_range(0..20));
+                    let k = key(self.d.rng.gen_range(0..20));
                     CfWrite::Merge(f, k, self.rand_operand())
                 }
                 _ => {
@@ -472,7 +453,7 @@ impl Harness {
             };
             writes.push(w);
         }
-        let sync = self.rng.gen_ratio(1, 20);
+        let sync = self.d.rng.gen_ratio(1, 20);
         self.write_ops(writes, sync);
         self.counts.mixed_batches += 1;
     }
@@ -484,22 +465,22 @@ impl Harness {
 
     fn op_put_or_delete(&mut self, delete: bool) {
         let f = self.rand_family();
-        let k = self.rand_key();
-        let v = (!delete).then(|| self.rand_value());
+        let k = self.d.key();
+        let v = (!delete).then(|| self.d.value());
         self.write(vec![(f, k, v)]);
     }
 
     fn op_batch_one_family(&mut self) {
         let f = self.rand_family();
-        let n = self.rng.gen_range(2..16);
+        let n = self.d.rng.gen_range(2..16);
         let mut ops = CfOps::new();
         for _ in 0..n {
-            let k = if !ops.is_empty() && self.rng.gen_ratio(1, 8) {
-                ops[self.rng.gen_range(0..ops.len())].1.clone()
+            let k = if !ops.is_empty() && self.d.rng.gen_ratio(1, 8) {
+                ops[self.d.rng.gen_range(0..ops.len())].1.clone()
             } else {
-                self.rand_key()
+                self.d.key()
             };
-            let v = self.rng.gen_bool(0.75).then(|| self.rand_value());
+            let v = self.d.rng.gen_bool(0.75).then(|| self.d.value());
             ops.push((f.clone(), k, v));
         }
         self.write(ops);
@@ -513,38 +494,38 @@ impl Harness {
             return self.op_batch_one_family();
         }
         let mut fams: Vec<String> = self.model.keys().cloned().collect();
-        let want = self.rng.gen_range(2..=fams.len().min(4));
+        let want = self.d.rng.gen_range(2..=fams.len().min(4));
         while fams.len() > want {
-            let i = self.rng.gen_range(0..fams.len());
+            let i = self.d.rng.gen_range(0..fams.len());
             fams.swap_remove(i);
         }
         let mut ops = CfOps::new();
-        if self.rng.gen_bool(0.3) {
-            let k = self.rand_key();
-            let v = self.rng.gen_bool(0.8).then(|| self.rand_value());
+        if self.d.rng.gen_bool(0.3) {
+            let k = self.d.key();
+            let v = self.d.rng.gen_bool(0.8).then(|| self.d.value());
             for f in &fams {
                 ops.push((f.clone(), k.clone(), v.clone()));
             }
         } else {
             // Every chosen family at least once, then random ones.
             for f in &fams {
-                let k = self.rand_key();
-                let v = self.rng.gen_bool(0.75).then(|| self.rand_value());
+                let k = self.d.key();
+                let v = self.d.rng.gen_bool(0.75).then(|| self.d.value());
                 ops.push((f.clone(), k, v));
             }
-            for _ in 0..self.rng.gen_range(0..10) {
-                let f = fams[self.rng.gen_range(0..fams.len())].clone();
-                let k = if self.rng.gen_ratio(1, 6) {
-                    ops[self.rng.gen_range(0..ops.len())].1.clone()
+            for _ in 0..self.d.rng.gen_range(0..10) {
+                let f = fams[self.d.rng.gen_range(0..fams.len())].clone();
+                let k = if self.d.rng.gen_ratio(1, 6) {
+                    ops[self.d.rng.gen_range(0..ops.len())].1.clone()
                 } else {
-                    self.rand_key()
+                    self.d.key()
                 };
-                let v = self.rng.gen_bool(0.75).then(|| self.rand_value());
+                let v = self.d.rng.gen_bool(0.75).then(|| self.d.value());
                 ops.push((f, k, v));
             }
             // Shuffle, so families interleave in the batch.
             for i in (1..ops.len()).rev() {
-                let j = self.rng.gen_range(0..=i);
+                let j = self.d.rng.gen_range(0..=i);
                 ops.swap(i, j);
             }
         }
@@ -554,62 +535,28 @@ impl Harness {
 
     fn op_get(&mut self) {
         let f = self.rand_family();
-        let k = self.rand_key();
+        let k = self.d.key();
         let cf = self.cf(&f);
-        let got = if f == DEFAULT && self.rng.gen_bool(0.3) {
+        let got = if f == DEFAULT && self.d.rng.gen_bool(0.3) {
             self.db().get(&k)
         } else {
             self.db().get_cf(&cf, &k)
-        }
-        .unwrap_or_else(|e| panic!("{}: get {f}: {e}", self.ctx()));
-        assert_eq!(
-            got.as_ref(),
-            self.model[&f].get(&k),
-            "{}: get {f} {}",
-            self.ctx(),
-            show(&k)
-        );
+        };
+        let what = format!("{}: get {f}", self.d.ctx());
+        check_read(got, self.model[&f].get(&k), &k, &what);
         self.counts.gets += 1;
-    }
-
-    fn rand_bounds(&mut self) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
-        random::rand_bounds(&mut self.rng, self.nkeys)
     }
 
     /// A bounded scan of family `f` (forward or reverse, maybe at a
     /// snapshot) compared with `m`.
     fn scan_family(&mut self, f: &str, snapshot: Option<Snapshot>, m: &Model) {
-        let (lower, upper) = self.rand_bounds();
-        let reverse = self.rng.gen_bool(0.4);
-        let limit = self.rng.gen_range(1..60);
-        let ro = ReadOptions::default()
-            .snapshot(snapshot)
-            .iterate_lower_bound(lower.clone())
-            .iterate_upper_bound(upper.clone());
+        let scan = self.d.scan();
         let cf = self.cf(f);
-        let mut it = self
+        let it = self
             .db()
-            .iter_cf(&cf, &ro)
-            .unwrap_or_else(|e| panic!("{}: iter_cf {f}: {e}", self.ctx()));
-        if reverse {
-            it = it.reverse();
-        }
-        let got: Vec<(Vec<u8>, Vec<u8>)> = it
-            .take(limit)
-            .collect::<strata::Result<_>>()
-            .unwrap_or_else(|e| panic!("{}: scan {f}: {e}", self.ctx()));
-        let want = expected_scan(m, &lower, &upper, reverse, limit);
-        assert!(
-            got == want,
-            "{}: scan {f} reverse={reverse} lower={:?} upper={:?}: got {} entries, want {}; first keys got {:?} want {:?}",
-            self.ctx(),
-            lower.as_deref().map(show),
-            upper.as_deref().map(show),
-            got.len(),
-            want.len(),
-            got.first().map(|e| show(&e.0)),
-            want.first().map(|e| show(&e.0)),
-        );
+            .iter_cf(&cf, &scan.read_options(snapshot))
+            .unwrap_or_else(|e| panic!("{}: iter_cf {f}: {e}", self.d.ctx()));
+        scan.check(it, m, &format!("{}: scan {f}", self.d.ctx()));
         self.counts.scans += 1;
     }
 
@@ -621,11 +568,11 @@ impl Harness {
 
     fn check_family(&self, f: &str, what: &str) {
         let got = dump_cf(self.db(), &self.cf(f))
-            .unwrap_or_else(|e| panic!("{}: {what}: dump {f}: {e}", self.ctx()));
+            .unwrap_or_else(|e| panic!("{}: {what}: dump {f}: {e}", self.d.ctx()));
         assert!(
             got == self.model[f],
             "{}: {what}: family {f} differs from the model: {}",
-            self.ctx(),
+            self.d.ctx(),
             first_diff(&got, &self.model[f])
         );
     }
@@ -643,48 +590,33 @@ impl Harness {
     }
 
     fn op_snapshot(&mut self) {
-        if self.snaps.len() < 3 && self.rng.gen_bool(0.6) {
-            let s = self.db().snapshot();
-            self.snaps.push((s, self.model.clone()));
-        } else if !self.snaps.is_empty() {
-            let i = self.rng.gen_range(0..self.snaps.len());
-            self.snaps.swap_remove(i);
-        }
+        let db = self.db.as_ref().unwrap();
+        random::take_or_release(&mut self.d.rng, &mut self.snaps, 3, db, &self.model);
     }
 
     /// Reads at a snapshot: gets in every family it covers, or a scan of
     /// one; a snapshot is one point for all families.
     fn op_snapshot_read(&mut self) {
-        if self.snaps.is_empty() {
+        let Some((s, fams)) = random::pick(&mut self.d.rng, &self.snaps) else {
             return;
-        }
-        let i = self.rng.gen_range(0..self.snaps.len());
-        let (s, fams) = (self.snaps[i].0.clone(), self.snaps[i].1.clone());
+        };
         if fams.is_empty() {
             return;
         }
-        if self.rng.gen_bool(0.6) {
+        if self.d.rng.gen_bool(0.6) {
             for (f, m) in &fams {
                 let cf = self.cf(f);
                 for _ in 0..3 {
-                    let k = self.rand_key();
+                    let k = self.d.key();
                     let ro = ReadOptions::default().snapshot(Some(s.clone()));
-                    let got = self
-                        .db()
-                        .get_cf_opt(&cf, &ro, &k)
-                        .unwrap_or_else(|e| panic!("{}: snapshot get {f}: {e}", self.ctx()));
-                    assert_eq!(
-                        got.as_ref(),
-                        m.get(&k),
-                        "{}: snapshot get {f} {}",
-                        self.ctx(),
-                        show(&k)
-                    );
+                    let got = self.db().get_cf_opt(&cf, &ro, &k);
+                    let what = format!("{}: snapshot get {f}", self.d.ctx());
+                    check_read(got, m.get(&k), &k, &what);
                 }
             }
         } else {
             let names: Vec<&String> = fams.keys().collect();
-            let f = names[self.rng.gen_range(0..names.len())].clone();
+            let f = names[self.d.rng.gen_range(0..names.len())].clone();
             self.scan_family(&f, Some(s), &fams[&f]);
         }
         self.counts.snapshot_reads += 1;
@@ -694,25 +626,16 @@ impl Harness {
     /// write touched. Then it is a durable point: the flush switched a
     /// memtable holding data to a new WAL.
     fn op_flush_or_compact(&mut self, compact: bool) {
-        let f = if !self.last_write.is_empty() && self.rng.gen_bool(0.7) {
+        let f = if !self.last_write.is_empty() && self.d.rng.gen_bool(0.7) {
             let v: Vec<&String> = self.last_write.iter().collect();
-            v[self.rng.gen_range(0..v.len())].clone()
+            v[self.d.rng.gen_range(0..v.len())].clone()
         } else {
             self.rand_family()
         };
         let cf = self.cf(&f);
-        let ctx = self.ctx();
+        let ctx = self.d.ctx();
         if compact {
-            let (a, b) = if self.rng.gen_bool(0.5) {
-                (None, None)
-            } else {
-                let mut a = self.rand_key();
-                let mut b = self.rand_key();
-                if a > b {
-                    std::mem::swap(&mut a, &mut b);
-                }
-                (Some(a), Some(b))
-            };
+            let (a, b) = self.d.compact_range();
             self.db()
                 .compact_range_cf(&cf, a.as_deref(), b.as_deref())
                 .unwrap_or_else(|e| panic!("{ctx}: compact_range_cf {f}: {e}"));
@@ -737,7 +660,7 @@ impl Harness {
             self.last_write.clear();
             self.counts.durable_flushes += 1;
         }
-        if self.rng.gen_bool(0.3) {
+        if self.d.rng.gen_bool(0.3) {
             self.check_family(&f, "after flush or compaction");
         }
     }
@@ -745,14 +668,14 @@ impl Harness {
     /// A synced write of the marker key in "default": makes what came
     /// before durable, so that a create or drop after it is a durable point.
     fn synced_marker(&mut self) {
-        let v = format!("{}", self.step).into_bytes();
+        let v = format!("{}", self.d.step).into_bytes();
         self.write_with(vec![(DEFAULT.into(), MARKER.to_vec(), Some(v))], true);
     }
 
     /// Creates family `name` (live in the model afterwards, empty).
     fn create(&mut self, name: &str, p: Profile) {
         let opts = self.options(p);
-        let ctx = self.ctx();
+        let ctx = self.d.ctx();
         let cf = self
             .db()
             .create_column_family(name, opts)
@@ -782,13 +705,13 @@ impl Harness {
             .copied()
             .filter(|n| self.dropped.contains(*n))
             .collect();
-        let name = if !again.is_empty() && self.rng.gen_bool(0.7) {
-            again[self.rng.gen_range(0..again.len())]
+        let name = if !again.is_empty() && self.d.rng.gen_bool(0.7) {
+            again[self.d.rng.gen_range(0..again.len())]
         } else {
-            free[self.rng.gen_range(0..free.len())]
+            free[self.d.rng.gen_range(0..free.len())]
         };
-        let p = PROFILES[self.rng.gen_range(0..PROFILES.len())];
-        if self.rng.gen_bool(0.5) {
+        let p = PROFILES[self.d.rng.gen_range(0..PROFILES.len())];
+        if self.d.rng.gen_bool(0.5) {
             self.synced_marker();
         } else if !self.pending.is_empty() {
             self.counts.unsynced_creates_drops += 1;
@@ -805,7 +728,7 @@ impl Harness {
         assert!(
             matches!(e, Error::InvalidArgument(_)),
             "{}: {e}",
-            self.ctx()
+            self.d.ctx()
         );
     }
 
@@ -819,14 +742,14 @@ impl Harness {
         if names.is_empty() {
             return self.op_create();
         }
-        let name = names[self.rng.gen_range(0..names.len())].clone();
-        if self.rng.gen_bool(0.5) {
+        let name = names[self.d.rng.gen_range(0..names.len())].clone();
+        if self.d.rng.gen_bool(0.5) {
             self.synced_marker();
         } else if !self.pending.is_empty() {
             self.counts.unsynced_creates_drops += 1;
         }
         let cf = self.cf(&name);
-        let ctx = self.ctx();
+        let ctx = self.d.ctx();
         self.db()
             .drop_column_family(&cf)
             .unwrap_or_else(|e| panic!("{ctx}: drop {name}: {e}"));
@@ -846,7 +769,7 @@ impl Harness {
         assert!(self.db().column_family(&name).is_none(), "{ctx}");
         // The old handle still reads what the family held.
         for _ in 0..3 {
-            let k = self.rand_key();
+            let k = self.d.key();
             let got = self
                 .db()
                 .get_cf(&cf, &k)
@@ -859,7 +782,7 @@ impl Harness {
             );
         }
         // A batch naming the dropped family is refused whole.
-        let k = self.rand_key();
+        let k = self.d.key();
         let mut b = WriteBatch::new();
         b.put(&k, b"never");
         b.put_cf(&cf, &k, b"never");
@@ -880,11 +803,11 @@ impl Harness {
     /// `list_column_families` names, which must be the model's.
     fn listed_families(&self, what: &str) -> Vec<(String, Options)> {
         let names = Db::list_column_families(self.dir.path(), &self.options(Profile::Small))
-            .unwrap_or_else(|e| panic!("{}: {what}: list_column_families: {e}", self.ctx()));
+            .unwrap_or_else(|e| panic!("{}: {what}: list_column_families: {e}", self.d.ctx()));
         assert_eq!(names.first().map(String::as_str), Some(DEFAULT));
         let listed: BTreeSet<&String> = names.iter().collect();
         let want: BTreeSet<&String> = self.model.keys().collect();
-        assert_eq!(listed, want, "{}: {what}: listed families", self.ctx());
+        assert_eq!(listed, want, "{}: {what}: listed families", self.d.ctx());
         names
             .iter()
             .filter(|n| *n != DEFAULT)
@@ -894,7 +817,7 @@ impl Harness {
 
     fn open(&mut self, what: &str) -> Db {
         let fams = self.listed_families(what);
-        if !fams.is_empty() && self.rng.gen_ratio(1, 4) {
+        if !fams.is_empty() && self.d.rng.gen_ratio(1, 4) {
             // Every family must be opened.
             let e = Db::open_cf(
                 self.dir.path(),
@@ -905,11 +828,11 @@ impl Harness {
             assert!(
                 e.to_string().contains("not opened"),
                 "{}: {what}: {e}",
-                self.ctx()
+                self.d.ctx()
             );
         }
         Db::open_cf(self.dir.path(), self.options(Profile::Small), fams)
-            .unwrap_or_else(|e| panic!("{}: {what}: open_cf: {e}", self.ctx()))
+            .unwrap_or_else(|e| panic!("{}: {what}: open_cf: {e}", self.d.ctx()))
     }
 
     fn reopen(&mut self) {
@@ -928,39 +851,23 @@ impl Harness {
     fn crash(&mut self) {
         self.snaps.clear();
         self.handles.clear();
-        let freeze = self.rng.gen_bool(0.7);
-        if freeze {
-            // Like a kill: nothing the closing DB does reaches the disk.
-            self.fs.set_active(false);
-        }
-        self.db = None;
-        let torn = self.rng.gen_bool(0.5).then(|| self.rng.gen::<u64>());
-        self.fs.set_torn_writes(torn);
-        self.fs.crash().unwrap();
-        self.fs.set_active(true);
-        let what = format!("after crash (freeze={freeze}, torn={torn:?})");
+        let db = self.db.take();
+        let how = random::crash(&self.fs, &mut self.d.rng, || drop(db));
+        let what = format!("after crash ({how})");
         let db = self.open(&what);
         let mut got = Families::new();
         for cf in db.column_families() {
             let m = dump_cf(&db, &cf)
-                .unwrap_or_else(|e| panic!("{}: {what}: dump {}: {e}", self.ctx(), cf.name()));
+                .unwrap_or_else(|e| panic!("{}: {what}: dump {}: {e}", self.d.ctx(), cf.name()));
             got.insert(cf.name().to_string(), m);
         }
         let flat_got = flatten(&got);
         let pending: Vec<Ops> = self.pending.iter().map(flat_ops).collect();
-        match matching_prefix(&flat_got, &flatten(&self.durable), &pending) {
-            Some(k) => {
-                self.counts.crash_lost_writes += (self.pending.len() - k) as u64;
-                self.model = got;
-            }
-            None => panic!(
-                "{}: {what}: the families are not the durable state plus one prefix of the {} later writes; vs. durable: {}; vs. last acknowledged: {}",
-                self.ctx(),
-                self.pending.len(),
-                first_diff(&flat_got, &flatten(&self.durable)),
-                first_diff(&flat_got, &flatten(&self.model))
-            ),
-        }
+        let (durable, acknowledged) = (flatten(&self.durable), flatten(&self.model));
+        let what = format!("{}: {what}: the families", self.d.ctx());
+        self.counts.crash_lost_writes +=
+            lost_writes(&flat_got, &durable, &pending, &acknowledged, &what) as u64;
+        self.model = got;
         self.db = Some(db);
         self.refresh_handles();
         self.became_durable();
@@ -969,8 +876,8 @@ impl Harness {
     }
 
     fn step_once(&mut self) {
-        self.step += 1;
-        match self.rng.gen_range(0..1000) {
+        self.d.step += 1;
+        match self.d.rng.gen_range(0..1000) {
             0..=229 => self.op_put_or_delete(false),
             230..=264 => self.op_merge_or_delete_range(false),
             265..=329 => self.op_put_or_delete(true),

@@ -10,13 +10,10 @@ use std::sync::Arc;
 
 use strata::stats::{Histogram, Ticker};
 use strata::{Db, Options, ReadOptions, WriteBatch};
+use strata_testkit::key;
 
 fn opts() -> Options {
     strata_testkit::small_options().statistics(true)
-}
-
-fn key(i: u32) -> Vec<u8> {
-    format!("key{i:06}").into_bytes()
 }
 
 fn value(i: u32, gen: u32) -> Vec<u8> {
@@ -25,7 +22,7 @@ fn value(i: u32, gen: u32) -> Vec<u8> {
 
 #[test]
 fn memtable_values_are_copies_and_table_values_are_pinned() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let db = Db::open(dir.path(), opts()).unwrap();
     let ro = ReadOptions::default();
     db.put(b"k", b"in the memtable").unwrap();
@@ -46,7 +43,7 @@ fn memtable_values_are_copies_and_table_values_are_pinned() {
 
 #[test]
 fn pinned_value_outlives_cache_eviction_and_its_file() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     // A block cache of 4 KiB: every other read evicts what was cached.
     let db = Db::open(dir.path(), opts().block_cache_size(4 << 10)).unwrap();
     let ro = ReadOptions::default();
@@ -75,7 +72,7 @@ fn pinned_value_outlives_cache_eviction_and_its_file() {
 
 #[test]
 fn blob_values_are_copies() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let db = Db::open(dir.path(), opts().enable_blob_files(true).min_blob_size(16)).unwrap();
     let big = value(7, 0);
     db.put(b"big", &big).unwrap();
@@ -92,7 +89,7 @@ fn blob_values_are_copies() {
 
 #[test]
 fn results_follow_the_keys_and_match_get() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let db = Db::open(dir.path(), opts()).unwrap();
     for i in 0..500 {
         db.put(key(i), format!("v{i}").as_bytes()).unwrap();
@@ -121,7 +118,7 @@ fn results_follow_the_keys_and_match_get() {
 
 #[test]
 fn reads_at_a_snapshot() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let db = Db::open(dir.path(), opts()).unwrap();
     db.put(b"a", b"1").unwrap();
     db.put(b"b", b"1").unwrap();
@@ -143,7 +140,7 @@ fn reads_at_a_snapshot() {
 /// were read at its own sequence number).
 #[test]
 fn sees_batches_whole_under_concurrent_writes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let db = Arc::new(Db::open(dir.path(), opts()).unwrap());
     let stop = Arc::new(AtomicBool::new(false));
     let writer = {

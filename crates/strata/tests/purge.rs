@@ -18,7 +18,7 @@ use strata_testkit::fault::FaultInjectionFs;
 
 use common::{eventually, put_in_background, put_until_held, PATIENCE};
 
-fn open(more: impl FnOnce(Options) -> Options) -> (tempfile::TempDir, FaultInjectionFs, Arc<Db>) {
+fn open(more: impl FnOnce(Options) -> Options) -> (common::TempDir, FaultInjectionFs, Arc<Db>) {
     let dir = common::tempdir();
     let fs = common::fault_fs();
     let db = common::open_on(dir.path(), &fs, |o| more(o.statistics(true)));

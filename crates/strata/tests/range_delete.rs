@@ -10,20 +10,13 @@ use std::collections::BTreeMap;
 
 use strata::stats::Ticker;
 use strata::{Db, Options, ReadOptions, WriteBatch};
+use strata_testkit::{key, small_options_with, tempdir};
 
+/// The kit's small options with smaller tables and a later L0 trigger.
 fn small(extra: &str) -> Options {
-    let mut o: Options = format!(
-        "write_buffer_size=65536;max_bytes_for_level_base=262144;target_file_size_base=32768;\
-         level0_file_num_compaction_trigger=4;compression=kNoCompression;{extra}"
-    )
-    .parse()
-    .unwrap();
-    o.statistics = true;
-    o
-}
-
-fn key(i: u32) -> Vec<u8> {
-    format!("key{i:06}").into_bytes()
+    small_options_with(&format!(
+        "target_file_size_base=32768;level0_file_num_compaction_trigger=4;{extra}"
+    ))
 }
 
 fn value(i: u32, round: u32) -> Vec<u8> {
@@ -103,7 +96,7 @@ fn fill(db: &Db, model: &mut Model, n: u32, round: u32) {
 
 #[test]
 fn memtable_flush_and_compaction_with_snapshots() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let db = Db::open(dir.path(), small("disable_auto_compactions=true")).unwrap();
     let n = 300;
     let mut model = Model::new();
@@ -135,7 +128,7 @@ fn memtable_flush_and_compaction_with_snapshots() {
 
 #[test]
 fn tombstones_over_several_files_and_levels() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let db = Db::open(dir.path(), small("")).unwrap();
     let n = 3000;
     let mut model = Model::new();
@@ -180,7 +173,7 @@ fn fill_some(db: &Db, model: &mut Model, r: std::ops::Range<u32>, round: u32) {
 
 #[test]
 fn wal_replay_and_batches() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let n = 200;
     let mut model = Model::new();
     {
@@ -215,7 +208,7 @@ fn wal_replay_and_batches() {
 
 #[test]
 fn a_tombstone_alone_is_flushed_and_dropped_at_the_bottom() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let db = Db::open(dir.path(), small("disable_auto_compactions=true")).unwrap();
     let n = 500;
     let mut model = Model::new();
@@ -239,7 +232,7 @@ fn a_tombstone_alone_is_flushed_and_dropped_at_the_bottom() {
 
 #[test]
 fn subcompactions_keep_the_tombstones_of_their_ranges() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let db = Db::open(
         dir.path(),
         small("max_subcompactions=4;disable_auto_compactions=true"),
@@ -270,7 +263,7 @@ fn subcompactions_keep_the_tombstones_of_their_ranges() {
 
 #[test]
 fn column_families_and_merges() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let mut o = small("merge_operator=uint64add");
     o.create_if_missing = true;
     let db = Db::open(dir.path(), o).unwrap();
@@ -305,7 +298,7 @@ fn column_families_and_merges() {
 fn crash_keeps_synced_tombstones_and_loses_unsynced_ones_whole() {
     use strata::WriteOptions;
     use strata_testkit as common;
-    let dir = common::tempdir();
+    let dir = tempdir();
     let fs = common::fault_fs();
     let opts = common::small_opts(std::sync::Arc::new(fs.clone()));
     let synced = WriteOptions::default().sync(true).disable_wal(false);
@@ -351,7 +344,7 @@ fn crash_keeps_synced_tombstones_and_loses_unsynced_ones_whole() {
 /// at a snapshot from before the tombstone too.
 #[test]
 fn gets_stop_at_a_covering_tombstone() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let db = Db::open(dir.path(), small("disable_auto_compactions=true")).unwrap();
     let n = 400;
     let mut model = Model::new();
@@ -401,7 +394,7 @@ fn gets_stop_at_a_covering_tombstone() {
 /// `rocksdb.compaction.key.drop.range_del`.
 #[test]
 fn compactions_count_the_entries_tombstones_drop() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let db = Db::open(dir.path(), small("disable_auto_compactions=true")).unwrap();
     let mut model = Model::new();
     fill(&db, &mut model, 300, 0);

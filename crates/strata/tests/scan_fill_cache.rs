@@ -5,10 +5,7 @@
 
 use strata::stats::Ticker;
 use strata::{Db, Options, ReadOptions};
-
-fn key(i: u32) -> Vec<u8> {
-    format!("key{i:06}").into_bytes()
-}
+use strata_testkit::key;
 
 /// 16,000 keys of 1 KB (16 MB) in tables, a 2 MiB block cache (in 16
 /// shards of 128 KiB, so ten hot blocks fit whatever shards they hash to).

@@ -9,11 +9,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use strata::stats::Ticker;
 use strata::{Db, Options, ReadOptions};
-use strata_testkit::{tempdir, Model};
-
-fn key(i: u32) -> Vec<u8> {
-    format!("k{i:05}").into_bytes()
-}
+use strata_testkit::{key, tempdir, Model};
 
 fn value(i: u32) -> Vec<u8> {
     format!("v{i}-{}", "x".repeat(200)).into_bytes()

@@ -14,8 +14,10 @@ fn opts() -> Options {
         .statistics(true)
 }
 
-fn key(i: u32) -> Vec<u8> {
-    format!("key{:08}", (i * 7919) % 4000).into_bytes()
+/// Key `i` of a permutation of keys 0..4000, so that writes in order of
+/// `i` land all over the key range.
+fn scattered_key(i: u32) -> Vec<u8> {
+    common::key_n((i * 7919) % 4000, 8)
 }
 
 /// RocksDB records `rocksdb.num.subcompactions.scheduled` only where it
@@ -25,7 +27,7 @@ fn key(i: u32) -> Vec<u8> {
 fn put_all(db: &Db) -> Vec<u8> {
     let value = vec![b'v'; 200];
     for i in 0..4000 {
-        db.put(key(i), &value).unwrap();
+        db.put(scattered_key(i), &value).unwrap();
     }
     value
 }
@@ -56,7 +58,7 @@ fn manual_compactions_record_no_input_file_count() {
     let db = Db::open(dir.path(), o).unwrap();
     for round in 0..2 {
         for i in 0..500 {
-            db.put(key(i + round), b"v").unwrap();
+            db.put(scattered_key(i + round), b"v").unwrap();
         }
         db.flush().unwrap();
     }
@@ -80,7 +82,10 @@ fn universal_compaction_output_on_the_last_level_counts_last_level_reads() {
     let s = db.statistics().unwrap();
     let before = s.ticker(Ticker::LastLevelReadCount);
     for i in 0..4000 {
-        assert_eq!(db.get(key(i)).unwrap().as_deref(), Some(&value[..]));
+        assert_eq!(
+            db.get(scattered_key(i)).unwrap().as_deref(),
+            Some(&value[..])
+        );
     }
     // A full compaction leaves everything on L6, the last of 7 levels.
     assert!(s.ticker(Ticker::LastLevelReadCount) > before);
@@ -95,7 +100,10 @@ fn a_fill_compaction_and_reads_fill_the_io_histograms() {
     db.flush().unwrap();
     db.wait_for_compaction().unwrap();
     for i in 0..4000 {
-        assert_eq!(db.get(key(i)).unwrap().as_deref(), Some(&value[..]));
+        assert_eq!(
+            db.get(scattered_key(i)).unwrap().as_deref(),
+            Some(&value[..])
+        );
     }
     let s = db.statistics().unwrap();
     let count = |h: Histogram| s.histogram(h).count();

@@ -72,7 +72,7 @@ fn opts(mode: WalRecoveryMode) -> Options {
 
 #[test]
 fn lost_tail_of_unsynced_predecessor_stops_replay_at_the_gap() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     crashed_db(dir.path(), false);
     let db = Db::open(dir.path(), opts(WalRecoveryMode::PointInTimeRecovery)).unwrap();
     assert!(get(&db, "a"));
@@ -87,7 +87,7 @@ fn lost_tail_of_unsynced_predecessor_stops_replay_at_the_gap() {
 
 #[test]
 fn complete_predecessor_replays_everything() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     crashed_db(dir.path(), true);
     let db = Db::open(dir.path(), opts(WalRecoveryMode::PointInTimeRecovery)).unwrap();
     assert!(get(&db, "a") && get(&db, "b") && get(&db, "c"));
@@ -95,7 +95,7 @@ fn complete_predecessor_replays_everything() {
 
 #[test]
 fn absolute_consistency_reports_the_gap_as_corruption_naming_the_wal() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let n = crashed_db(dir.path(), false);
     let Err(e) = Db::open(dir.path(), opts(WalRecoveryMode::AbsoluteConsistency)) else {
         panic!("open must fail");
@@ -107,7 +107,7 @@ fn absolute_consistency_reports_the_gap_as_corruption_naming_the_wal() {
 
 #[test]
 fn skip_any_corrupted_records_replays_past_the_gap() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     crashed_db(dir.path(), false);
     let db = Db::open(dir.path(), opts(WalRecoveryMode::SkipAnyCorruptedRecords)).unwrap();
     assert!(get(&db, "a") && !get(&db, "b") && get(&db, "c"));
@@ -115,7 +115,7 @@ fn skip_any_corrupted_records_replays_past_the_gap() {
 
 #[test]
 fn wal_numbers_are_not_reused_after_a_crash() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = strata_testkit::tempdir();
     let n = crashed_db(dir.path(), true);
     // A WAL numbered beyond the MANIFEST's next file number.
     write_wal(dir.path(), n + 50, &[batch(4, "d")]);

@@ -9,8 +9,8 @@ use super::{FileSystem, PosixFileSystem};
 use crate::error::Error;
 use crate::wal::{Reader, WalRecoveryMode, Writer};
 
-fn setup() -> (tempfile::TempDir, FaultInjectionFs) {
-    let dir = tempfile::tempdir().unwrap();
+fn setup() -> (strata_testkit::TempDir, FaultInjectionFs) {
+    let dir = strata_testkit::tempdir();
     let fs = FaultInjectionFs::new(Arc::new(PosixFileSystem));
     (dir, fs)
 }

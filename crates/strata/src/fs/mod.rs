@@ -1,14 +1,18 @@
 //! The file-system layer. Every byte the engine reads or writes goes through
 //! a [`FileSystem`], so tests can substitute one that injects faults or drops
-//! unsynced data (`FaultInjectionFs` of the `strata-testkit` crate).
+//! unsynced data (`fault::FaultInjectionFs`).
+//!
+//! The fault-injecting file system lives here, beside the trait it wraps,
+//! so that the engine's own unit tests and every other crate's tests use
+//! one copy of it: it is compiled into the engine's unit tests and, for
+//! other crates, with the cargo feature `fault-injection`, which the test
+//! kit (`strata-testkit`, the crate tests depend on) turns on and
+//! re-exports. A build without the feature, such as an embedding
+//! program's, has none of it.
 
 pub(crate) mod direct;
-/// The test kit's fault-injecting file system, compiled into the engine's
-/// own unit tests (which cannot depend on a crate that depends on this one).
-#[cfg(test)]
-#[path = "../../../strata-testkit/src/fault.rs"]
-#[allow(dead_code)] // the unit tests use part of it
-pub(crate) mod fault;
+#[cfg(any(test, feature = "fault-injection"))]
+pub mod fault;
 #[cfg(test)]
 mod fault_tests;
 pub(crate) mod incremental_sync;
@@ -25,8 +29,6 @@ use std::fmt::Debug;
 use std::path::Path;
 use std::sync::Arc;
 
-#[cfg(test)]
-use crate::error::Error;
 use crate::error::Result;
 
 /// A file opened for appending. Data is durable only after [`WritableFile::sync`].

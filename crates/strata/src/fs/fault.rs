@@ -16,6 +16,10 @@
 //! length (optionally keeping a random prefix of the unsynced tail, a "torn
 //! write"). Call it after the DB is closed; handles opened before a crash
 //! fail every later operation.
+//!
+//! Compiled only into the engine's unit tests and with the cargo feature
+//! `fault-injection` (which `strata-testkit` turns on and re-exports as
+//! `strata_testkit::fault`): a test tool, not part of the stable API.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -24,7 +28,8 @@ use std::sync::Arc;
 
 use parking_lot::{Condvar, Mutex};
 
-use super::{Error, FileLock, FileSystem, RandomAccessFile, Result, WritableFile};
+use super::{FileLock, FileSystem, RandomAccessFile, WritableFile};
+use crate::error::{Error, Result};
 
 /// The kinds of operation faults can be injected into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -171,11 +176,13 @@ pub struct FaultInjectionFs {
     state: Arc<Mutex<State>>,
     removes: Arc<Gate>,
     manifest_syncs: Arc<Gate>,
+    options_renames: Arc<Gate>,
 }
 
 /// Holds the calls that pass it while closed (see
-/// [`FaultInjectionFs::hold_removes`] and
-/// [`FaultInjectionFs::hold_manifest_syncs`]). Apart from `State` so that
+/// [`FaultInjectionFs::hold_removes`],
+/// [`FaultInjectionFs::hold_manifest_syncs`] and
+/// [`FaultInjectionFs::hold_options_renames`]). Apart from `State` so that
 /// a held call blocks no other operation.
 #[derive(Default)]
 struct Gate {
@@ -243,6 +250,7 @@ impl FaultInjectionFs {
             })),
             removes: Arc::default(),
             manifest_syncs: Arc::default(),
+            options_renames: Arc::default(),
         }
     }
 
@@ -278,6 +286,24 @@ impl FaultInjectionFs {
     /// How many MANIFEST `sync` calls are waiting at the gate now.
     pub fn manifest_syncs_held(&self) -> usize {
         self.manifest_syncs.waiting()
+    }
+
+    /// Makes every later rename to an OPTIONS file (the last step of
+    /// writing one, from its temporary file) wait until
+    /// [`Self::release_options_renames`]: a test can then check what else
+    /// goes on while an OPTIONS file is being written.
+    pub fn hold_options_renames(&self) {
+        self.options_renames.close();
+    }
+
+    /// Lets held and later renames to OPTIONS files through.
+    pub fn release_options_renames(&self) {
+        self.options_renames.open();
+    }
+
+    /// How many renames to OPTIONS files are waiting at the gate now.
+    pub fn options_renames_held(&self) -> usize {
+        self.options_renames.waiting()
     }
 
     /// Makes the `n`-th next operation of kind `op` (1 = the very next)
@@ -449,12 +475,15 @@ impl FaultInjectionFs {
             path: path.to_path_buf(),
             epoch: self.state.lock().epoch,
             state: self.state.clone(),
-            sync_gate: path
-                .file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with("MANIFEST-"))
-                .then(|| self.manifest_syncs.clone()),
+            sync_gate: named(path, "MANIFEST-").then(|| self.manifest_syncs.clone()),
         }
     }
+}
+
+/// Whether the file name of `path` begins with `prefix`.
+fn named(path: &Path, prefix: &str) -> bool {
+    path.file_name()
+        .is_some_and(|n| n.to_string_lossy().starts_with(prefix))
 }
 
 fn parent(path: &Path) -> PathBuf {
@@ -548,6 +577,9 @@ impl FileSystem for FaultInjectionFs {
     }
 
     fn rename(&self, from: &Path, to: &Path) -> Result<()> {
+        if named(to, "OPTIONS-") {
+            self.options_renames.pass();
+        }
         let mut s = self.state.lock();
         s.check_active("rename", from)?;
         s.check(FaultOp::Rename, from)?;
