@@ -1,10 +1,16 @@
 //! End-to-end runs of the whole harness against the in-memory test double.
 
-use crate::dbbench_text::{parse_output, BenchOutput};
+use crate::dbbench_text::{parse_output, BenchOutput, ResultLine};
 use crate::engine::memory::MemoryFactory;
+use crate::engine::strata_adapter::StrataFactory;
+use crate::engine::EngineFactory;
 use crate::run_with;
 
 const ALL: &str = "fillseq,fillrandom,overwrite,fillsync,readrandom,readseq,readreverse,readmissing,seekrandom,deleterandom,readrandomwriterandom,readwhilewriting,updaterandom,compact,flush,waitforcompaction,stats,levelstats";
+
+/// Strata with buffers small enough that a few thousand keys flush, and
+/// without compression.
+const SMALL_STRATA: &str = "--write_buffer_size=65536 --compression_type=none";
 
 /// A finished `strata bench` run: exit code, stdout, stderr.
 pub(crate) struct Run {
@@ -40,7 +46,7 @@ fn read_json(path: &std::path::Path) -> serde_json::Value {
 }
 
 /// Runs `strata bench` with `args` on `factory`'s engine.
-pub(crate) fn run(factory: &dyn crate::engine::EngineFactory, args: &[&str]) -> Run {
+pub(crate) fn run(factory: &dyn EngineFactory, args: &[&str]) -> Run {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     let mut out = Vec::new();
     let mut err = Vec::new();
@@ -52,25 +58,60 @@ pub(crate) fn run(factory: &dyn crate::engine::EngineFactory, args: &[&str]) -> 
     }
 }
 
-#[test]
-fn every_benchmark_runs_and_parses_like_rocksdb_output() {
+/// Runs `strata bench` on `factory` with the flags `paths` (each whole: a
+/// path may hold a space) and then the space-separated flags of `flags`.
+fn run_on(factory: &dyn EngineFactory, paths: &[&str], flags: &str) -> Run {
+    let args: Vec<&str> = paths
+        .iter()
+        .copied()
+        .chain(flags.split_whitespace())
+        .collect();
+    run(factory, &args)
+}
+
+/// [`run_on`], and the parsed output (panics on a non-zero exit).
+fn run_parsed(factory: &dyn EngineFactory, paths: &[&str], flags: &str) -> BenchOutput {
+    let r = run_on(factory, paths, flags);
+    assert_eq!(r.code, 0, "stderr: {}\nstdout: {}", r.err, r.out);
+    parse_output(&r.out, "")
+}
+
+/// Runs every benchmark of [`ALL`] on `factory` (3000 keys, two threads,
+/// histograms, the flags `extra`) with a JSON report (panics on a non-zero
+/// exit). Returns the run and the report.
+fn run_every_benchmark(factory: &dyn EngineFactory, extra: &str) -> (Run, serde_json::Value) {
     let (dir, db) = temp_db();
     let json = dir.path().join("report.json");
-    let f = MemoryFactory::default();
-    let r = run(
-        &f,
-        &[
-            &db,
-            &format!("--benchmarks={ALL}"),
-            "--num=3000",
-            "--seed=7",
-            "--histogram=1",
-            "--statistics=true",
-            "--threads=2",
-            &format!("--json_report={}", json.display()),
-        ],
+    let r = run_on(
+        factory,
+        &[&db, &format!("--json_report={}", json.display())],
+        &format!("--benchmarks={ALL} --num=3000 --seed=7 --histogram=1 --threads=2 {extra}"),
     );
-    assert_eq!(r.code, 0, "stderr: {}", r.err);
+    assert_eq!(r.code, 0, "stderr: {}\nstdout: {}", r.err, r.out);
+    let report = read_json(&json);
+    (r, report)
+}
+
+/// The result line of benchmark `name` in `p`.
+fn bench<'a>(p: &'a BenchOutput, name: &str) -> &'a ResultLine {
+    p.benches
+        .iter()
+        .find(|b| b.name == name)
+        .unwrap_or_else(|| panic!("no {name} result line"))
+}
+
+/// Panics unless `r` failed with exit code 1 and an error that holds every
+/// one of `needles`.
+fn assert_refused(r: &Run, needles: &[&str]) {
+    assert_eq!(r.code, 1, "stdout: {}", r.out);
+    for needle in needles {
+        assert!(r.err.contains(needle), "no {needle:?} in: {}", r.err);
+    }
+}
+
+#[test]
+fn every_benchmark_runs_and_parses_like_rocksdb_output() {
+    let (r, v) = run_every_benchmark(&MemoryFactory::default(), "--statistics=true");
     assert!(
         r.err.starts_with("Memory:    version 0.0.0\nDate:       "),
         "{}",
@@ -83,7 +124,7 @@ fn every_benchmark_runs_and_parses_like_rocksdb_output() {
         .filter(|n| !["flush", "waitforcompaction", "stats", "levelstats"].contains(n))
         .collect();
     assert_eq!(names, expected, "output:\n{}", r.out);
-    let by = |n: &str| p.benches.iter().find(|b| b.name == n).unwrap();
+    let by = |n: &str| bench(&p, n);
     assert_eq!(
         by("fillseq").operations,
         Some(6000),
@@ -123,7 +164,6 @@ fn every_benchmark_runs_and_parses_like_rocksdb_output() {
     );
     assert_eq!(p.tickers["rocksdb.bytes.written"], 100);
 
-    let v = read_json(&json);
     assert_eq!(v["schema"], "strata-bench-report");
     assert_eq!(v["schema_version"], 1);
     assert_eq!(v["seed"], 7);
@@ -149,33 +189,13 @@ fn every_benchmark_runs_and_parses_like_rocksdb_output() {
 fn same_seed_same_keys() {
     let found = |seed: &str| {
         let (_dir, db) = temp_db();
-        let f = MemoryFactory::default();
-        let r = run(
-            &f,
-            &[
-                &db,
-                "--benchmarks=fillrandom,overwrite,readrandom,readseq",
-                "--num=2000",
-                seed,
-            ],
+        let p = run_parsed(
+            &MemoryFactory::default(),
+            &[&db],
+            &format!("--benchmarks=fillrandom,overwrite,readrandom,readseq --num=2000 {seed}"),
         );
-        assert_eq!(r.code, 0, "{}", r.err);
-        let p = parse_output(&r.out, "");
-        let rr = p
-            .benches
-            .iter()
-            .find(|b| b.name == "readrandom")
-            .unwrap()
-            .message
-            .clone();
-        let rs = p
-            .benches
-            .iter()
-            .find(|b| b.name == "readseq")
-            .unwrap()
-            .operations
-            .unwrap_or(0);
-        (rr, rs)
+        let rr = bench(&p, "readrandom").message.clone();
+        (rr, bench(&p, "readseq").operations.unwrap_or(0))
     };
     let a = found("--seed=42");
     assert_eq!(a, found("--seed=42"));
@@ -187,15 +207,10 @@ fn same_seed_same_keys() {
 #[test]
 fn output_lines_have_db_bench_shape() {
     let (_dir, db) = temp_db();
-    let f = MemoryFactory::default();
-    let r = run(
-        &f,
-        &[
-            &db,
-            "--benchmarks=fillseq,readmissing,deleterandom",
-            "--num=100",
-            "--seed=1",
-        ],
+    let r = run_on(
+        &MemoryFactory::default(),
+        &[&db],
+        "--benchmarks=fillseq,readmissing,deleterandom --num=100 --seed=1",
     );
     let capture =
         include_str!("../testdata/rocksdb-7.8.3/all-benchmarks-histogram-statistics.stdout");
@@ -238,7 +253,7 @@ fn output_lines_have_db_bench_shape() {
 fn unknown_benchmark_and_flags() {
     let f = MemoryFactory::default();
     let (_dir, db) = temp_db();
-    let r = run(&f, &[&db, "--benchmarks=bogus", "--seed=1"]);
+    let r = run_on(&f, &[&db], "--benchmarks=bogus --seed=1");
     assert_eq!(r.code, 1);
     let golden = include_str!("../testdata/rocksdb-7.8.3/error-unknown-benchmark.stderr");
     assert!(r.err.ends_with(golden), "{}", r.err);
@@ -255,31 +270,12 @@ fn unknown_benchmark_and_flags() {
 fn sync_with_disable_wal_is_rejected_like_db_bench() {
     let f = MemoryFactory::default();
     let (_dir, db) = temp_db();
-    let r = run(
-        &f,
-        &[
-            &db,
-            "--benchmarks=fillrandom",
-            "--num=10",
-            "--sync=1",
-            "--disable_wal=1",
-            "--seed=1",
-        ],
-    );
+    let flags = "--num=10 --sync=1 --disable_wal=1 --seed=1";
+    let r = run_on(&f, &[&db], &format!("--benchmarks=fillrandom {flags}"));
     assert_eq!(r.code, 1);
     let golden = include_str!("../testdata/rocksdb-7.8.3/error-sync-disable-wal.stderr");
     assert!(r.err.ends_with(golden), "{}", r.err);
-    let r = run(
-        &f,
-        &[
-            &db,
-            "--benchmarks=readrandom",
-            "--num=10",
-            "--sync=1",
-            "--disable_wal=1",
-            "--seed=1",
-        ],
-    );
+    let r = run_on(&f, &[&db], &format!("--benchmarks=readrandom {flags}"));
     assert_eq!(r.code, 0, "reads do not write: {}", r.err);
 }
 
@@ -290,29 +286,13 @@ fn unsupported_feature_flag_names_the_flag() {
         ..Default::default()
     };
     let (_dir, db) = temp_db();
-    let r = run(
-        &f,
-        &[
-            &db,
-            "--benchmarks=fillseq",
-            "--num=10",
-            "--compaction_style=1",
-            "--seed=1",
-        ],
+    let flags = "--benchmarks=fillseq --num=10 --seed=1";
+    let r = run_on(&f, &[&db], &format!("{flags} --compaction_style=1"));
+    assert_refused(
+        &r,
+        &["flag '--compaction_style'", "kCompactionStyleUniversal"],
     );
-    assert_eq!(r.code, 1);
-    assert!(r.err.contains("flag '--compaction_style'"), "{}", r.err);
-    assert!(r.err.contains("kCompactionStyleUniversal"), "{}", r.err);
-    let r = run(
-        &f,
-        &[
-            &db,
-            "--benchmarks=fillseq",
-            "--num=10",
-            "--compaction_style=0",
-            "--seed=1",
-        ],
-    );
+    let r = run_on(&f, &[&db], &format!("{flags} --compaction_style=0"));
     assert_eq!(r.code, 0, "{}", r.err);
 }
 
@@ -320,19 +300,11 @@ fn unsupported_feature_flag_names_the_flag() {
 fn use_existing_db_skips_fills_and_keeps_data() {
     let f = MemoryFactory::default();
     let (_dir, db) = temp_db();
-    assert_eq!(
-        run(&f, &[&db, "--benchmarks=fillseq", "--num=50", "--seed=1"]).code,
-        0
-    );
-    let r = run(
+    run_parsed(&f, &[&db], "--benchmarks=fillseq --num=50 --seed=1");
+    let r = run_on(
         &f,
-        &[
-            &db,
-            "--benchmarks=fillrandom,readrandom",
-            "--num=50",
-            "--use_existing_db=1",
-            "--seed=1",
-        ],
+        &[&db],
+        "--benchmarks=fillrandom,readrandom --num=50 --use_existing_db=1 --seed=1",
     );
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(
@@ -342,10 +314,7 @@ fn use_existing_db_skips_fills_and_keeps_data() {
         r.out
     );
     assert!(r.out.contains("(50 of 50 found)"), "{}", r.out);
-    let r = run(
-        &f,
-        &[&db, "--benchmarks=readrandom", "--num=50", "--seed=1"],
-    );
+    let r = run_on(&f, &[&db], "--benchmarks=readrandom --num=50 --seed=1");
     assert!(
         r.out.contains("(0 of 50 found)"),
         "without use_existing_db the DB starts empty: {}",
@@ -359,14 +328,10 @@ fn use_existing_db_skips_fills_and_keeps_data() {
 #[test]
 fn use_existing_db_without_a_database_is_an_error() {
     let (_dir, db) = temp_db();
-    let r = run(
-        &crate::engine::strata_adapter::StrataFactory,
-        &[
-            &db,
-            "--benchmarks=readrandom",
-            "--num=50",
-            "--use_existing_db=1",
-        ],
+    let r = run_on(
+        &StrataFactory,
+        &[&db],
+        "--benchmarks=readrandom --num=50 --use_existing_db=1",
     );
     assert_ne!(r.code, 0, "{}", r.out);
     assert!(
@@ -380,22 +345,14 @@ fn use_existing_db_without_a_database_is_an_error() {
 
 #[test]
 fn duration_bounds_random_benchmarks() {
-    let f = MemoryFactory::default();
     let (_dir, db) = temp_db();
     let start = std::time::Instant::now();
-    let r = run(
-        &f,
-        &[
-            &db,
-            "--benchmarks=fillseq,readrandom",
-            "--num=100",
-            "--duration=1",
-            "--seed=1",
-        ],
+    let p = run_parsed(
+        &MemoryFactory::default(),
+        &[&db],
+        "--benchmarks=fillseq,readrandom --num=100 --duration=1 --seed=1",
     );
-    assert_eq!(r.code, 0, "{}", r.err);
     assert!(start.elapsed().as_secs_f64() >= 1.0);
-    let p = parse_output(&r.out, "");
     assert_eq!(
         p.benches[0].operations,
         Some(100),
@@ -409,9 +366,12 @@ fn duration_bounds_random_benchmarks() {
 
 #[test]
 fn seed_zero_prints_the_seed() {
-    let f = MemoryFactory::default();
     let (_dir, db) = temp_db();
-    let r = run(&f, &[&db, "--benchmarks=fillseq", "--num=10"]);
+    let r = run_on(
+        &MemoryFactory::default(),
+        &[&db],
+        "--benchmarks=fillseq --num=10",
+    );
     assert!(r.out.starts_with("Set seed to "), "{}", r.out);
     assert!(r
         .out
@@ -425,38 +385,22 @@ fn seed_zero_prints_the_seed() {
 /// buffers so flushes and compactions happen.
 #[test]
 fn every_benchmark_on_strata() {
-    let (dir, db) = temp_db();
-    let json = dir.path().join("report.json");
-    let f = crate::engine::strata_adapter::StrataFactory;
-    let Run { code, out, err } = run(
-        &f,
-        &[
-            &db,
-            &format!("--benchmarks={ALL}"),
-            "--num=3000",
-            "--seed=7",
-            "--histogram=1",
-            "--statistics=1",
-            "--threads=2",
-            "--write_buffer_size=65536",
-            "--target_file_size_base=65536",
-            "--max_bytes_for_level_base=262144",
-            "--compression_type=none",
-            &format!("--json_report={}", json.display()),
-        ],
+    let (Run { out, err, .. }, v) = run_every_benchmark(
+        &StrataFactory,
+        &format!(
+            "--statistics=1 --target_file_size_base=65536 \
+             --max_bytes_for_level_base=262144 {SMALL_STRATA}"
+        ),
     );
-    assert_eq!(code, 0, "stderr: {err}\nstdout: {out}");
     assert!(err.starts_with("Strata:    version "), "{err}");
     let p = parse_output(&out, "");
     assert_eq!(p.benches.len(), 14, "{out}");
-    let by = |n: &str| p.benches.iter().find(|b| b.name == n).unwrap();
-    assert_eq!(by("readmissing").message, "(0 of 3000 found)");
+    assert_eq!(bench(&p, "readmissing").message, "(0 of 3000 found)");
     // After fillsync (fresh DB over num/1000 keys), readrandom finds few.
-    assert!(by("readrandom").message.ends_with("of 3000 found)"));
-    assert!(by("readseq").operations >= Some(1));
+    assert!(bench(&p, "readrandom").message.ends_with("of 3000 found)"));
+    assert!(bench(&p, "readseq").operations >= Some(1));
     assert!(out.contains("** Compaction Stats [default] **"), "{out}");
     assert!(out.contains("STATISTICS:\n"), "{out}");
-    let v = read_json(&json);
     assert!(v["disk"]["total_bytes"].as_u64().unwrap() > 0);
     assert!(!v["compaction_stats"].as_array().unwrap().is_empty());
     assert!(v["statistics"]["tickers"].as_object().unwrap().len() > 10);
@@ -465,16 +409,11 @@ fn every_benchmark_on_strata() {
 #[test]
 fn strata_fill_then_read_finds_everything() {
     let (_dir, db) = temp_db();
-    let f = crate::engine::strata_adapter::StrataFactory;
     let p = run_parsed(
-        &f,
-        &[
-            &db,
-            "--benchmarks=fillseq,readrandom,readreverse,seekrandom",
-            "--num=2000",
-            "--seed=3",
-            "--write_buffer_size=65536",
-        ],
+        &StrataFactory,
+        &[&db],
+        "--benchmarks=fillseq,readrandom,readreverse,seekrandom --num=2000 --seed=3 \
+         --write_buffer_size=65536",
     );
     assert_eq!(p.benches[1].message, "(2000 of 2000 found)");
     assert_eq!(p.benches[2].operations, Some(2000));
@@ -484,22 +423,12 @@ fn strata_fill_then_read_finds_everything() {
 #[test]
 fn strata_rejects_unbuilt_feature_flag() {
     let (_dir, db) = temp_db();
-    let f = crate::engine::strata_adapter::StrataFactory;
-    let Run { code, err, .. } = run(
-        &f,
-        &[
-            &db,
-            "--benchmarks=fillseq",
-            "--num=10",
-            "--seed=1",
-            "--compaction_pri=4",
-        ],
+    let r = run_on(
+        &StrataFactory,
+        &[&db],
+        "--benchmarks=fillseq --num=10 --seed=1 --compaction_pri=4",
     );
-    assert_eq!(code, 1);
-    assert!(
-        err.contains("flag '--compaction_pri'") && err.contains("Not supported"),
-        "{err}"
-    );
+    assert_refused(&r, &["flag '--compaction_pri'", "Not supported"]);
 }
 
 /// Study 1's blob configuration on Strata: the JSON report splits bytes on
@@ -508,24 +437,13 @@ fn strata_rejects_unbuilt_feature_flag() {
 fn strata_blob_run_reports_disk_by_kind() {
     let (dir, db) = temp_db();
     let json = dir.path().join("r.json");
-    let f = crate::engine::strata_adapter::StrataFactory;
-    let r = run(
-        &f,
-        &[
-            &db,
-            "--benchmarks=fillrandom,readrandomwriterandom",
-            "--readwritepercent=95",
-            "--num=2000",
-            "--value_size=1024",
-            "--enable_blob_files=true",
-            "--min_blob_size=0",
-            "--write_buffer_size=65536",
-            "--statistics=1",
-            "--seed=1",
-            &format!("--json_report={}", json.display()),
-        ],
+    run_parsed(
+        &StrataFactory,
+        &[&db, &format!("--json_report={}", json.display())],
+        "--benchmarks=fillrandom,readrandomwriterandom --readwritepercent=95 --num=2000 \
+         --value_size=1024 --enable_blob_files=true --min_blob_size=0 \
+         --write_buffer_size=65536 --statistics=1 --seed=1",
     );
-    assert_eq!(r.code, 0, "{}", r.err);
     let v = read_json(&json);
     let disk = &v["disk"];
     assert!(disk["blob_bytes"].as_u64().unwrap() > 1_000_000, "{disk}");
@@ -544,30 +462,20 @@ fn strata_blob_run_reports_disk_by_kind() {
     assert!(v["stall_micros"].is_u64());
 }
 
-/// Runs `args` on `factory` and returns the parsed output (panics on a
-/// non-zero exit).
-fn run_parsed(factory: &dyn crate::engine::EngineFactory, args: &[&str]) -> BenchOutput {
-    let r = run(factory, args);
-    assert_eq!(r.code, 0, "{}\n{}", r.err, r.out);
-    parse_output(&r.out, "")
-}
-
 /// `--batch_size` groups db_bench's writes and deletes into batches counted
 /// as that many operations (as `Duration::Done(entries_per_batch_)` does:
 /// whole batches only), fillbatch writes 1000 per batch, and
 /// multireadrandom reads `--batch_size` keys per MultiGet, random or strided.
-fn check_batches_and_multiget(factory: &dyn crate::engine::EngineFactory, extra: &[&str]) {
+fn check_batches_and_multiget(factory: &dyn EngineFactory, extra: &str) {
     let (_dir, db) = temp_db();
-    let mut args = vec![
-        db.as_str(),
-        "--benchmarks=fillbatch,multireadrandom",
-        "--num=2500",
-        "--reads=95",
-        "--batch_size=10",
-        "--seed=5",
-    ];
-    args.extend_from_slice(extra);
-    let p = run_parsed(factory, &args);
+    let p = run_parsed(
+        factory,
+        &[&db],
+        &format!(
+            "--benchmarks=fillbatch,multireadrandom --num=2500 --reads=95 --batch_size=10 \
+             --seed=5 {extra}"
+        ),
+    );
     assert_eq!(p.benches[0].name, "fillbatch");
     assert_eq!(
         p.benches[0].operations,
@@ -582,32 +490,23 @@ fn check_batches_and_multiget(factory: &dyn crate::engine::EngineFactory, extra:
 
     // Strided MultiGets near the end of the key range start early enough
     // to stay in it: keys 0, 200, ..., 1800 all exist.
-    let mut args = vec![
-        db.as_str(),
-        "--benchmarks=multireadrandom",
-        "--use_existing_db=1",
-        "--num=2000",
-        "--reads=50",
-        "--batch_size=10",
-        "--multiread_stride=200",
-        "--seed=5",
-    ];
-    args.extend_from_slice(extra);
-    let p = run_parsed(factory, &args);
+    let p = run_parsed(
+        factory,
+        &[&db],
+        &format!(
+            "--benchmarks=multireadrandom --use_existing_db=1 --num=2000 --reads=50 \
+             --batch_size=10 --multiread_stride=200 --seed=5 {extra}"
+        ),
+    );
     assert_eq!(p.benches[0].message, "(50 of 50 found)");
 
     // fillrandom in batches of 7 over --num=100: 14 batches, 98 puts.
-    let dir2 = tempfile::tempdir().unwrap();
-    let db2 = format!("--db={}", dir2.path().join("db").display());
-    let mut args = vec![
-        db2.as_str(),
-        "--benchmarks=fillrandom,deleterandom",
-        "--num=100",
-        "--batch_size=7",
-        "--seed=5",
-    ];
-    args.extend_from_slice(extra);
-    let p = run_parsed(factory, &args);
+    let (_dir2, db2) = temp_db();
+    let p = run_parsed(
+        factory,
+        &[&db2],
+        &format!("--benchmarks=fillrandom,deleterandom --num=100 --batch_size=7 --seed=5 {extra}"),
+    );
     assert_eq!(p.benches[0].operations, Some(98));
     assert_eq!(p.benches[1].operations, Some(98));
 }
@@ -615,21 +514,17 @@ fn check_batches_and_multiget(factory: &dyn crate::engine::EngineFactory, extra:
 /// deleteseq deletes keys 0, 1, 2, ... in order (`--deletes` of them, in
 /// batches of `--batch_size`): the keys after them are all that readseq
 /// finds.
-fn check_deleteseq(factory: &dyn crate::engine::EngineFactory, extra: &[&str]) {
+fn check_deleteseq(factory: &dyn EngineFactory, extra: &str) {
     for batch in ["--batch_size=1", "--batch_size=8"] {
-        let dir = tempfile::tempdir().unwrap();
-        let db = format!("--db={}", dir.path().join("db").display());
-        let mut args = vec![
-            db.as_str(),
-            "--benchmarks=fillseq,deleteseq,readseq,readrandom",
-            "--num=100",
-            "--deletes=40",
-            "--seed=3",
-            "--histogram=1",
-            batch,
-        ];
-        args.extend_from_slice(extra);
-        let p = run_parsed(factory, &args);
+        let (_dir, db) = temp_db();
+        let p = run_parsed(
+            factory,
+            &[&db],
+            &format!(
+                "--benchmarks=fillseq,deleteseq,readseq,readrandom --num=100 --deletes=40 \
+                 --seed=3 --histogram=1 {batch} {extra}"
+            ),
+        );
         assert_eq!(p.benches[1].name, "deleteseq");
         assert_eq!(p.benches[1].operations, Some(40), "{batch}");
         assert_eq!(p.histogram_ops("deleteseq"), ["delete"]);
@@ -654,52 +549,30 @@ fn check_deleteseq(factory: &dyn crate::engine::EngineFactory, extra: &[&str]) {
 
 #[test]
 fn deleteseq_deletes_the_first_keys() {
-    check_deleteseq(&MemoryFactory::default(), &[]);
+    check_deleteseq(&MemoryFactory::default(), "");
 }
 
 #[test]
 fn deleteseq_deletes_the_first_keys_on_strata() {
-    check_deleteseq(
-        &crate::engine::strata_adapter::StrataFactory,
-        &["--write_buffer_size=65536", "--compression_type=none"],
-    );
+    check_deleteseq(&StrataFactory, SMALL_STRATA);
 }
 
 #[test]
 fn batch_size_and_multireadrandom() {
-    check_batches_and_multiget(&MemoryFactory::default(), &[]);
+    check_batches_and_multiget(&MemoryFactory::default(), "");
 }
 
 #[test]
 fn batch_size_and_multireadrandom_on_strata() {
-    check_batches_and_multiget(
-        &crate::engine::strata_adapter::StrataFactory,
-        &["--write_buffer_size=65536", "--compression_type=none"],
-    );
+    check_batches_and_multiget(&StrataFactory, SMALL_STRATA);
 }
 
 /// Every benchmark but multireadrandom (neither has a MultiGet) on the two
 /// engines that keep their own defaults: same output lines, the `stats`
 /// benchmark's table, and a given flag the engine lacks refused naming the
 /// flag and the engine.
-fn every_benchmark_on(factory: &dyn crate::engine::EngineFactory, engine: &str) {
-    let (dir, db) = temp_db();
-    let json = dir.path().join("report.json");
-    let Run { code, out, err } = run(
-        factory,
-        &[
-            &db,
-            &format!("--benchmarks={ALL}"),
-            "--num=3000",
-            "--seed=7",
-            "--histogram=1",
-            "--threads=2",
-            "--write_buffer_size=65536",
-            "--compression_type=none",
-            &format!("--json_report={}", json.display()),
-        ],
-    );
-    assert_eq!(code, 0, "stderr: {err}\nstdout: {out}");
+fn every_benchmark_on(factory: &dyn EngineFactory, engine: &str) {
+    let (Run { out, err, .. }, v) = run_every_benchmark(factory, SMALL_STRATA);
     assert!(
         err.starts_with(&format!("{}:    version ", factory.name())),
         "{err}"
@@ -711,13 +584,11 @@ fn every_benchmark_on(factory: &dyn crate::engine::EngineFactory, engine: &str) 
     );
     let p = parse_output(&out, "");
     assert_eq!(p.benches.len(), 14, "{out}");
-    let by = |n: &str| p.benches.iter().find(|b| b.name == n).unwrap();
-    assert_eq!(by("readmissing").message, "(0 of 3000 found)");
-    assert!(by("readrandom").message.ends_with("of 3000 found)"));
+    assert_eq!(bench(&p, "readmissing").message, "(0 of 3000 found)");
+    assert!(bench(&p, "readrandom").message.ends_with("of 3000 found)"));
     assert!(p.histogram_ops("readrandom").len() == 1, "{out}");
-    assert!(by("readseq").operations >= Some(1));
+    assert!(bench(&p, "readseq").operations >= Some(1));
     assert!(!out.contains("STATISTICS:"), "{out}");
-    let v = read_json(&json);
     assert_eq!(v["engine"], factory.name());
     assert!(v["statistics"].is_null(), "absent, not zero");
     assert!(v["stall_micros"].is_null(), "absent, not zero");
@@ -734,20 +605,13 @@ fn every_benchmark_on(factory: &dyn crate::engine::EngineFactory, engine: &str) 
     assert!(v["benchmarks"][0]["latency"].as_object().is_some());
 
     // A flag the engine has no equivalent for.
-    let Run { code, err, .. } = run(
+    let (_dir, db) = temp_db();
+    let r = run_on(
         factory,
-        &[
-            &db,
-            "--benchmarks=fillseq",
-            "--num=10",
-            "--max_bytes_for_level_base=1048576",
-        ],
+        &[&db],
+        "--benchmarks=fillseq --num=10 --max_bytes_for_level_base=1048576",
     );
-    assert_eq!(code, 1);
-    assert!(
-        err.contains("flag '--max_bytes_for_level_base'") && err.contains(engine),
-        "{err}"
-    );
+    assert_refused(&r, &["flag '--max_bytes_for_level_base'", engine]);
 }
 
 #[cfg(strata_leveldb)]
@@ -767,30 +631,19 @@ fn every_benchmark_on_fjall() {
 #[test]
 fn mergerandom_and_readrandommergerandom_on_strata() {
     let (_dir, db) = temp_db();
-    let f = crate::engine::strata_adapter::StrataFactory;
-    let Run { code, out, err } = run(
-        &f,
-        &[
-            &db,
-            "--benchmarks=mergerandom,readrandommergerandom,readrandom",
-            "--merge_operator=uint64add",
-            "--value_size=8",
-            "--num=3000",
-            "--merge_keys=50",
-            "--mergereadpercent=40",
-            "--seed=11",
-            "--histogram=1",
-            "--write_buffer_size=65536",
-            "--compression_type=none",
-        ],
+    let p = run_parsed(
+        &StrataFactory,
+        &[&db],
+        &format!(
+            "--benchmarks=mergerandom,readrandommergerandom,readrandom \
+             --merge_operator=uint64add --value_size=8 --num=3000 --merge_keys=50 \
+             --mergereadpercent=40 --seed=11 --histogram=1 {SMALL_STRATA}"
+        ),
     );
-    assert_eq!(code, 0, "stderr: {err}\nstdout: {out}");
-    let p = parse_output(&out, "");
-    let by = |n: &str| p.benches.iter().find(|b| b.name == n).unwrap();
-    assert_eq!(by("mergerandom").message, "( updates:3000)");
-    assert_eq!(by("mergerandom").operations, Some(3000));
+    assert_eq!(bench(&p, "mergerandom").message, "( updates:3000)");
+    assert_eq!(bench(&p, "mergerandom").operations, Some(3000));
     assert_eq!(p.histogram_ops("mergerandom"), ["merge"]);
-    let m = &by("readrandommergerandom").message;
+    let m = &bench(&p, "readrandommergerandom").message;
     let (reads, merges) = (number_after(m, "reads:"), number_after(m, "merges:"));
     assert_eq!(reads + merges, 3000, "{m}");
     assert!((900..1500).contains(&merges), "40% merges: {m}");
@@ -805,7 +658,7 @@ fn mergerandom_and_readrandommergerandom_on_strata() {
     ops.sort();
     assert_eq!(ops, ["merge", "read"]);
     // Keys 0..50 hold counters; readrandom over --num finds them.
-    assert!(by("readrandom").message.ends_with("of 3000 found)"));
+    assert!(bench(&p, "readrandom").message.ends_with("of 3000 found)"));
 }
 
 /// db_bench's range tombstones on Strata: a fill of every key, then
@@ -815,42 +668,27 @@ fn mergerandom_and_readrandommergerandom_on_strata() {
 /// same keys.
 #[test]
 fn range_tombstones_in_a_write_benchmark_on_strata() {
-    let f = crate::engine::strata_adapter::StrataFactory;
     let mut found = Vec::new();
     for expand in ["false", "true"] {
         let (_dir, db) = temp_db();
-        let fill = run(
-            &f,
-            &[
-                &db,
-                "--benchmarks=fillseq",
-                "--num=1000",
-                "--compression_type=none",
-            ],
+        let flags = "--num=1000 --compression_type=none";
+        run_parsed(
+            &StrataFactory,
+            &[&db],
+            &format!("--benchmarks=fillseq {flags}"),
         );
-        assert_eq!(fill.code, 0, "stderr: {}", fill.err);
-        let expand = format!("--expand_range_tombstones={expand}");
-        let Run { code, out, err } = run(
-            &f,
-            &[
-                &db,
-                "--use_existing_db=1",
-                "--benchmarks=overwrite,readseq",
-                "--num=1000",
-                "--seed=7",
-                "--writes_per_range_tombstone=100",
-                "--range_tombstone_width=50",
-                "--max_num_range_tombstones=5",
-                &expand,
-                "--compression_type=none",
-            ],
+        let p = run_parsed(
+            &StrataFactory,
+            &[&db],
+            &format!(
+                "--use_existing_db=1 --benchmarks=overwrite,readseq --seed=7 \
+                 --writes_per_range_tombstone=100 --range_tombstone_width=50 \
+                 --max_num_range_tombstones=5 --expand_range_tombstones={expand} {flags}"
+            ),
         );
-        assert_eq!(code, 0, "stderr: {err}\nstdout: {out}");
-        let p = parse_output(&out, "");
-        let by = |n: &str| p.benches.iter().find(|b| b.name == n).unwrap();
-        assert_eq!(by("overwrite").operations, Some(1000));
-        let n = by("readseq").operations.unwrap();
-        assert!((750..1000).contains(&n), "{n} keys left: {out}");
+        assert_eq!(bench(&p, "overwrite").operations, Some(1000));
+        let n = bench(&p, "readseq").operations.unwrap();
+        assert!((750..1000).contains(&n), "{n} keys left");
         found.push(n);
     }
     assert_eq!(
@@ -864,60 +702,38 @@ fn range_tombstones_in_a_write_benchmark_on_strata() {
 /// is refused naming the flag.
 #[test]
 fn mergerandom_needs_a_built_merge_operator_on_strata() {
-    let (_dir, db) = temp_db();
-    let f = crate::engine::strata_adapter::StrataFactory;
-    let Run { code, err, .. } = run(&f, &[&db, "--benchmarks=mergerandom", "--num=10"]);
-    assert_eq!(code, 1);
-    assert!(
-        err.contains("merge error: Not supported") && err.contains("merge operator"),
-        "{err}"
-    );
-    let (_dir, db) = temp_db();
-    let Run { code, err, .. } = run(
-        &f,
-        &[
-            &db,
-            "--benchmarks=mergerandom",
-            "--num=10",
+    for (flag, needles) in [
+        ("", ["merge error: Not supported", "merge operator"]),
+        (
             "--merge_operator=bytesxor",
-        ],
-    );
-    assert_eq!(code, 1);
-    assert!(
-        err.contains("flag '--merge_operator'") && err.contains("'bytesxor'"),
-        "{err}"
-    );
+            ["flag '--merge_operator'", "'bytesxor'"],
+        ),
+    ] {
+        let (_dir, db) = temp_db();
+        let r = run_on(
+            &StrataFactory,
+            &[&db],
+            &format!("--benchmarks=mergerandom --num=10 {flag}"),
+        );
+        assert_refused(&r, &needles);
+    }
 }
 
 /// LevelDB and fjall have no merge operator: the flag and the benchmarks
 /// are refused naming them and the engine.
-fn merges_refused_on(factory: &dyn crate::engine::EngineFactory, engine: &str) {
+fn merges_refused_on(factory: &dyn EngineFactory, engine: &str) {
     let (_dir, db) = temp_db();
-    let Run { code, err, .. } = run(
+    let r = run_on(
         factory,
-        &[
-            &db,
-            "--benchmarks=fillseq",
-            "--num=10",
-            "--merge_operator=uint64add",
-        ],
+        &[&db],
+        "--benchmarks=fillseq --num=10 --merge_operator=uint64add",
     );
-    assert_eq!(code, 1);
-    assert!(
-        err.contains("flag '--merge_operator'") && err.contains(engine),
-        "{err}"
-    );
-    for bench in ["mergerandom", "readrandommergerandom"] {
+    assert_refused(&r, &["flag '--merge_operator'", engine]);
+    for name in ["mergerandom", "readrandommergerandom"] {
         let (_dir, db) = temp_db();
-        let Run { code, err, .. } = run(
-            factory,
-            &[&db, &format!("--benchmarks={bench}"), "--num=10"],
-        );
-        assert_eq!(code, 1);
-        assert!(
-            err.contains(&format!("benchmark '{bench}'")) && err.contains("no merge operator"),
-            "{err}"
-        );
+        let r = run_on(factory, &[&db], &format!("--benchmarks={name} --num=10"));
+        let named = format!("benchmark '{name}'");
+        assert_refused(&r, &[&named, "no merge operator"]);
     }
 }
 

@@ -1,10 +1,12 @@
 //! `strata bench`: a db_bench-compatible benchmark.
 //!
 //! It takes RocksDB `db_bench` command lines as they are (flag names, syntax
-//! and defaults of db_bench 7.8.3), runs them on Strata (or, with the cargo
-//! feature `rocksdb` and `--engine=rocksdb`, on RocksDB through the same
-//! harness), and prints what db_bench prints. `--json_report=PATH` adds a
-//! machine-readable record of the run. See docs/strata-bench.md.
+//! and defaults of db_bench 7.8.3), runs them on Strata, or through the same
+//! harness on LevelDB (`--engine=leveldb`, through LevelDB's C API, where
+//! `strata-leveldb-sys` linked one), on fjall (`--engine=fjall`) or, with
+//! the cargo feature `rocksdb`, on RocksDB (`--engine=rocksdb`), and prints
+//! what db_bench prints. `--json_report=PATH` adds a machine-readable record
+//! of the run. See docs/strata-bench.md.
 //!
 //! Entry point for the `strata` binary: [`run_cli`].
 

@@ -76,6 +76,14 @@ impl ThreadCtx<'_> {
         }
         Ok(())
     }
+
+    /// Ends a read benchmark as db_bench does: the `bytes` read count
+    /// towards its MB/s, and its message is `(F of R found)`.
+    fn report_found(&mut self, read: u64, found: u64, bytes: u64) {
+        self.stats.add_bytes(bytes);
+        self.stats
+            .add_message(&format!("({found} of {read} found)\n"));
+    }
 }
 
 /// Reads up to `len` entries from the iterator's position on, adding their
@@ -324,32 +332,40 @@ pub fn multi_read_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
         }
         ctx.finished(batch, OpType::Read);
     }
-    ctx.stats.add_bytes(bytes);
-    ctx.stats
-        .add_message(&format!("({found} of {read} found)\n"));
+    ctx.report_found(read, found, bytes);
     Ok(())
 }
 
 /// readrandom and readmissing (a missing key is the key plus one byte).
 pub fn read_random(ctx: &mut ThreadCtx<'_>, missing: bool) -> anyhow::Result<()> {
     let f = ctx.flags;
-    let mut duration = Duration::new(f.duration, f.reads_per_thread());
     let mut key = vec![0u8; f.key_size + usize::from(missing)];
     if missing {
         if let Some(last) = key.last_mut() {
             *last = b'.';
         }
     }
+    get_keys(ctx, key, |ctx, key| ctx.random_key(&mut key[..f.key_size]))
+}
+
+/// The loop of readrandom, readmissing, readhot and readcold: until
+/// `--reads` (or `--duration`) runs out, `next_key` writes the next key into
+/// `key` and it is read; then db_bench's `(F of R found)`.
+fn get_keys(
+    ctx: &mut ThreadCtx<'_>,
+    mut key: Vec<u8>,
+    mut next_key: impl FnMut(&mut ThreadCtx<'_>, &mut [u8]),
+) -> anyhow::Result<()> {
+    let f = ctx.flags;
+    let mut duration = Duration::new(f.duration, f.reads_per_thread());
     let (mut read, mut found, mut bytes) = (0u64, 0u64, 0u64);
     while !duration.done(1) {
-        ctx.random_key(&mut key[..f.key_size]);
+        next_key(ctx, &mut key);
         read += 1;
         ctx.get_counted(&key, &mut found, &mut bytes)?;
         ctx.finished(1, OpType::Read);
     }
-    ctx.stats.add_bytes(bytes);
-    ctx.stats
-        .add_message(&format!("({found} of {read} found)\n"));
+    ctx.report_found(read, found, bytes);
     Ok(())
 }
 
@@ -402,9 +418,7 @@ pub fn seek_random(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
         }
         ctx.finished(1, OpType::Seek);
     }
-    ctx.stats.add_bytes(bytes);
-    ctx.stats
-        .add_message(&format!("({found} of {read} found)\n"));
+    ctx.report_found(read, found, bytes);
     Ok(())
 }
 
@@ -663,22 +677,11 @@ pub fn update_hot_cold(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
 
 /// readhot and readcold: `--reads` random Gets of the hot (or cold) keys.
 pub fn read_hot_cold(ctx: &mut ThreadCtx<'_>, hot: bool) -> anyhow::Result<()> {
-    let f = ctx.flags;
     let hot_keys = hot_keys(ctx)?;
-    let mut duration = Duration::new(f.duration, f.reads_per_thread());
-    let mut key = vec![0u8; f.key_size];
-    let (mut read, mut found, mut bytes) = (0u64, 0u64, 0u64);
-    while !duration.done(1) {
-        let k = hot_cold_key(ctx, hot_keys, hot);
-        generate_key_from_int(k, &mut key);
-        read += 1;
-        ctx.get_counted(&key, &mut found, &mut bytes)?;
-        ctx.finished(1, OpType::Read);
-    }
-    ctx.stats.add_bytes(bytes);
-    ctx.stats
-        .add_message(&format!("({found} of {read} found)\n"));
-    Ok(())
+    let key = vec![0u8; ctx.flags.key_size];
+    get_keys(ctx, key, |ctx, key| {
+        generate_key_from_int(hot_cold_key(ctx, hot_keys, hot), key);
+    })
 }
 
 /// The background writer of readwhilewriting: random puts until the readers

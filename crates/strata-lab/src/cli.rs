@@ -310,20 +310,26 @@ fn options(c: &Common) -> anyhow::Result<RunOptions> {
     Ok(o)
 }
 
+/// Refuses an `--engines` list that names an engine the lab does not know.
+fn check_engines(engines: Option<&[String]>) -> anyhow::Result<()> {
+    let known = crate::spec::validate::ENGINES;
+    if let Some(bad) = engines
+        .unwrap_or_default()
+        .iter()
+        .find(|e| !known.contains(&e.as_str()))
+    {
+        anyhow::bail!(
+            "--engines: unknown engine `{bad}` (known: {})",
+            known.join(", ")
+        );
+    }
+    Ok(())
+}
+
 fn plan_of(c: &Common) -> anyhow::Result<(crate::spec::model::Plan, PathBuf)> {
     let path = crate::spec::resolve_study_path(&c.study);
     let spec = crate::spec::load(&path)?;
-    if let Some(es) = &c.engines {
-        if let Some(bad) = es
-            .iter()
-            .find(|e| !crate::spec::validate::ENGINES.contains(&e.as_str()))
-        {
-            anyhow::bail!(
-                "--engines: unknown engine `{bad}` (known: {})",
-                crate::spec::validate::ENGINES.join(", ")
-            );
-        }
-    }
+    check_engines(c.engines.as_deref())?;
     let set = set_pairs(&c.set)?;
     let mut plan =
         crate::spec::model::expand_with(&spec, &c.scale, c.repeats, c.engines.clone(), &set)?;
@@ -440,17 +446,7 @@ fn plan_tuning(
 fn tune(a: TuneArgs) -> anyhow::Result<i32> {
     let path = crate::tune::spec::resolve_path(&a.spec);
     let tune = crate::tune::spec::load(&path)?;
-    if let Some(es) = &a.engines {
-        if let Some(bad) = es
-            .iter()
-            .find(|e| !crate::spec::validate::ENGINES.contains(&e.as_str()))
-        {
-            anyhow::bail!(
-                "--engines: unknown engine `{bad}` (known: {})",
-                crate::spec::validate::ENGINES.join(", ")
-            );
-        }
-    }
+    check_engines(a.engines.as_deref())?;
     if a.batch == 0 {
         anyhow::bail!("--batch must be at least 1");
     }

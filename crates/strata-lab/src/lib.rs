@@ -1,13 +1,18 @@
 //! `strata lab`: runs tuning studies (sweeps of db_bench-compatible benchmark
-//! runs) end to end, on Strata and RocksDB side by side, and reports on them.
+//! runs) end to end, on Strata, RocksDB, LevelDB and fjall side by side, and
+//! reports on them; and tunes a workload's options on an engine (`tune`).
 //!
-//! Entry point: [`run_cli`] (the arguments after `strata lab`). See `docs/lab.md`.
+//! Entry point: [`run_cli`] (the arguments after `strata lab`), with the
+//! subcommands `run`, `plan`, `run-one`, `collect`, `report`, `index`,
+//! `compare`, `check`, `tune`, `parse`, `parity`, `metrics` and `simulate`.
+//! See `docs/lab.md`.
 //!
 //! The modules are grouped by stage, each using only the stages before it:
 //! [`spec`] (the study file and its plan), [`data`] (result rows and the
 //! figures in them), `run` (executing a plan), `judge` (what the rows say),
-//! `report` (Markdown, HTML and charts), and `cli` on top. db_bench's text
-//! output is read by `strata_bench::dbbench_text`.
+//! `report` (Markdown, HTML and charts), `tune` (the search of a workload's
+//! options, run and judged as study jobs), and `cli` on top. db_bench's
+//! text output is read by `strata_bench::dbbench_text`.
 
 #![warn(missing_docs)]
 

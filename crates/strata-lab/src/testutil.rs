@@ -4,12 +4,25 @@
 use std::path::Path;
 
 use crate::data::results::{sample_row, ResultRow};
-use crate::spec::model::{expand, Plan};
+use crate::spec::model::{expand, Cell, Plan};
 
 /// The plan of study `text` at `scale` with the study's repeats and engines.
 pub(crate) fn plan(text: &str, scale: &str) -> Plan {
     let l = crate::spec::parse(text, Path::new("t.toml")).unwrap_or_else(|e| panic!("{e}"));
     expand(&l, scale, None, None).unwrap()
+}
+
+/// Strata's row of the `fill` step in `cell`, repeat `repeat`, with
+/// `ops_sec` set to `ops_sec`.
+pub(crate) fn fill_row(cell: &Cell, repeat: usize, ops_sec: f64) -> ResultRow {
+    let mut r = sample_row();
+    r.engine = "strata".into();
+    r.step = "fill".into();
+    r.repeat = repeat as u32;
+    r.cell = cell.labels.clone();
+    r.cell_id = cell.id.clone();
+    r.metrics.insert("ops_sec".into(), ops_sec);
+    r
 }
 
 /// One row per repeat of `engine` (the sample row's cell and step), with

@@ -6,57 +6,9 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
-use common::{assert_contains, crate_dir, lab, read, LAB};
-
-const SPEC: &str = r#"
-name = "fake"
-title = "Fake tuning"
-workload = "a fill whose speed is a known function of the options"
-budget = 12
-confirm_repeats = 3
-seed = 3
-
-[flags]
-num = 1000
-
-[[step]]
-name = "load"
-benchmarks = "fillrandom"
-
-[[step]]
-name = "run"
-benchmarks = "readrandom,stats"
-
-[scales.quick]
-
-[objective]
-step = "run"
-metric = "ops_sec"
-
-[[param]]
-name = "write_buffer_size"
-min = 1048576
-max = 1073741824
-log = true
-default = 1048576
-
-[[param]]
-name = "compaction_style"
-choices = [0, 1]
-default = 0
-
-[[param]]
-name = "bloom_bits"
-min = 0
-max = 10
-default = 0
-
-[[start]]
-note = "a bloom filter"
-flags = { bloom_bits = 10 }
-"#;
+use common::{assert_contains, crate_dir, lab, lab_output, read, LAB};
 
 fn bench() -> String {
     format!(
@@ -65,17 +17,14 @@ fn bench() -> String {
     )
 }
 
-fn setup() -> (tempfile::TempDir, PathBuf) {
-    let d = tempfile::tempdir().unwrap();
-    let spec = d.path().join("fake.toml");
-    std::fs::write(&spec, SPEC).unwrap();
-    (d, spec)
-}
-
-fn tune(spec: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+/// `strata-lab CMD <the fake's tuning> --out OUT --strata-bench <the fake>`
+/// and then `extra`, run by `lab` (which panics on a failure) or
+/// `lab_output` (which does not).
+fn on_fake(cmd: &str, out: &Path, extra: &[&str], run: fn(&[&str]) -> Output) -> Output {
+    let spec = crate_dir().join("testdata/tunes/fake.toml");
     let b = bench();
     let mut args = vec![
-        "tune",
+        cmd,
         spec.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
@@ -83,7 +32,19 @@ fn tune(spec: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
         &b,
     ];
     args.extend(extra);
-    lab(&args)
+    run(&args)
+}
+
+/// `lab tune` on the fake with `extra`; panics on a failure.
+fn tune(out: &Path, extra: &[&str]) -> Output {
+    on_fake("tune", out, extra, lab)
+}
+
+/// A new temporary directory and the output directory in it.
+fn temp_out() -> (tempfile::TempDir, PathBuf) {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("out");
+    (d, out)
 }
 
 fn log_lines(dir: &Path) -> Vec<serde_json::Value> {
@@ -104,9 +65,8 @@ fn winner(log: &[serde_json::Value]) -> serde_json::Value {
 
 #[test]
 fn the_tuner_finds_the_optimum_and_confirms_the_gain() {
-    let (d, spec) = setup();
-    let out = d.path().join("out");
-    tune(&spec, &out, &[]);
+    let (_d, out) = temp_out();
+    tune(&out, &[]);
     let dir = out.join("tune-fake-quick");
     let log = log_lines(&dir);
     let search = log.iter().filter(|t| t["phase"] == "search").count();
@@ -142,21 +102,10 @@ fn the_tuner_finds_the_optimum_and_confirms_the_gain() {
     );
     // The same tuning again is refused; --resume with a larger budget
     // continues from the log: only the new runs run.
-    let b = bench();
-    let o = Command::new(LAB)
-        .args([
-            "tune",
-            spec.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--strata-bench",
-            &b,
-        ])
-        .output()
-        .unwrap();
+    let o = on_fake("tune", &out, &[], lab_output);
     assert!(!o.status.success());
     assert_contains(&String::from_utf8_lossy(&o.stderr), "--resume");
-    tune(&spec, &out, &["--resume"]);
+    tune(&out, &["--resume"]);
     assert_eq!(
         log_lines(&dir).len(),
         18,
@@ -166,23 +115,10 @@ fn the_tuner_finds_the_optimum_and_confirms_the_gain() {
 
 #[test]
 fn a_tuning_runs_in_rounds_from_plan_lines() {
-    let (d, spec) = setup();
-    let out = d.path().join("out");
-    let b = bench();
+    let (_d, out) = temp_out();
     let mut rounds = 0;
     loop {
-        let o = lab(&[
-            "plan",
-            spec.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--strata-bench",
-            &b,
-            "--batch",
-            "3",
-            "--lab-cmd",
-            LAB,
-        ]);
+        let o = on_fake("plan", &out, &["--batch", "3", "--lab-cmd", LAB], lab);
         let text = String::from_utf8_lossy(&o.stdout).to_string();
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
         if lines.is_empty() {
@@ -210,9 +146,7 @@ fn a_tuning_runs_in_rounds_from_plan_lines() {
 
 #[test]
 fn bad_tuning_arguments_are_refused_by_name() {
-    let (d, spec) = setup();
-    let out = d.path().join("out");
-    let b = bench();
+    let (_d, out) = temp_out();
     for (args, want) in [
         (vec!["--budget", "2"], "--budget"),
         (vec!["--batch", "0"], "--batch"),
@@ -220,16 +154,7 @@ fn bad_tuning_arguments_are_refused_by_name() {
         (vec!["--set", "novalue"], "FLAG=VALUE"),
         (vec!["--scale", "huge"], "huge"),
     ] {
-        let mut a = vec![
-            "tune",
-            spec.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--strata-bench",
-            &b,
-        ];
-        a.extend(args.iter());
-        let o = Command::new(LAB).args(&a).output().unwrap();
+        let o = on_fake("tune", &out, &args, lab_output);
         assert!(!o.status.success(), "{args:?}");
         assert_contains(&String::from_utf8_lossy(&o.stderr), want);
     }
@@ -237,9 +162,8 @@ fn bad_tuning_arguments_are_refused_by_name() {
 
 #[test]
 fn a_reference_grid_ranks_its_cells_and_the_search_is_measured_against_it() {
-    let (d, spec) = setup();
-    let out = d.path().join("out");
-    tune(&spec, &out, &["--grid", "3"]);
+    let (_d, out) = temp_out();
+    tune(&out, &["--grid", "3"]);
     let grid = out.join("tune-fake-quick-grid");
     let log = log_lines(&grid);
     // The baseline, then 3 x 2 x 3 grid cells (the baseline's own is one of them).
@@ -249,7 +173,7 @@ fn a_reference_grid_ranks_its_cells_and_the_search_is_measured_against_it() {
     let report = read(&grid.join("report.md"));
     assert_contains(&report, "reference grid");
     assert_contains(&report, "| 1 | ");
-    let o = tune(&spec, &out, &["--reference", grid.to_str().unwrap()]);
+    let o = tune(&out, &["--reference", grid.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&o.stdout).to_string();
     assert_contains(&text, "confirmed");
     let dir = out.join("tune-fake-quick");

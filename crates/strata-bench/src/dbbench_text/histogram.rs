@@ -203,17 +203,7 @@ mod tests {
     /// LevelDB's block: percentiles from the buckets.
     #[test]
     fn leveldb_block_gets_percentiles_from_its_buckets() {
-        let h = parse_histogram(
-            "Count: 1000  Average: 4.0000  StdDev: 2.00
-Min: 1.0000  Median: 2.7500  Max: 20.0000
-------------------------------------------------------
-[       1,       2 )     200  20.000%  20.000% ####
-[       2,       3 )     400  40.000%  60.000% ########
-[       3,       4 )     300  30.000%  90.000% ######
-[      10,      12 )      90   9.000%  99.000% ##
-[      18,      20 )      10   1.000% 100.000%
-",
-        );
+        let h = parse_histogram(crate::dbbench_text::samples::LEVELDB_HISTOGRAM);
         assert_eq!((h.count, h.min, h.max, h.std_dev), (1000, 1.0, 20.0, 2.0));
         assert!(!h.percentiles_printed);
         assert_eq!(h.p50, 2.75, "the Median");
@@ -223,6 +213,7 @@ Min: 1.0000  Median: 2.7500  Max: 20.0000
         assert_eq!(h.p99, 12.0);
         assert!((h.p999 - 19.8).abs() < 1e-9, "{}", h.p999);
         assert_eq!(h.buckets.len(), 5);
+        assert!(h.buckets.iter().all(|b| b.half_open), "[ a, b ) buckets");
     }
 
     /// What `strata bench --histogram` writes reads back: the figures of

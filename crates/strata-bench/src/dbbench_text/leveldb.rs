@@ -235,20 +235,7 @@ pub(crate) fn parse_leveldb_stats(text: &str) -> DbStats {
 mod tests {
     use super::*;
     use crate::dbbench_text::parse_db_stats;
-
-    /// `leveldb.stats` from Debian's LevelDB 1.23 after `strata bench
-    /// --engine=leveldb --benchmarks=fillrandom,stats --num=200000
-    /// --write_buffer_size=1048576 --seed=1`, with the LOG line `strata
-    /// bench` prints after it.
-    const LEVELDB_STATS: &str = "                               Compactions
-Level  Files Size(MB) Time(sec) Read(MB) Write(MB)
---------------------------------------------------
-  0        5        2         0        0        12
-  1        4        7         0       27        24
-  2        1        0         0        0         0
-LOG: 28 flushes 13413408 bytes 0.231 s, 5 compactions 24673778 bytes 0.544 s, W-Amp 2.84
-Approximate size of all keys: 10238654 bytes
-";
+    use crate::dbbench_text::samples::LEVELDB_STATS;
 
     #[test]
     fn parses_leveldb_stats_into_rocksdb_columns() {

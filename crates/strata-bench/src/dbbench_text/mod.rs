@@ -33,6 +33,8 @@ pub(crate) mod statistics;
 
 #[cfg(test)]
 mod golden_tests;
+#[cfg(test)]
+mod samples;
 
 pub(crate) use compaction_table::parse_db_stats;
 pub use compaction_table::CompactionRow;

@@ -249,8 +249,11 @@ mod tests {
 
     /// LevelDB 1.23 db_bench's output shape (`Benchmark::Run`,
     /// `Stats::Report`, `Histogram::ToString`): no ops/sec, no
-    /// percentiles line, `[ a, b )` buckets.
-    const LEVELDB_DB_BENCH: &str = "LevelDB:    version 1.23
+    /// percentiles line, `[ a, b )` buckets; then `leveldb.stats`.
+    fn leveldb_db_bench() -> String {
+        use crate::dbbench_text::samples::{LEVELDB_HISTOGRAM, LEVELDB_STATS};
+        format!(
+            "LevelDB:    version 1.23
 Date:       Thu Nov 26 14:00:00 2026
 CPU:        2 * Intel(R) Xeon(R) Processor
 CPUCache:   307200 KB
@@ -263,29 +266,16 @@ WARNING: Assertions are enabled; benchmarks unnecessarily slow
 ------------------------------------------------
 fillrandom   :       4.000 micros/op;   27.7 MB/s
 Microseconds per op:
-Count: 1000  Average: 4.0000  StdDev: 2.00
-Min: 1.0000  Median: 2.7500  Max: 20.0000
-------------------------------------------------------
-[       1,       2 )     200  20.000%  20.000% ####
-[       2,       3 )     400  40.000%  60.000% ########
-[       3,       4 )     300  30.000%  90.000% ######
-[      10,      12 )      90   9.000%  99.000% ##
-[      18,      20 )      10   1.000% 100.000%
+{LEVELDB_HISTOGRAM}readrandom   :       2.000 micros/op; (1000 of 1000 found)
 
-readrandom   :       2.000 micros/op; (1000 of 1000 found)
-
-                               Compactions
-Level  Files Size(MB) Time(sec) Read(MB) Write(MB)
---------------------------------------------------
-  0        2        1         0        0         2
-  1        3        4         1        5         4
-LOG: 2 flushes 2097152 bytes 0.250 s, 1 compactions 4194304 bytes 1.500 s, W-Amp 3.00
-Approximate size of all keys: 5000000 bytes
-";
+{LEVELDB_STATS}"
+        )
+    }
 
     #[test]
     fn leveldb_db_bench_output_parses_with_percentiles_from_buckets() {
-        let o = parse_output(LEVELDB_DB_BENCH, "");
+        let text = leveldb_db_bench();
+        let o = parse_output(&text, "");
         assert_eq!(o.engine_version.as_deref(), Some("LevelDB 1.23"));
         assert_eq!(o.benches.len(), 2);
         let f = &o.benches[0];
@@ -298,7 +288,7 @@ Approximate size of all keys: 5000000 bytes
         assert_eq!(o.benches[1].found, Some(1000));
         // The block as the block reader reads it (percentiles from the
         // buckets: see the histogram tests), ended by the blank line.
-        let block = LEVELDB_DB_BENCH
+        let block = text
             .split_once("Microseconds per op:\n")
             .and_then(|(_, r)| r.split_once("\n\n"))
             .unwrap()
@@ -308,20 +298,24 @@ Approximate size of all keys: 5000000 bytes
         assert_eq!((h.count, h.p75), (1000, 3.5));
         // The table, summed, in RocksDB's Sum-row columns; W-Amp from LOG.
         let c = &o.compaction_sum;
-        assert_eq!(c.get("Files"), Some(&5.0));
-        assert_eq!(c.get("Comp(sec)"), Some(&1.75), "from the LOG line");
-        assert_eq!(c.get("Write(GB)"), Some(&(6.0 / 1024.0)));
-        assert_eq!(c.get("W-Amp"), Some(&3.0));
-        assert_eq!(o.log_flush_micros_per_flush, Some(125_000.0));
-        assert_eq!(o.compaction_l0.get("Files"), Some(&2.0));
-        assert_eq!(o.compaction_l0.get("Size(MB)"), Some(&1.048576));
+        assert_eq!(c.get("Files"), Some(&10.0));
+        assert_eq!(
+            c.get("Comp(sec)"),
+            Some(&(0.231 + 0.544)),
+            "from the LOG line"
+        );
+        assert_eq!(c.get("Write(GB)"), Some(&(36.0 / 1024.0)));
+        assert_eq!(c.get("W-Amp"), Some(&2.84));
+        assert_eq!(o.log_flush_micros_per_flush, Some(0.231 * 1e6 / 28.0));
+        assert_eq!(o.compaction_l0.get("Files"), Some(&5.0));
+        assert_eq!(o.compaction_l0.get("Size(MB)"), Some(&(2.0 * 1.048576)));
         // Without the LOG line (LevelDB's own db_bench): no W-Amp.
-        let bare = LEVELDB_DB_BENCH.replace("LOG: ", "");
+        let bare = text.replace("LOG: ", "");
         let o = parse_output(&bare, "");
         assert_eq!(o.compaction_sum.get("W-Amp"), None);
         assert_eq!(o.log_flush_micros_per_flush, None);
-        assert_eq!(o.compaction_sum.get("Files"), Some(&5.0));
-        assert_eq!(o.compaction_sum.get("Comp(sec)"), Some(&1.0), "the table's");
+        assert_eq!(o.compaction_sum.get("Files"), Some(&10.0));
+        assert_eq!(o.compaction_sum.get("Comp(sec)"), Some(&0.0), "the table's");
     }
 
     fn data(name: &str) -> String {
@@ -557,27 +551,6 @@ Level    Files   Size     Score Read(GB)  Rn(GB) Rnp1(GB) Write(GB) Wnew(GB) Mov
         assert_eq!(by("readwhilewriting").operations, Some(6000));
         assert_eq!(by("readwhilewriting").message, "(3000 of 3000 found)");
         assert_eq!(by("fillsync").message, "(3 ops)");
-    }
-
-    #[test]
-    fn old_style_buckets_parse() {
-        let text = "a : 1.0 micros/op 1 ops/sec 1.0 seconds 1 operations;\nMicroseconds per read:\nCount: 1 Average: 1.0000  StdDev: 0.00\nMin: 1  Median: 1.0000  Max: 1\n------------------------------------------------------\n[       0,       1 )        1 100.000% 100.000% ####################\n";
-        let p = parse_output(text, "");
-        let h = p.histogram("a", "read").unwrap();
-        assert!(
-            !h.percentiles_printed,
-            "LevelDB-style block without Percentiles"
-        );
-        assert_eq!(
-            h.buckets,
-            vec![Bucket {
-                lower: 0.0,
-                upper: 1.0,
-                count: 1,
-                half_open: true
-            }]
-        );
-        assert_eq!(h.p50, 1.0);
     }
 
     #[test]

@@ -17,7 +17,7 @@ use fjall::config::{
 use fjall::{AbstractTree, Database, Keyspace, KeyspaceCreateOptions, PersistMode};
 
 use super::mapping::{given, unsupported, value};
-use super::{BatchOp, BenchEngine, BenchIter, EngineFactory};
+use super::{BatchOp, BenchEngine, BenchIter, EngineFactory, Move};
 use crate::dbbench_text::fjall::{format_fjall_stats, FjallSummary};
 use crate::options_map::{OptionSetting, WriteOpts};
 
@@ -426,19 +426,34 @@ impl FjallIter<'_> {
 }
 
 impl BenchIter for FjallIter<'_> {
-    fn seek_to_first(&mut self) -> anyhow::Result<()> {
-        self.it = Some(self.ks.iter());
-        self.forward = true;
-        self.step()
-    }
-    fn seek_to_last(&mut self) -> anyhow::Result<()> {
-        self.it = Some(self.ks.iter());
-        self.forward = false;
-        self.step()
-    }
-    fn seek(&mut self, key: &[u8]) -> anyhow::Result<()> {
-        self.it = Some(self.ks.range(key.to_vec()..));
-        self.forward = true;
+    fn go(&mut self, to: Move<'_>) -> anyhow::Result<()> {
+        match to {
+            Move::First | Move::Last => {
+                self.it = Some(self.ks.iter());
+                self.forward = matches!(to, Move::First);
+            }
+            Move::Seek(key) => {
+                self.it = Some(self.ks.range(key.to_vec()..));
+                self.forward = true;
+            }
+            Move::Next | Move::Prev => {
+                let forward = matches!(to, Move::Next);
+                if self.forward != forward {
+                    // A turn: a new range on the far side of the current key.
+                    let Some((k, _)) = self.current.take() else {
+                        return Ok(());
+                    };
+                    self.it = Some(if forward {
+                        let mut after = k;
+                        after.push(0);
+                        self.ks.range(after..)
+                    } else {
+                        self.ks.range(..k)
+                    });
+                    self.forward = forward;
+                }
+            }
+        }
         self.step()
     }
     fn valid(&self) -> bool {
@@ -449,28 +464,6 @@ impl BenchIter for FjallIter<'_> {
     }
     fn value_len(&self) -> usize {
         self.current.as_ref().map_or(0, |(_, n)| *n)
-    }
-    fn next(&mut self) -> anyhow::Result<()> {
-        if !self.forward {
-            let Some((k, _)) = self.current.take() else {
-                return Ok(());
-            };
-            let mut after = k;
-            after.push(0);
-            self.it = Some(self.ks.range(after..));
-            self.forward = true;
-        }
-        self.step()
-    }
-    fn prev(&mut self) -> anyhow::Result<()> {
-        if self.forward {
-            let Some((k, _)) = self.current.take() else {
-                return Ok(());
-            };
-            self.it = Some(self.ks.range(..k));
-            self.forward = false;
-        }
-        self.step()
     }
 }
 

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::leveldb_map::{self, LevelDbConfig};
-use super::{BatchOp, BenchEngine, BenchIter, EngineFactory};
+use super::{BatchOp, BenchEngine, BenchIter, EngineFactory, Move};
 use crate::options_map::{OptionSetting, WriteOpts};
 
 use strata_leveldb_sys as ffi;
@@ -509,19 +509,18 @@ impl LevelDbIter<'_> {
 }
 
 impl BenchIter for LevelDbIter<'_> {
-    fn seek_to_first(&mut self) -> anyhow::Result<()> {
-        // SAFETY: valid iterator.
-        unsafe { ffi::leveldb_iter_seek_to_first(self.it) };
-        self.status()
-    }
-    fn seek_to_last(&mut self) -> anyhow::Result<()> {
-        // SAFETY: valid iterator.
-        unsafe { ffi::leveldb_iter_seek_to_last(self.it) };
-        self.status()
-    }
-    fn seek(&mut self, key: &[u8]) -> anyhow::Result<()> {
-        // SAFETY: valid iterator and key slice.
-        unsafe { ffi::leveldb_iter_seek(self.it, key.as_ptr().cast(), key.len()) };
+    fn go(&mut self, to: Move<'_>) -> anyhow::Result<()> {
+        // SAFETY: valid iterator and key slice (the workloads only step
+        // valid iterators).
+        unsafe {
+            match to {
+                Move::First => ffi::leveldb_iter_seek_to_first(self.it),
+                Move::Last => ffi::leveldb_iter_seek_to_last(self.it),
+                Move::Seek(key) => ffi::leveldb_iter_seek(self.it, key.as_ptr().cast(), key.len()),
+                Move::Next => ffi::leveldb_iter_next(self.it),
+                Move::Prev => ffi::leveldb_iter_prev(self.it),
+            }
+        }
         self.status()
     }
     fn valid(&self) -> bool {
@@ -548,16 +547,6 @@ impl BenchIter for LevelDbIter<'_> {
         // SAFETY: valid iterator on an entry.
         unsafe { ffi::leveldb_iter_value(self.it, &mut len) };
         len
-    }
-    fn next(&mut self) -> anyhow::Result<()> {
-        // SAFETY: valid iterator (the workloads only step valid ones).
-        unsafe { ffi::leveldb_iter_next(self.it) };
-        self.status()
-    }
-    fn prev(&mut self) -> anyhow::Result<()> {
-        // SAFETY: as next.
-        unsafe { ffi::leveldb_iter_prev(self.it) };
-        self.status()
     }
 }
 

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex, RwLock};
 
-use super::{BatchOp, BenchEngine, BenchIter, EngineFactory};
+use super::{BatchOp, BenchEngine, BenchIter, EngineFactory, Move};
 use crate::options_map::{OptionSetting, WriteOpts};
 
 /// Shared map per path, so reopening sees earlier data (like a real DB).
@@ -141,21 +141,18 @@ struct MemIter {
 }
 
 impl BenchIter for MemIter {
-    fn seek_to_first(&mut self) -> anyhow::Result<()> {
-        self.pos = if self.entries.is_empty() {
-            None
-        } else {
-            Some(0)
+    fn go(&mut self, to: Move<'_>) -> anyhow::Result<()> {
+        let n = self.entries.len();
+        self.pos = match to {
+            Move::First => (n > 0).then_some(0),
+            Move::Last => n.checked_sub(1),
+            Move::Seek(key) => {
+                let i = self.entries.partition_point(|(k, _)| k.as_slice() < key);
+                (i < n).then_some(i)
+            }
+            Move::Next => self.pos.map(|p| p + 1).filter(|p| *p < n),
+            Move::Prev => self.pos.and_then(|p| p.checked_sub(1)),
         };
-        Ok(())
-    }
-    fn seek_to_last(&mut self) -> anyhow::Result<()> {
-        self.pos = self.entries.len().checked_sub(1);
-        Ok(())
-    }
-    fn seek(&mut self, key: &[u8]) -> anyhow::Result<()> {
-        let i = self.entries.partition_point(|(k, _)| k.as_slice() < key);
-        self.pos = (i < self.entries.len()).then_some(i);
         Ok(())
     }
     fn valid(&self) -> bool {
@@ -170,13 +167,5 @@ impl BenchIter for MemIter {
         self.pos
             .and_then(|p| self.entries.get(p))
             .map_or(0, |(_, v)| *v)
-    }
-    fn next(&mut self) -> anyhow::Result<()> {
-        self.pos = self.pos.map(|p| p + 1).filter(|p| *p < self.entries.len());
-        Ok(())
-    }
-    fn prev(&mut self) -> anyhow::Result<()> {
-        self.pos = self.pos.and_then(|p| p.checked_sub(1));
-        Ok(())
     }
 }

@@ -35,24 +35,62 @@ pub enum BatchOp<'a> {
     DeleteRange(&'a [u8], &'a [u8]),
 }
 
-/// A positioned cursor over the DB, like RocksDB's `Iterator`.
+impl<'a> BatchOp<'a> {
+    /// The key the operation is filed under: a range's first key.
+    pub fn key(&self) -> &'a [u8] {
+        match self {
+            BatchOp::Put(k, _) | BatchOp::Delete(k) | BatchOp::DeleteRange(k, _) => k,
+        }
+    }
+}
+
+/// A move of a [`BenchIter`].
+#[derive(Debug, Clone, Copy)]
+pub enum Move<'k> {
+    /// To the first key.
+    First,
+    /// To the last key.
+    Last,
+    /// To the first key >= this one.
+    Seek(&'k [u8]),
+    /// To the next key.
+    Next,
+    /// To the previous key.
+    Prev,
+}
+
+/// A positioned cursor over the DB, like RocksDB's `Iterator`. An adapter
+/// makes the moves in one place ([`BenchIter::go`]); the benchmarks call
+/// them by RocksDB's names.
 pub trait BenchIter {
-    /// Positions at the first key.
-    fn seek_to_first(&mut self) -> anyhow::Result<()>;
-    /// Positions at the last key.
-    fn seek_to_last(&mut self) -> anyhow::Result<()>;
-    /// Positions at the first key >= `key`.
-    fn seek(&mut self, key: &[u8]) -> anyhow::Result<()>;
+    /// Makes the move `to`; an error is the engine's report of that move.
+    fn go(&mut self, to: Move<'_>) -> anyhow::Result<()>;
     /// Whether the cursor is on an entry.
     fn valid(&self) -> bool;
     /// Current key (empty when not valid).
     fn key(&self) -> &[u8];
     /// Length of the current value (0 when not valid).
     fn value_len(&self) -> usize;
+    /// Positions at the first key.
+    fn seek_to_first(&mut self) -> anyhow::Result<()> {
+        self.go(Move::First)
+    }
+    /// Positions at the last key.
+    fn seek_to_last(&mut self) -> anyhow::Result<()> {
+        self.go(Move::Last)
+    }
+    /// Positions at the first key >= `key`.
+    fn seek(&mut self, key: &[u8]) -> anyhow::Result<()> {
+        self.go(Move::Seek(key))
+    }
     /// Moves to the next key.
-    fn next(&mut self) -> anyhow::Result<()>;
+    fn next(&mut self) -> anyhow::Result<()> {
+        self.go(Move::Next)
+    }
     /// Moves to the previous key.
-    fn prev(&mut self) -> anyhow::Result<()>;
+    fn prev(&mut self) -> anyhow::Result<()> {
+        self.go(Move::Prev)
+    }
 }
 
 /// An open database, shared by all benchmark threads.

@@ -13,7 +13,7 @@ use rocksdb::{
 };
 
 use super::families::{split, FamilyLayout};
-use super::{BatchOp, BenchEngine, BenchIter, EngineFactory};
+use super::{BatchOp, BenchEngine, BenchIter, EngineFactory, Move};
 use crate::options_map::{OptionSetting, WriteOpts};
 
 /// RocksDB version bundled by the `librocksdb-sys` this crate builds.
@@ -413,10 +413,7 @@ impl BenchEngine for RocksDbEngine {
     fn write_batch(&self, ops: &[BatchOp<'_>], wo: WriteOpts) -> anyhow::Result<()> {
         let mut b = WriteBatch::default();
         for op in ops {
-            let key = match op {
-                BatchOp::Put(k, _) | BatchOp::Delete(k) | BatchOp::DeleteRange(k, _) => k,
-            };
-            match (op, self.family(key)) {
+            match (op, self.family(op.key())) {
                 (BatchOp::Put(k, v), None) => b.put(k, v),
                 (BatchOp::Delete(k), None) => b.delete(k),
                 (BatchOp::Put(k, v), Some(cf)) => b.put_cf(cf, k, v),
@@ -512,24 +509,16 @@ struct RocksIter<'a> {
     it: rocksdb::DBRawIterator<'a>,
 }
 
-impl RocksIter<'_> {
-    fn status(&self) -> anyhow::Result<()> {
-        Ok(self.it.status()?)
-    }
-}
-
 impl BenchIter for RocksIter<'_> {
-    fn seek_to_first(&mut self) -> anyhow::Result<()> {
-        self.it.seek_to_first();
-        self.status()
-    }
-    fn seek_to_last(&mut self) -> anyhow::Result<()> {
-        self.it.seek_to_last();
-        self.status()
-    }
-    fn seek(&mut self, key: &[u8]) -> anyhow::Result<()> {
-        self.it.seek(key);
-        self.status()
+    fn go(&mut self, to: Move<'_>) -> anyhow::Result<()> {
+        match to {
+            Move::First => self.it.seek_to_first(),
+            Move::Last => self.it.seek_to_last(),
+            Move::Seek(key) => self.it.seek(key),
+            Move::Next => self.it.next(),
+            Move::Prev => self.it.prev(),
+        }
+        Ok(self.it.status()?)
     }
     fn valid(&self) -> bool {
         self.it.valid()
@@ -539,14 +528,6 @@ impl BenchIter for RocksIter<'_> {
     }
     fn value_len(&self) -> usize {
         self.it.value().map_or(0, <[u8]>::len)
-    }
-    fn next(&mut self) -> anyhow::Result<()> {
-        self.it.next();
-        self.status()
-    }
-    fn prev(&mut self) -> anyhow::Result<()> {
-        self.it.prev();
-        self.status()
     }
 }
 

@@ -14,7 +14,7 @@ use strata::DbIterator;
 use strata::{ColumnFamily, Db, Options, ReadOptions, WriteBatch, WriteOptions};
 
 use super::families::{split, FamilyLayout};
-use super::{BatchOp, BenchEngine, BenchIter, EngineFactory};
+use super::{BatchOp, BenchEngine, BenchIter, EngineFactory, Move};
 use crate::options_map::{OptionSetting, WriteOpts};
 
 /// Opens Strata databases.
@@ -137,13 +137,13 @@ impl BenchEngine for StrataEngine {
     fn write_batch(&self, ops: &[BatchOp<'_>], wo: WriteOpts) -> anyhow::Result<()> {
         let mut b = WriteBatch::new();
         for op in ops {
-            match (op, self.family(op_key(op))) {
-                (BatchOp::Put(k, v), None) => b.put(k, v),
-                (BatchOp::Delete(k), None) => b.delete(k),
-                (BatchOp::Put(k, v), Some(cf)) => b.put_cf(cf, k, v),
-                (BatchOp::Delete(k), Some(cf)) => b.delete_cf(cf, k),
-                (BatchOp::DeleteRange(begin, end), None) => b.delete_range(begin, end),
-                (BatchOp::DeleteRange(begin, end), Some(cf)) => b.delete_range_cf(cf, begin, end),
+            // The default family is a handle like the others (its `put_cf`
+            // is `put`).
+            let cf = self.family(op.key()).unwrap_or(&self.families[0]);
+            match *op {
+                BatchOp::Put(k, v) => b.put_cf(cf, k, v),
+                BatchOp::Delete(k) => b.delete_cf(cf, k),
+                BatchOp::DeleteRange(begin, end) => b.delete_range_cf(cf, begin, end),
             }
         }
         Ok(self.db.write_opt(&write_options(wo), b)?)
@@ -211,35 +211,20 @@ impl BenchEngine for StrataEngine {
     }
 }
 
-/// The key of a batch operation.
-fn op_key<'a>(op: &BatchOp<'a>) -> &'a [u8] {
-    match op {
-        BatchOp::Put(k, _) | BatchOp::Delete(k) | BatchOp::DeleteRange(k, _) => k,
-    }
-}
-
 struct StrataIter {
     it: DbIterator,
 }
 
-impl StrataIter {
-    fn status(&self) -> anyhow::Result<()> {
-        Ok(self.it.status()?)
-    }
-}
-
 impl BenchIter for StrataIter {
-    fn seek_to_first(&mut self) -> anyhow::Result<()> {
-        self.it.seek_to_first();
-        self.status()
-    }
-    fn seek_to_last(&mut self) -> anyhow::Result<()> {
-        self.it.seek_to_last();
-        self.status()
-    }
-    fn seek(&mut self, key: &[u8]) -> anyhow::Result<()> {
-        self.it.seek(key);
-        self.status()
+    fn go(&mut self, to: Move<'_>) -> anyhow::Result<()> {
+        match to {
+            Move::First => self.it.seek_to_first(),
+            Move::Last => self.it.seek_to_last(),
+            Move::Seek(key) => self.it.seek(key),
+            Move::Next => self.it.advance(),
+            Move::Prev => self.it.retreat(),
+        }
+        Ok(self.it.status()?)
     }
     fn valid(&self) -> bool {
         self.it.valid()
@@ -257,14 +242,6 @@ impl BenchIter for StrataIter {
         } else {
             0
         }
-    }
-    fn next(&mut self) -> anyhow::Result<()> {
-        self.it.advance();
-        self.status()
-    }
-    fn prev(&mut self) -> anyhow::Result<()> {
-        self.it.retreat();
-        self.status()
     }
 }
 

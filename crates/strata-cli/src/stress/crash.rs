@@ -3,8 +3,8 @@
 //! With `--kill-at`, children die at named sync points instead
 //! (`whitebox.rs`).
 
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -69,6 +69,121 @@ pub(super) fn kill_time(cfg: &Config, rng: &mut Rng, deadline: Instant) -> Insta
     (Instant::now() + run_for).min(deadline.max(Instant::now()))
 }
 
+/// What both crash-test loops (random kills here, kills at sync points in
+/// `whitebox.rs`) keep: their clock, the seed and its RNG, the binary the
+/// children run, and the totals they report.
+pub(super) struct CrashLoop {
+    /// When the loop started.
+    pub(super) start: Instant,
+    /// When it stops starting children (`--duration` after the start).
+    pub(super) deadline: Instant,
+    seed: u64,
+    /// The RNG of the kill times (and of the whitebox hits).
+    pub(super) rng: Rng,
+    exe: PathBuf,
+    /// Children killed (or ended) so far.
+    pub(super) cycles: u64,
+    /// Operations the children acknowledged, as the verifications found.
+    pub(super) ops: u64,
+    /// Keys verified.
+    pub(super) keys: u64,
+}
+
+impl CrashLoop {
+    /// A loop starting now, once the expected state is verified (or
+    /// initialised); `Err` holds the exit code when that verification
+    /// finds violations.
+    pub(super) fn start(cfg: &Config) -> Result<std::result::Result<Self, i32>> {
+        let start = Instant::now();
+        let seed = cfg.effective_seed();
+        let mut l = CrashLoop {
+            start,
+            deadline: start + Duration::from_secs(cfg.duration),
+            seed,
+            rng: Rng::new(seed),
+            exe: std::env::current_exe().context("locating the strata binary")?,
+            cycles: 0,
+            ops: 0,
+            keys: 0,
+        };
+        // The operations acknowledged before this run are not its own.
+        match open_and_verify(cfg, false)? {
+            Ok(v) => l.keys += v.outcome.as_ref().map_or(0, |o| o.keys_verified),
+            Err(violations) => return Ok(Err(report_violations(cfg, &violations))),
+        }
+        Ok(Ok(l))
+    }
+
+    /// Starts the next child (seeded by the cycle count) with `extra`
+    /// arguments after the workload's; returns it and when to kill it.
+    pub(super) fn spawn(
+        &mut self,
+        cfg: &Config,
+        args: &[String],
+        extra: &[String],
+    ) -> Result<(Child, Instant)> {
+        let child = spawn_child(&self.exe, args, mix64(self.seed ^ self.cycles), extra)?;
+        Ok((child, kill_time(cfg, &mut self.rng, self.deadline)))
+    }
+
+    /// Reopens and verifies the DB, adding the keys it verified and the
+    /// operations it found acknowledged to the totals; `Err` holds the
+    /// violations.
+    pub(super) fn verify(&mut self, cfg: &Config) -> Result<std::result::Result<(), Vec<String>>> {
+        let v = match open_and_verify(cfg, false)? {
+            Ok(v) => v,
+            Err(violations) => return Ok(Err(violations)),
+        };
+        if let Some(o) = &v.outcome {
+            self.keys += o.keys_verified;
+            self.ops += o.acked_ops;
+        }
+        Ok(Ok(()))
+    }
+
+    /// The totals line of the report.
+    pub(super) fn totals(&self, violations: usize) -> String {
+        format!(
+            "crash-test: {} cycles, {} operations, {} keys verified, {violations} violations",
+            self.cycles, self.ops, self.keys
+        )
+    }
+
+    /// [`CrashLoop::totals`] and the seconds since the start.
+    pub(super) fn timed_totals(&self, violations: usize) -> String {
+        format!(
+            "{} ({:.0} s)",
+            self.totals(violations),
+            self.start.elapsed().as_secs_f64()
+        )
+    }
+}
+
+/// Waits until `child` exits or `until`, and kills it (SIGKILL) at
+/// `until`; its exit status if it exited by itself.
+pub(super) fn wait_or_kill(child: &mut Child, until: Instant) -> Result<Option<ExitStatus>> {
+    while Instant::now() < until {
+        if let Some(status) = child.try_wait()? {
+            return Ok(Some(status));
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().context("killing the child")?; // SIGKILL
+    child.wait()?;
+    Ok(None)
+}
+
+/// Reports a child that exited by itself as the violation it is; returns
+/// the exit code.
+pub(super) fn report_child_exit(cfg: &Config, status: ExitStatus) -> i32 {
+    report_violations(
+        cfg,
+        &[format!(
+            "child exited with {status} (see its messages above)"
+        )],
+    )
+}
+
 /// Runs the crash-test loop; returns the exit code.
 ///
 /// # Errors
@@ -77,71 +192,37 @@ pub fn run(cfg: &Config, args: &[String]) -> Result<i32> {
     if cfg.kill_at.is_some() {
         return super::whitebox::run(cfg, args);
     }
-    let start = Instant::now();
-    let deadline = start + Duration::from_secs(cfg.duration);
-    let seed = cfg.effective_seed();
-    let mut rng = Rng::new(seed);
-    let exe = std::env::current_exe().context("locating the strata binary")?;
-    let (mut cycles, mut ops, mut keys) = (0u64, 0u64, 0u64);
-
-    // Verify (or initialise) the expected state before the first child.
-    match open_and_verify(cfg, false)? {
-        Ok(v) => keys += v.outcome.as_ref().map_or(0, |o| o.keys_verified),
-        Err(violations) => return Ok(report_violations(cfg, &violations)),
-    }
-    while Instant::now() < deadline {
-        let mut child = spawn_child(&exe, args, mix64(seed ^ cycles), &[])?;
-        let kill_at = kill_time(cfg, &mut rng, deadline);
-        let mut exited = None;
-        while Instant::now() < kill_at {
-            if let Some(status) = child.try_wait()? {
-                exited = Some(status);
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        if let Some(status) = exited {
-            eprintln!("crash-test: the child exited by itself with {status} in cycle {cycles}");
-            println!(
-                "crash-test: {cycles} cycles, {ops} operations, {keys} keys verified, 1 violations"
+    let mut l = match CrashLoop::start(cfg)? {
+        Ok(l) => l,
+        Err(code) => return Ok(code),
+    };
+    while Instant::now() < l.deadline {
+        let (mut child, kill_at) = l.spawn(cfg, args, &[])?;
+        if let Some(status) = wait_or_kill(&mut child, kill_at)? {
+            eprintln!(
+                "crash-test: the child exited by itself with {status} in cycle {}",
+                l.cycles
             );
-            return Ok(report_violations(
-                cfg,
-                &[format!(
-                    "child exited with {status} (see its messages above)"
-                )],
-            ));
+            println!("{}", l.totals(1));
+            return Ok(report_child_exit(cfg, status));
         }
-        child.kill().context("killing the child")?; // SIGKILL
-        child.wait()?;
-        cycles += 1;
-        match open_and_verify(cfg, false)? {
-            Ok(v) => {
-                if let Some(o) = &v.outcome {
-                    keys += o.keys_verified;
-                    ops += o.acked_ops;
-                }
-                if cycles % 100 == 0 {
-                    eprintln!(
-                        "crash-test: progress: {cycles} cycles, {ops} operations, {keys} keys verified after {:.0} s",
-                        start.elapsed().as_secs_f64()
-                    );
-                }
-            }
-            Err(violations) => {
-                println!(
-                    "crash-test: {cycles} cycles, {ops} operations, {keys} keys verified, {} violations",
-                    violations.len()
-                );
-                eprintln!("crash-test: violation after kill cycle {cycles}");
-                return Ok(report_violations(cfg, &violations));
-            }
+        l.cycles += 1;
+        if let Err(violations) = l.verify(cfg)? {
+            println!("{}", l.totals(violations.len()));
+            eprintln!("crash-test: violation after kill cycle {}", l.cycles);
+            return Ok(report_violations(cfg, &violations));
+        }
+        if l.cycles % 100 == 0 {
+            eprintln!(
+                "crash-test: progress: {} cycles, {} operations, {} keys verified after {:.0} s",
+                l.cycles,
+                l.ops,
+                l.keys,
+                l.start.elapsed().as_secs_f64()
+            );
         }
     }
-    println!(
-        "crash-test: {cycles} cycles, {ops} operations, {keys} keys verified, 0 violations ({:.0} s)",
-        start.elapsed().as_secs_f64()
-    );
+    println!("{}", l.timed_totals(0));
     Ok(0)
 }
 

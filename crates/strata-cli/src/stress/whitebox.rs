@@ -15,16 +15,15 @@
 //! point never reached in 20 children drops out of the rotation.
 
 use std::os::unix::process::ExitStatusExt;
-use std::process::{Child, ExitStatus};
-use std::time::{Duration, Instant};
+use std::process::ExitStatus;
+use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use strata::sync_point::SyncPoint;
 
 use super::config::Config;
-use super::crash::{kill_time, spawn_child};
-use super::value::{mix64, Rng};
-use super::{open_and_verify, report_violations};
+use super::crash::{report_child_exit, wait_or_kill, CrashLoop};
+use super::report_violations;
 
 /// Consecutive children that miss a point before it gives its turn.
 const MISSES_PER_TURN: u32 = 2;
@@ -75,23 +74,16 @@ enum Ending {
     Exited(ExitStatus),
 }
 
-/// Waits until `child` exits or `until`; kills it at `until`.
-fn wait_or_kill(child: &mut Child, until: Instant) -> Result<Ending> {
-    while Instant::now() < until {
-        if let Some(status) = child.try_wait()? {
-            return Ok(if status.signal() == Some(libc::SIGKILL) {
-                Ending::AtPoint
-            } else {
-                Ending::Exited(status)
-            });
-        }
-        std::thread::sleep(Duration::from_millis(10));
+/// How a cycle ended, from the exit status of a child that exited before
+/// its time was up (`None`: the parent killed it). A child that kills
+/// itself between the parent's last look and the parent's kill counts as
+/// not reached: its DB is then verified by the next child's open.
+fn ending(exited: Option<ExitStatus>) -> Ending {
+    match exited {
+        None => Ending::NotReached,
+        Some(status) if status.signal() == Some(libc::SIGKILL) => Ending::AtPoint,
+        Some(status) => Ending::Exited(status),
     }
-    // A child that kills itself between the last look and this kill counts
-    // as not reached: its DB is then verified by the next child's open.
-    child.kill().context("killing the child")?; // SIGKILL
-    child.wait()?;
-    Ok(Ending::NotReached)
 }
 
 /// The per-point lines of the report.
@@ -134,58 +126,43 @@ fn next_turn(cfg: &Config, tallies: &[Tally], i: usize) -> Option<usize> {
 pub fn run(cfg: &Config, args: &[String]) -> Result<i32> {
     let points = cfg.kill_points()?;
     let mut tallies: Vec<Tally> = points.iter().map(|_| Tally::default()).collect();
-    let start = Instant::now();
-    let deadline = start + Duration::from_secs(cfg.duration);
-    let seed = cfg.effective_seed();
-    let mut rng = Rng::new(seed);
-    let exe = std::env::current_exe().context("locating the strata binary")?;
-    let (mut cycles, mut ops, mut keys) = (0u64, 0u64, 0u64);
-    let summary = |cycles: u64, ops: u64, keys: u64, violations: usize| {
-        println!(
-            "crash-test: {cycles} cycles, {ops} operations, {keys} keys verified, {violations} violations ({:.0} s)",
-            start.elapsed().as_secs_f64()
-        );
+    let mut l = match CrashLoop::start(cfg)? {
+        Ok(l) => l,
+        Err(code) => return Ok(code),
     };
-
-    match open_and_verify(cfg, false)? {
-        Ok(v) => keys += v.outcome.as_ref().map_or(0, |o| o.keys_verified),
-        Err(violations) => return Ok(report_violations(cfg, &violations)),
-    }
+    let report = |l: &CrashLoop, tallies: &[Tally], violations: usize| {
+        println!("{}", l.timed_totals(violations));
+        print_points(&points, tallies);
+    };
     let mut turn = next_turn(cfg, &tallies, points.len() - 1);
     let mut misses = 0u32;
     // Whether the DB was verified since the last kill.
     let mut verified = true;
     while let Some(i) = turn {
-        if Instant::now() >= deadline {
+        if Instant::now() >= l.deadline {
             break;
         }
         let point = points[i];
-        let hit = 1 + rng.below(max_hit(point));
+        let hit = 1 + l.rng.below(max_hit(point));
         let extra = [
             "--kill-at".to_string(),
             point.name().to_string(),
             "--kill-hit".to_string(),
             hit.to_string(),
         ];
-        let mut child = spawn_child(&exe, args, mix64(seed ^ cycles), &extra)?;
-        let until = kill_time(cfg, &mut rng, deadline);
-        let ending = wait_or_kill(&mut child, until)?;
-        cycles += 1;
+        let (mut child, until) = l.spawn(cfg, args, &extra)?;
+        let ending = ending(wait_or_kill(&mut child, until)?);
+        l.cycles += 1;
         tallies[i].cycles += 1;
         match ending {
             Ending::Exited(status) => {
                 tallies[i].violations += 1;
                 eprintln!(
-                    "crash-test: the child aimed at {point} (hit {hit}) exited by itself with {status} in cycle {cycles}"
+                    "crash-test: the child aimed at {point} (hit {hit}) exited by itself with {status} in cycle {}",
+                    l.cycles
                 );
-                summary(cycles, ops, keys, 1);
-                print_points(&points, &tallies);
-                return Ok(report_violations(
-                    cfg,
-                    &[format!(
-                        "child exited with {status} (see its messages above)"
-                    )],
-                ));
+                report(&l, &tallies, 1);
+                return Ok(report_child_exit(cfg, status));
             }
             Ending::NotReached => {
                 tallies[i].not_reached += 1;
@@ -207,51 +184,34 @@ pub fn run(cfg: &Config, args: &[String]) -> Result<i32> {
                 misses = 0;
             }
         }
-        match open_and_verify(cfg, false)? {
-            Ok(v) => {
-                verified = true;
-                if let Some(o) = &v.outcome {
-                    keys += o.keys_verified;
-                    ops += o.acked_ops;
-                }
-            }
-            Err(violations) => {
-                tallies[i].violations += violations.len() as u64;
-                summary(cycles, ops, keys, violations.len());
-                print_points(&points, &tallies);
-                eprintln!(
-                    "crash-test: violation after a kill at {point} (hit {hit}) in cycle {cycles}"
-                );
-                return Ok(report_violations(cfg, &violations));
-            }
-        }
-        if cycles % 100 == 0 {
+        if let Err(violations) = l.verify(cfg)? {
+            tallies[i].violations += violations.len() as u64;
+            report(&l, &tallies, violations.len());
             eprintln!(
-                "crash-test: progress: {cycles} cycles, {} kills at points after {:.0} s",
+                "crash-test: violation after a kill at {point} (hit {hit}) in cycle {}",
+                l.cycles
+            );
+            return Ok(report_violations(cfg, &violations));
+        }
+        verified = true;
+        if l.cycles % 100 == 0 {
+            eprintln!(
+                "crash-test: progress: {} cycles, {} kills at points after {:.0} s",
+                l.cycles,
                 tallies.iter().map(|t| t.kills).sum::<u64>(),
-                start.elapsed().as_secs_f64()
+                l.start.elapsed().as_secs_f64()
             );
         }
         turn = next_turn(cfg, &tallies, i);
     }
     if !verified {
-        match open_and_verify(cfg, false)? {
-            Ok(v) => {
-                if let Some(o) = &v.outcome {
-                    keys += o.keys_verified;
-                    ops += o.acked_ops;
-                }
-            }
-            Err(violations) => {
-                summary(cycles, ops, keys, violations.len());
-                print_points(&points, &tallies);
-                eprintln!("crash-test: violation on the final reopen");
-                return Ok(report_violations(cfg, &violations));
-            }
+        if let Err(violations) = l.verify(cfg)? {
+            report(&l, &tallies, violations.len());
+            eprintln!("crash-test: violation on the final reopen");
+            return Ok(report_violations(cfg, &violations));
         }
     }
-    summary(cycles, ops, keys, 0);
-    print_points(&points, &tallies);
+    report(&l, &tallies, 0);
     Ok(0)
 }
 
@@ -260,7 +220,8 @@ mod tests {
     use super::*;
     use clap::Parser;
 
-    fn cfg(extra: &[&str]) -> Config {
+    /// A crash test's configuration with `extra` flags, unchecked.
+    fn parse(extra: &[&str]) -> Config {
         let mut a = vec![
             "strata stress",
             "--db",
@@ -270,7 +231,12 @@ mod tests {
             "1",
         ];
         a.extend_from_slice(extra);
-        let c = Config::try_parse_from(a).unwrap();
+        Config::try_parse_from(a).unwrap()
+    }
+
+    /// [`parse`], checked.
+    fn cfg(extra: &[&str]) -> Config {
+        let c = parse(extra);
         c.check().unwrap();
         c
     }
@@ -322,18 +288,10 @@ mod tests {
 
     #[test]
     fn bad_point_names_list_the_valid_ones() {
-        let c = Config::try_parse_from([
-            "strata stress",
-            "--db",
-            "d",
-            "--crash-test",
-            "--duration",
-            "1",
-            "--kill-at",
-            "wal.apend",
-        ])
-        .unwrap();
-        let e = c.check().unwrap_err().to_string();
+        let e = parse(&["--kill-at", "wal.apend"])
+            .check()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("wal.apend"), "{e}");
         assert!(
             e.contains("random-point") && e.contains("wal.append"),

@@ -161,20 +161,28 @@ pub(crate) fn computed_findings(plan: &Plan, rows: &[ResultRow]) -> Vec<Statemen
     out
 }
 
+/// Two lines of a chart along its x axis, as a statement compares them:
+/// the points, the repeats of line `a` and of line `b` at each, the lines'
+/// names, and how a point is shown.
+#[derive(Clone, Copy)]
+struct TwoLines<'a> {
+    xs: &'a [String],
+    a: &'a [Vec<f64>],
+    b: &'a [Vec<f64>],
+    la: &'a str,
+    lb: &'a str,
+    disp: &'a dyn Fn(&str) -> String,
+}
+
 /// Where `b` differs from `a` beyond the minimum effect, by the same
 /// one-sided bounds as the verdicts: "b is higher by more than 5% at x1
 /// (b/a 1.20 [1.10, 1.31]); a at x2 (...); within 5% at x3; the repeats
 /// cannot tell at x4 (...)".
-fn beyond_noise(
-    xs: &[String],
-    a: &[Vec<f64>],
-    b: &[Vec<f64>],
-    la: &str,
-    lb: &str,
-    disp: &dyn Fn(&str) -> String,
-) -> String {
+fn beyond_noise(lines: TwoLines<'_>) -> String {
     use crate::judge::verdict::estimate::Side;
     use crate::judge::verdict::kinds::reading::{iv, pair_effects, pct, rel, sides_of};
+    let (xs, a, b) = (lines.xs, lines.a, lines.b);
+    let (la, lb, disp) = (lines.la, lines.lb, lines.disp);
     let m = crate::judge::verdict::DEFAULT_MIN_EFFECT;
     let (scale, eff) = pair_effects(a, b, None);
     let (_, sides) = sides_of(&scale, &eff, m);
@@ -239,16 +247,11 @@ fn and_list(items: &[String]) -> String {
 /// reads it: from some point to the last, the one above by more than the
 /// minimum effect; before it a point where it is not above, and no earlier
 /// point where it is. `None` when the repeats show no such crossing.
-fn crossing(
-    xs: &[String],
-    a: &[Vec<f64>],
-    b: &[Vec<f64>],
-    la: &str,
-    lb: &str,
-    disp: &dyn Fn(&str) -> String,
-) -> Option<String> {
+fn crossing(lines: TwoLines<'_>) -> Option<String> {
     use crate::judge::verdict::kinds::crossing_between;
     use crate::judge::verdict::kinds::reading::{iv, pair_effects, pct, rel};
+    let (xs, a, b) = (lines.xs, lines.a, lines.b);
+    let (la, lb, disp) = (lines.la, lines.lb, lines.disp);
     let m = crate::judge::verdict::DEFAULT_MIN_EFFECT;
     let (scale, eff) = pair_effects(a, b, None);
     // The crossover as the verdict reads one, either way round.
@@ -441,10 +444,18 @@ fn chart_statements(
             // Only differences the repeats show beyond the minimum effect,
             // each with its interval, so that no statement reads as a
             // verdict the data cannot bear.
+            let lines = TwoLines {
+                xs: &xs,
+                a,
+                b,
+                la,
+                lb,
+                disp: &shown,
+            };
             let text = ordered
-                .then(|| crossing(&xs, a, b, la, lb, &shown))
+                .then(|| crossing(lines))
                 .flatten()
-                .unwrap_or_else(|| beyond_noise(&xs, a, b, la, lb, &shown));
+                .unwrap_or_else(|| beyond_noise(lines));
             out.push((format!("{e}, {} ({m}): {text}.", c.title), None));
         }
     }
@@ -499,7 +510,7 @@ fn engines_beyond_noise(a: &[Vec<f64>], b: &[Vec<f64>], la: &str, lb: &str) -> O
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::results::sample_row;
+    use crate::testutil::fill_row;
 
     const SPEC: &str = include_str!("../../testdata/studies/unit-statements.toml");
 
@@ -509,14 +520,7 @@ mod tests {
         let mut out = Vec::new();
         for c in &plan.cells {
             for (i, j) in [0.0, 0.01, -0.01].iter().enumerate() {
-                let mut r = sample_row();
-                r.engine = "strata".into();
-                r.step = "fill".into();
-                r.repeat = i as u32;
-                r.cell = c.labels.clone();
-                r.cell_id = c.id.clone();
-                r.metrics.insert("ops_sec".into(), f(&c.labels) * (1.0 + j));
-                out.push(r);
+                out.push(fill_row(c, i, f(&c.labels) * (1.0 + j)));
             }
         }
         out

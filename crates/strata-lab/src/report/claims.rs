@@ -161,8 +161,9 @@ fn stored_csv(
 /// what the tests of the claim lines read.
 #[cfg(test)]
 pub(crate) mod fixture {
-    use crate::data::results::{sample_row, ResultRow};
+    use crate::data::results::ResultRow;
     use crate::spec::model::Plan;
+    use crate::testutil::fill_row;
 
     const SPEC: &str = include_str!("../../testdata/studies/unit-statements.toml");
 
@@ -186,13 +187,7 @@ pub(crate) mod fixture {
                 100.0
             };
             for (i, j) in [0.0, 0.01, -0.01, 0.0].iter().enumerate() {
-                let mut r = sample_row();
-                r.engine = "strata".into();
-                r.step = "fill".into();
-                r.repeat = i as u32;
-                r.cell = c.labels.clone();
-                r.cell_id = c.id.clone();
-                r.metrics.insert("ops_sec".into(), base * (1.0 + j));
+                let mut r = fill_row(c, i, base * (1.0 + j));
                 if i == 3 {
                     r.ok = false;
                     r.error = Some("exit 1".into());

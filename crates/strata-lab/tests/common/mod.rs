@@ -40,12 +40,17 @@ pub fn fake_bench() -> String {
     )
 }
 
-/// Runs `strata-lab args`, panicking with its output when it fails.
-pub fn lab(args: &[&str]) -> Output {
-    let o = Command::new(LAB)
+/// Runs `strata-lab args`; returns its output whether it fails or not.
+pub fn lab_output(args: &[&str]) -> Output {
+    Command::new(LAB)
         .args(args)
         .output()
-        .expect("run strata-lab");
+        .expect("run strata-lab")
+}
+
+/// Runs `strata-lab args`, panicking with its output when it fails.
+pub fn lab(args: &[&str]) -> Output {
+    let o = lab_output(args);
     if !o.status.success() {
         panic!(
             "strata-lab {args:?} failed\nstdout: {}\nstderr: {}",

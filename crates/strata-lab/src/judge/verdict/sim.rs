@@ -102,7 +102,9 @@ fn cell(rng: &mut StdRng, mean: f64, noise: Noise, drift: &[f64]) -> Vec<f64> {
         .collect()
 }
 
-/// Judges one trial of `kind` with a true relative effect `effect` (0: none).
+/// One simulated configuration: trials of `kind` with `repeats` repeats
+/// per cell drawn with `noise`, a true relative effect `effect` (0: none),
+/// judged against the minimum effect `min_effect`.
 ///
 /// The claims simulated: `ordering` a above b; `crossover` b overtakes a
 /// (b below a by `effect` on the first half, above on the second);
@@ -111,16 +113,44 @@ fn cell(rng: &mut StdRng, mean: f64, noise: Noise, drift: &[f64]) -> Vec<f64> {
 /// last); `argmax` best at the second point (above the others by
 /// `effect`); `parity` a and b equal within m (with `effect`, b is off by
 /// it at every point).
-pub(crate) fn trial(
-    kind: &str,
-    rng: &mut StdRng,
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sim<'a> {
+    kind: &'a str,
     repeats: usize,
     noise: Noise,
     effect: f64,
     min_effect: f64,
-) -> Verdict {
-    let d = draw_trial(kind, rng, repeats, noise, effect);
-    judge_drawn(kind, &d, repeats, min_effect, true)
+}
+
+impl<'a> Sim<'a> {
+    /// The configuration of these figures.
+    pub fn new(kind: &'a str, repeats: usize, noise: Noise, effect: f64, min_effect: f64) -> Self {
+        Sim {
+            kind,
+            repeats,
+            noise,
+            effect,
+            min_effect,
+        }
+    }
+
+    /// Draws `trials` seeded trials and judges each with the blocked
+    /// reading and, when `unpaired`, with every effect unpaired too: the
+    /// rates of each reading.
+    fn rates(&self, trials: usize, unpaired: bool) -> (Rates, Rates) {
+        let (mut with, mut without) = (Rates::default(), Rates::default());
+        for seed in 0..trials as u64 {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let d = draw_trial(self.kind, &mut rng, self.repeats, self.noise, self.effect);
+            let judge =
+                |blocked| judge_drawn(self.kind, &d, self.repeats, self.min_effect, blocked);
+            with.add(judge(true));
+            if unpaired {
+                without.add(judge(false));
+            }
+        }
+        (with, without)
+    }
 }
 
 /// The cells of one trial: `a` and `b` for the kinds that compare two
@@ -276,7 +306,8 @@ fn ab<'a>(
     }
 }
 
-/// Runs `trials` seeded trials of one configuration.
+/// Runs `trials` seeded trials of one configuration with log-normal noise
+/// of coefficient of variation `cv`.
 pub(crate) fn rates(
     kind: &str,
     repeats: usize,
@@ -285,51 +316,19 @@ pub(crate) fn rates(
     min_effect: f64,
     trials: usize,
 ) -> Rates {
-    rates_with(
-        kind,
-        repeats,
-        Noise::LogNormal(cv),
-        effect,
-        min_effect,
-        trials,
-    )
+    let sim = Sim::new(kind, repeats, Noise::LogNormal(cv), effect, min_effect);
+    rates_with(sim, trials)
 }
 
 /// [`rates`] with any kind of noise.
-pub(crate) fn rates_with(
-    kind: &str,
-    repeats: usize,
-    noise: Noise,
-    effect: f64,
-    min_effect: f64,
-    trials: usize,
-) -> Rates {
-    let mut r = Rates::default();
-    for seed in 0..trials as u64 {
-        let mut rng = StdRng::seed_from_u64(seed);
-        r.add(trial(kind, &mut rng, repeats, noise, effect, min_effect));
-    }
-    r
+pub(crate) fn rates_with(sim: Sim<'_>, trials: usize) -> Rates {
+    sim.rates(trials, false).0
 }
 
 /// [`rates_with`] judged both ways on the same draws: with the blocked
 /// reading, and with every effect unpaired.
-pub(crate) fn rates_both(
-    kind: &str,
-    repeats: usize,
-    noise: Noise,
-    effect: f64,
-    min_effect: f64,
-    trials: usize,
-) -> (Rates, Rates) {
-    let (mut with, mut without) = (Rates::default(), Rates::default());
-    for seed in 0..trials as u64 {
-        let mut rng = StdRng::seed_from_u64(seed);
-        let d = draw_trial(kind, &mut rng, repeats, noise, effect);
-        with.add(judge_drawn(kind, &d, repeats, min_effect, true));
-        without.add(judge_drawn(kind, &d, repeats, min_effect, false));
-    }
-    (with, without)
+pub(crate) fn rates_both(sim: Sim<'_>, trials: usize) -> (Rates, Rates) {
+    sim.rates(trials, true)
 }
 
 /// A row's false reproduced, false reversed and found shares from the
@@ -385,11 +384,13 @@ pub(crate) fn table(repeats: &[usize], cvs: &[f64], min_effect: f64, trials: usi
     for kind in KINDS.iter().filter(|k| **k != "parity") {
         for &n in repeats {
             let r = rates_with(
-                kind,
-                n,
-                Noise::TwoValued(TWO_VALUED_HALF_GAP),
-                0.0,
-                min_effect,
+                Sim::new(
+                    kind,
+                    n,
+                    Noise::TwoValued(TWO_VALUED_HALF_GAP),
+                    0.0,
+                    min_effect,
+                ),
                 trials,
             );
             out.push_str(&format!(
@@ -450,9 +451,11 @@ fn blocked_table(min_effect: f64, trials: usize) -> String {
         for n in [3, 10] {
             for &share in DRIFT_SHARES {
                 let noise = Noise::Drift(0.10, share);
-                let (null, null_u) = rates_both(kind, n, noise, 0.0, min_effect, trials);
-                let (real, real_u) =
-                    rates_both(kind, n, noise, 2.0 * min_effect, min_effect, trials);
+                let (null, null_u) = rates_both(Sim::new(kind, n, noise, 0.0, min_effect), trials);
+                let (real, real_u) = rates_both(
+                    Sim::new(kind, n, noise, 2.0 * min_effect, min_effect),
+                    trials,
+                );
                 let (fr, fv, found) = headline(kind, &null, &real);
                 let (_, _, found_u) = headline(kind, &null_u, &real_u);
                 let fd = if *kind == "parity" {
@@ -496,7 +499,7 @@ fn direction_table(min_effect: f64, trials: usize) -> String {
     for kind in ["ordering", "ratio"] {
         for &(cv, label) in DIRECTION_CVS {
             let noise = Noise::LogNormal(cv);
-            let fixed = rates_with(kind, 10, noise, 0.10, min_effect, trials);
+            let fixed = rates_with(Sim::new(kind, 10, noise, 0.10, min_effect), trials);
             let adaptive = adaptive_rates(kind, &plan, noise, 0.10, min_effect, trials);
             let null = adaptive_rates(kind, &plan, noise, 0.0, min_effect, trials);
             out.push_str(&format!(
@@ -551,17 +554,20 @@ mod tests {
             for n in [3, 5, 10] {
                 for share in [0.0, 0.5, 0.8] {
                     let noise = Noise::Drift(0.1, share);
-                    let (null, _) = rates_both(kind, n, noise, 0.0, 0.05, 400);
+                    let (null, _) = rates_both(Sim::new(kind, n, noise, 0.0, 0.05), 400);
                     let at = format!("{kind} n={n} share={share}: {null:?}");
                     assert!(null.share(null.reproduced) < 0.05, "{at}");
                     assert!(null.share(null.reversed) < 0.05, "{at}");
                     assert!(null.share(null.direction) < 0.02, "{at}");
-                    let (b, u) = rates_both(kind, n, noise, 0.10, 0.05, 400);
+                    let (b, u) = rates_both(Sim::new(kind, n, noise, 0.10, 0.05), 400);
                     assert!(b.reproduced >= u.reproduced, "{kind} n={n} {b:?} {u:?}");
                 }
             }
         }
-        let (b, u) = rates_both("ratio", 5, Noise::Drift(0.1, 0.8), 0.10, 0.05, 400);
+        let (b, u) = rates_both(
+            Sim::new("ratio", 5, Noise::Drift(0.1, 0.8), 0.10, 0.05),
+            400,
+        );
         assert!(
             b.share(b.reproduced) > u.share(u.reproduced) + 0.3,
             "{b:?} {u:?}"
@@ -575,7 +581,7 @@ mod tests {
     fn the_direction_of_a_true_ten_percent_effect_is_found() {
         let plan = super::super::power::schedule(3, 20);
         for kind in ["ordering", "ratio"] {
-            let r = rates_with(kind, 10, Noise::LogNormal(0.05), 0.10, 0.05, 400);
+            let r = rates_with(Sim::new(kind, 10, Noise::LogNormal(0.05), 0.10, 0.05), 400);
             assert!(r.share(r.reproduced + r.direction) >= 0.8, "{kind}: {r:?}");
             let a = adaptive_rates(kind, &plan, Noise::LogNormal(0.1), 0.10, 0.05, 400);
             assert!(a.share(a.reproduced + a.direction) >= 0.8, "{kind}: {a:?}");
@@ -604,11 +610,7 @@ mod tests {
         for kind in KINDS.iter().filter(|k| **k != "parity") {
             for n in [2, 3, 5, 10] {
                 let r = rates_with(
-                    kind,
-                    n,
-                    Noise::TwoValued(TWO_VALUED_HALF_GAP),
-                    0.0,
-                    0.05,
+                    Sim::new(kind, n, Noise::TwoValued(TWO_VALUED_HALF_GAP), 0.0, 0.05),
                     400,
                 );
                 let wrong = r.share(r.reproduced + r.reversed);

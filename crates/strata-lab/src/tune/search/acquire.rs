@@ -397,6 +397,7 @@ fn repeat_into(out: &mut Vec<Config>, batch: usize, ranked: &[Config]) {
 mod tests {
     use super::*;
     use crate::tune::search::space::Param;
+    use crate::tune::search::tests::run;
 
     #[test]
     fn normal_cdf_matches_known_values() {
@@ -446,35 +447,17 @@ mod tests {
 
     fn tiny() -> Space {
         Space::new(vec![
-            Param {
-                name: "a".into(),
-                kind: ParamKind::Int {
-                    min: 1,
-                    max: 2,
-                    log: false,
-                },
-            },
-            Param {
-                name: "b".into(),
-                kind: ParamKind::Choice(vec!["x".into(), "y".into()]),
-            },
+            Param::int("a", 1, 2, false),
+            Param::choice("b", &["x", "y"]),
         ])
         .unwrap()
-    }
-
-    fn obs(c: &Config, value: f64) -> Observation {
-        Observation {
-            config: c.clone(),
-            value,
-            feasible: true,
-        }
     }
 
     #[test]
     fn a_small_space_is_searched_exhaustively_then_repeated() {
         let s = tiny();
         let all = s.all_upto(10).unwrap();
-        let mut o = vec![obs(&all[0], 1.0), obs(&all[1], 2.0)];
+        let mut o = vec![run(&all[0], 1.0), run(&all[1], 2.0)];
         let p = propose(&s, &o, 2, 1);
         assert_eq!(p.len(), 2);
         assert!(p.contains(&all[2]) && p.contains(&all[3]), "{p:?}");
@@ -483,8 +466,8 @@ mod tests {
         assert_eq!(p.len(), 3);
         assert_eq!(p.iter().collect::<BTreeSet<_>>().len(), 3);
         assert!(p.contains(&all[2]) && p.contains(&all[3]), "{p:?}");
-        o.push(obs(&all[2], 1.5));
-        o.push(obs(&all[3], 0.5));
+        o.push(run(&all[2], 1.5));
+        o.push(run(&all[3], 0.5));
         // Exhausted: repeats, distinct while the space allows.
         let p = propose(&s, &o, 3, 1);
         assert_eq!(p.len(), 3);
@@ -497,22 +480,8 @@ mod tests {
     #[test]
     fn fallback_gives_unobserved_design_points() {
         let s = Space::new(vec![
-            Param {
-                name: "f".into(),
-                kind: ParamKind::Float {
-                    min: 0.0,
-                    max: 1.0,
-                    log: false,
-                },
-            },
-            Param {
-                name: "g".into(),
-                kind: ParamKind::Float {
-                    min: 1.0,
-                    max: 100.0,
-                    log: true,
-                },
-            },
+            Param::float("f", 0.0, 1.0, false),
+            Param::float("g", 1.0, 100.0, true),
         ])
         .unwrap();
         // Nothing observed: the design itself.
@@ -534,19 +503,11 @@ mod tests {
 
     #[test]
     fn a_batch_is_distinct_and_new() {
-        let s = Space::new(vec![Param {
-            name: "f".into(),
-            kind: ParamKind::Float {
-                min: 0.0,
-                max: 1.0,
-                log: false,
-            },
-        }])
-        .unwrap();
+        let s = Space::new(vec![Param::float("f", 0.0, 1.0, false)]).unwrap();
         let mut o = Vec::new();
         for c in s.initial_design(4, 3) {
             let v: f64 = c["f"].parse().unwrap();
-            o.push(obs(&c, -(v - 0.7) * (v - 0.7)));
+            o.push(run(&c, -(v - 0.7) * (v - 0.7)));
         }
         let p = propose(&s, &o, 4, 3);
         assert_eq!(p.len(), 4);

@@ -189,18 +189,44 @@ fn factor(
     lml.is_finite().then_some((l, alpha, lml))
 }
 
-/// A Gaussian process conditioned on observations.
+/// What a process is conditioned on: the observations, their outputs
+/// standardised, and the hyperparameters.
 #[derive(Clone, Debug)]
-pub(crate) struct Gp {
+struct Conditioning {
+    /// The coordinates of each input group (an option: one coordinate, or
+    /// a choice's one-hot block).
     groups: Vec<Range<usize>>,
+    /// The inputs, in the unit cube.
     x: Vec<Vec<f64>>,
     /// Standardised outputs.
     y: Vec<f64>,
+    /// The mean and standard deviation the outputs were standardised by.
     y_mean: f64,
     y_sd: f64,
+    /// Length scales, signal and noise variance, on the standardised scale.
     hyper: Hyper,
     /// Observations from this one on are noise-free (believed, not run).
     exact_from: usize,
+}
+
+impl Conditioning {
+    /// The process conditioned so; `None` when the covariance of the
+    /// observations is singular.
+    fn factor(self) -> Option<Gp> {
+        let dist = Distances::new(&self.x, &self.groups);
+        let (chol, alpha, _) = factor(&dist, &self.y, &self.hyper, self.exact_from)?;
+        Some(Gp {
+            on: self,
+            chol,
+            alpha,
+        })
+    }
+}
+
+/// A Gaussian process conditioned on observations.
+#[derive(Clone, Debug)]
+pub(crate) struct Gp {
+    on: Conditioning,
     chol: Vec<f64>,
     alpha: Vec<f64>,
 }
@@ -287,34 +313,17 @@ impl Gp {
                 best = (s, theta);
             }
         }
-        let hyper = Hyper::from_log(&best.1, noise);
-        Gp::with_hyper(groups, x, ys, y_mean, y_sd, hyper, n)
-            .ok_or_else(|| anyhow::anyhow!("the covariance of the observations is singular"))
-    }
-
-    /// A process with given hyperparameters and standardisation.
-    fn with_hyper(
-        groups: Vec<Range<usize>>,
-        x: Vec<Vec<f64>>,
-        y: Vec<f64>,
-        y_mean: f64,
-        y_sd: f64,
-        hyper: Hyper,
-        exact_from: usize,
-    ) -> Option<Gp> {
-        let dist = Distances::new(&x, &groups);
-        let (chol, alpha, _) = factor(&dist, &y, &hyper, exact_from)?;
-        Some(Gp {
+        Conditioning {
             groups,
             x,
-            y,
+            y: ys,
             y_mean,
             y_sd,
-            hyper,
-            exact_from,
-            chol,
-            alpha,
-        })
+            hyper: Hyper::from_log(&best.1, noise),
+            exact_from: n,
+        }
+        .factor()
+        .ok_or_else(|| anyhow::anyhow!("the covariance of the observations is singular"))
     }
 
     /// This process also conditioned on noise-free values `ys` at `xs`,
@@ -322,53 +331,44 @@ impl Gp {
     /// is the posterior mean at its point (a "kriging believer"), the mean
     /// stays as it was everywhere and the uncertainty at those points goes.
     pub fn condition(&self, xs: &[Vec<f64>], ys: &[f64]) -> Option<Gp> {
-        let mut x = self.x.clone();
-        x.extend(xs.iter().cloned());
-        let mut y = self.y.clone();
-        y.extend(ys.iter().map(|v| (v - self.y_mean) / self.y_sd));
-        Gp::with_hyper(
-            self.groups.clone(),
-            x,
-            y,
-            self.y_mean,
-            self.y_sd,
-            self.hyper.clone(),
-            self.exact_from,
-        )
+        let mut on = self.on.clone();
+        on.x.extend(xs.iter().cloned());
+        on.y.extend(ys.iter().map(|v| (v - on.y_mean) / on.y_sd));
+        on.factor()
     }
 
     /// Posterior mean and standard deviation of the latent (noise-free)
     /// function at `x`, on the outputs' scale.
     pub fn predict(&self, x: &[f64]) -> (f64, f64) {
-        let n = self.x.len();
-        let inv: Vec<f64> = self.hyper.lengths.iter().map(|l| 1.0 / (l * l)).collect();
-        let k: Vec<f64> = self
-            .x
-            .iter()
-            .map(|xi| {
-                let r2: f64 = group_sq_dists(x, xi, &self.groups)
-                    .iter()
-                    .zip(&inv)
-                    .map(|(d, w)| d * w)
-                    .sum();
-                self.hyper.signal_var * matern52(r2)
-            })
-            .collect();
+        let on = &self.on;
+        let n = on.x.len();
+        let inv: Vec<f64> = on.hyper.lengths.iter().map(|l| 1.0 / (l * l)).collect();
+        let k: Vec<f64> =
+            on.x.iter()
+                .map(|xi| {
+                    let r2: f64 = group_sq_dists(x, xi, &on.groups)
+                        .iter()
+                        .zip(&inv)
+                        .map(|(d, w)| d * w)
+                        .sum();
+                    on.hyper.signal_var * matern52(r2)
+                })
+                .collect();
         let mean: f64 = k.iter().zip(&self.alpha).map(|(a, b)| a * b).sum();
         let v = solve_lower(&self.chol, n, &k);
-        let var = (self.hyper.signal_var - v.iter().map(|a| a * a).sum::<f64>()).max(0.0);
-        (self.y_mean + self.y_sd * mean, self.y_sd * var.sqrt())
+        let var = (on.hyper.signal_var - v.iter().map(|a| a * a).sum::<f64>()).max(0.0);
+        (on.y_mean + on.y_sd * mean, on.y_sd * var.sqrt())
     }
 
     /// The noise standard deviation on the outputs' scale.
     pub fn noise_sd(&self) -> f64 {
-        self.y_sd * self.hyper.noise_var.sqrt()
+        self.on.y_sd * self.on.hyper.noise_var.sqrt()
     }
 
     /// The hyperparameters, on the standardised scale.
     #[cfg(test)]
     pub fn hyper(&self) -> &Hyper {
-        &self.hyper
+        &self.on.hyper
     }
 }
 

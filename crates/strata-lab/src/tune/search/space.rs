@@ -211,6 +211,34 @@ pub(crate) struct Space {
     pub params: Vec<Param>,
 }
 
+/// Shorthands for tests.
+#[cfg(test)]
+impl Param {
+    /// An integer option from `min` to `max`.
+    pub fn int(name: &str, min: i64, max: i64, log: bool) -> Param {
+        Param {
+            name: name.into(),
+            kind: ParamKind::Int { min, max, log },
+        }
+    }
+
+    /// A real option from `min` to `max`.
+    pub fn float(name: &str, min: f64, max: f64, log: bool) -> Param {
+        Param {
+            name: name.into(),
+            kind: ParamKind::Float { min, max, log },
+        }
+    }
+
+    /// An option that takes one of `choices`.
+    pub fn choice(name: &str, choices: &[&str]) -> Param {
+        Param {
+            name: name.into(),
+            kind: ParamKind::Choice(choices.iter().map(|c| c.to_string()).collect()),
+        }
+    }
+}
+
 impl Space {
     /// A space of `params`, checked with [`Space::validate`].
     #[cfg(test)]
@@ -512,44 +540,14 @@ fn min_distance(points: &[Vec<f64>]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn cfg(pairs: &[(&str, &str)]) -> Config {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
+    use crate::tune::search::tests::cfg;
 
     fn space() -> Space {
         Space::new(vec![
-            Param {
-                name: "write_buffer_size".into(),
-                kind: ParamKind::Int {
-                    min: 1 << 20,
-                    max: 1 << 28,
-                    log: true,
-                },
-            },
-            Param {
-                name: "ratio".into(),
-                kind: ParamKind::Float {
-                    min: 0.0,
-                    max: 2.0,
-                    log: false,
-                },
-            },
-            Param {
-                name: "compression".into(),
-                kind: ParamKind::Choice(vec!["none".into(), "lz4".into(), "zstd".into()]),
-            },
-            Param {
-                name: "levels".into(),
-                kind: ParamKind::Int {
-                    min: 1,
-                    max: 7,
-                    log: false,
-                },
-            },
+            Param::int("write_buffer_size", 1 << 20, 1 << 28, true),
+            Param::float("ratio", 0.0, 2.0, false),
+            Param::choice("compression", &["none", "lz4", "zstd"]),
+            Param::int("levels", 1, 7, false),
         ])
         .unwrap()
     }
@@ -769,15 +767,7 @@ mod tests {
         let ratios: BTreeSet<&str> = g.iter().map(|c| c["ratio"].as_str()).collect();
         assert_eq!(ratios, ["0", "1", "2"].into_iter().collect());
         // Rounding repeats are kept once: 7 levels over 1..=3 give 3 values.
-        let small = Space::new(vec![Param {
-            name: "n".into(),
-            kind: ParamKind::Int {
-                min: 1,
-                max: 3,
-                log: false,
-            },
-        }])
-        .unwrap();
+        let small = Space::new(vec![Param::int("n", 1, 3, false)]).unwrap();
         assert_eq!(small.grid(7).len(), 3);
         assert_eq!(small.grid(1), vec![cfg(&[("n", "2")])]);
     }
@@ -785,18 +775,8 @@ mod tests {
     #[test]
     fn all_upto_enumerates_small_finite_spaces_only() {
         let s = Space::new(vec![
-            Param {
-                name: "n".into(),
-                kind: ParamKind::Int {
-                    min: 1,
-                    max: 3,
-                    log: false,
-                },
-            },
-            Param {
-                name: "b".into(),
-                kind: ParamKind::Choice(vec!["true".into(), "false".into()]),
-            },
+            Param::int("n", 1, 3, false),
+            Param::choice("b", &["true", "false"]),
         ])
         .unwrap();
         let all = s.all_upto(100).unwrap();

@@ -5,25 +5,16 @@ use rand::SeedableRng;
 
 use super::*;
 
-fn cfg(pairs: &[(&str, &str)]) -> Config {
+/// The configuration of the `(option, value)` pairs.
+pub(super) fn cfg(pairs: &[(&str, &str)]) -> Config {
     pairs
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect()
 }
 
-fn float(name: &str, min: f64, max: f64) -> Param {
-    Param {
-        name: name.into(),
-        kind: ParamKind::Float {
-            min,
-            max,
-            log: false,
-        },
-    }
-}
-
-fn run(config: &Config, value: f64) -> Observation {
+/// A run of `config` that met the constraints and measured `value`.
+pub(super) fn run(config: &Config, value: f64) -> Observation {
     Observation {
         config: config.clone(),
         value,
@@ -37,19 +28,9 @@ fn run(config: &Config, value: f64) -> Observation {
 /// ln(ops/sec).
 fn mixed_space() -> Space {
     Space::new(vec![
-        Param {
-            name: "write_buffer_size".into(),
-            kind: ParamKind::Int {
-                min: 1 << 20,
-                max: 1 << 28,
-                log: true,
-            },
-        },
-        float("ratio", 0.0, 1.0),
-        Param {
-            name: "compression".into(),
-            kind: ParamKind::Choice(vec!["zstd".into(), "lz4".into()]),
-        },
+        Param::int("write_buffer_size", 1 << 20, 1 << 28, true),
+        Param::float("ratio", 0.0, 1.0, false),
+        Param::choice("compression", &["zstd", "lz4"]),
     ])
     .unwrap()
 }
@@ -177,7 +158,11 @@ fn finds_the_optimum_of_a_noisy_mixed_space_within_fifteen_runs() {
 fn steers_away_from_an_infeasible_best_region() {
     // The unconstrained best is at (0.8, 0.8), but x above 0.6 breaks a
     // constraint: the constrained best is at (0.6, 0.8), 0.04 below.
-    let space = Space::new(vec![float("x", 0.0, 1.0), float("y", 0.0, 1.0)]).unwrap();
+    let space = Space::new(vec![
+        Param::float("x", 0.0, 1.0, false),
+        Param::float("y", 0.0, 1.0, false),
+    ])
+    .unwrap();
     let value = |c: &Config| {
         let x: f64 = c["x"].parse().unwrap();
         let y: f64 = c["y"].parse().unwrap();
@@ -221,7 +206,7 @@ fn steers_away_from_an_infeasible_best_region() {
 
 #[test]
 fn recommends_the_best_posterior_mean_not_the_luckiest_run() {
-    let space = Space::new(vec![float("f", 0.0, 1.0)]).unwrap();
+    let space = Space::new(vec![Param::float("f", 0.0, 1.0, false)]).unwrap();
     let at = |v: &str| cfg(&[("f", v)]);
     let mut obs = Vec::new();
     for v in [1.0, 1.1, 0.9, 1.05, 0.95] {
@@ -250,7 +235,7 @@ fn recommends_the_best_posterior_mean_not_the_luckiest_run() {
 
 #[test]
 fn recommend_needs_a_feasible_run_and_never_picks_an_infeasible_one() {
-    let space = Space::new(vec![float("f", 0.0, 1.0)]).unwrap();
+    let space = Space::new(vec![Param::float("f", 0.0, 1.0, false)]).unwrap();
     let bad = Observation {
         config: cfg(&[("f", "0.5")]),
         value: 10.0,
@@ -268,7 +253,7 @@ fn recommend_needs_a_feasible_run_and_never_picks_an_infeasible_one() {
 
 #[test]
 fn infeasible_runs_make_their_neighbourhood_unlikely_feasible() {
-    let space = Space::new(vec![float("f", 0.0, 1.0)]).unwrap();
+    let space = Space::new(vec![Param::float("f", 0.0, 1.0, false)]).unwrap();
     let mut obs = Vec::new();
     for (v, y) in [("0.1", 1.0), ("0.3", 1.2), ("0.5", 1.4)] {
         obs.push(run(&cfg(&[("f", v)]), y));
