@@ -60,27 +60,13 @@ pub(crate) fn parse_num<T: FromStr>(name: &str, v: &str) -> Result<T> {
         .map_err(|_| Error::InvalidArgument(format!("{name}: cannot parse '{v}' as a number")))
 }
 
-impl OptionValue for bool {
-    fn set_from_str(&mut self, name: &str, v: &str) -> Result<()> {
-        *self = parse_bool(name, v)?;
-        Ok(())
-    }
-    fn to_option_string(&self) -> String {
-        self.to_string()
-    }
-    #[cfg(test)]
-    fn different(&self) -> Self {
-        !*self
-    }
-}
-
-/// Numbers: decimal text, as Rust prints and parses them.
-macro_rules! number_value {
-    ($($t:ty => |$x:ident| $different:expr;)*) => {
+/// Booleans and numbers: text as Rust prints it, read by `$parse`.
+macro_rules! plain_value {
+    ($($t:ty: $parse:ident, |$x:ident| $different:expr;)*) => {
         $(
             impl OptionValue for $t {
                 fn set_from_str(&mut self, name: &str, v: &str) -> Result<()> {
-                    *self = parse_num(name, v)?;
+                    *self = $parse(name, v)?;
                     Ok(())
                 }
                 fn to_option_string(&self) -> String {
@@ -96,12 +82,13 @@ macro_rules! number_value {
     };
 }
 
-number_value! {
-    usize => |x| x ^ 1;
-    u64 => |x| x ^ 1;
-    u32 => |x| x ^ 1;
-    i32 => |x| x ^ 1;
-    f64 => |x| x + 0.5;
+plain_value! {
+    bool: parse_bool, |x| !x;
+    usize: parse_num, |x| x ^ 1;
+    u64: parse_num, |x| x ^ 1;
+    u32: parse_num, |x| x ^ 1;
+    i32: parse_num, |x| x ^ 1;
+    f64: parse_num, |x| x + 0.5;
 }
 
 /// Enums: RocksDB's name of the value (`name()`) out, and whatever the
