@@ -52,8 +52,8 @@ impl InfoLog {
     }
 
     /// Writes each message as a line with one timestamp, in a single write:
-    /// the options dump at open is some 200 lines, and a write for each took
-    /// about a seventh of a small DB's open.
+    /// the options dump at open is some 200 lines, and a write for each
+    /// would be a noticeable part of a small DB's open.
     pub fn log_lines<S: AsRef<str>>(&self, msgs: impl IntoIterator<Item = S>) {
         let mut g = self.file.lock();
         if let Some(f) = g.as_mut() {

@@ -70,12 +70,11 @@ pub fn memtable_full(
 /// is dropped. Not thread-safe: the skiplist's writer lock guards it.
 ///
 /// Its memory is not zeroed, as RocksDB's arena's is not: a caller writes
-/// every byte it will read. Zeroing cost a 1 MiB `memset` (the 64 MiB write
-/// buffer's block) in the write that took a new block: with 4 KB values,
-/// one write in 250 waited 76-170 us for it (0.4% of writes; fillrandom's
-/// P99.9 was 144 us, now 75 us as RocksDB's; docs/benchmarks.md). In
-/// debug builds every block is filled with [`POISON`] instead, so that
-/// tests catch a reader of memory nobody wrote.
+/// every byte it will read. Zeroing would cost a `memset` of a whole block
+/// (1 MiB for a 64 MiB write buffer) in the write that takes a new block,
+/// which shows in the write latency's P99.9. In debug builds every block is
+/// filled with [`POISON`] instead, so that tests catch a reader of memory
+/// nobody wrote.
 pub struct Arena {
     /// The blocks, as raw pointers from `Box::into_raw` that [`Drop`] turns
     /// back into boxes: a `Box` asserts it is the only way to its memory,

@@ -254,9 +254,9 @@ declare_options! {
         /// of a copy; a compressed block is decompressed out of the map.
         /// Checksums are verified when a block is read from the map, not
         /// on a cache hit, as with file reads. Default: true, unlike
-        /// RocksDB (false): on data in the page cache it measured 1.3 to
-        /// 1.6 times the Gets, scans and seeks of `pread` reads
-        /// (docs/design/engine.md, "Table reads"). Does not apply with
+        /// RocksDB (false): on data in the page cache it serves Gets, scans
+        /// and seeks faster than `pread` reads (the measurement is in
+        /// docs/design/engine.md, "Table reads"). Does not apply with
         /// `use_direct_reads`, which reads around the page cache a map
         /// reads through. Only table files are mapped, and the engine never
         /// changes one once written; a table file shortened by another
