@@ -747,3 +747,73 @@ fn merges_refused_on_leveldb() {
 fn merges_refused_on_fjall() {
     merges_refused_on(&crate::engine::fjall_adapter::FjallFactory, "fjall");
 }
+
+/// `--report_interval_seconds` and `--target_ops_per_sec` on Strata: a
+/// paced fill and a paced YCSB mix each report their intervals in the JSON
+/// report (client figures and Strata's own), and `--report_file` holds
+/// db_bench's CSV of the last benchmark.
+#[test]
+fn strata_intervals_in_the_json_report_and_the_csv() {
+    let (dir, db) = temp_db();
+    let json = dir.path().join("r.json");
+    let csv = dir.path().join("report.csv");
+    run_parsed(
+        &StrataFactory,
+        &[
+            &db,
+            &format!("--json_report={}", json.display()),
+            &format!("--report_file={}", csv.display()),
+        ],
+        &format!(
+            "--benchmarks=fillrandom,ycsb_a --num=3000 --reads=3000 --seed=1 \
+             --ycsb_insert_order=ordered --value_size=100 --statistics=1 \
+             --report_interval_seconds=1 --target_ops_per_sec=2000 {SMALL_STRATA}"
+        ),
+    );
+    let v = read_json(&json);
+    for b in v["benchmarks"].as_array().unwrap() {
+        let name = b["name"].as_str().unwrap();
+        assert_eq!(b["target_ops_per_sec"].as_f64(), Some(2000.0), "{name}");
+        let iv = b["intervals"].as_array().unwrap();
+        assert!(iv.len() >= 2, "{name}: {iv:?}");
+        let t: Vec<f64> = iv.iter().map(|i| i["t_end_s"].as_f64().unwrap()).collect();
+        assert!(t.windows(2).all(|w| w[0] < w[1]), "{name}: {t:?}");
+        let ops: u64 = iv.iter().map(|i| i["ops"].as_u64().unwrap()).sum();
+        assert_eq!(ops, b["ops"].as_u64().unwrap(), "{name}");
+        for i in iv {
+            assert!(i["disk_bytes"].as_u64().unwrap() > 0, "{name}: {i}");
+            assert!(i["rss_bytes"].as_u64().unwrap() > 0, "{name}: {i}");
+            assert!(i["l0_files"].is_u64(), "{name}: {i}");
+            assert!(i["pending_compaction_bytes"].is_u64(), "{name}: {i}");
+            assert!(i["stall_micros"].is_u64(), "{name}: {i}");
+        }
+        let peak = iv.iter().map(|i| i["disk_bytes"].as_u64().unwrap()).max();
+        assert!(b["peak_disk_bytes"].as_u64() >= peak, "{name}");
+        assert!(b["peak_rss_bytes"].as_u64().unwrap() > 0, "{name}");
+        assert!(b["behind_schedule_ms"].is_f64(), "{name}");
+    }
+    let ycsb = &v["benchmarks"][1];
+    assert!(
+        ycsb["intervals"][0]["latency"]["read"]["p99_us"]
+            .as_f64()
+            .unwrap()
+            > 0.0
+    );
+    assert!(
+        ycsb["intervals"][0]["latency"]["update"]["count"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+    // The CSV is the last benchmark's: its full intervals, as db_bench rounds
+    // and counts them.
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("secs_elapsed,interval_qps"));
+    let rows: Vec<&str> = lines.collect();
+    let iv = ycsb["intervals"].as_array().unwrap();
+    assert!(!rows.is_empty() && rows.len() <= iv.len(), "{text}");
+    for (k, (row, i)) in rows.iter().zip(iv).enumerate() {
+        assert_eq!(*row, format!("{},{}", k + 1, i["ops"]), "{text}");
+    }
+}

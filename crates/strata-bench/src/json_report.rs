@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::dbbench_text::{CompactionRow, Statistics};
 use crate::dbdir::DiskUsage;
 use crate::runner::BenchResult;
+use crate::sampler::Interval;
 use crate::stats::Latency;
 use crate::sysinfo::ProcessUsage;
 
@@ -90,6 +91,22 @@ pub struct BenchmarkReport {
     pub message: String,
     /// Client latency per op type (`read`, `write`, ...).
     pub latency: BTreeMap<String, LatencyReport>,
+    /// The target rate in force over all threads (`--target_ops_per_sec`,
+    /// or `--ycsb_target_ops_per_sec` on ycsb_*); null: closed loop.
+    pub target_ops_per_sec: Option<f64>,
+    /// The largest DB-directory size sampled during the benchmark (at each
+    /// interval and at the end; without intervals, at the end only).
+    pub peak_disk_bytes: u64,
+    /// The largest resident set size of the bench process sampled (VmRSS,
+    /// at each interval and at the end).
+    pub peak_rss_bytes: u64,
+    /// How far the paced operation stream lagged its schedule at the end
+    /// (at each thread's last completion, the largest over threads); 0.0
+    /// when it kept up or unpaced.
+    pub behind_schedule_ms: f64,
+    /// One element per `--report_interval_seconds` interval, in order
+    /// (empty without it).
+    pub intervals: Vec<Interval>,
 }
 
 /// Write amplification under the two common definitions.
@@ -168,6 +185,11 @@ pub fn benchmark_report(r: &BenchResult) -> BenchmarkReport {
             .iter()
             .map(|(op, l)| (op.name().to_string(), LatencyReport::from(l)))
             .collect(),
+        target_ops_per_sec: r.target_ops_per_sec,
+        peak_disk_bytes: r.peak_disk_bytes,
+        peak_rss_bytes: r.peak_rss_bytes,
+        behind_schedule_ms: r.stats.behind_schedule.as_secs_f64() * 1e3,
+        intervals: r.intervals.clone(),
     }
 }
 

@@ -19,13 +19,17 @@ pub mod distributions;
 pub mod engine;
 pub mod flags;
 pub mod header;
+pub mod intervals;
 pub mod json_report;
 pub mod keygen;
 pub mod mixgraph;
 pub mod options_map;
+pub mod pacer;
 pub mod progress;
+pub mod report_csv;
 pub mod rng;
 pub mod runner;
+pub mod sampler;
 pub mod stats;
 pub mod sysinfo;
 pub mod valuegen;
@@ -34,6 +38,8 @@ pub mod ycsb;
 
 #[cfg(test)]
 mod e2e_tests;
+#[cfg(test)]
+mod interval_tests;
 
 use std::io::Write;
 

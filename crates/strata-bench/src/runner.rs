@@ -13,10 +13,14 @@ use crate::dbbench_text::statistics::format_statistics;
 use crate::dbdir;
 use crate::engine::{explain_open_error, BenchEngine, EngineFactory};
 use crate::flags::Flags;
+use crate::intervals::{Board, Clock};
 use crate::keygen::KeyOrder;
 use crate::options_map::{engine_options, write_options, OptionSetting, WriteOpts};
+use crate::pacer::Pacer;
 use crate::progress::Progress;
+use crate::report_csv::ReportCsv;
 use crate::rng::Random64;
+use crate::sampler::{Interval, Point, Sampler};
 use crate::stats::Stats;
 use crate::workloads::{self, ThreadCtx};
 
@@ -158,6 +162,14 @@ pub struct BenchResult {
     pub threads: usize,
     /// Merged measurements.
     pub stats: Stats,
+    /// The target rate in force over all threads; `None`: closed loop.
+    pub target_ops_per_sec: Option<f64>,
+    /// The largest DB-directory size sampled (at each interval and at the end).
+    pub peak_disk_bytes: u64,
+    /// The largest resident set size of the process sampled.
+    pub peak_rss_bytes: u64,
+    /// The intervals of `--report_interval_seconds` (empty without it).
+    pub intervals: Vec<Interval>,
 }
 
 /// One `strata bench` invocation.
@@ -352,7 +364,27 @@ impl<'a> Runner<'a> {
         key_range: u64,
     ) -> anyhow::Result<BenchResult> {
         let f = &self.flags;
-        let record_latency = f.histogram || !f.json_report.is_empty();
+        let target = f.target_rate(matches!(bench, Bench::Ycsb(_) | Bench::YcsbLoad));
+        // Each client thread paces itself at its share of the rate (the
+        // background writer of readwhilewriting is not a client).
+        let per_thread = target.map_or(0.0, |r| r / f.threads as f64);
+        let sampling = f.report_interval_seconds > 0;
+        let record_latency =
+            f.histogram || !f.json_report.is_empty() || sampling || target.is_some();
+        let csv = if sampling {
+            Some(ReportCsv::create(std::path::Path::new(&f.report_file))?)
+        } else {
+            None
+        };
+        let clock = Clock {
+            start: std::time::Instant::now(),
+            period: std::time::Duration::from_secs(f.report_interval_seconds.max(1)),
+        };
+        let board = Board::new(clock, n);
+        let sampler = sampling.then(|| {
+            let start = Point::take(db.as_ref(), &self.db_path);
+            Sampler::new(&board, db.as_ref(), &self.db_path, start, csv)
+        });
         let seeds: Vec<u64> = (0..n)
             .map(|_| {
                 let seed = self.seed_base.wrapping_add(self.total_thread_count);
@@ -364,6 +396,8 @@ impl<'a> Runner<'a> {
         let readers_done = AtomicBool::new(false);
         let readers_left = std::sync::atomic::AtomicUsize::new(n.saturating_sub(1));
         let outcomes: Vec<anyhow::Result<Stats>> = std::thread::scope(|scope| {
+            let sampling_thread = sampler.as_ref().map(|s| scope.spawn(move || s.run()));
+            let board = &board;
             let handles: Vec<_> = seeds
                 .iter()
                 .enumerate()
@@ -391,6 +425,8 @@ impl<'a> Runner<'a> {
                             stats: Stats::start(record_latency),
                             progress,
                             readers_done,
+                            pacer: Pacer::new(per_thread),
+                            intervals: sampling.then(|| board.recorder(tid)),
                         };
                         let r = match bench {
                             Bench::FillSeq => {
@@ -449,14 +485,23 @@ impl<'a> Runner<'a> {
                     })
                 })
                 .collect();
-            handles
+            let outcomes = handles
                 .into_iter()
                 .map(|h| {
                     h.join()
                         .unwrap_or_else(|_| Err(anyhow::anyhow!("benchmark thread panicked")))
                 })
-                .collect()
+                .collect();
+            if let Some(s) = sampler.as_ref() {
+                s.stop();
+            }
+            if let Some(h) = sampling_thread {
+                let _ = h.join();
+            }
+            outcomes
         });
+        let end = Point::take(db.as_ref(), &self.db_path);
+        let intervals = sampler.map_or_else(Vec::new, |s| s.finish(end));
         let mut merged: Option<Stats> = None;
         let mut counted = 0;
         for outcome in outcomes {
@@ -471,10 +516,16 @@ impl<'a> Runner<'a> {
             }
         }
         let stats = merged.ok_or_else(|| anyhow::anyhow!("no benchmark thread reported"))?;
+        let peak =
+            |f: fn(&Interval) -> u64, at_end: u64| intervals.iter().map(f).fold(at_end, u64::max);
         Ok(BenchResult {
             name: name.to_string(),
             threads: counted,
             stats,
+            target_ops_per_sec: target,
+            peak_disk_bytes: peak(|i| i.disk_bytes, end.disk_bytes),
+            peak_rss_bytes: peak(|i| i.rss_bytes, end.rss_bytes),
+            intervals,
         })
     }
 }

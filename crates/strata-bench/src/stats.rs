@@ -3,7 +3,7 @@
 //! `dbbench_text`'s `result_line`).
 
 use std::collections::BTreeMap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use hdrhistogram::Histogram as Hdr;
 
@@ -64,9 +64,7 @@ impl Latency {
     fn new() -> Self {
         Self {
             buckets: DbBenchHistogram::new(),
-            // 3 significant digits up to 1 hour: cannot fail for these bounds.
-            hdr: Hdr::new_with_bounds(1, 3_600_000_000_000, 3)
-                .unwrap_or_else(|_| Hdr::new(3).unwrap_or_else(|_| unreachable_hdr())),
+            hdr: new_hdr(),
         }
     }
     fn record(&mut self, nanos: u64) {
@@ -78,6 +76,14 @@ impl Latency {
         // Same bounds on both sides: add cannot fail.
         let _ = self.hdr.add(&other.hdr);
     }
+}
+
+/// An empty latency histogram in nanoseconds: 3 significant digits from
+/// 1 ns to 1 hour (longer values are recorded as 1 hour).
+pub fn new_hdr() -> Hdr<u64> {
+    // Cannot fail for these bounds.
+    Hdr::new_with_bounds(1, 3_600_000_000_000, 3)
+        .unwrap_or_else(|_| Hdr::new(3).unwrap_or_else(|_| unreachable_hdr()))
 }
 
 fn unreachable_hdr() -> Hdr<u64> {
@@ -104,6 +110,9 @@ pub struct Stats {
     last_op_finish: Instant,
     /// Excluded from the merged result (the background writer of readwhilewriting).
     pub exclude_from_merge: bool,
+    /// How far the paced operation stream lagged its schedule at the last
+    /// completion (after a merge: the largest over threads); zero unpaced.
+    pub behind_schedule: Duration,
 }
 
 impl Stats {
@@ -121,38 +130,36 @@ impl Stats {
             record_latency,
             last_op_finish: now,
             exclude_from_merge: false,
+            behind_schedule: Duration::ZERO,
         }
     }
 
-    /// Records `n` finished ops of kind `op` (latency since the previous op,
-    /// as db_bench measures it).
-    pub fn finished_ops(&mut self, n: u64, op: OpType) {
-        if self.record_latency {
-            let now = Instant::now();
-            let nanos = now.duration_since(self.last_op_finish).as_nanos() as u64;
-            self.hist
-                .entry(op)
-                .or_insert_with(Latency::new)
-                .record(nanos);
-            self.last_op_finish = now;
-        }
+    /// Records `n` finished ops of kind `op`, timed from the previous op's
+    /// finish as db_bench times them (or from the slot set by
+    /// [`Stats::next_op_starts_at`]); returns when they finished and the
+    /// latency in nanoseconds, when latencies are recorded.
+    pub fn finished_ops(&mut self, n: u64, op: OpType) -> Option<(Instant, u64)> {
         self.done += n;
+        if !self.record_latency {
+            return None;
+        }
+        let now = Instant::now();
+        let nanos = now
+            .saturating_duration_since(self.last_op_finish)
+            .as_nanos() as u64;
+        self.hist
+            .entry(op)
+            .or_insert_with(Latency::new)
+            .record(nanos);
+        self.last_op_finish = now;
+        Some((now, nanos))
     }
 
-    /// Counts one op whose latency runs from `scheduled` (its slot under
-    /// a target rate, so waiting behind a slow op counts as latency) to
-    /// now.
-    pub fn finished_op_from(&mut self, scheduled: Instant, op: OpType) {
-        if self.record_latency {
-            let now = Instant::now();
-            let nanos = now.saturating_duration_since(scheduled).as_nanos() as u64;
-            self.hist
-                .entry(op)
-                .or_insert_with(Latency::new)
-                .record(nanos);
-            self.last_op_finish = now;
-        }
-        self.done += 1;
+    /// Times the next op from `scheduled` (its slot under a target rate,
+    /// so waiting behind a slow op counts as latency) instead of from the
+    /// previous op's finish.
+    pub fn next_op_starts_at(&mut self, scheduled: Instant) {
+        self.last_op_finish = scheduled;
     }
 
     /// Adds bytes for the MB/s figure.
@@ -190,6 +197,7 @@ impl Stats {
         self.seconds += other.seconds;
         self.start = self.start.min(other.start);
         self.finish = self.finish.max(other.finish);
+        self.behind_schedule = self.behind_schedule.max(other.behind_schedule);
         if self.message.is_empty() {
             self.message = other.message.clone();
         }

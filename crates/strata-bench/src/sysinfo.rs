@@ -1,4 +1,5 @@
-//! Process resource usage for the JSON report (getrusage).
+//! Process resource usage for the JSON report (getrusage, and the resident
+//! set size of `/proc/self/status` for the interval samples).
 
 use serde::Serialize;
 
@@ -31,6 +32,27 @@ pub fn process_usage() -> ProcessUsage {
     }
 }
 
+/// The resident set size of this process now (`VmRSS` of
+/// `/proc/self/status`), or, where that file is missing, the peak so far.
+pub fn current_rss_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| vm_rss_bytes(&s))
+        .unwrap_or_else(|| process_usage().peak_rss_bytes)
+}
+
+/// `VmRSS:  1234 kB` of a `/proc/<pid>/status` text, in bytes.
+fn vm_rss_bytes(status: &str) -> Option<u64> {
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: u64 = line["VmRSS:".len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -49,5 +71,15 @@ mod tests {
                 > before.user_cpu_seconds + before.system_cpu_seconds
         );
         assert!(after.peak_rss_bytes > 1 << 20);
+    }
+
+    #[test]
+    fn rss_is_read_from_status() {
+        assert_eq!(
+            vm_rss_bytes("Name:\tx\nVmHWM:\t   900 kB\nVmRSS:\t   812 kB\n"),
+            Some(812 * 1024)
+        );
+        assert_eq!(vm_rss_bytes("Name: x\n"), None);
+        assert!(current_rss_bytes() > 1 << 20);
     }
 }

@@ -7,8 +7,10 @@ use std::time::{Duration as StdDuration, Instant};
 
 use crate::engine::{BatchOp, BenchEngine};
 use crate::flags::Flags;
+use crate::intervals::Recorder;
 use crate::keygen::{generate_key_from_int, KeyGenerator, KeyOrder};
 use crate::options_map::WriteOpts;
+use crate::pacer::Pacer;
 use crate::progress::Progress;
 use crate::rng::Random64;
 use crate::stats::{OpType, Stats};
@@ -34,18 +36,30 @@ pub struct ThreadCtx<'a> {
     pub progress: Progress,
     /// Set when all readers of readwhilewriting are done.
     pub readers_done: &'a AtomicBool,
+    /// Paces the thread's operations (`--target_ops_per_sec`).
+    pub pacer: Pacer,
+    /// Sorts the thread's operations into intervals
+    /// (`--report_interval_seconds`).
+    pub intervals: Option<Recorder<'a>>,
 }
 
 impl ThreadCtx<'_> {
+    /// Counts `n` finished ops of kind `op` (a write batch of `n` keys is
+    /// timed as one); under a target rate, then waits for the next op's
+    /// slot, from which that op is timed.
     pub(crate) fn finished(&mut self, n: u64, op: OpType) {
-        self.stats.finished_ops(n, op);
-        self.progress.tick(self.stats.done);
-    }
-
-    /// Counts one op timed from its scheduled start (YCSB under a target
-    /// rate; the op's own start otherwise).
-    pub(crate) fn finish_from(&mut self, scheduled: Instant, op: OpType) {
-        self.stats.finished_op_from(scheduled, op);
+        if let Some((now, nanos)) = self.stats.finished_ops(n, op) {
+            self.pacer.done(n);
+            let behind = self.pacer.behind(now);
+            self.stats.behind_schedule = behind;
+            if let Some(r) = self.intervals.as_mut() {
+                r.record(now, nanos, n, op, behind);
+            }
+            if self.pacer.is_paced() {
+                let slot = self.pacer.wait();
+                self.stats.next_op_starts_at(slot);
+            }
+        }
         self.progress.tick(self.stats.done);
     }
 
@@ -689,6 +703,8 @@ pub fn read_hot_cold(ctx: &mut ThreadCtx<'_>, hot: bool) -> anyhow::Result<()> {
 pub fn background_writer(ctx: &mut ThreadCtx<'_>) -> anyhow::Result<()> {
     let f = ctx.flags;
     ctx.stats.exclude_from_merge = true;
+    // Not a client of the benchmark: neither in its intervals nor paced.
+    ctx.intervals = None;
     let mut values = ValueGenerator::new(f.compression_ratio, f.value_size);
     let mut key = vec![0u8; f.key_size];
     let mut limiter = RateLimit::new(f.benchmark_write_rate_limit);

@@ -24,19 +24,19 @@
 //! Flags: `--ycsb_request_distribution` (zipfian, uniform or latest; each
 //! workload's own when empty), `--ycsb_zipfian_constant` (0.99),
 //! `--ycsb_max_scan_length` (100), `--ycsb_target_ops_per_sec` (0: as fast
-//! as possible). Operations per thread come from `--reads` (or `--num` when
+//! as possible; the older name of `--target_ops_per_sec`, which paces every
+//! benchmark). Operations per thread come from `--reads` (or `--num` when
 //! negative) or `--duration`. With a target rate each thread schedules its
 //! operations at even intervals and every latency is measured from the
 //! operation's scheduled start, so a stall that delays later operations
-//! shows in their latencies (no coordinated omission). The latency
+//! shows in their latencies (no coordinated omission; see
+//! [`crate::pacer`]). The latency
 //! histograms are per operation type: read, update, insert, scan and
 //! readmodifywrite.
 //!
 //! With several threads each inserts its own new keys (thread `t` takes
 //! `num + t`, `num + t + threads`, ...), and `latest` counts back from the
 //! thread's own newest record.
-
-use std::time::{Duration as StdDuration, Instant};
 
 use crate::distributions::latest::SkewedLatest;
 use crate::distributions::next_unit;
@@ -284,43 +284,6 @@ impl KeyChooser {
     }
 }
 
-/// Paces a thread at a target rate and gives each operation's scheduled
-/// start (its start now when unthrottled). The last 150 us before a slot
-/// are spun, not slept, so the pacing itself adds no latency.
-struct Pacer {
-    interval: Option<StdDuration>,
-    next: Instant,
-}
-
-impl Pacer {
-    fn new(ops_per_sec: f64) -> Self {
-        Self {
-            interval: (ops_per_sec > 0.0).then(|| StdDuration::from_secs_f64(1.0 / ops_per_sec)),
-            next: Instant::now(),
-        }
-    }
-
-    /// Waits for the next operation's slot; returns its scheduled start.
-    fn wait(&mut self) -> Instant {
-        let Some(step) = self.interval else {
-            return Instant::now();
-        };
-        let due = self.next;
-        // Sleep overshoots by tens of microseconds, which would count as
-        // latency: sleep to just short of the slot, then spin to it.
-        const SPIN: StdDuration = StdDuration::from_micros(150);
-        let now = Instant::now();
-        if due > now + SPIN {
-            std::thread::sleep(due - now - SPIN);
-        }
-        while Instant::now() < due {
-            std::hint::spin_loop();
-        }
-        self.next = due + step;
-        due
-    }
-}
-
 fn op_type(op: Op) -> OpType {
     match op {
         Op::Read => OpType::Read,
@@ -338,19 +301,17 @@ pub fn load(ctx: &mut ThreadCtx<'_>, threads: usize) -> anyhow::Result<()> {
     let y = YcsbFlags::from_flags(f).map_err(anyhow::Error::msg)?;
     let mut values = ValueGenerator::new(f.compression_ratio, y.record_size);
     let mut key = vec![0u8; f.key_size];
-    let mut pacer = Pacer::new(y.target_ops_per_sec / threads.max(1) as f64);
     let mut bytes = 0u64;
     let num = u64::try_from(f.num).unwrap_or(0);
     let mut k = ctx.tid as u64;
     while k < num {
-        let start = pacer.wait();
         record_key(k, y.hashed, &mut key);
         let v = values.generate(y.record_size);
         ctx.db
             .put(&key, v, ctx.wo)
             .map_err(|e| anyhow::anyhow!("put error: {e:#}"))?;
         bytes += (key.len() + v.len()) as u64;
-        ctx.finish_from(start, OpType::Insert);
+        ctx.finished(1, OpType::Insert);
         k += threads.max(1) as u64;
     }
     ctx.stats.add_bytes(bytes);
@@ -379,14 +340,12 @@ pub fn run(ctx: &mut ThreadCtx<'_>, w: Workload, threads: usize) -> anyhow::Resu
     let mut values = ValueGenerator::new(f.compression_ratio, y.record_size);
     let mut key = vec![0u8; f.key_size];
     let mut duration = Duration::new(f.duration, ops);
-    let mut pacer = Pacer::new(y.target_ops_per_sec / threads as f64);
     let mut last = records - 1;
     let mut next_insert = records + ctx.tid as u64;
     let [mut reads, mut updates, mut inserts, mut scans, mut rmws, mut found] = [0u64; 6];
     let mut bytes = 0u64;
     while !duration.done(1) {
         let op = mix.pick(next_unit(&mut ctx.rand));
-        let start = pacer.wait();
         match op {
             Op::Insert => {
                 record_key(next_insert, y.hashed, &mut key);
@@ -427,7 +386,7 @@ pub fn run(ctx: &mut ThreadCtx<'_>, w: Workload, threads: usize) -> anyhow::Resu
                 }
             }
         }
-        ctx.finish_from(start, op_type(op));
+        ctx.finished(1, op_type(op));
     }
     ctx.stats.add_bytes(bytes);
     ctx.stats.add_message(&format!(
@@ -481,22 +440,6 @@ mod tests {
         for _ in 0..10_000 {
             assert!(c.next(&mut rng, 999) <= 999);
         }
-    }
-
-    #[test]
-    fn a_paced_thread_keeps_its_schedule() {
-        let mut p = Pacer::new(2000.0);
-        let first = p.wait();
-        let mut prev = first;
-        for _ in 0..20 {
-            let s = p.wait();
-            assert_eq!(s - prev, StdDuration::from_micros(500));
-            prev = s;
-        }
-        // Scheduled starts run on from the first, not from when each
-        // operation happened to begin.
-        assert_eq!(prev - first, StdDuration::from_millis(10));
-        assert!(Instant::now() >= prev);
     }
 
     /// The `name:count` field of `bench`'s result line.

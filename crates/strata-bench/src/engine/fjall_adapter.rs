@@ -391,6 +391,14 @@ impl BenchEngine for FjallEngine {
     fn statistics_dump(&self) -> Option<String> {
         None
     }
+    fn sample(&self) -> super::EngineSample {
+        // fjall's API gives its level 0 tables, not stall time or
+        // compaction debt.
+        super::EngineSample {
+            l0_files: self.ks.tree.level_table_count(0).map(|n| n as u64),
+            ..super::EngineSample::default()
+        }
+    }
 }
 
 /// A cursor over fjall's double-ended iterators: forward from a seek, or

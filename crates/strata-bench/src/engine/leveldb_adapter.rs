@@ -484,6 +484,15 @@ impl BenchEngine for LevelDbEngine {
     fn statistics_dump(&self) -> Option<String> {
         None
     }
+    fn sample(&self) -> super::EngineSample {
+        // LevelDB reports no stall time and no compaction debt.
+        super::EngineSample {
+            l0_files: self
+                .raw_property("leveldb.num-files-at-level0")
+                .and_then(|v| v.trim().parse().ok()),
+            ..super::EngineSample::default()
+        }
+    }
 }
 
 struct LevelDbIter<'a> {

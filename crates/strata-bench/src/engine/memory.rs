@@ -2,9 +2,11 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
 
-use super::{BatchOp, BenchEngine, BenchIter, EngineFactory, Move};
+use super::{BatchOp, BenchEngine, BenchIter, EngineFactory, EngineSample, Move};
 use crate::options_map::{OptionSetting, WriteOpts};
 
 /// Shared map per path, so reopening sees earlier data (like a real DB).
@@ -14,12 +16,17 @@ pub struct MemoryFactory {
     pub dbs: Mutex<BTreeMap<std::path::PathBuf, Arc<MemoryEngine>>>,
     /// Option names the double refuses, to test unsupported-flag errors.
     pub unsupported: Vec<&'static str>,
+    /// A write stall to simulate: every `.0`-th put sleeps `.1`.
+    pub stall: Option<(u64, Duration)>,
 }
 
 /// The in-memory engine.
 #[derive(Default)]
 pub struct MemoryEngine {
     map: RwLock<BTreeMap<Vec<u8>, Vec<u8>>>,
+    stall: Option<(u64, Duration)>,
+    puts: AtomicU64,
+    stalled_micros: AtomicU64,
 }
 
 impl EngineFactory for MemoryFactory {
@@ -45,7 +52,15 @@ impl EngineFactory for MemoryFactory {
             dbs.remove(path);
             std::fs::write(path.join("CURRENT"), b"MANIFEST-000001\n")?;
         }
-        let db = dbs.entry(path.to_path_buf()).or_default().clone();
+        let db = dbs
+            .entry(path.to_path_buf())
+            .or_insert_with(|| {
+                Arc::new(MemoryEngine {
+                    stall: self.stall,
+                    ..MemoryEngine::default()
+                })
+            })
+            .clone();
         Ok(db)
     }
 }
@@ -58,6 +73,13 @@ impl BenchEngine for MemoryEngine {
     fn put(&self, key: &[u8], value: &[u8], wo: WriteOpts) -> anyhow::Result<()> {
         if wo.sync && wo.disable_wal {
             anyhow::bail!("Invalid argument: Sync writes has to enable WAL.");
+        }
+        if let Some((every, pause)) = self.stall {
+            if (self.puts.fetch_add(1, Ordering::Relaxed) + 1).is_multiple_of(every.max(1)) {
+                std::thread::sleep(pause);
+                self.stalled_micros
+                    .fetch_add(pause.as_micros() as u64, Ordering::Relaxed);
+            }
         }
         self.map
             .write()
@@ -128,6 +150,13 @@ impl BenchEngine for MemoryEngine {
                 Some("Level Files Size(MB)\n--------------------\n  0        0        0\n".into())
             }
             _ => None,
+        }
+    }
+    fn sample(&self) -> EngineSample {
+        EngineSample {
+            l0_files: Some(0),
+            pending_compaction_bytes: None,
+            stall_micros: Some(self.stalled_micros.load(Ordering::Relaxed)),
         }
     }
     fn statistics_dump(&self) -> Option<String> {

@@ -93,6 +93,42 @@ pub trait BenchIter {
     }
 }
 
+/// Engine figures sampled at the end of each interval of a benchmark
+/// (`--report_interval_seconds`); `None` where the engine reports none.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EngineSample {
+    /// Files in level 0 (`rocksdb.num-files-at-level0`,
+    /// `leveldb.num-files-at-level0`, fjall's level 0 tables).
+    pub l0_files: Option<u64>,
+    /// Bytes compaction must rewrite to bring every level within its
+    /// target (`rocksdb.estimate-pending-compaction-bytes`).
+    pub pending_compaction_bytes: Option<u64>,
+    /// Microseconds writers were stalled since the DB opened (the ticker
+    /// `rocksdb.stall.micros`, so only with `--statistics`).
+    pub stall_micros: Option<u64>,
+}
+
+/// A property as an unsigned number.
+pub fn int_property(db: &dyn BenchEngine, name: &str) -> Option<u64> {
+    db.property(name)?.trim().parse().ok()
+}
+
+/// An [`EngineSample`] from RocksDB's property names and the
+/// `rocksdb.stall.micros` ticker of the statistics dump (for an engine
+/// that has those names but no cheaper way to them).
+pub fn sample_by_rocksdb_names(db: &dyn BenchEngine) -> EngineSample {
+    EngineSample {
+        l0_files: int_property(db, "rocksdb.num-files-at-level0"),
+        pending_compaction_bytes: int_property(db, "rocksdb.estimate-pending-compaction-bytes"),
+        stall_micros: db.statistics_dump().and_then(|d| {
+            crate::dbbench_text::parse_statistics(&d)
+                .tickers
+                .get("rocksdb.stall.micros")
+                .copied()
+        }),
+    }
+}
+
 /// An open database, shared by all benchmark threads.
 pub trait BenchEngine: Send + Sync {
     /// Inserts or overwrites one key.
@@ -143,6 +179,12 @@ pub trait BenchEngine: Send + Sync {
     fn property(&self, name: &str) -> Option<String>;
     /// The body of the `STATISTICS:` dump, if statistics are enabled.
     fn statistics_dump(&self) -> Option<String>;
+    /// The figures the interval sampler reads (cheap: called once an
+    /// interval while the benchmark runs). An engine without any keeps
+    /// this default.
+    fn sample(&self) -> EngineSample {
+        EngineSample::default()
+    }
 }
 
 /// Opens and destroys databases of one engine.

@@ -503,6 +503,9 @@ impl BenchEngine for RocksDbEngine {
     fn statistics_dump(&self) -> Option<String> {
         self.opts.get_statistics()
     }
+    fn sample(&self) -> super::EngineSample {
+        super::sample_by_rocksdb_names(self)
+    }
 }
 
 struct RocksIter<'a> {

@@ -14,7 +14,7 @@ use strata::DbIterator;
 use strata::{ColumnFamily, Db, Options, ReadOptions, WriteBatch, WriteOptions};
 
 use super::families::{split, FamilyLayout};
-use super::{BatchOp, BenchEngine, BenchIter, EngineFactory, Move};
+use super::{BatchOp, BenchEngine, BenchIter, EngineFactory, EngineSample, Move};
 use crate::options_map::{OptionSetting, WriteOpts};
 
 /// Opens Strata databases.
@@ -208,6 +208,23 @@ impl BenchEngine for StrataEngine {
     }
     fn statistics_dump(&self) -> Option<String> {
         self.db.statistics().map(|s| s.to_string())
+    }
+    fn sample(&self) -> EngineSample {
+        // Summed over the families (one unless a layout splits the keys).
+        let sum = |name: &str| -> Option<u64> {
+            self.families
+                .iter()
+                .map(|cf| self.db.property_cf(cf, name)?.trim().parse::<u64>().ok())
+                .sum()
+        };
+        EngineSample {
+            l0_files: sum("rocksdb.num-files-at-level0"),
+            pending_compaction_bytes: sum("rocksdb.estimate-pending-compaction-bytes"),
+            stall_micros: self
+                .db
+                .statistics()
+                .map(|s| s.ticker(strata::stats::Ticker::StallMicros)),
+        }
     }
 }
 

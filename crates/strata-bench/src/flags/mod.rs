@@ -173,6 +173,16 @@ pub struct Flags {
     pub engine: String,
     /// `--json_report` path (empty: none)
     pub json_report: String,
+    /// `--report_interval_seconds`: sample every this many seconds while a
+    /// benchmark runs (0: off)
+    pub report_interval_seconds: u64,
+    /// `--report_file`: the CSV of the samples
+    pub report_file: String,
+    /// `--target_ops_per_sec` over all threads (0: closed loop)
+    pub target_ops_per_sec: f64,
+    /// `--ycsb_target_ops_per_sec`: the older name of the target rate, for
+    /// the ycsb_* benchmarks only (checked by `ycsb::YcsbFlags`)
+    pub ycsb_target_ops_per_sec: f64,
 }
 
 fn bad(name: &str, value: &str, why: &str) -> FlagError {
@@ -320,6 +330,29 @@ impl Flags {
                 return Err(bad(n, values.raw(n), "needs --hot_cold_families=true"));
             }
         }
+        let report_interval_seconds =
+            u64::try_from(int("report_interval_seconds")).map_err(|_| {
+                bad(
+                    "report_interval_seconds",
+                    values.raw("report_interval_seconds"),
+                    "must not be negative",
+                )
+            })?;
+        let target_ops_per_sec = float("target_ops_per_sec");
+        if !(target_ops_per_sec >= 0.0 && target_ops_per_sec.is_finite()) {
+            return Err(bad(
+                "target_ops_per_sec",
+                values.raw("target_ops_per_sec"),
+                "must be a number >= 0",
+            ));
+        }
+        if values.was_given("target_ops_per_sec") && values.was_given("ycsb_target_ops_per_sec") {
+            return Err(FlagError(
+                "--target_ops_per_sec and --ycsb_target_ops_per_sec both set the target rate \
+                 (--ycsb_target_ops_per_sec is its older name, for ycsb_* only): give one"
+                    .into(),
+            ));
+        }
         let engine = values.raw("engine").to_string();
         if !ENGINES.contains(&engine.as_str()) {
             return Err(bad(
@@ -377,6 +410,10 @@ impl Flags {
             benchmark_write_rate_limit: uint("benchmark_write_rate_limit"),
             engine,
             json_report: values.raw("json_report").to_string(),
+            report_interval_seconds,
+            report_file: values.raw("report_file").to_string(),
+            target_ops_per_sec,
+            ycsb_target_ops_per_sec: float("ycsb_target_ops_per_sec"),
             values,
         };
         if flags.num < 0 {
@@ -427,6 +464,18 @@ impl Flags {
         };
         u64::try_from(v).unwrap_or(0).max(1)
     }
+    /// The target rate over all threads of a benchmark (`ycsb`: one of the
+    /// ycsb_* benchmarks): `--target_ops_per_sec`, or on ycsb_*
+    /// `--ycsb_target_ops_per_sec`; `None`: closed loop.
+    pub fn target_rate(&self, ycsb: bool) -> Option<f64> {
+        let r = if self.target_ops_per_sec > 0.0 || !ycsb {
+            self.target_ops_per_sec
+        } else {
+            self.ycsb_target_ops_per_sec
+        };
+        (r > 0.0 && r.is_finite()).then_some(r)
+    }
+
     /// Key range: `--num` as unsigned, at least 1 (avoids a modulo by zero).
     pub fn key_range(&self) -> u64 {
         u64::try_from(self.num).unwrap_or(0).max(1)
@@ -487,6 +536,39 @@ mod tests {
             ("uint64add", 10)
         );
         assert!(flags(&["--mergereadpercent=101"]).is_err());
+    }
+
+    #[test]
+    fn target_rate_and_report_flags() {
+        let f = flags(&[]).unwrap();
+        assert_eq!((f.target_rate(false), f.target_rate(true)), (None, None));
+        assert_eq!(
+            (f.report_interval_seconds, f.report_file.as_str()),
+            (0, "report.csv")
+        );
+        let f = flags(&["--target_ops_per_sec=500"]).unwrap();
+        assert_eq!(
+            (f.target_rate(false), f.target_rate(true)),
+            (Some(500.0), Some(500.0))
+        );
+        let f = flags(&["--ycsb_target_ops_per_sec=70"]).unwrap();
+        assert_eq!(
+            (f.target_rate(false), f.target_rate(true)),
+            (None, Some(70.0))
+        );
+        let e = flags(&["--target_ops_per_sec=5", "--ycsb_target_ops_per_sec=5"]).unwrap_err();
+        assert!(
+            e.0.contains("--target_ops_per_sec") && e.0.contains("--ycsb_target_ops_per_sec"),
+            "{}",
+            e.0
+        );
+        assert!(flags(&["--target_ops_per_sec=-1"]).is_err());
+        assert!(flags(&["--report_interval_seconds=-1"]).is_err());
+        let f = flags(&["--report_interval_seconds=2", "--report_file=/x/r.csv"]).unwrap();
+        assert_eq!(
+            (f.report_interval_seconds, f.report_file.as_str()),
+            (2, "/x/r.csv")
+        );
     }
 
     #[test]

@@ -178,6 +178,18 @@ pub static FLAGS: &[FlagSpec] = &[
         "Report stats every N seconds. Overrides stats_interval when both are > 0",
     ),
     f(
+        "report_interval_seconds",
+        I64,
+        "0",
+        "If greater than zero, it will write simple stats in CSV format to --report_file every N seconds",
+    ),
+    f(
+        "report_file",
+        Str,
+        "report.csv",
+        "Filename where some simple stats are reported to (if --report_interval_seconds is bigger than 0)",
+    ),
+    f(
         "bloom_bits",
         I32,
         "-1",
@@ -719,6 +731,12 @@ pub static FLAGS: &[FlagSpec] = &[
         Str,
         "",
         "[strata] Write every figure of the run to this path as JSON (schema in docs/strata-bench.md)",
+    ),
+    f(
+        "target_ops_per_sec",
+        F64,
+        "0",
+        "[strata] Target rate of every benchmark over all threads, each thread paced at its share (0: closed loop, as fast as possible); latencies then count from each op's scheduled start",
     ),
     f(
         "ycsb_request_distribution",
