@@ -40,3 +40,18 @@ pub(crate) fn rows_of(engine: &str, metric: &str, values: &[f64]) -> Vec<ResultR
         })
         .collect()
 }
+
+/// Asserts that each `(from, to, want)` edit of `base` (its first `from`
+/// replaced by `to`) is refused by `parse` with an error containing `want`.
+pub(crate) fn assert_refused<T>(
+    base: &str,
+    cases: &[(&str, &str, &str)],
+    parse: impl Fn(&str) -> anyhow::Result<T>,
+) {
+    for (from, to, want) in cases {
+        let text = base.replacen(from, to, 1);
+        assert_ne!(text, base, "{from}");
+        let e = parse(&text).map(|_| ()).unwrap_err().to_string();
+        assert!(e.contains(want), "{from} -> {to}: {e}");
+    }
+}
