@@ -222,6 +222,25 @@ fn plan_tune(text: &str, path: &Path) -> bool {
     true
 }
 
+/// Parses a capacity file and plans it at each scale with the search's
+/// flags on the mix; an error must name the file.
+fn plan_capacity(text: &str, path: &Path) -> bool {
+    let cap = match crate::capacity::spec::parse(text, path) {
+        Ok(c) => c,
+        Err(e) => return names_file(&e, path),
+    };
+    let _ = cap.configs();
+    let study = cap.as_study();
+    let scales: Vec<String> = study.spec.scales.keys().cloned().collect();
+    for scale in scales {
+        if let Ok(plan) = expand_with(&study, &scale, Some(1), None, &[]) {
+            plan_commands(&plan);
+            let _ = crate::capacity::driver::live_bytes(&plan, &Default::default());
+        }
+    }
+    true
+}
+
 fn shipped(dir: &str) -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
@@ -297,6 +316,11 @@ fn mutated_study_files_plan_or_fail_cleanly() {
 #[test]
 fn mutated_tuning_files_plan_or_fail_cleanly() {
     mutants_never_panic("tunes", per_file(), plan_tune);
+}
+
+#[test]
+fn mutated_capacity_files_plan_or_fail_cleanly() {
+    mutants_never_panic("studies/capacity", per_file(), plan_capacity);
 }
 
 #[test]

@@ -82,7 +82,7 @@ fn ycsb_a_finds_each_engines_rate_and_what_binds_and_draws_the_boundary() {
     assert_contains(&md, "| engine | config | sustainable ops/s |");
     assert_contains(&md, "| 0 | closed loop | closed-loop probe |");
     for e in ["strata", "rocksdb"] {
-        for s in ["ops", "p99", "stall", "l0", "pending", "disk"] {
+        for s in ["ops", "p99", "stall", "l0", "pending", "disk", "rss"] {
             let stem = dir.join("charts").join(format!("{e}-default-{s}"));
             assert_png(&stem.with_extension("png"));
             let texts = svg_texts(&stem.with_extension("svg"));
@@ -165,6 +165,16 @@ fn study_3s_buffers_meet_its_limits_or_are_bound_by_memory() {
     let l = line(&stdout, "strata / wb512m");
     assert_contains(l, "sustains less than");
     assert_contains(l, "; memory (peak RSS");
+    let dir = out.join("capacity-write_buffer-quick/charts");
+    let texts = svg_texts(&dir.join("strata-wb512m-rss.svg"));
+    assert!(
+        texts.iter().any(|t| t == "limit of the objective"),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t == "first fail at 1300 ops/s"),
+        "{texts:?}"
+    );
 }
 
 /// The report of a fixed search, byte for byte: the first screen's answer

@@ -1,5 +1,6 @@
 //! The time-series charts of a capacity search: one metric per chart
-//! (throughput, P99, stall, L0 files, pending compaction bytes, disk use)
+//! (throughput, P99, stall, L0 files, pending compaction bytes, disk use,
+//! resident memory)
 //! over the seconds of the mix, for the last passing and the first failing
 //! rate of one engine and configuration, with the end of the warm-up and
 //! the objective's limit where it has one; written as SVG and PNG.
@@ -27,16 +28,19 @@ pub(crate) enum Series {
     Pending,
     /// Disk use (MB).
     Disk,
+    /// Resident memory of the bench (MB).
+    Rss,
 }
 
 /// Every series, in the report's order.
-pub(crate) const ALL: [Series; 6] = [
+pub(crate) const ALL: [Series; 7] = [
     Series::Throughput,
     Series::P99,
     Series::Stall,
     Series::L0,
     Series::Pending,
     Series::Disk,
+    Series::Rss,
 ];
 
 impl Series {
@@ -49,6 +53,7 @@ impl Series {
             Series::L0 => "l0",
             Series::Pending => "pending",
             Series::Disk => "disk",
+            Series::Rss => "rss",
         }
     }
 
@@ -61,6 +66,7 @@ impl Series {
             Series::L0 => "L0 files",
             Series::Pending => "pending compaction (MB)",
             Series::Disk => "disk use (MB)",
+            Series::Rss => "resident memory (MB)",
         }
     }
 
@@ -73,6 +79,7 @@ impl Series {
             Series::L0 => i.l0_files,
             Series::Pending => i.pending_compaction_bytes.map(|b| b / 1e6),
             Series::Disk => i.disk_bytes.map(|b| b / 1e6),
+            Series::Rss => i.rss_bytes.map(|b| b / 1e6),
         }
     }
 }
@@ -231,6 +238,7 @@ mod tests {
             l0_files: Some(4.0),
             pending_compaction_bytes: Some(2e6),
             disk_bytes: Some(5e6),
+            rss_bytes: Some(7e6),
             ..Interval::default()
         };
         let got: Vec<Option<f64>> = ALL.iter().map(|s| s.value(&i)).collect();
@@ -242,7 +250,8 @@ mod tests {
                 Some(9.0),
                 Some(4.0),
                 Some(2.0),
-                Some(5.0)
+                Some(5.0),
+                Some(7.0)
             ]
         );
         let mix = Benchmark {

@@ -9,7 +9,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::capacity::chart::{self, Run, Series, ALL};
-use crate::capacity::driver::{observations, probe_rate, read_meta};
+use crate::capacity::driver::{
+    live_bytes, observations, plan_of, probe_rate, read_meta, CapacityOptions,
+};
 use crate::capacity::samples::{read_mix, Benchmark};
 use crate::capacity::search::{answer, Answer, Kind, Params, Tally};
 use crate::capacity::slo::{Judgement, Limit};
@@ -93,6 +95,7 @@ struct Loaded {
     cap: LoadedCapacity,
     log: Vec<Trial>,
     scale: String,
+    set: Vec<(String, String)>,
 }
 
 fn summarize(l: &Loaded, engine: &str, config: &str) -> Summary {
@@ -334,10 +337,14 @@ fn boundary_runs(l: &Loaded, s: &Summary) -> Vec<(String, bool, Benchmark)> {
     out
 }
 
-fn limit_of(s: Series, slo: &Slo) -> Option<f64> {
+/// The objective's limit on series `s`, in its unit; `live_mb` is the
+/// configuration's live data.
+fn limit_of(s: Series, slo: &Slo, live_mb: f64) -> Option<f64> {
     match s {
         Series::P99 => slo.p99_us,
         Series::Stall => slo.max_stall_ms,
+        Series::Disk => slo.max_space_amp.map(|a| a * live_mb),
+        Series::Rss => slo.max_rss_mb,
         _ => None,
     }
 }
@@ -362,6 +369,20 @@ fn charts(l: &Loaded, s: &Summary) -> anyhow::Result<Vec<Block>> {
         .get(&l.scale)
         .map(|w| w.warmup_seconds as f64)
         .unwrap_or(0.0);
+    let live_mb = l
+        .cap
+        .configs()
+        .iter()
+        .find(|c| c.name == s.config)
+        .and_then(|c| {
+            let o = CapacityOptions {
+                scale: l.scale.clone(),
+                set: l.set.clone(),
+                ..CapacityOptions::default()
+            };
+            Some(live_bytes(&plan_of(&l.cap, &o).ok()?, &c.flags) / 1e6)
+        })
+        .unwrap_or(0.0);
     let cdir = l.dir.join("charts");
     std::fs::create_dir_all(&cdir)?;
     let mut blocks = Vec::new();
@@ -379,7 +400,7 @@ fn charts(l: &Loaded, s: &Summary) -> anyhow::Result<Vec<Block>> {
             series,
             &drawn,
             warmup,
-            limit_of(series, &l.cap.spec.slo),
+            limit_of(series, &l.cap.spec.slo, live_mb),
         )?;
         blocks.push(Block::Chart(id, title));
     }
@@ -436,6 +457,7 @@ pub(crate) fn write(dir: &Path) -> anyhow::Result<(PathBuf, Vec<Summary>)> {
         dir: dir.to_path_buf(),
         log: trials::read(dir)?,
         scale: meta.scale.clone(),
+        set: meta.set.clone(),
         cap,
     };
     let configs = l.cap.configs();

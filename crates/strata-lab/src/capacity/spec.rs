@@ -395,6 +395,43 @@ max_stall_ms = 100
         assert_eq!(parse_str(&no_configs).unwrap().configs()[0].name, "default");
     }
 
+    /// Every shipped capacity file loads, and each step of each
+    /// configuration at each scale runs with flags `strata bench` takes.
+    #[test]
+    fn the_shipped_capacity_files_load_and_their_flags_are_valid() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../studies/capacity");
+        let mut n = 0;
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().and_then(|x| x.to_str()) != Some("toml") {
+                continue;
+            }
+            let c = load(p.to_str().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+            for scale in c.spec.scales.keys() {
+                let plan = crate::spec::model::expand(&c.as_study(), scale, None, None).unwrap();
+                for config in c.configs() {
+                    let t = crate::capacity::trials::Trial {
+                        index: 0,
+                        engine: "strata".into(),
+                        config: config.name.clone(),
+                        rate: Some(1000.0),
+                        repeat: 0,
+                        why: String::new(),
+                    };
+                    let job = t.job(&config.flags);
+                    for i in 0..c.spec.steps.len() {
+                        crate::tune::export::settings(&plan.job_step_flags(&job, i))
+                            .unwrap_or_else(|e| {
+                                panic!("{}: {scale} {}: {e}", p.display(), config.name)
+                            });
+                    }
+                }
+            }
+            n += 1;
+        }
+        assert!(n >= 3, "{n} capacity files");
+    }
+
     #[test]
     fn bad_files_are_refused_with_the_reason() {
         let cases = [
