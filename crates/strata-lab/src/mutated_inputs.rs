@@ -9,7 +9,7 @@
 //! design, a grid and a first proposal.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -241,20 +241,6 @@ fn plan_capacity(text: &str, path: &Path) -> bool {
     true
 }
 
-fn shipped(dir: &str) -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(dir);
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&root)
-        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    v.sort();
-    assert!(!v.is_empty(), "no files in {}", root.display());
-    v
-}
-
 /// Runs `check` on `per_file` mutants of each file; a panic fails with the
 /// mutant's text. `check` says whether the text was accepted; at least a
 /// tenth of the mutants must be (so the planning after the parse is
@@ -262,7 +248,7 @@ fn shipped(dir: &str) -> Vec<PathBuf> {
 fn mutants_never_panic(dir: &str, per_file: usize, check: fn(&str, &Path) -> bool) {
     let mut failures = Vec::new();
     let (mut accepted, mut total) = (0, 0);
-    for path in shipped(dir) {
+    for path in crate::testutil::shipped(dir) {
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(check(&text, &path), "{} is refused", path.display());
         let mut rng = StdRng::seed_from_u64(text.len() as u64);

@@ -55,3 +55,19 @@ pub(crate) fn assert_refused<T>(
         assert!(e.contains(want), "{from} -> {to}: {e}");
     }
 }
+
+/// The `.toml` files of a folder of the repository (`tunes`,
+/// `studies/capacity`), sorted; panics when there are none.
+pub(crate) fn shipped(folder: &str) -> Vec<std::path::PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(folder);
+    let mut v: Vec<std::path::PathBuf> = std::fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    v.sort();
+    assert!(!v.is_empty(), "no files in {}", root.display());
+    v
+}

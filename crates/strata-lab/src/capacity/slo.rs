@@ -186,12 +186,15 @@ pub(crate) fn judge(b: &Benchmark, slo: &Slo, warmup: f64, live_bytes: f64) -> J
             ));
         }
     }
-    if let (Some(bound), Some(v)) = (slo.max_stall_ms, j.max_stall_ms) {
-        if v > bound {
-            breaches.push(breach(
+    if let Some(bound) = slo.max_stall_ms {
+        match j.max_stall_ms {
+            Some(v) if v > bound => breaches.push(breach(
                 Limit::Stall,
                 format!("stall {v:.0} ms > {bound:.0} ms"),
-            ));
+            )),
+            Some(_) => {}
+            None if w.is_empty() => {}
+            None => breaches.push(breach(Limit::Run, "no stall figure sampled".into())),
         }
     }
     if let Some(bound) = slo.max_space_amp {
@@ -346,6 +349,10 @@ mod tests {
         let j = judge(&b, &s, 1.0, 1000.0);
         assert_eq!(j.breaches.len(), 1);
         assert!(j.breaches[0].what.contains("no P99 of a judged"));
+        let mut i = interval(2.0, 800.0, 3.0, 0.0);
+        (i.max_gap_ms, i.stall_micros) = (None, None);
+        let j = judge(&bench(vec![i]), &slo(), 1.0, 1000.0);
+        assert_eq!(j.breaches[0].what, "no stall figure sampled");
         let mut b = bench(vec![interval(2.0, 800.0, 3.0, 0.0)]);
         b.behind_schedule_ms = Some(1200.0);
         assert_eq!(

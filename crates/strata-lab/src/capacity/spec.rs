@@ -399,13 +399,8 @@ max_stall_ms = 100
     /// configuration at each scale runs with flags `strata bench` takes.
     #[test]
     fn the_shipped_capacity_files_load_and_their_flags_are_valid() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../studies/capacity");
-        let mut n = 0;
-        for e in std::fs::read_dir(&dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.extension().and_then(|x| x.to_str()) != Some("toml") {
-                continue;
-            }
+        let files = crate::testutil::shipped("studies/capacity");
+        for p in &files {
             let c = load(p.to_str().unwrap()).unwrap_or_else(|e| panic!("{e}"));
             for scale in c.spec.scales.keys() {
                 let plan = crate::spec::model::expand(&c.as_study(), scale, None, None).unwrap();
@@ -427,9 +422,8 @@ max_stall_ms = 100
                     }
                 }
             }
-            n += 1;
         }
-        assert!(n >= 3, "{n} capacity files");
+        assert!(files.len() >= 3, "{files:?}");
     }
 
     #[test]

@@ -572,14 +572,9 @@ flags = { write_buffer_size = 33554432 }
     /// corners are flags `strata bench` takes.
     #[test]
     fn the_shipped_tuning_files_load_and_their_configurations_are_valid_flags() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tunes");
-        let mut n = 0;
-        for e in std::fs::read_dir(&dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.extension().and_then(|x| x.to_str()) != Some("toml") {
-                continue;
-            }
-            let t = load(&p).unwrap_or_else(|e| panic!("{e}"));
+        let files = crate::testutil::shipped("tunes");
+        for p in &files {
+            let t = load(p).unwrap_or_else(|e| panic!("{e}"));
             let space = t.space().unwrap();
             let mut configs = vec![t.baseline()];
             configs.extend(t.starts().into_iter().map(|(_, c)| c));
@@ -593,9 +588,8 @@ flags = { write_buffer_size = 33554432 }
                         .unwrap_or_else(|e| panic!("{}: {c:?}: {e}", p.display()));
                 }
             }
-            n += 1;
         }
-        assert!(n >= 3, "{n} tuning files");
+        assert!(files.len() >= 3, "{files:?}");
     }
 
     #[test]
