@@ -300,43 +300,25 @@ mod tests {
         assert_eq!(j.max_stall_ms, Some(4.0));
         assert_eq!(j.space_amp, Some(1.5));
 
-        // (t_end_s, P99 us, gap ms, behind ms, live bytes): what breaks.
-        let cases = [
-            (
-                (2.0, 7000.0, 3.0, 0.0, 1000.0),
-                Limit::Latency,
-                "update P99 7000 us > 5000 us",
-            ),
-            (
-                (2.0, 800.0, 150.0, 0.0, 1000.0),
-                Limit::Stall,
-                "stall 150 ms > 100 ms",
-            ),
-            (
-                (2.0, 800.0, 3.0, 0.0, 500.0),
-                Limit::Space,
-                "peak disk 3.00x the live data > 2x",
-            ),
-            (
-                (2.0, 800.0, 3.0, 2500.0, 1000.0),
-                Limit::Schedule,
-                "behind schedule by 2500 ms",
-            ),
-            (
-                (0.5, 800.0, 3.0, 0.0, 1000.0),
-                Limit::Run,
-                "no interval after the 1 s warm-up",
-            ),
-        ];
-        for ((t, p99, gap, behind, live), limit, want) in cases {
+        // t_end_s P99_us gap_ms behind_ms live_bytes | limit | what breaks
+        let cases = "\
+2 7000 3 0 1000 | latency | update P99 7000 us > 5000 us
+2 800 150 0 1000 | stall | stall 150 ms > 100 ms
+2 800 3 0 500 | space | peak disk 3.00x the live data > 2x
+2 800 3 2500 1000 | schedule | behind schedule by 2500 ms
+0.5 800 3 0 1000 | run | no interval after the 1 s warm-up";
+        for case in cases.lines() {
+            let [input, limit, want] = <[&str; 3]>::try_from(case.split(" | ").collect::<Vec<_>>())
+                .unwrap_or_else(|_| panic!("{case}"));
+            let n: Vec<f64> = input.split(' ').map(|x| x.parse().unwrap()).collect();
             let j = judge(
-                &bench(vec![interval(t, p99, gap, behind)]),
+                &bench(vec![interval(n[0], n[1], n[2], n[3])]),
                 &slo(),
                 1.0,
-                live,
+                n[4],
             );
-            assert!(!j.pass);
-            assert_eq!(j.breaches[0].limit, limit, "{:?}", j.breaches);
+            assert!(!j.pass, "{case}");
+            assert_eq!(j.breaches[0].limit.name(), limit, "{:?}", j.breaches);
             assert!(j.breaches[0].what.contains(want), "{:?}", j.breaches);
         }
     }
