@@ -88,6 +88,42 @@ pub(crate) struct Common {
     pub db_bench_on_path: bool,
 }
 
+/// The options of a search's runs (`tune` and `capacity`).
+#[derive(Debug, clap::Args, Clone)]
+pub(crate) struct SearchRuns {
+    /// Override a fixed flag of the workload: `--set num=100000` (repeatable).
+    #[arg(long = "set", value_name = "FLAG=VALUE", allow_hyphen_values = true)]
+    pub set: Vec<String>,
+    /// Kill a benchmark step after this many seconds (the run counts as failed).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout: Option<u64>,
+    /// The bench commands.
+    #[command(flatten)]
+    pub benches: BenchCommands,
+}
+
+/// The arguments of `lab capacity`.
+#[derive(Debug, clap::Args, Clone)]
+pub(crate) struct CapacityArgs {
+    /// Capacity file, or a name under `studies/capacity/` (e.g. `ycsb_a_1kb`).
+    pub spec: String,
+    /// Scale: `quick` or `full` (or any scale the file defines).
+    #[arg(long, default_value = "quick")]
+    pub scale: String,
+    /// Engines, comma separated (default: the file's).
+    #[arg(long, value_delimiter = ',')]
+    pub engines: Option<Vec<String>>,
+    /// Output root directory (the search goes to `OUT/capacity-NAME-SCALE`).
+    #[arg(long, default_value = "lab-results")]
+    pub out: PathBuf,
+    /// The runs' flags, time limit and bench commands.
+    #[command(flatten)]
+    pub runs: SearchRuns,
+    /// Continue the search logged in the output directory.
+    #[arg(long)]
+    pub resume: bool,
+}
+
 /// The arguments of `lab tune`.
 #[derive(Debug, clap::Args, Clone)]
 pub(crate) struct TuneArgs {
@@ -114,15 +150,9 @@ pub(crate) struct TuneArgs {
     /// Seed of the search (default: the file's).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Override a fixed flag of the workload: `--set num=100000` (repeatable).
-    #[arg(long = "set", value_name = "FLAG=VALUE", allow_hyphen_values = true)]
-    pub set: Vec<String>,
-    /// Kill a benchmark step after this many seconds (the run counts as failed).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    pub timeout: Option<u64>,
-    /// The bench commands.
+    /// The runs' flags, time limit and bench commands.
     #[command(flatten)]
-    pub benches: BenchCommands,
+    pub runs: SearchRuns,
     /// Continue the tuning logged in the output directory.
     #[arg(long)]
     pub resume: bool,
@@ -222,6 +252,10 @@ pub(crate) enum Cmd {
     /// Search the options of a workload for the best configuration (a
     /// tuning file, see docs/lab.md) and write its report.
     Tune(TuneArgs),
+    /// Search the highest rate each engine and configuration sustains
+    /// within a latency, stall and space objective (a capacity file, see
+    /// docs/lab.md) and write its report.
+    Capacity(CapacityArgs),
     /// Run one job of a plan by index (what `plan` lines call).
     RunOne {
         /// Shared options.
@@ -463,8 +497,8 @@ fn tune(a: TuneArgs) -> anyhow::Result<i32> {
         budget_minutes: a.budget_minutes,
         batch: a.batch,
         seed: a.seed,
-        set: set_pairs(&a.set)?,
-        timeout: a.timeout,
+        set: set_pairs(&a.runs.set)?,
+        timeout: a.runs.timeout,
         single: a.run_index.is_some(),
         grid: a.grid,
         reference: a.reference.clone(),
@@ -480,25 +514,66 @@ fn tune(a: TuneArgs) -> anyhow::Result<i32> {
             );
         }
     }
-    let ro = a.benches.run_options(&a.out, a.resume);
+    let ro = a.runs.benches.run_options(&a.out, a.resume);
     if let Some(i) = a.run_index {
         crate::tune::driver::run_index(&tune, &o, &ro, i)?;
         return Ok(0);
     }
     let dir = crate::tune::driver::tune_dir(&a.out, &crate::tune::driver::effective(&tune, &o), &o);
-    if !a.resume && dir.join(crate::tune::trials::TRIALS_FILE).exists() {
-        anyhow::bail!(
-            "{}: a tuning is logged there already; --resume continues it (or choose another --out)",
-            dir.display()
-        );
-    }
+    refuse_logged(
+        &dir.join(crate::tune::trials::TRIALS_FILE),
+        a.resume,
+        "a tuning",
+    )?;
     let dir = crate::tune::driver::run(&tune, &o, &ro)?;
     let (r, summaries) = crate::tune::report::write(&dir)?;
-    for s in summaries {
-        println!("{}", s.line());
+    print_report(summaries.iter().map(|s| s.line()), &r)
+}
+
+/// Refuses to start a search over the log `log` of another (`what`)
+/// unless it is resumed.
+fn refuse_logged(log: &std::path::Path, resume: bool, what: &str) -> anyhow::Result<()> {
+    if !resume && log.exists() {
+        anyhow::bail!(
+            "{}: {what} is logged there already; --resume continues it (or choose another --out)",
+            log.parent().unwrap_or(log).display()
+        );
     }
-    println!("report: {}", r.display());
+    Ok(())
+}
+
+/// Prints a search's summary lines and its report's path; exit code 0.
+fn print_report(
+    lines: impl Iterator<Item = String>,
+    report: &std::path::Path,
+) -> anyhow::Result<i32> {
+    for l in lines {
+        println!("{l}");
+    }
+    println!("report: {}", report.display());
     Ok(0)
+}
+
+/// `lab capacity`.
+fn capacity(a: CapacityArgs) -> anyhow::Result<i32> {
+    let cap = crate::capacity::spec::load(&a.spec)?;
+    check_engines(a.engines.as_deref())?;
+    let o = crate::capacity::driver::CapacityOptions {
+        scale: a.scale.clone(),
+        engines: a.engines.clone(),
+        set: set_pairs(&a.runs.set)?,
+        timeout: a.runs.timeout,
+    };
+    let ro = a.runs.benches.run_options(&a.out, a.resume);
+    let dir = crate::capacity::driver::capacity_dir(&a.out, &cap, &a.scale);
+    refuse_logged(
+        &dir.join(crate::capacity::trials::TRIALS_FILE),
+        a.resume,
+        "a capacity search",
+    )?;
+    let dir = crate::capacity::driver::run(&cap, &o, &ro)?;
+    let (r, summaries) = crate::capacity::report::write(&dir)?;
+    print_report(summaries.iter().map(|s| s.line()), &r)
 }
 
 /// Executes a parsed command line; returns the process exit code.
@@ -555,6 +630,11 @@ pub(crate) fn execute(cli: Cli) -> anyhow::Result<i32> {
             Ok(0)
         }
         Cmd::Report { dir } => {
+            if dir.join("capacity.json").exists() {
+                let (r, _) = crate::capacity::report::write(&dir)?;
+                println!("report: {}", r.display());
+                return Ok(0);
+            }
             if dir.join("tune.json").exists() {
                 let (r, _) = crate::tune::report::write(&dir)?;
                 println!("report: {}", r.display());
@@ -622,6 +702,7 @@ pub(crate) fn execute(cli: Cli) -> anyhow::Result<i32> {
             Ok(0)
         }
         Cmd::Tune(a) => tune(a),
+        Cmd::Capacity(a) => capacity(a),
         Cmd::Parse { stdout, stderr } => {
             println!("{}", parse_json(&stdout, stderr.as_deref())?);
             Ok(0)

@@ -4,18 +4,22 @@
 //!
 //! Entry point: [`run_cli`] (the arguments after `strata lab`), with the
 //! subcommands `run`, `plan`, `run-one`, `collect`, `report`, `index`,
-//! `compare`, `check`, `tune`, `parse`, `parity`, `metrics` and `simulate`.
+//! `compare`, `check`, `tune`, `capacity`, `parse`, `parity`, `metrics` and
+//! `simulate`.
 //! See `docs/lab.md`.
 //!
 //! The modules are grouped by stage, each using only the stages before it:
 //! [`spec`] (the study file and its plan), [`data`] (result rows and the
 //! figures in them), `run` (executing a plan), `judge` (what the rows say),
 //! `report` (Markdown, HTML and charts), `tune` (the search of a workload's
-//! options, run and judged as study jobs), and `cli` on top. db_bench's
+//! options, run and judged as study jobs), `capacity` (the search for the
+//! highest rate meeting a latency, stall and space objective, run as study
+//! jobs), and `cli` on top. db_bench's
 //! text output is read by `strata_bench::dbbench_text`.
 
 #![warn(missing_docs)]
 
+pub(crate) mod capacity;
 pub(crate) mod cli;
 pub mod data;
 pub(crate) mod judge;

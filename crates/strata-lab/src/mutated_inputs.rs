@@ -9,7 +9,7 @@
 //! design, a grid and a first proposal.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -222,18 +222,23 @@ fn plan_tune(text: &str, path: &Path) -> bool {
     true
 }
 
-fn shipped(dir: &str) -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(dir);
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&root)
-        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    v.sort();
-    assert!(!v.is_empty(), "no files in {}", root.display());
-    v
+/// Parses a capacity file and plans it at each scale with the search's
+/// flags on the mix; an error must name the file.
+fn plan_capacity(text: &str, path: &Path) -> bool {
+    let cap = match crate::capacity::spec::parse(text, path) {
+        Ok(c) => c,
+        Err(e) => return names_file(&e, path),
+    };
+    let _ = cap.configs();
+    let study = cap.as_study();
+    let scales: Vec<String> = study.spec.scales.keys().cloned().collect();
+    for scale in scales {
+        if let Ok(plan) = expand_with(&study, &scale, Some(1), None, &[]) {
+            plan_commands(&plan);
+            let _ = crate::capacity::driver::live_bytes(&plan, &Default::default());
+        }
+    }
+    true
 }
 
 /// Runs `check` on `per_file` mutants of each file; a panic fails with the
@@ -243,7 +248,7 @@ fn shipped(dir: &str) -> Vec<PathBuf> {
 fn mutants_never_panic(dir: &str, per_file: usize, check: fn(&str, &Path) -> bool) {
     let mut failures = Vec::new();
     let (mut accepted, mut total) = (0, 0);
-    for path in shipped(dir) {
+    for path in crate::testutil::shipped(dir) {
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(check(&text, &path), "{} is refused", path.display());
         let mut rng = StdRng::seed_from_u64(text.len() as u64);
@@ -297,6 +302,11 @@ fn mutated_study_files_plan_or_fail_cleanly() {
 #[test]
 fn mutated_tuning_files_plan_or_fail_cleanly() {
     mutants_never_panic("tunes", per_file(), plan_tune);
+}
+
+#[test]
+fn mutated_capacity_files_plan_or_fail_cleanly() {
+    mutants_never_panic("studies/capacity", per_file(), plan_capacity);
 }
 
 #[test]

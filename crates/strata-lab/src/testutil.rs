@@ -40,3 +40,34 @@ pub(crate) fn rows_of(engine: &str, metric: &str, values: &[f64]) -> Vec<ResultR
         })
         .collect()
 }
+
+/// Asserts that each `(from, to, want)` edit of `base` (its first `from`
+/// replaced by `to`) is refused by `parse` with an error containing `want`.
+pub(crate) fn assert_refused<T>(
+    base: &str,
+    cases: &[(&str, &str, &str)],
+    parse: impl Fn(&str) -> anyhow::Result<T>,
+) {
+    for (from, to, want) in cases {
+        let text = base.replacen(from, to, 1);
+        assert_ne!(text, base, "{from}");
+        let e = parse(&text).map(|_| ()).unwrap_err().to_string();
+        assert!(e.contains(want), "{from} -> {to}: {e}");
+    }
+}
+
+/// The `.toml` files of a folder of the repository (`tunes`,
+/// `studies/capacity`), sorted; panics when there are none.
+pub(crate) fn shipped(folder: &str) -> Vec<std::path::PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(folder);
+    let mut v: Vec<std::path::PathBuf> = std::fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    v.sort();
+    assert!(!v.is_empty(), "no files in {}", root.display());
+    v
+}

@@ -1,4 +1,4 @@
-//! The tiny study's report, rendered in a real browser (headless Chromium,
+//! The tiny study's report and a capacity report, rendered in a real browser (headless Chromium,
 //! `scripts/report-browser-check.sh`): nothing reaches past the page's
 //! right edge, at a wide and a narrow window, and every image loads. Where
 //! no chromium is installed (`apt-get install chromium`; CI installs it)
@@ -8,20 +8,24 @@ mod common;
 
 use std::process::Command;
 
-use common::crate_dir;
+use common::{crate_dir, lab, search_args};
 
-#[test]
-fn the_tiny_report_lays_out_in_a_browser() {
-    if Command::new("chromium").arg("--version").output().is_err() {
+/// Whether chromium is installed (saying so when it is not).
+fn have_chromium() -> bool {
+    let ok = Command::new("chromium").arg("--version").output().is_ok();
+    if !ok {
         eprintln!("SKIPPED: no chromium on PATH (apt-get install chromium)");
-        return;
     }
-    let (d, sdir) = common::tiny_report();
+    ok
+}
+
+/// Asserts that `html` lays out at a wide and a narrow window.
+fn lays_out(html: &std::path::Path) {
     let script = crate_dir().join("../../scripts/report-browser-check.sh");
     for width in ["1200", "700"] {
         let o = Command::new("bash")
             .arg(&script)
-            .arg(sdir.join("report.html"))
+            .arg(html)
             .arg(width)
             .output()
             .unwrap();
@@ -32,6 +36,38 @@ fn the_tiny_report_lays_out_in_a_browser() {
             String::from_utf8_lossy(&o.stderr)
         );
     }
+}
+
+#[test]
+fn a_capacity_report_lays_out_in_a_browser() {
+    if !have_chromium() {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let spec = crate_dir().join("../../studies/capacity/ycsb_a_1kb.toml");
+    let bench = format!(
+        "sh {}",
+        crate_dir().join("tests/fake_capacity_bench.sh").display()
+    );
+    let args = search_args(
+        "capacity",
+        &spec,
+        d.path(),
+        &bench,
+        &["--engines", "strata"],
+    );
+    lab(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    lays_out(&d.path().join("capacity-ycsb_a_1kb-quick/report.html"));
+}
+
+#[test]
+fn the_tiny_report_lays_out_in_a_browser() {
+    if !have_chromium() {
+        return;
+    }
+    let (d, sdir) = common::tiny_report();
+    let script = crate_dir().join("../../scripts/report-browser-check.sh");
+    lays_out(&sdir.join("report.html"));
     // The check fails on what it is for: a block wider than the page.
     let wide = d.path().join("wide");
     std::fs::create_dir(&wide).unwrap();

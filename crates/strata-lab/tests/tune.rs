@@ -8,7 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::{assert_contains, crate_dir, lab, lab_output, read, LAB};
+use common::{assert_contains, crate_dir, lab, lab_output, read, search_args, LAB};
 
 fn bench() -> String {
     format!(
@@ -22,17 +22,8 @@ fn bench() -> String {
 /// `lab_output` (which does not).
 fn on_fake(cmd: &str, out: &Path, extra: &[&str], run: fn(&[&str]) -> Output) -> Output {
     let spec = crate_dir().join("testdata/tunes/fake.toml");
-    let b = bench();
-    let mut args = vec![
-        cmd,
-        spec.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--strata-bench",
-        &b,
-    ];
-    args.extend(extra);
-    run(&args)
+    let args = search_args(cmd, &spec, out, &bench(), extra);
+    run(&args.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
 /// `lab tune` on the fake with `extra`; panics on a failure.

@@ -341,6 +341,39 @@ pub struct LoadedSpec {
     pub text: String,
 }
 
+/// A workload file (a tuning or a capacity file: `self` has `spec` with
+/// `name`, `title`, `workload`, `engines`, `disk_factor`, `flags`, `steps`
+/// and `scales`, and `path` and `text`) as a study with no axes, one
+/// repeat and nothing to judge, so that the study runner runs each of its
+/// configurations as a cell.
+macro_rules! workload_study {
+    ($l:expr) => {{
+        let l = $l;
+        let s = &l.spec;
+        $crate::spec::study::LoadedSpec {
+            spec: $crate::spec::study::StudySpec {
+                name: s.name.clone(),
+                title: s.title.clone(),
+                question: s.workload.clone(),
+                repeats: 1,
+                engines: s.engines.clone(),
+                disk_factor: s.disk_factor,
+                flags: s.flags.clone(),
+                axes: Vec::new(),
+                steps: s.steps.clone(),
+                scales: s.scales.clone(),
+                charts: Vec::new(),
+                findings: Vec::new(),
+                score: None,
+                dashboard: false,
+            },
+            path: l.path.clone(),
+            text: l.text.clone(),
+        }
+    }};
+}
+pub(crate) use workload_study;
+
 /// 1-based line of a byte offset.
 pub(crate) fn line_of(text: &str, offset: usize) -> usize {
     text.get(..offset.min(text.len()))

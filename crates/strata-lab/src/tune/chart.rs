@@ -7,7 +7,7 @@ use std::path::Path;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::report::chart::{present, register_font};
+use crate::report::chart::render_svg_png;
 
 /// One search run as the chart shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -133,16 +133,9 @@ pub(crate) fn render(
     points: &[Point],
     higher: bool,
 ) -> anyhow::Result<()> {
-    register_font();
-    let svg = stem.with_extension("svg");
-    let a = SVGBackend::new(&svg, (800, 450)).into_drawing_area();
-    draw(&a, title, y_label, points, higher)?;
-    present(&a)?;
-    let png = stem.with_extension("png");
-    let b = BitMapBackend::new(&png, (800, 450)).into_drawing_area();
-    draw(&b, title, y_label, points, higher)?;
-    present(&b)?;
-    Ok(())
+    render_svg_png!(stem, (800, 450), |a| draw(
+        &a, title, y_label, points, higher
+    ))
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::spec::study::{flag_value, line_of, FlagMap, LoadedSpec, Scale, Step, StudySpec};
+use crate::spec::study::{flag_value, line_of, FlagMap, LoadedSpec, Scale, Step};
 use crate::tune::search::{Config, Param, ParamKind, Space};
 
 /// A whole tuning file.
@@ -209,30 +209,17 @@ pub(crate) fn is_tune_text(text: &str) -> bool {
 
 /// Resolves a tuning argument: a path, or a name under `tunes/`.
 pub(crate) fn resolve_path(arg: &str) -> PathBuf {
-    let p = PathBuf::from(arg);
-    if p.exists() {
-        return p;
-    }
-    let mut candidates = vec![PathBuf::from(format!("tunes/{arg}.toml"))];
-    if let Some(root) = option_env!("CARGO_MANIFEST_DIR") {
-        candidates.push(Path::new(root).join(format!("../../tunes/{arg}.toml")));
-    }
-    candidates.into_iter().find(|c| c.exists()).unwrap_or(p)
+    crate::spec::resolve_in(arg, "tunes")
 }
 
 /// Reads and checks a tuning file.
 pub(crate) fn load(path: &Path) -> anyhow::Result<LoadedTune> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| anyhow::anyhow!("{}: cannot read tuning file: {e}", path.display()))?;
-    parse(&text, path)
+    parse(&crate::spec::read_text(path, "tuning file")?, path)
 }
 
 /// Parses and checks tuning text; errors name `file:line` and the field.
 pub(crate) fn parse(text: &str, path: &Path) -> anyhow::Result<LoadedTune> {
-    let spec: TuneSpec = toml::from_str(text).map_err(|e| {
-        let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(0);
-        anyhow::anyhow!("{}:{line}: {}", path.display(), e.message().trim_end())
-    })?;
+    let spec: TuneSpec = crate::spec::from_toml(text, path)?;
     let t = LoadedTune {
         spec,
         path: path.to_path_buf(),
@@ -389,27 +376,7 @@ impl LoadedTune {
     /// The workload as a study with no axes, so that the study runner runs
     /// each configuration as a cell.
     pub(crate) fn as_study(&self) -> LoadedSpec {
-        let s = &self.spec;
-        LoadedSpec {
-            spec: StudySpec {
-                name: s.name.clone(),
-                title: s.title.clone(),
-                question: s.workload.clone(),
-                repeats: 1,
-                engines: s.engines.clone(),
-                disk_factor: s.disk_factor,
-                flags: s.flags.clone(),
-                axes: Vec::new(),
-                steps: s.steps.clone(),
-                scales: s.scales.clone(),
-                charts: Vec::new(),
-                findings: Vec::new(),
-                score: None,
-                dashboard: false,
-            },
-            path: self.path.clone(),
-            text: self.text.clone(),
-        }
+        crate::spec::study::workload_study!(self)
     }
 
     /// Every check a tuning file must pass, with `file:line` in errors.
@@ -605,14 +572,9 @@ flags = { write_buffer_size = 33554432 }
     /// corners are flags `strata bench` takes.
     #[test]
     fn the_shipped_tuning_files_load_and_their_configurations_are_valid_flags() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tunes");
-        let mut n = 0;
-        for e in std::fs::read_dir(&dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.extension().and_then(|x| x.to_str()) != Some("toml") {
-                continue;
-            }
-            let t = load(&p).unwrap_or_else(|e| panic!("{e}"));
+        let files = crate::testutil::shipped("tunes");
+        for p in &files {
+            let t = load(p).unwrap_or_else(|e| panic!("{e}"));
             let space = t.space().unwrap();
             let mut configs = vec![t.baseline()];
             configs.extend(t.starts().into_iter().map(|(_, c)| c));
@@ -626,9 +588,8 @@ flags = { write_buffer_size = 33554432 }
                         .unwrap_or_else(|e| panic!("{}: {c:?}: {e}", p.display()));
                 }
             }
-            n += 1;
         }
-        assert!(n >= 3, "{n} tuning files");
+        assert!(files.len() >= 3, "{files:?}");
     }
 
     #[test]
@@ -660,12 +621,7 @@ flags = { write_buffer_size = 33554432 }
             ),
             ("log = true", "log = true\nfoo = 1", "unknown field"),
         ];
-        for (from, to, want) in cases {
-            let text = TUNE.replacen(from, to, 1);
-            assert_ne!(text, TUNE, "{from}");
-            let e = parse_str(&text).map(|_| ()).unwrap_err().to_string();
-            assert!(e.contains(want), "{from} -> {to}: {e}");
-        }
+        crate::testutil::assert_refused(TUNE, &cases, parse_str);
     }
 
     /// A range bound of `nan` passed the `min < max` check (every

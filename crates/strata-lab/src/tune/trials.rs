@@ -76,8 +76,21 @@ impl Trial {
 
 /// Reads the log (empty when the file does not exist).
 pub(crate) fn read(dir: &Path) -> anyhow::Result<Vec<Trial>> {
-    let p = dir.join(TRIALS_FILE);
-    let text = match std::fs::read_to_string(&p) {
+    read_log(&dir.join(TRIALS_FILE), |t: &Trial| t.index)
+}
+
+/// Appends trials to the log (synced, so a plan handed out is on disk).
+pub(crate) fn append(dir: &Path, trials: &[Trial]) -> anyhow::Result<()> {
+    append_log(&dir.join(TRIALS_FILE), trials)
+}
+
+/// Reads a JSON-lines log whose entries carry their position (`index_of`),
+/// refusing one out of order; empty when the file does not exist.
+pub(crate) fn read_log<T: serde::de::DeserializeOwned>(
+    p: &Path,
+    index_of: impl Fn(&T) -> usize,
+) -> anyhow::Result<Vec<T>> {
+    let text = match std::fs::read_to_string(p) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(anyhow::anyhow!("{}: {e}", p.display())),
@@ -87,14 +100,14 @@ pub(crate) fn read(dir: &Path) -> anyhow::Result<Vec<Trial>> {
         if line.trim().is_empty() {
             continue;
         }
-        let t: Trial = serde_json::from_str(line)
+        let t: T = serde_json::from_str(line)
             .map_err(|e| anyhow::anyhow!("{}:{}: {e}", p.display(), i + 1))?;
-        if t.index != out.len() {
+        if index_of(&t) != out.len() {
             anyhow::bail!(
                 "{}:{}: trial index {} out of order (expected {})",
                 p.display(),
                 i + 1,
-                t.index,
+                index_of(&t),
                 out.len()
             );
         }
@@ -103,15 +116,14 @@ pub(crate) fn read(dir: &Path) -> anyhow::Result<Vec<Trial>> {
     Ok(out)
 }
 
-/// Appends trials to the log (synced, so a plan handed out is on disk).
-pub(crate) fn append(dir: &Path, trials: &[Trial]) -> anyhow::Result<()> {
-    let p = dir.join(TRIALS_FILE);
+/// Appends entries to a JSON-lines log (synced).
+pub(crate) fn append_log<T: Serialize>(p: &Path, entries: &[T]) -> anyhow::Result<()> {
     let mut f = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(&p)
+        .open(p)
         .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
-    for t in trials {
+    for t in entries {
         writeln!(f, "{}", serde_json::to_string(t)?)?;
     }
     f.sync_all()?;

@@ -40,6 +40,23 @@ pub fn fake_bench() -> String {
     )
 }
 
+/// The arguments `CMD SPEC --out OUT --strata-bench BENCH` and then `extra`
+/// (a search command on a fake bench).
+pub fn search_args(cmd: &str, spec: &Path, out: &Path, bench: &str, extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = [
+        cmd,
+        spec.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--strata-bench",
+        bench,
+    ]
+    .map(String::from)
+    .to_vec();
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args
+}
+
 /// Runs `strata-lab args`; returns its output whether it fails or not.
 pub fn lab_output(args: &[&str]) -> Output {
     Command::new(LAB)

@@ -21,3 +21,22 @@ where
 {
     root.present().map_err(|e| anyhow::anyhow!("{e:?}"))
 }
+
+/// Draws a chart twice, to `stem.svg` and `stem.png` of `size` pixels:
+/// `$draw` runs with `$a` bound to each backend's drawing area and returns
+/// an `anyhow::Result<()>`; the whole is one too.
+macro_rules! render_svg_png {
+    ($stem:expr, $size:expr, |$a:ident| $draw:expr) => {{
+        $crate::report::chart::register_font();
+        let svg = $stem.with_extension("svg");
+        let $a = plotters::prelude::SVGBackend::new(&svg, $size).into_drawing_area();
+        $draw?;
+        $crate::report::chart::present(&$a)?;
+        let png = $stem.with_extension("png");
+        let $a = plotters::prelude::BitMapBackend::new(&png, $size).into_drawing_area();
+        $draw?;
+        $crate::report::chart::present(&$a)?;
+        anyhow::Ok(())
+    }};
+}
+pub(crate) use render_svg_png;
