@@ -82,7 +82,8 @@ pub(crate) fn live_bytes(plan: &Plan, flags: &BTreeMap<String, String>) -> f64 {
 
 /// The plan with the mix step (the last) paced at `rate` (closed loop
 /// without one), sampled every second for `seconds`, and reporting JSON
-/// to `report`.
+/// to `report` and db_bench's per-second CSV beside it (not in the
+/// working directory, where db_bench's default `report.csv` would go).
 fn paced(plan: &Plan, rate: Option<f64>, seconds: u64, report: &Path) -> Plan {
     let mut p = plan.clone();
     if let Some(step) = p.loaded.spec.steps.last_mut() {
@@ -95,6 +96,10 @@ fn paced(plan: &Plan, rate: Option<f64>, seconds: u64, report: &Path) -> Plan {
         set(
             "json_report",
             toml::Value::String(report.display().to_string()),
+        );
+        set(
+            "report_file",
+            toml::Value::String(report.with_extension("csv").display().to_string()),
         );
         if let Some(r) = rate {
             set("target_ops_per_sec", toml::Value::Float(r));
@@ -342,6 +347,7 @@ mod tests {
         assert_eq!(mix["report_interval_seconds"], "1");
         assert_eq!(mix["duration"], "6");
         assert_eq!(mix["json_report"], "/r/mix.json");
+        assert_eq!(mix["report_file"], "/r/mix.csv");
         assert_eq!(mix["write_buffer_size"], "1048576");
         assert_eq!(live_bytes(&plan, &c.configs()[0].flags), 1000.0 * 116.0);
         let probe = paced(&plan, None, 6, Path::new("/r/mix.json"));

@@ -340,6 +340,7 @@ pub(crate) const RUN_FLAGS: &[&str] = &[
     "ycsb_target_ops_per_sec",
     "report_interval_seconds",
     "json_report",
+    "report_file",
     "duration",
 ];
 
