@@ -70,25 +70,20 @@ pub(crate) struct Common {
     /// Output root directory.
     #[arg(long, default_value = "lab-results")]
     pub out: PathBuf,
-    /// The bench commands.
+    /// `--set`, `--timeout` and the bench commands.
     #[command(flatten)]
-    pub benches: BenchCommands,
-    /// Override a fixed flag of the study: `--set value_size=4096` (repeatable).
-    #[arg(long = "set", value_name = "FLAG=VALUE", allow_hyphen_values = true)]
-    pub set: Vec<String>,
+    pub runs: SearchRuns,
     /// Run only the cells matching `AXIS=LABEL[,AXIS=LABEL...]` (repeatable:
     /// a cell matching any filter runs), e.g. `--only compaction=universal,wal=perf`.
     #[arg(long, value_name = "AXIS=LABEL,...")]
     pub only: Vec<String>,
-    /// Kill a benchmark step after this many seconds (recorded as a failed run).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    pub timeout: Option<u64>,
     /// Use a `db_bench` found on PATH for every engine (testing without `strata bench`).
     #[arg(long)]
     pub db_bench_on_path: bool,
 }
 
-/// The options of a search's runs (`tune` and `capacity`).
+/// The options of a study's or a search's runs (`run`, `plan`, `tune`,
+/// `capacity`).
 #[derive(Debug, clap::Args, Clone)]
 pub(crate) struct SearchRuns {
     /// Override a fixed flag of the workload: `--set num=100000` (repeatable).
@@ -333,7 +328,7 @@ pub(crate) enum Cmd {
 }
 
 fn options(c: &Common) -> anyhow::Result<RunOptions> {
-    let mut o = c.benches.run_options(&c.out, false);
+    let mut o = c.runs.benches.run_options(&c.out, false);
     if c.db_bench_on_path {
         let p = crate::find_on_path("db_bench")
             .ok_or_else(|| anyhow::anyhow!("--db-bench-on-path: no db_bench on PATH"))?;
@@ -364,10 +359,10 @@ fn plan_of(c: &Common) -> anyhow::Result<(crate::spec::model::Plan, PathBuf)> {
     let path = crate::spec::resolve_study_path(&c.study);
     let spec = crate::spec::load(&path)?;
     check_engines(c.engines.as_deref())?;
-    let set = set_pairs(&c.set)?;
+    let set = set_pairs(&c.runs.set)?;
     let mut plan =
         crate::spec::model::expand_with(&spec, &c.scale, c.repeats, c.engines.clone(), &set)?;
-    plan.timeout = c.timeout.map(std::time::Duration::from_secs);
+    plan.timeout = c.runs.timeout.map(std::time::Duration::from_secs);
     plan.select_cells(&c.only)?;
     Ok((plan, path))
 }
@@ -456,8 +451,8 @@ fn plan_tuning(
         budget_minutes: None,
         batch,
         seed: None,
-        set: set_pairs(&common.set)?,
-        timeout: common.timeout,
+        set: set_pairs(&common.runs.set)?,
+        timeout: common.runs.timeout,
         single: false,
         grid: None,
         reference: None,

@@ -11,7 +11,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::capacity::samples::{Benchmark, Interval};
-use crate::report::chart::render_svg_png;
+use crate::report::chart::{draw_series_labels, render_svg_png};
 
 /// One metric drawn over time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,13 +183,7 @@ where
                 + PathElement::new([(10, 0), (16, 0)], BLACK.stroke_width(1))
         });
     }
-    ch.configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()
-        .map_err(e)?;
-    Ok(())
+    draw_series_labels(&mut ch, SeriesLabelPosition::UpperLeft)
 }
 
 /// Writes `stem.svg` and `stem.png`: metric `s` of `runs` over time.

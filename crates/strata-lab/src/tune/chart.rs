@@ -7,7 +7,7 @@ use std::path::Path;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::report::chart::render_svg_png;
+use crate::report::chart::{draw_series_labels, render_svg_png};
 
 /// One search run as the chart shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -116,13 +116,7 @@ where
     .map_err(e)?
     .label("infeasible run")
     .legend(move |(x, y)| Cross::new((x + 8, y), 5, red.stroke_width(2)));
-    ch.configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::LowerRight)
-        .draw()
-        .map_err(e)?;
-    Ok(())
+    draw_series_labels(&mut ch, SeriesLabelPosition::LowerRight)
 }
 
 /// Writes `stem.svg` and `stem.png`.

@@ -210,16 +210,11 @@ fn pick_l0(v: &Version, busy: &Busy, o: &Options, score: f64) -> Option<Compacti
     let trivial = next.is_empty()
         && non_overlapping(inputs.iter())
         && inputs.iter().all(|f| movable(v, o, base, f));
+    let reason = CompactionReason::LevelL0FilesNum;
     Some(CompactionTask {
-        level: 0,
-        output_level: base,
-        inputs,
-        extra_inputs: Vec::new(),
-        output_level_inputs: next,
         score,
-        reason: CompactionReason::LevelL0FilesNum,
-        target_file_size: target_file_size(o, 1),
         trivial_move: trivial,
+        ..CompactionTask::level_to_level(0, base, inputs, next, reason, target_file_size(o, 1))
     })
 }
 
@@ -266,16 +261,11 @@ fn pick_level(
     } else {
         vec![file]
     };
+    let reason = CompactionReason::LevelMaxLevelSize;
     Some(CompactionTask {
-        level,
-        output_level: out,
-        inputs,
-        extra_inputs: Vec::new(),
-        output_level_inputs: next,
         score,
-        reason: CompactionReason::LevelMaxLevelSize,
-        target_file_size: target_file_size(o, out),
         trivial_move: trivial,
+        ..CompactionTask::level_to_level(level, out, inputs, next, reason, target_file_size(o, out))
     })
 }
 
@@ -431,17 +421,15 @@ pub fn pick_manual(
     if busy.conflicts(&inputs, out, &lo, &hi) || busy.conflicts(&next, out, &lo, &hi) {
         return None;
     }
-    Some(CompactionTask {
+    let reason = CompactionReason::ManualCompaction;
+    Some(CompactionTask::level_to_level(
         level,
-        output_level: out,
+        out,
         inputs,
-        extra_inputs: Vec::new(),
-        output_level_inputs: next,
-        score: 0.0,
-        reason: CompactionReason::ManualCompaction,
-        target_file_size: target_file_size(o, out),
-        trivial_move: false,
-    })
+        next,
+        reason,
+        target_file_size(o, out),
+    ))
 }
 
 /// RocksDB's estimate of the bytes compaction must still rewrite to bring

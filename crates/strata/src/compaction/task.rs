@@ -103,6 +103,31 @@ pub struct CompactionTask {
 }
 
 impl CompactionTask {
+    /// A leveled compaction of `inputs` from `level` with the files of
+    /// `output_level` they overlap (`next`) into `output_level`, cutting
+    /// outputs at `target_file_size`; score 0 and a rewrite, not a trivial
+    /// move, until the picker says otherwise.
+    pub fn level_to_level(
+        level: usize,
+        output_level: usize,
+        inputs: Vec<Arc<FileMetaData>>,
+        next: Vec<Arc<FileMetaData>>,
+        reason: CompactionReason,
+        target_file_size: u64,
+    ) -> Self {
+        CompactionTask {
+            level,
+            output_level,
+            inputs,
+            extra_inputs: Vec::new(),
+            output_level_inputs: next,
+            score: 0.0,
+            reason,
+            target_file_size,
+            trivial_move: false,
+        }
+    }
+
     /// All input files.
     pub fn all_inputs(&self) -> impl Iterator<Item = &Arc<FileMetaData>> {
         self.inputs

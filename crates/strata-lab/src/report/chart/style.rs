@@ -40,3 +40,20 @@ macro_rules! render_svg_png {
     }};
 }
 pub(crate) use render_svg_png;
+
+/// Draws the series labels of an inline chart (the search and capacity
+/// charts): a boxed list on a nearly opaque white ground at `position`.
+pub(crate) fn draw_series_labels<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    ch: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    ch.configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .position(position)
+        .draw()
+        .map_err(|e| anyhow::anyhow!("{e:?}"))
+}
