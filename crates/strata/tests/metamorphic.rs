@@ -13,10 +13,29 @@
 //! (`STRATA_METAMORPHIC_OPS` sets the operations per sequence, 500 by
 //! default; `STRATA_METAMORPHIC_FIRST` the first sequence's seed, 1).
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 use strata_testkit::metamorphic::{check_sequence, OptionSet};
 use strata_testkit::{env_u64, metamorphic::Op};
+
+/// The kind of an operation: its variant's name.
+fn kind(o: &Op) -> String {
+    let text = format!("{o:?}");
+    text.split([' ', '(', '{']).next().unwrap_or("").to_string()
+}
+
+/// What of each option set's features the long run's summary counts.
+const FEATURES: [&str; 8] = [
+    "kCompactionStyleUniversal",
+    "kCompactionStyleFIFO",
+    "enable_blob_files=true",
+    "write_buffer_size=4096",
+    "max_subcompactions",
+    "use_direct_reads=true",
+    "allow_mmap_reads=false",
+    "bloom_bits_per_key",
+];
 
 #[test]
 fn sequences_read_the_same_under_every_option_set() {
@@ -35,16 +54,9 @@ fn option_sets_are_valid_and_varied() {
     for s in &sets {
         s.db_options().validate().unwrap();
     }
-    let distinct: std::collections::BTreeSet<&str> =
-        sets.iter().map(|s| s.options.as_str()).collect();
+    let distinct: BTreeSet<&str> = sets.iter().map(|s| s.options.as_str()).collect();
     assert!(distinct.len() > 50, "{} distinct of 64", distinct.len());
-    for needle in [
-        "kCompactionStyleUniversal",
-        "kCompactionStyleFIFO",
-        "enable_blob_files=true",
-        "write_buffer_size=4096",
-        "max_subcompactions",
-    ] {
+    for needle in FEATURES {
         assert!(
             sets.iter().any(|s| s.options.contains(needle)),
             "no option set with {needle}"
@@ -93,7 +105,20 @@ fn long_metamorphic_run() {
     let first = env_u64("STRATA_METAMORPHIC_FIRST", 1);
     let start = Instant::now();
     let (mut reads, mut divergences) = (0u64, Vec::new());
+    let mut kinds: BTreeMap<String, u64> = BTreeMap::new();
+    let mut features: BTreeMap<&str, u64> = BTreeMap::new();
+    let mut wal_off = 0;
     for seed in first..first + seqs {
+        for op in strata_testkit::metamorphic::generate(seed, nops) {
+            *kinds.entry(kind(&op)).or_default() += 1;
+        }
+        for i in 0..sets {
+            let set = OptionSet::draw(seed, i);
+            for f in FEATURES.iter().filter(|f| set.options.contains(**f)) {
+                *features.entry(f).or_default() += 1;
+            }
+            wal_off += u64::from(set.disable_wal);
+        }
         match check_sequence(seed, nops, sets) {
             Ok(n) => reads += n,
             Err(report) => {
@@ -110,6 +135,8 @@ fn long_metamorphic_run() {
             );
         }
     }
+    eprintln!("operations by kind: {kinds:?}");
+    eprintln!("option sets with: {features:?}, WAL off: {wal_off}");
     assert!(
         divergences.is_empty(),
         "sequences that diverged: {divergences:?}"
