@@ -1,6 +1,7 @@
 //! Metamorphic test (`strata_testkit::metamorphic`, after Pebble's): seeded
 //! random sequences of puts, deletes, range deletions, merges, batches
-//! across three families, snapshots, gets, bounded scans both ways,
+//! across three families, snapshots, gets (plain and pinned), multi-gets,
+//! prefix scans, bounded scans both ways,
 //! long-lived iterators (seeks, next and prev), flushes, compactions,
 //! reopens and checkpoints opened as DBs, each run on a new DB under
 //! several drawn option sets. Every result must equal the model's, and so

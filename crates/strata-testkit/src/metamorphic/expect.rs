@@ -107,12 +107,33 @@ pub fn expected(ops: &[Op]) -> Vec<Out> {
                 }
                 Out::Done
             }
-            Op::Get { cf, key, snap } => Out::Value(
+            Op::Get { cf, key, snap, .. } => Out::Value(
                 view(&snaps, &fams, snap, *cf)
                     .get(&key.0)
                     .cloned()
                     .map(Bytes),
             ),
+            Op::MultiGet { keys, snap } => {
+                let m = view(&snaps, &fams, snap, 0);
+                Out::Values(
+                    keys.iter()
+                        .map(|k| m.get(&k.0).cloned().map(Bytes))
+                        .collect(),
+                )
+            }
+            Op::Prefix {
+                cf,
+                prefix,
+                limit,
+                snap,
+            } => {
+                let m = view(&snaps, &fams, snap, *cf);
+                let found = m.iter().filter(|(k, _)| k.starts_with(&prefix.0));
+                let found = found
+                    .take(*limit)
+                    .map(|(k, v)| (Bytes(k.clone()), Bytes(v.clone())));
+                Out::Entries(found.collect())
+            }
             Op::Scan {
                 cf,
                 lower,
@@ -286,6 +307,7 @@ mod tests {
             cf: 0,
             key: b("k"),
             snap: Some(2),
+            pinned: false,
         };
         let ops = vec![
             put(0, "k", "old"),

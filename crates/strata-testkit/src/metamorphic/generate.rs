@@ -14,8 +14,9 @@ const NKEYS: u32 = 80;
 const BIG: std::ops::Range<usize> = 1_000..5_000;
 
 /// Draws `n` operations from `seed`. Writes are about half of them, reads
-/// (gets, scans, iterator steps) most of the rest; flushes, compactions,
-/// reopens and checkpoints come a few times in a hundred.
+/// (gets, multi-gets, scans, prefix scans, iterator steps) most of the
+/// rest; flushes, compactions, reopens and checkpoints come a few times in
+/// a hundred.
 pub fn generate(seed: u64, n: usize) -> Vec<Op> {
     let mut d = Draws::new(seed, NKEYS, BIG);
     (0..n)
@@ -100,11 +101,30 @@ fn op(d: &mut Draws) -> Op {
             let n = d.rng.gen_range(1..8);
             Op::Batch((0..n).map(|_| write(d)).collect())
         }
-        500..=619 => Op::Get {
+        500..=589 => Op::Get {
             cf: family(d),
             key: bytes(d.key()),
             snap: snap(d),
+            pinned: d.rng.gen_bool(0.3),
         },
+        590..=604 => {
+            let n = d.rng.gen_range(1..6);
+            Op::MultiGet {
+                keys: (0..n).map(|_| bytes(d.key())).collect(),
+                snap: snap(d),
+            }
+        }
+        605..=619 => {
+            // The first 0 to 5 bytes of a key: "", "0", "00", ... "00012".
+            let mut prefix = d.key();
+            prefix.truncate(d.rng.gen_range(0..6));
+            Op::Prefix {
+                cf: family(d),
+                prefix: bytes(prefix),
+                limit: d.rng.gen_range(1..40),
+                snap: snap(d),
+            }
+        }
         620..=679 => {
             let s = d.scan();
             Op::Scan {

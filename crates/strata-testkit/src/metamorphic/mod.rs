@@ -1,6 +1,7 @@
 //! Metamorphic testing, after Pebble's (`cockroachdb/pebble/metamorphic`):
 //! one seeded random sequence of operations ([`Op`]: puts, deletes, range
-//! deletions, merges, batches across families, snapshots, gets, bounded
+//! deletions, merges, batches across families, snapshots, gets (plain and
+//! pinned), multi-gets, prefix scans, bounded
 //! scans both ways, long-lived iterators that seek and step both ways,
 //! flushes, compactions, reopens and checkpoints opened as DBs) runs on a
 //! new DB under each of several option sets ([`OptionSet`]: compaction

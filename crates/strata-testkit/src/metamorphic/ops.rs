@@ -107,12 +107,34 @@ pub enum Op {
     /// Writes applied atomically, across families.
     Batch(Vec<Write>),
     /// A point read of `key` in family `cf`, at the snapshot in slot
-    /// `snap` (the latest state when the slot is empty or `None`).
+    /// `snap` (the latest state when the slot is empty or `None`), through
+    /// `get_pinned_cf` when `pinned`, else `get_cf_opt`.
     Get {
         /// Index into [`FAMILIES`].
         cf: usize,
         /// The key.
         key: Bytes,
+        /// A snapshot slot.
+        snap: Option<usize>,
+        /// Whether the value is read pinned in its block.
+        pinned: bool,
+    },
+    /// `multi_get` of `keys` in "default", at snapshot slot `snap`.
+    MultiGet {
+        /// The keys, in the order read.
+        keys: Vec<Bytes>,
+        /// A snapshot slot.
+        snap: Option<usize>,
+    },
+    /// Reads up to `limit` entries whose keys start with `prefix`
+    /// (`prefix_cf`) in family `cf`, at snapshot slot `snap`.
+    Prefix {
+        /// Index into [`FAMILIES`].
+        cf: usize,
+        /// The prefix.
+        prefix: Bytes,
+        /// How many entries it reads at most.
+        limit: usize,
         /// A snapshot slot.
         snap: Option<usize>,
     },
@@ -197,6 +219,8 @@ pub enum Out {
     Done,
     /// A point read's value.
     Value(Option<Bytes>),
+    /// The values of a `multi_get`, in the order of its keys.
+    Values(Vec<Option<Bytes>>),
     /// Entries read, in the order read.
     Entries(Vec<(Bytes, Bytes)>),
     /// Where an iterator is: its key and value, `None` when not on one (a

@@ -160,10 +160,43 @@ impl Runner<'_> {
                 ws.iter().for_each(|w| add(&mut b, &l.cfs, w));
                 done(l.db.write_opt(&wo, b))
             }
-            Op::Get { cf, key, snap } => {
+            Op::Get {
+                cf,
+                key,
+                snap,
+                pinned,
+            } => {
                 let ro = ReadOptions::default().snapshot(l.snap(snap));
-                l.db.get_cf_opt(&l.cfs[*cf], &ro, &key.0)
-                    .map_or_else(text, |v| Out::Value(v.map(Bytes)))
+                let cf = &l.cfs[*cf];
+                let r = if *pinned {
+                    l.db.get_pinned_cf(cf, &ro, &key.0)
+                        .map(|v| v.map(|p| p.into_vec()))
+                } else {
+                    l.db.get_cf_opt(cf, &ro, &key.0)
+                };
+                r.map_or_else(text, |v| Out::Value(v.map(Bytes)))
+            }
+            Op::MultiGet { keys, snap } => {
+                let ro = ReadOptions::default().snapshot(l.snap(snap));
+                let keys: Vec<&[u8]> = keys.iter().map(|k| k.0.as_slice()).collect();
+                let r: strata::Result<Vec<Option<Bytes>>> =
+                    l.db.multi_get(&ro, &keys)
+                        .into_iter()
+                        .map(|v| v.map(|v| v.map(|p| Bytes(p.into_vec()))))
+                        .collect();
+                r.map_or_else(text, Out::Values)
+            }
+            Op::Prefix {
+                cf,
+                prefix,
+                limit,
+                snap,
+            } => {
+                let ro = ReadOptions::default().snapshot(l.snap(snap));
+                let r =
+                    l.db.prefix_cf(&l.cfs[*cf], &ro, &prefix.0)
+                        .and_then(|it| collect(it.take(*limit)));
+                r.map_or_else(text, Out::Entries)
             }
             Op::Scan {
                 cf,
