@@ -12,8 +12,12 @@
 # Needs an llvm-profdata and llvm-cov that read the profiles of rustc's
 # LLVM: LLVM 19 reads those of rustc 1.95 (LLVM 22); Debian's `llvm-19`
 # package has them (`apt-get install llvm-19`). LLVM_PROFDATA and LLVM_COV
-# name other ones. Branch coverage needs `-Z coverage-options=branch`, a
-# nightly flag, so it is not measured here.
+# name other ones.
+#
+# STRATA_COVERAGE_BRANCHES=1 measures branch coverage too: it needs
+# `-Z coverage-options=branch`, a nightly flag, so it builds with
+# `cargo +nightly` (the toolchain scripts/miri.sh installs) in
+# OUT/target-nightly; modules.md then has a branch column.
 #
 # STRATA_COVERAGE_TEST_ARGS adds arguments to `cargo test` (e.g. `--test
 # model` to measure one suite). Nice it on a shared machine: `nice -n 10`.
@@ -28,8 +32,14 @@ out=$(cd "$out" && pwd)
 rm -rf "$out/profraw"
 mkdir -p "$out/profraw"
 
+cargo=(cargo)
 export RUSTFLAGS="-C instrument-coverage"
 export CARGO_TARGET_DIR="$out/target"
+if [ "${STRATA_COVERAGE_BRANCHES:-0}" = 1 ]; then
+  cargo=(cargo +nightly)
+  RUSTFLAGS="$RUSTFLAGS -Z coverage-options=branch"
+  CARGO_TARGET_DIR="$out/target-nightly"
+fi
 # One profile per process (%p) and binary (%m), in OUT: the instrumented
 # build scripts write theirs while building, the tests (and the child
 # processes some of them start) theirs while running.
@@ -39,12 +49,12 @@ test_args="-p strata --lib --tests ${STRATA_COVERAGE_TEST_ARGS:-}"
 
 # The test binaries, to read the coverage maps from.
 # shellcheck disable=SC2086
-objects=$(cargo test $test_args --no-run --message-format=json \
+objects=$("${cargo[@]}" test $test_args --no-run --message-format=json \
   | jq -r 'select(.reason == "compiler-artifact" and .profile.test == true and .target.name != "build-script-build") | .executable // empty')
 
 set +e
 # shellcheck disable=SC2086
-cargo test $test_args --no-fail-fast 2>&1 | tee "$out/test.log"
+"${cargo[@]}" test $test_args --no-fail-fast 2>&1 | tee "$out/test.log"
 test_rc=${PIPESTATUS[0]}
 set -e
 
@@ -65,7 +75,7 @@ import json, sys
 from collections import defaultdict
 
 data = json.load(open(sys.argv[1]))["data"][0]
-mods = defaultdict(lambda: [0, 0, 0, 0])
+mods = defaultdict(lambda: [0, 0, 0, 0, 0, 0])
 for f in data["files"]:
     name = f["filename"]
     i = name.find("crates/strata/src/")
@@ -77,18 +87,25 @@ for f in data["files"]:
     m = mods[mod]
     m[0] += s["lines"]["count"]; m[1] += s["lines"]["covered"]
     m[2] += s["regions"]["count"]; m[3] += s["regions"]["covered"]
+    m[4] += s["branches"]["count"]; m[5] += s["branches"]["covered"]
 
 def pct(c, n):
     return f"{100.0 * c / n:.1f}%" if n else "-"
 
-print("| module | lines | covered | line coverage | region coverage |")
-print("|---|---:|---:|---:|---:|")
-tot = [0, 0, 0, 0]
+branches = any(m[4] for m in mods.values())
+head = "| module | lines | covered | line coverage | region coverage |"
+rule = "|---|---:|---:|---:|---:|"
+print(head + (" branches | branch coverage |" if branches else ""))
+print(rule + ("---:|---:|" if branches else ""))
+tot = [0] * 6
+def row(name, m):
+    n, c, rn, rc, bn, bc = m
+    extra = f" {bn} | {pct(bc, bn)} |" if branches else ""
+    print(f"| {name} | {n} | {c} | {pct(c, n)} | {pct(rc, rn)} |{extra}")
 for mod in sorted(mods):
-    n, c, rn, rc = mods[mod]
     tot = [a + b for a, b in zip(tot, mods[mod])]
-    print(f"| {mod} | {n} | {c} | {pct(c, n)} | {pct(rc, rn)} |")
-print(f"| **total** | {tot[0]} | {tot[1]} | {pct(tot[1], tot[0])} | {pct(tot[3], tot[2])} |")
+    row(mod, mods[mod])
+row("**total**", tot)
 EOF
 
 tail -n 3 "$out/report.txt"

@@ -128,7 +128,7 @@ fn long_metamorphic_run() {
             }
         }
         let done = seed - first + 1;
-        if done % 25 == 0 || done == seqs {
+        if done.is_multiple_of(25) || done == seqs {
             eprintln!(
                 "{done} sequences x {sets} option sets x {nops} operations, {reads} reads compared, {} divergences, {:.0} s",
                 divergences.len(),
