@@ -2,7 +2,7 @@
 //! [`Model`] per family), with snapshots as copies of it and iterators as
 //! the bounded entries they saw when opened.
 
-use super::ops::{Bytes, Move, Op, Out, Write, FAMILIES, ITERATOR_SLOTS, SNAPSHOT_SLOTS};
+use super::ops::{Bytes, Move, Op, Out, Range, Write, FAMILIES, ITERATOR_SLOTS, SNAPSHOT_SLOTS};
 use crate::random::model_range;
 use crate::Model;
 
@@ -14,9 +14,10 @@ struct ModelIter {
 }
 
 impl ModelIter {
-    fn open(m: &Model, lower: &Option<Bytes>, upper: &Option<Bytes>) -> ModelIter {
-        let (lower, upper) = (unwrap_bound(lower), unwrap_bound(upper));
-        let entries = model_range(m, &lower, &upper)
+    fn open(snaps: &[Option<Vec<Model>>], fams: &[Model], r: &Range) -> ModelIter {
+        let m = view(snaps, fams, &r.snap, r.cf);
+        let (lower, upper) = (unwrap_bound(&r.lower), unwrap_bound(&r.upper));
+        let entries = model_range(&m, &lower, &upper)
             .into_iter()
             .map(|(k, v)| (Bytes(k.clone()), Bytes(v.clone())))
             .collect();
@@ -121,28 +122,20 @@ pub fn expected(ops: &[Op]) -> Vec<Out> {
                         .collect(),
                 )
             }
-            Op::Prefix {
-                cf,
-                prefix,
-                limit,
-                snap,
-            } => {
-                let m = view(&snaps, &fams, snap, *cf);
-                let found = m.iter().filter(|(k, _)| k.starts_with(&prefix.0));
+            Op::Prefix(p) => {
+                let m = view(&snaps, &fams, &p.snap, p.cf);
+                let found = m.iter().filter(|(k, _)| k.starts_with(&p.prefix.0));
                 let found = found
-                    .take(*limit)
+                    .take(p.limit)
                     .map(|(k, v)| (Bytes(k.clone()), Bytes(v.clone())));
                 Out::Entries(found.collect())
             }
             Op::Scan {
-                cf,
-                lower,
-                upper,
+                range,
                 reverse,
                 limit,
-                snap,
             } => {
-                let mut it = ModelIter::open(&view(&snaps, &fams, snap, *cf), lower, upper);
+                let mut it = ModelIter::open(&snaps, &fams, range);
                 if *reverse {
                     it.entries.reverse();
                 }
@@ -157,18 +150,8 @@ pub fn expected(ops: &[Op]) -> Vec<Out> {
                 snaps[*slot] = None;
                 Out::Done
             }
-            Op::IterOpen {
-                slot,
-                cf,
-                lower,
-                upper,
-                snap,
-            } => {
-                iters[*slot] = Some(ModelIter::open(
-                    &view(&snaps, &fams, snap, *cf),
-                    lower,
-                    upper,
-                ));
+            Op::IterOpen { slot, range } => {
+                iters[*slot] = Some(ModelIter::open(&snaps, &fams, range));
                 Out::Done
             }
             Op::IterMove { slot, to } => match &mut iters[*slot] {
@@ -251,10 +234,12 @@ mod tests {
             put(0, "c", "3"),
             Op::IterOpen {
                 slot: 0,
-                cf: 0,
-                lower: Some(b("b")),
-                upper: None,
-                snap: None,
+                range: Range {
+                    cf: 0,
+                    lower: Some(b("b")),
+                    upper: None,
+                    snap: None,
+                },
             },
             put(0, "d", "4"),
             Op::IterMove {

@@ -2,7 +2,9 @@
 
 use rand::Rng;
 
-use super::ops::{Bytes, Move, Op, Write, FAMILIES, ITERATOR_SLOTS, SNAPSHOT_SLOTS};
+use super::ops::{
+    Bytes, Move, Op, PrefixScan, Range, Write, FAMILIES, ITERATOR_SLOTS, SNAPSHOT_SLOTS,
+};
 use crate::random::Draws;
 
 /// Keys a sequence draws from ([`crate::random::key`] 0 to 79, and now
@@ -118,22 +120,24 @@ fn op(d: &mut Draws) -> Op {
             // The first 0 to 5 bytes of a key: "", "0", "00", ... "00012".
             let mut prefix = d.key();
             prefix.truncate(d.rng.gen_range(0..6));
-            Op::Prefix {
+            Op::Prefix(PrefixScan {
                 cf: family(d),
                 prefix: bytes(prefix),
                 limit: d.rng.gen_range(1..40),
                 snap: snap(d),
-            }
+            })
         }
         620..=679 => {
             let s = d.scan();
             Op::Scan {
-                cf: family(d),
-                lower: opt(s.lower),
-                upper: opt(s.upper),
+                range: Range {
+                    cf: family(d),
+                    lower: opt(s.lower),
+                    upper: opt(s.upper),
+                    snap: snap(d),
+                },
                 reverse: s.reverse,
                 limit: s.limit,
-                snap: snap(d),
             }
         }
         680..=709 => Op::Snapshot {
@@ -146,10 +150,12 @@ fn op(d: &mut Draws) -> Op {
             let (lower, upper) = d.bounds();
             Op::IterOpen {
                 slot: d.rng.gen_range(0..ITERATOR_SLOTS),
-                cf: family(d),
-                lower: opt(lower),
-                upper: opt(upper),
-                snap: snap(d),
+                range: Range {
+                    cf: family(d),
+                    lower: opt(lower),
+                    upper: opt(upper),
+                    snap: snap(d),
+                },
             }
         }
         750..=929 => Op::IterMove {

@@ -28,7 +28,7 @@ pub mod shrink;
 
 pub use expect::expected;
 pub use generate::generate;
-pub use ops::{Bytes, Move, Op, Out, Write, FAMILIES};
+pub use ops::{Bytes, Move, Op, Out, PrefixScan, Range, Write, FAMILIES};
 pub use options::OptionSet;
 pub use run::run;
 pub use shrink::{diverges, first_divergence, reproducer, shrink, Divergence};

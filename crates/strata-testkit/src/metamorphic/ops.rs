@@ -82,6 +82,35 @@ pub enum Write {
     },
 }
 
+/// What a scan or an iterator reads: the keys in `[lower, upper)` of
+/// family `cf`, at the snapshot in slot `snap` (the latest state when the
+/// slot is empty or `None`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Range {
+    /// Index into [`FAMILIES`].
+    pub cf: usize,
+    /// The inclusive lower bound.
+    pub lower: Option<Bytes>,
+    /// The exclusive upper bound.
+    pub upper: Option<Bytes>,
+    /// A snapshot slot.
+    pub snap: Option<usize>,
+}
+
+/// Reads up to `limit` entries whose keys start with `prefix` in family
+/// `cf`, at snapshot slot `snap`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrefixScan {
+    /// Index into [`FAMILIES`].
+    pub cf: usize,
+    /// The prefix.
+    pub prefix: Bytes,
+    /// How many entries it reads at most.
+    pub limit: usize,
+    /// A snapshot slot.
+    pub snap: Option<usize>,
+}
+
 /// Where an iterator moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Move {
@@ -126,33 +155,17 @@ pub enum Op {
         /// A snapshot slot.
         snap: Option<usize>,
     },
-    /// Reads up to `limit` entries whose keys start with `prefix`
-    /// (`prefix_cf`) in family `cf`, at snapshot slot `snap`.
-    Prefix {
-        /// Index into [`FAMILIES`].
-        cf: usize,
-        /// The prefix.
-        prefix: Bytes,
-        /// How many entries it reads at most.
-        limit: usize,
-        /// A snapshot slot.
-        snap: Option<usize>,
-    },
-    /// Reads up to `limit` entries of `[lower, upper)` in family `cf`,
-    /// from the end when `reverse`, at snapshot slot `snap`.
+    /// A prefix scan (`prefix_cf`).
+    Prefix(PrefixScan),
+    /// Reads up to `limit` entries of `range`, from the end when
+    /// `reverse`.
     Scan {
-        /// Index into [`FAMILIES`].
-        cf: usize,
-        /// The inclusive lower bound.
-        lower: Option<Bytes>,
-        /// The exclusive upper bound.
-        upper: Option<Bytes>,
+        /// The family, bounds and snapshot read.
+        range: Range,
         /// Whether the scan runs from the end.
         reverse: bool,
         /// How many entries it reads at most.
         limit: usize,
-        /// A snapshot slot.
-        snap: Option<usize>,
     },
     /// Takes a snapshot into slot `slot` (releasing the one there).
     Snapshot {
@@ -164,20 +177,14 @@ pub enum Op {
         /// A slot below [`SNAPSHOT_SLOTS`].
         slot: usize,
     },
-    /// Opens an iterator over family `cf` in `slot` (replacing the one
-    /// there) with bounds `[lower, upper)`, at snapshot slot `snap`. It
-    /// keeps its view while later writes, flushes and compactions go on.
+    /// Opens an iterator over `range` in `slot` (replacing the one
+    /// there). It keeps its view while later writes, flushes and
+    /// compactions go on.
     IterOpen {
         /// A slot below [`ITERATOR_SLOTS`].
         slot: usize,
-        /// Index into [`FAMILIES`].
-        cf: usize,
-        /// The inclusive lower bound.
-        lower: Option<Bytes>,
-        /// The exclusive upper bound.
-        upper: Option<Bytes>,
-        /// A snapshot slot.
-        snap: Option<usize>,
+        /// The family, bounds and snapshot it reads.
+        range: Range,
     },
     /// Moves the iterator in `slot` (if open) and reads where it is.
     IterMove {

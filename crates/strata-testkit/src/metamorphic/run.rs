@@ -6,7 +6,7 @@ use std::path::Path;
 
 use strata::{ColumnFamily, Db, DbIterator, ReadOptions, Snapshot, WriteBatch, WriteOptions};
 
-use super::ops::{Bytes, Move, Op, Out, Write, FAMILIES, ITERATOR_SLOTS, SNAPSHOT_SLOTS};
+use super::ops::{Bytes, Move, Op, Out, Range, Write, FAMILIES, ITERATOR_SLOTS, SNAPSHOT_SLOTS};
 use super::options::OptionSet;
 use crate::TempDir;
 
@@ -52,17 +52,6 @@ fn pair((k, v): (Vec<u8>, Vec<u8>)) -> (Bytes, Bytes) {
     (Bytes(k), Bytes(v))
 }
 
-fn read_options(
-    snap: Option<Snapshot>,
-    lower: &Option<Bytes>,
-    upper: &Option<Bytes>,
-) -> ReadOptions {
-    ReadOptions::default()
-        .snapshot(snap)
-        .iterate_lower_bound(lower.as_ref().map(|b| b.0.clone()))
-        .iterate_upper_bound(upper.as_ref().map(|b| b.0.clone()))
-}
-
 fn add(b: &mut WriteBatch, cfs: &[ColumnFamily], w: &Write) {
     match w {
         Write::Put { cf, key, value } => b.put_cf(&cfs[*cf], &key.0, &value.0),
@@ -94,6 +83,16 @@ fn at(it: &DbIterator) -> Out {
 impl Live {
     fn snap(&self, slot: &Option<usize>) -> Option<Snapshot> {
         slot.and_then(|s| self.snaps[s].clone())
+    }
+
+    /// An iterator over `r`.
+    fn iter(&self, r: &Range) -> strata::Result<DbIterator> {
+        let bound = |b: &Option<Bytes>| b.as_ref().map(|b| b.0.clone());
+        let ro = ReadOptions::default()
+            .snapshot(self.snap(&r.snap))
+            .iterate_lower_bound(bound(&r.lower))
+            .iterate_upper_bound(bound(&r.upper));
+        self.db.iter_cf(&self.cfs[r.cf], &ro)
     }
 
     /// Drops snapshots and iterators, then closes the DB.
@@ -186,28 +185,19 @@ impl Runner<'_> {
                         .collect();
                 r.map_or_else(text, Out::Values)
             }
-            Op::Prefix {
-                cf,
-                prefix,
-                limit,
-                snap,
-            } => {
-                let ro = ReadOptions::default().snapshot(l.snap(snap));
+            Op::Prefix(p) => {
+                let ro = ReadOptions::default().snapshot(l.snap(&p.snap));
                 let r =
-                    l.db.prefix_cf(&l.cfs[*cf], &ro, &prefix.0)
-                        .and_then(|it| collect(it.take(*limit)));
+                    l.db.prefix_cf(&l.cfs[p.cf], &ro, &p.prefix.0)
+                        .and_then(|it| collect(it.take(p.limit)));
                 r.map_or_else(text, Out::Entries)
             }
             Op::Scan {
-                cf,
-                lower,
-                upper,
+                range,
                 reverse,
                 limit,
-                snap,
             } => {
-                let ro = read_options(l.snap(snap), lower, upper);
-                let r = l.db.iter_cf(&l.cfs[*cf], &ro).and_then(|it| {
+                let r = l.iter(range).and_then(|it| {
                     let it = if *reverse { it.reverse() } else { it };
                     collect(it.take(*limit))
                 });
@@ -221,16 +211,9 @@ impl Runner<'_> {
                 l.snaps[*slot] = None;
                 Out::Done
             }
-            Op::IterOpen {
-                slot,
-                cf,
-                lower,
-                upper,
-                snap,
-            } => {
+            Op::IterOpen { slot, range } => {
                 l.iters[*slot] = None;
-                let ro = read_options(l.snap(snap), lower, upper);
-                match l.db.iter_cf(&l.cfs[*cf], &ro) {
+                match l.iter(range) {
                     Ok(it) => {
                         l.iters[*slot] = Some(it);
                         Out::Done
