@@ -31,7 +31,7 @@ fn batch(db: &Db, w: usize, i: usize) -> WriteBatch {
     let mut b = WriteBatch::new();
     let cf = |n: usize| db.column_family(FAMILIES[n % 3]).unwrap();
     b.put_cf(&cf(w), key(w, i), format!("{w}:{i}"));
-    if i % 3 == 0 {
+    if i.is_multiple_of(3) {
         b.put_cf(&cf(w + 1), key(w, i), format!("{w}:{i}+"));
     }
     b
@@ -49,7 +49,7 @@ fn check(db: &Db) {
                 "writer {w} batch {i}"
             );
             let got = db.get_cf(&next, key(w, i)).unwrap();
-            let want = (i % 3 == 0).then(|| format!("{w}:{i}+").into_bytes());
+            let want = i.is_multiple_of(3).then(|| format!("{w}:{i}+").into_bytes());
             assert_eq!(got, want, "writer {w} batch {i}, next family");
         }
     }
