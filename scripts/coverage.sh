@@ -19,8 +19,8 @@
 # `cargo +nightly` (the toolchain scripts/miri.sh installs) in
 # OUT/target-nightly; modules.md then has a branch column.
 #
-# STRATA_COVERAGE_TEST_ARGS adds arguments to `cargo test` (e.g. `--test
-# model` to measure one suite). Nice it on a shared machine: `nice -n 10`.
+# STRATA_COVERAGE_TEST_ARGS replaces `--lib --tests` in the `cargo test`
+# command (e.g. `--test model` to measure one suite). Nice it on a shared machine: `nice -n 10`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,7 +45,7 @@ fi
 # processes some of them start) theirs while running.
 export LLVM_PROFILE_FILE="$out/profraw/%p-%m.profraw"
 # shellcheck disable=SC2086
-test_args="-p strata --lib --tests ${STRATA_COVERAGE_TEST_ARGS:-}"
+test_args="-p strata ${STRATA_COVERAGE_TEST_ARGS:---lib --tests}"
 
 # The test binaries, to read the coverage maps from.
 # shellcheck disable=SC2086
