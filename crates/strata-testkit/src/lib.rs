@@ -2,7 +2,8 @@
 //! `crates/strata-cli/tests`): the fault-injecting file system [`fault`]
 //! (after RocksDB's `FaultInjectionTestFS`), the kill switch [`killfs`]
 //! built on it, temporary directories and small options, numbered
-//! [`keys`], merge operators ([`merge`]), the [`model`] randomized tests
+//! [`keys`], merge operators ([`merge`]), the [`metamorphic`] test, the
+//! [`model`] randomized tests
 //! compare a DB with and what they draw ([`random`]). A dev-dependency
 //! only, never published.
 //!
@@ -17,6 +18,7 @@ pub use strata::fs::fault;
 pub mod keys;
 pub mod killfs;
 pub mod merge;
+pub mod metamorphic;
 pub mod model;
 pub mod random;
 

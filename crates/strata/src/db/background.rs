@@ -14,10 +14,12 @@ use crate::blob::BlobOutputOptions;
 use crate::compaction::forced::pick_forced_blob_gc;
 use crate::compaction::job::{run_compaction, BlobJobConfig, JobContext};
 use crate::compaction::subcompaction::{should_form_subcompactions, subcompaction_boundaries};
-use crate::compaction::{pick_automatic, CompactionPolicy, CompactionTask};
+use crate::compaction::{pick_automatic, Busy, CompactionPolicy, CompactionTask};
 use crate::error::{Error, Result};
 use crate::event_log::{compression_label, lsm_state, table_file_creation, Event};
+use crate::options::Options;
 use crate::stats::{Histogram, Ticker};
+use crate::version::Version;
 use crate::write_controller::{bg_job_limits, needs_compaction_speedup, SpeedupCause};
 
 fn speedup_name(c: SpeedupCause) -> String {
@@ -27,6 +29,13 @@ fn speedup_name(c: SpeedupCause) -> String {
         SpeedupCause::NoSoftLimit => "soft_pending_compaction_bytes_limit=0".into(),
         SpeedupCause::PendingCompactionBytes => "estimated pending compaction bytes".into(),
     }
+}
+
+/// The compaction the background picks for a family on its own: the
+/// style's automatic pick, else one forced by blob garbage. What the
+/// compaction loop runs and what `wait_for_compaction` waits for.
+fn pick_scheduled(v: &Version, busy: &Busy, o: &Options) -> Option<CompactionTask> {
+    pick_automatic(v, busy, o).or_else(|| pick_forced_blob_gc(v, busy, o))
 }
 
 impl DbInner {
@@ -139,8 +148,7 @@ impl DbInner {
                 continue;
             }
             let v = st.versions.current(cf);
-            let task =
-                pick_automatic(&v, &f.busy, o).or_else(|| pick_forced_blob_gc(&v, &f.busy, o));
+            let task = pick_scheduled(&v, &f.busy, o);
             if let Some(t) = task {
                 if best.as_ref().is_none_or(|(_, b)| t.score > b.score) {
                     best = Some((cf, t));
@@ -645,7 +653,7 @@ impl DbInner {
                 || st.families.iter().any(|(&cf, f)| {
                     !f.imm.is_empty()
                         || (!f.opts().disable_auto_compactions
-                            && pick_automatic(&st.versions.current(cf), &f.busy, f.opts())
+                            && pick_scheduled(&st.versions.current(cf), &f.busy, f.opts())
                                 .is_some())
                 });
             if !pending {
