@@ -11,8 +11,8 @@
 #   OUT/modules.md   lines and regions by module (a markdown table)
 # Needs an llvm-profdata and llvm-cov that read the profiles of rustc's
 # LLVM: LLVM 19 reads those of rustc 1.95 (LLVM 22); Debian's `llvm-19`
-# package has them (`apt-get install llvm-19`). LLVM_PROFDATA and LLVM_COV
-# name other ones.
+# package has them; the script installs it when missing (as root, with
+# apt). LLVM_PROFDATA and LLVM_COV name other ones.
 #
 # STRATA_COVERAGE_BRANCHES=1 measures branch coverage too: it needs
 # `-Z coverage-options=branch`, a nightly flag, so it builds with
@@ -25,6 +25,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out=${1:-target/coverage}
+# LLVM 19's tools, installed here when missing (as root, with apt).
+if [ -z "${LLVM_PROFDATA:-}${LLVM_COV:-}" ] && ! command -v llvm-profdata-19 >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "coverage: installing llvm-19 (llvm-profdata-19, llvm-cov-19)" >&2
+    apt-get install -y -qq llvm-19 >/dev/null || { apt-get update -qq && apt-get install -y -qq llvm-19 >/dev/null; }
+  else
+    echo "coverage: needs llvm-profdata-19 and llvm-cov-19 (Debian's llvm-19), or LLVM_PROFDATA and LLVM_COV" >&2
+    exit 2
+  fi
+fi
 profdata_tool=${LLVM_PROFDATA:-$(command -v llvm-profdata-19 || command -v llvm-profdata)}
 cov_tool=${LLVM_COV:-$(command -v llvm-cov-19 || command -v llvm-cov)}
 mkdir -p "$out"
