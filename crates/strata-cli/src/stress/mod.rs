@@ -3,7 +3,9 @@
 
 mod config;
 mod crash;
+mod draw;
 mod expected;
+mod randomized;
 mod value;
 mod verify;
 mod whitebox;
@@ -132,12 +134,10 @@ fn open_and_verify(
     let opened = if names.len() == 1 {
         Db::open(&cfg.db, opts)
     } else {
-        let fam_opts = cfg.family_options()?;
-        Db::open_cf(
-            &cfg.db,
-            opts,
-            names[1..].iter().map(|n| (n.clone(), fam_opts.clone())),
-        )
+        let fam_opts = (1..names.len())
+            .map(|f| cfg.family_options(f))
+            .collect::<Result<Vec<_>>>()?;
+        Db::open_cf(&cfg.db, opts, names[1..].iter().cloned().zip(fam_opts))
     };
     let db = match opened {
         Ok(db) => db,

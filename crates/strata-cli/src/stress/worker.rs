@@ -499,7 +499,7 @@ impl Shared {
         self.db.drop_column_family(&fams[f])?;
         fams[f] = self
             .db
-            .create_column_family(&name, self.cfg.family_options()?)?;
+            .create_column_family(&name, self.cfg.family_options(f)?)?;
         for k in 0..self.cfg.keys {
             self.slot(f, k).store(pack(0, false), Ordering::Release);
         }
