@@ -78,6 +78,14 @@ pub struct Config {
     /// Share of snapshot operations (take, or read back and compare).
     #[arg(long, default_value_t = 10)]
     pub snapshots: u32,
+    /// Share of merges: a put written as a merge in each family whose
+    /// merge operator is `put` (`merge_operator=put`), a put in the others.
+    #[arg(long, default_value_t = 0)]
+    pub merges: u32,
+    /// Share of range deletions (`delete_range`) of up to `--scan-length`
+    /// keys.
+    #[arg(long, default_value_t = 0)]
+    pub range_deletes: u32,
     /// Longest range scan, in keys.
     #[arg(long, default_value_t = 20)]
     pub scan_length: u32,
@@ -311,7 +319,17 @@ impl Config {
         if self.kill_hit == 0 {
             anyhow::bail!("--kill-hit must be at least 1");
         }
-        if self.puts + self.deletes + self.batches + self.gets + self.scans + self.snapshots == 0 {
+        let mix = [
+            self.puts,
+            self.deletes,
+            self.batches,
+            self.gets,
+            self.scans,
+            self.snapshots,
+            self.merges,
+            self.range_deletes,
+        ];
+        if mix.iter().map(|&w| u64::from(w)).sum::<u64>() == 0 {
             anyhow::bail!("the operation mix is empty");
         }
         Ok(())

@@ -138,6 +138,8 @@ pub const DRAWN_FLAGS: &[&str] = &[
     "--gets",
     "--scans",
     "--snapshots",
+    "--merges",
+    "--range-deletes",
 ];
 
 const KIB: u64 = 1 << 10;
@@ -330,7 +332,9 @@ fn draw_value(name: &str, rng: &mut Rng, ctx: Context) -> String {
         "blob_compaction_readahead_size" => one(rng, &[0, 64 * KIB]),
         "blob_file_starting_level" => one(rng, &[0, 0, 1, 2]),
         "prepopulate_blob_cache" => one(rng, &["kDisable", "kFlushOnly"]),
-        "merge_operator" => one(rng, &["nullptr", "uint64add", "stringappend"]),
+        // `put` is the operator whose merges the workload issues (its
+        // merges are puts to the verifier); the others only load.
+        "merge_operator" => one(rng, &["nullptr", "put", "put", "uint64add", "stringappend"]),
         other => unreachable!("{other} is not in DRAWN"),
     }
 }
@@ -592,6 +596,8 @@ mod tests {
             ("use_direct_reads", "true"),
             ("use_direct_io_for_flush_and_compaction", "true"),
             ("merge_operator", "uint64add"),
+            ("merge_operator", "put"),
+            ("--range-deletes", "5"),
             ("--disable-wal", "1"),
             ("--sync", "1"),
             ("families", "4"),

@@ -244,8 +244,15 @@ fn run_normal(cfg: &Config) -> Result<i32> {
     } else {
         String::new()
     };
+    let merges = match (
+        c.merges.load(Ordering::Relaxed),
+        c.range_deletes.load(Ordering::Relaxed),
+    ) {
+        (0, 0) => String::new(),
+        (m, r) => format!(", {m} merges, {r} range deletions"),
+    };
     let counts = format!(
-        "{} operations ({} puts, {} deletes, {} batches, {} gets, {} scans, {} snapshots taken, {} snapshot reads, {} flushes{family_counts}) in {:.1} s, {} reads verified",
+        "{} operations ({} puts, {} deletes, {} batches, {} gets, {} scans, {} snapshots taken, {} snapshot reads, {} flushes{merges}{family_counts}) in {:.1} s, {} reads verified",
         c.total(),
         c.puts.load(Ordering::Relaxed),
         c.deletes.load(Ordering::Relaxed),
