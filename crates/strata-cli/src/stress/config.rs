@@ -96,6 +96,11 @@ pub struct Config {
     /// (0: never).
     #[arg(long, default_value_t = 10_000)]
     pub compact_one_in: u64,
+    /// Each operation takes a checkpoint with probability 1/N, with the
+    /// other operations held, and verifies it (every key of every family)
+    /// while they go on (0: never).
+    #[arg(long, default_value_t = 0)]
+    pub checkpoint_one_in: u64,
     /// Treat every acknowledged write as durable across a process kill
     /// (true when the WAL is on: its bytes reach the OS before the write is
     /// acknowledged). 0 checks only synced and flushed writes.

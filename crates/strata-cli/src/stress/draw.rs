@@ -140,6 +140,7 @@ pub const DRAWN_FLAGS: &[&str] = &[
     "--snapshots",
     "--merges",
     "--range-deletes",
+    "--checkpoint-one-in",
 ];
 
 const KIB: u64 = 1 << 10;
@@ -385,6 +386,7 @@ fn draw_flags(rng: &mut Rng, families: usize) -> Vec<(&'static str, String)> {
         ("--disable-wal", u8::from(disable_wal).to_string()),
         ("--flush-one-in", one(rng, &[200, 2000, 10_000])),
         ("--compact-one-in", one(rng, &[0, 1000, 10_000])),
+        ("--checkpoint-one-in", one(rng, &[0, 0, 5000, 50_000])),
         ("--batch-size", one(rng, &[1, 4, 16])),
         ("--threads", one(rng, &[1, 2, 4])),
         ("--keys", one(rng, &[500, 2000, 10_000])),

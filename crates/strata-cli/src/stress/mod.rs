@@ -1,6 +1,7 @@
 //! `strata stress`: a db_stress-style tool with a crash-test loop
 //! (db_crashtest.py) built in. See `docs/stress.md`.
 
+mod checkpoint;
 mod config;
 mod crash;
 mod draw;
@@ -201,6 +202,7 @@ fn run_normal(cfg: &Config) -> Result<i32> {
             strata::sync_point::arm_kill(point, cfg.kill_hit);
         }
     }
+    checkpoint::remove_all(&cfg.db)?;
     let v = match open_and_verify(cfg, cfg.child)? {
         Ok(v) => v,
         Err(violations) => return Ok(report_violations(cfg, &violations)),
@@ -251,6 +253,10 @@ fn run_normal(cfg: &Config) -> Result<i32> {
         (0, 0) => String::new(),
         (m, r) => format!(", {m} merges, {r} range deletions"),
     };
+    let merges = match c.checkpoints.load(Ordering::Relaxed) {
+        0 => merges,
+        n => format!("{merges}, {n} checkpoints verified"),
+    };
     let counts = format!(
         "{} operations ({} puts, {} deletes, {} batches, {} gets, {} scans, {} snapshots taken, {} snapshot reads, {} flushes{merges}{family_counts}) in {:.1} s, {} reads verified",
         c.total(),
@@ -276,6 +282,7 @@ fn run_normal(cfg: &Config) -> Result<i32> {
     };
     let post = end.outcome.as_ref().map_or(0, |o| o.keys_verified);
     drop(end);
+    checkpoint::remove_all(&cfg.db)?;
     println!(
         "stress: {counts}, {} keys verified on reopen, 0 violations",
         pre + post

@@ -10,7 +10,7 @@ use clap::Parser;
 
 use super::config::Config;
 use super::draw::{self, OptionSet};
-use super::expected;
+use super::{checkpoint, expected};
 
 /// Flags of the parent only (without a value), which no child gets.
 pub(super) const PARENT_SWITCHES: &[&str] = &["--crash-test", "--child", "--random-options"];
@@ -70,9 +70,14 @@ fn direct_io_works(dir: &Path) -> bool {
     ok
 }
 
-/// Removes the DB and its expected state, for a new option set.
+/// Removes the DB, its expected state and its checkpoints, for a new
+/// option set.
 fn fresh_db(db: &Path) -> Result<()> {
-    for dir in [db.to_path_buf(), expected::dir_for(db)] {
+    for dir in [
+        db.to_path_buf(),
+        expected::dir_for(db),
+        checkpoint::dir_for(db),
+    ] {
         match std::fs::remove_dir_all(&dir) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}

@@ -14,6 +14,7 @@ use std::time::Instant;
 use parking_lot::{Mutex, MutexGuard, RwLock};
 use strata::{ColumnFamily, Db, ReadOptions, Snapshot, WriteBatch, WriteOptions};
 
+use super::checkpoint;
 use super::config::Config;
 use super::expected::{KeyState, LogWriter, Record, RecordKind};
 use super::value::{key_bytes, value_bytes, Rng};
@@ -68,6 +69,8 @@ pub struct Counters {
     pub merges: AtomicU64,
     /// Range deletions acknowledged (`--range-deletes`).
     pub range_deletes: AtomicU64,
+    /// Checkpoints taken and verified (`--checkpoint-one-in`).
+    pub checkpoints: AtomicU64,
 }
 
 impl Counters {
@@ -584,8 +587,39 @@ impl Shared {
         Ok(())
     }
 
+    /// Takes a checkpoint with every other operation held, notes the
+    /// expected state, and verifies the checkpoint against it while the
+    /// others go on (`checkpoint.rs`).
+    fn checkpoint(&self) -> anyhow::Result<()> {
+        let n = self.counters.checkpoints.fetch_add(1, Ordering::Relaxed);
+        let parent = checkpoint::dir_for(&self.cfg.db);
+        std::fs::create_dir_all(&parent)?;
+        let dir = parent.join(format!("{n}-{}", std::process::id()));
+        let state: Vec<u64> = {
+            let _held = self.families.write();
+            self.db.create_checkpoint(&dir)?;
+            self.state
+                .iter()
+                .map(|s| s.load(Ordering::Acquire))
+                .collect()
+        };
+        let keys = self.cfg.keys as usize;
+        let want = |f: usize, k: u32| {
+            let s = state[f * keys + k as usize];
+            (s & 1 == 1)
+                .then(|| value_bytes(k, s >> 1, self.cfg.value_size_min, self.cfg.value_size_max))
+        };
+        if let Some(v) = checkpoint::verify(&self.cfg, &dir, want)? {
+            self.fail(v);
+        }
+        Ok(())
+    }
+
     fn one_op(&self, rng: &mut Rng, held: &mut Option<HeldSnapshot>) -> anyhow::Result<()> {
         let c = &self.cfg;
+        if c.checkpoint_one_in > 0 && rng.below(c.checkpoint_one_in) == 0 {
+            self.checkpoint()?;
+        }
         if self.nfam > 1 && c.drop_cf_one_in() > 0 && rng.below(c.drop_cf_one_in()) == 0 {
             self.drop_and_recreate(rng)?;
         }
