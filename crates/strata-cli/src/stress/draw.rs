@@ -9,7 +9,7 @@
 //! values of those.
 //!
 //! Every engine option (`Options::to_pairs`, generated from the engine's
-//! single declaration) is either in [`DRAWN`] or in [`NOT_DRAWN`] with the
+//! single declaration) is either in [`DB_DRAWN`] or [`FAMILY_DRAWN`] or in [`NOT_DRAWN`] with the
 //! reason; a unit test fails when an option is added to the engine without
 //! a decision here. A draw the engine refuses (`Options::validate`) is a
 //! bug of this file: [`fix_up`] applies the documented incompatibilities.
@@ -30,79 +30,85 @@ pub enum Scope {
     Family,
 }
 
-/// The engine options the drawer draws: name, scope, and whether a reopen
-/// may draw it again (RocksDB allows the change across a reopen).
-pub const DRAWN: &[(&str, Scope, bool)] = &[
-    ("paranoid_checks", Scope::Db, true),
-    ("max_total_wal_size", Scope::Db, true),
-    ("max_background_jobs", Scope::Db, true),
-    ("max_background_compactions", Scope::Db, true),
-    ("max_background_flushes", Scope::Db, true),
-    ("delayed_write_rate", Scope::Db, true),
-    ("block_cache_size", Scope::Db, true),
-    ("max_open_files", Scope::Db, true),
-    ("wal_recovery_mode", Scope::Db, true),
-    ("statistics", Scope::Db, true),
-    ("max_subcompactions", Scope::Db, true),
-    ("rate_limiter_bytes_per_sec", Scope::Db, true),
-    ("rate_limiter_refill_period_us", Scope::Db, true),
-    ("rate_limiter_auto_tuned", Scope::Db, true),
-    ("bytes_per_sync", Scope::Db, true),
-    ("wal_bytes_per_sync", Scope::Db, true),
-    ("use_direct_reads", Scope::Db, true),
-    ("allow_mmap_reads", Scope::Db, true),
-    ("advise_random_on_open", Scope::Db, true),
-    ("use_direct_io_for_flush_and_compaction", Scope::Db, true),
-    ("compaction_readahead_size", Scope::Db, true),
-    ("blob_cache_size", Scope::Db, true),
-    ("write_buffer_size", Scope::Family, true),
-    ("arena_block_size", Scope::Family, true),
-    ("max_write_buffer_number", Scope::Family, true),
-    ("min_write_buffer_number_to_merge", Scope::Family, true),
-    ("num_levels", Scope::Family, false),
-    ("level0_file_num_compaction_trigger", Scope::Family, true),
-    ("level0_slowdown_writes_trigger", Scope::Family, true),
-    ("level0_stop_writes_trigger", Scope::Family, true),
-    ("max_bytes_for_level_base", Scope::Family, true),
-    ("max_bytes_for_level_multiplier", Scope::Family, true),
-    (
-        "max_bytes_for_level_multiplier_additional",
-        Scope::Family,
-        true,
-    ),
-    ("target_file_size_base", Scope::Family, true),
-    ("target_file_size_multiplier", Scope::Family, true),
-    ("max_compaction_bytes", Scope::Family, true),
-    ("level_compaction_dynamic_file_size", Scope::Family, true),
-    ("soft_pending_compaction_bytes_limit", Scope::Family, true),
-    ("hard_pending_compaction_bytes_limit", Scope::Family, true),
-    ("compaction_style", Scope::Family, false),
-    ("compaction_pri", Scope::Family, true),
-    ("disable_auto_compactions", Scope::Family, true),
-    ("compaction_options_universal", Scope::Family, true),
-    ("compaction_options_fifo", Scope::Family, true),
-    ("ttl", Scope::Family, false),
-    ("level_compaction_dynamic_level_bytes", Scope::Family, false),
-    ("compression", Scope::Family, true),
-    ("block_size", Scope::Family, true),
-    ("block_restart_interval", Scope::Family, true),
-    ("enable_index_compression", Scope::Family, true),
-    ("bloom_bits_per_key", Scope::Family, true),
-    ("enable_blob_files", Scope::Family, true),
-    ("min_blob_size", Scope::Family, true),
-    ("blob_file_size", Scope::Family, true),
-    ("blob_compression_type", Scope::Family, true),
-    ("enable_blob_garbage_collection", Scope::Family, true),
-    ("blob_garbage_collection_age_cutoff", Scope::Family, true),
-    (
-        "blob_garbage_collection_force_threshold",
-        Scope::Family,
-        true,
-    ),
-    ("blob_compaction_readahead_size", Scope::Family, true),
-    ("blob_file_starting_level", Scope::Family, true),
-    ("prepopulate_blob_cache", Scope::Family, true),
-    ("merge_operator", Scope::Family, false),
+/// The DB-wide engine options the drawer draws.
+pub const DB_DRAWN: &[&str] = &[
+    "paranoid_checks",
+    "max_total_wal_size",
+    "max_background_jobs",
+    "max_background_compactions",
+    "max_background_flushes",
+    "delayed_write_rate",
+    "block_cache_size",
+    "max_open_files",
+    "wal_recovery_mode",
+    "statistics",
+    "max_subcompactions",
+    "rate_limiter_bytes_per_sec",
+    "rate_limiter_refill_period_us",
+    "rate_limiter_auto_tuned",
+    "bytes_per_sync",
+    "wal_bytes_per_sync",
+    "use_direct_reads",
+    "allow_mmap_reads",
+    "advise_random_on_open",
+    "use_direct_io_for_flush_and_compaction",
+    "compaction_readahead_size",
+    "blob_cache_size",
+];
+
+/// The per-family engine options the drawer draws (each family its own).
+pub const FAMILY_DRAWN: &[&str] = &[
+    "write_buffer_size",
+    "arena_block_size",
+    "max_write_buffer_number",
+    "min_write_buffer_number_to_merge",
+    "num_levels",
+    "level0_file_num_compaction_trigger",
+    "level0_slowdown_writes_trigger",
+    "level0_stop_writes_trigger",
+    "max_bytes_for_level_base",
+    "max_bytes_for_level_multiplier",
+    "max_bytes_for_level_multiplier_additional",
+    "target_file_size_base",
+    "target_file_size_multiplier",
+    "max_compaction_bytes",
+    "level_compaction_dynamic_file_size",
+    "soft_pending_compaction_bytes_limit",
+    "hard_pending_compaction_bytes_limit",
+    "compaction_style",
+    "compaction_pri",
+    "disable_auto_compactions",
+    "compaction_options_universal",
+    "compaction_options_fifo",
+    "ttl",
+    "level_compaction_dynamic_level_bytes",
+    "compression",
+    "block_size",
+    "block_restart_interval",
+    "enable_index_compression",
+    "bloom_bits_per_key",
+    "enable_blob_files",
+    "min_blob_size",
+    "blob_file_size",
+    "blob_compression_type",
+    "enable_blob_garbage_collection",
+    "blob_garbage_collection_age_cutoff",
+    "blob_garbage_collection_force_threshold",
+    "blob_compaction_readahead_size",
+    "blob_file_starting_level",
+    "prepopulate_blob_cache",
+    "merge_operator",
+];
+
+/// The drawn options a reopen keeps: RocksDB does not allow the change
+/// across a reopen (style, levels), or the verifier depends on them (TTL,
+/// merge operator). Every other drawn option may change at a reopen.
+pub const FIXED_PER_SET: &[&str] = &[
+    "num_levels",
+    "compaction_style",
+    "ttl",
+    "level_compaction_dynamic_level_bytes",
+    "merge_operator",
 ];
 
 /// The engine options the drawer leaves at the tool's values, and why
@@ -132,6 +138,11 @@ pub const DRAWN_FLAGS: &[&str] = &[
     "--threads",
     "--keys",
     "--value-size-max",
+    "--checkpoint-one-in",
+];
+
+/// The operation mix's flags, which an option set draws too.
+pub const MIX_FLAGS: [&str; 8] = [
     "--puts",
     "--deletes",
     "--batches",
@@ -140,7 +151,6 @@ pub const DRAWN_FLAGS: &[&str] = &[
     "--snapshots",
     "--merges",
     "--range-deletes",
-    "--checkpoint-one-in",
 ];
 
 const KIB: u64 = 1 << 10;
@@ -225,7 +235,8 @@ pub struct Context {
     pub direct_io: bool,
 }
 
-/// A value for the engine option `name` (one of [`DRAWN`]).
+/// A value for the engine option `name` (one of [`DB_DRAWN`] and
+/// [`FAMILY_DRAWN`]).
 fn draw_value(name: &str, rng: &mut Rng, ctx: Context) -> String {
     match name {
         "paranoid_checks"
@@ -336,7 +347,7 @@ fn draw_value(name: &str, rng: &mut Rng, ctx: Context) -> String {
         // `put` is the operator whose merges the workload issues (its
         // merges are puts to the verifier); the others only load.
         "merge_operator" => one(rng, &["nullptr", "put", "put", "uint64add", "stringappend"]),
-        other => unreachable!("{other} is not in DRAWN"),
+        other => unreachable!("{other} is not drawn"),
     }
 }
 
@@ -368,8 +379,12 @@ fn draw_scope(
     ctx: Context,
     which: impl Fn(bool) -> bool,
 ) {
-    for &(name, s, reopen) in DRAWN {
-        if s == scope && which(reopen) {
+    let names = match scope {
+        Scope::Db => DB_DRAWN,
+        Scope::Family => FAMILY_DRAWN,
+    };
+    for &name in names {
+        if which(!FIXED_PER_SET.contains(&name)) {
             let v = draw_value(name, rng, ctx);
             map.insert(name, v);
         }
@@ -395,25 +410,16 @@ fn draw_flags(rng: &mut Rng, families: usize) -> Vec<(&'static str, String)> {
     if families > 1 {
         f.push(("--drop-cf-one-in", one(rng, &[0, 2000, 10_000])));
     }
-    let mix: [u32; 6] = pick(
+    let mix: [u32; 8] = pick(
         rng,
         &[
-            (2, [35, 10, 10, 25, 10, 10]),
-            (1, [60, 20, 10, 5, 3, 2]),
-            (1, [10, 5, 5, 50, 20, 10]),
+            (2, [35, 10, 10, 25, 10, 10, 5, 2]),
+            (1, [60, 20, 10, 5, 3, 2, 0, 0]),
+            (1, [10, 5, 5, 50, 20, 10, 10, 1]),
+            (1, [30, 5, 10, 20, 10, 5, 15, 5]),
         ],
     );
-    for (flag, w) in [
-        "--puts",
-        "--deletes",
-        "--batches",
-        "--gets",
-        "--scans",
-        "--snapshots",
-    ]
-    .into_iter()
-    .zip(mix)
-    {
+    for (flag, w) in MIX_FLAGS.into_iter().zip(mix) {
         f.push((flag, w.to_string()));
     }
     f
@@ -515,7 +521,6 @@ mod tests {
     /// family's options, and a reopen changes only what may change.
     #[test]
     fn a_thousand_draws_and_their_reopens_are_valid() {
-        let fixed: Vec<&str> = DRAWN.iter().filter(|d| !d.2).map(|d| d.0).collect();
         let mut seed = 7;
         for _ in 0..1000 {
             let s = draw(seed, CTX);
@@ -525,7 +530,7 @@ mod tests {
                 assert_valid(&r);
                 assert_eq!(r.flags, s.flags);
                 for (a, b) in r.families.iter().zip(&s.families) {
-                    for name in &fixed {
+                    for name in FIXED_PER_SET {
                         assert_eq!(a.get(name), b.get(name), "{name} changed on reopen");
                     }
                 }
@@ -543,7 +548,7 @@ mod tests {
             .into_iter()
             .map(|(k, _)| k)
             .collect();
-        let mut ours: Vec<&str> = DRAWN.iter().map(|d| d.0).collect();
+        let mut ours: Vec<&str> = [DB_DRAWN, FAMILY_DRAWN].concat();
         ours.extend(NOT_DRAWN.iter().map(|d| d.0));
         let set: BTreeSet<&str> = ours.iter().copied().collect();
         assert_eq!(set.len(), ours.len(), "an option is listed twice");
@@ -578,11 +583,11 @@ mod tests {
             }
             seed = next_seed(seed);
         }
-        for (name, _, _) in DRAWN {
+        for name in [DB_DRAWN, FAMILY_DRAWN].concat() {
             assert!(
-                seen[*name].len() > 1,
+                seen[name].len() > 1,
                 "{name} took one value: {:?}",
-                seen[*name]
+                seen[name]
             );
         }
         for style in [
@@ -607,7 +612,7 @@ mod tests {
         ] {
             assert!(seen[name].contains(value), "{name}={value} never drawn");
         }
-        for flag in DRAWN_FLAGS {
+        for flag in DRAWN_FLAGS.iter().chain(&MIX_FLAGS) {
             assert!(seen.contains_key(*flag), "{flag} never drawn");
         }
     }

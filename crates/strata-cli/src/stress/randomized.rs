@@ -118,7 +118,11 @@ impl Sets {
         };
         let mut switches = PARENT_SWITCHES.to_vec();
         switches.retain(|s| *s != "--crash-test");
-        let base = strip(args, &switches, draw::DRAWN_FLAGS);
+        let base = strip(
+            args,
+            &switches,
+            &[draw::DRAWN_FLAGS, &draw::MIX_FLAGS].concat(),
+        );
         let base = strip(&base, &[], &["--seed", "--kills-per-set"]);
         println!(
             "crash-test: reproduce with: strata stress --random-options --seed {seed} --kills-per-set {} {}",
@@ -267,14 +271,10 @@ mod tests {
         let mut seed = 3;
         for _ in 0..200 {
             let set = draw::draw(seed, draw::Context { direct_io: true });
-            let mut args = strings(&[
-                "strata stress",
-                "--db",
-                "d",
-                "--crash-test",
-                "--duration",
-                "1",
-            ]);
+            let mut args: Vec<String> = "strata stress|--db|d|--crash-test|--duration|1"
+                .split('|')
+                .map(String::from)
+                .collect();
             args.extend(set.args());
             let cfg = Config::try_parse_from(&args).unwrap();
             cfg.check().unwrap();
