@@ -371,6 +371,26 @@ pub fn fix_up(fam: &mut OptionMap) {
     }
 }
 
+/// The smallest block cache drawn with `use_direct_reads`.
+const DIRECT_READS_MIN_CACHE: u64 = 8 * MIB;
+
+/// Keeps the DB-wide options from a combination too slow to run: direct
+/// reads (no page cache) with a block cache under
+/// [`DIRECT_READS_MIN_CACHE`] read every block of every table from the
+/// device again, and a verification over a hundred FIFO L0 tables of
+/// 256-byte blocks took minutes.
+pub fn fix_up_db(db: &mut OptionMap) {
+    let cache: u64 = db
+        .get("block_cache_size")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    if db.get("use_direct_reads").map(String::as_str) == Some("true")
+        && cache < DIRECT_READS_MIN_CACHE
+    {
+        db.insert("block_cache_size", DIRECT_READS_MIN_CACHE.to_string());
+    }
+}
+
 /// Draws every option of `scope` whose name passes `which`, into `map`.
 fn draw_scope(
     map: &mut OptionMap,
@@ -430,6 +450,7 @@ pub fn draw(seed: u64, ctx: Context) -> OptionSet {
     let mut rng = Rng::new(seed);
     let mut db = OptionMap::new();
     draw_scope(&mut db, Scope::Db, &mut rng, ctx, |_| true);
+    fix_up_db(&mut db);
     let families = pick(&mut rng, &[(3, 1usize), (1, 2), (1, 3), (1, 4)]);
     let fams = (0..families)
         .map(|_| {
@@ -467,8 +488,9 @@ pub fn reopen(set: &OptionSet, k: u64, ctx: Context) -> OptionSet {
                 map.insert(name, v);
             }
         }
-        if scope == Scope::Family {
-            fix_up(map);
+        match scope {
+            Scope::Family => fix_up(map),
+            Scope::Db => fix_up_db(map),
         }
     }
     out
@@ -528,6 +550,10 @@ mod tests {
             for k in 1..=5 {
                 let r = reopen(&s, k, CTX);
                 assert_valid(&r);
+                if r.db["use_direct_reads"] == "true" {
+                    let cache: u64 = r.db["block_cache_size"].parse().unwrap();
+                    assert!(cache >= DIRECT_READS_MIN_CACHE, "seed {seed} reopen {k}");
+                }
                 assert_eq!(r.flags, s.flags);
                 for (a, b) in r.families.iter().zip(&s.families) {
                     for name in FIXED_PER_SET {
