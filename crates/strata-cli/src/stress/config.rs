@@ -43,6 +43,11 @@ pub struct Config {
     /// DB options in RocksDB's `name=value;...` syntax.
     #[arg(long, default_value = "")]
     pub options: String,
+    /// Options of the column family `cf{N}`, for N = 1, 2, ... in the
+    /// order given, applied after `--options` (repeat the flag once per
+    /// family; families without one have `--options`).
+    #[arg(long)]
+    pub family_options: Vec<String>,
     /// `WriteOptions::sync` for every write (0 or 1).
     #[arg(long, default_value_t = 0)]
     pub sync: u8,
@@ -73,6 +78,14 @@ pub struct Config {
     /// Share of snapshot operations (take, or read back and compare).
     #[arg(long, default_value_t = 10)]
     pub snapshots: u32,
+    /// Share of merges: a put written as a merge in each family whose
+    /// merge operator is `put` (`merge_operator=put`), a put in the others.
+    #[arg(long, default_value_t = 0)]
+    pub merges: u32,
+    /// Share of range deletions (`delete_range`) of up to `--scan-length`
+    /// keys.
+    #[arg(long, default_value_t = 0)]
+    pub range_deletes: u32,
     /// Longest range scan, in keys.
     #[arg(long, default_value_t = 20)]
     pub scan_length: u32,
@@ -83,6 +96,11 @@ pub struct Config {
     /// (0: never).
     #[arg(long, default_value_t = 10_000)]
     pub compact_one_in: u64,
+    /// Each operation takes a checkpoint with probability 1/N, with the
+    /// other operations held, and verifies it (every key of every family)
+    /// while they go on (0: never).
+    #[arg(long, default_value_t = 0)]
+    pub checkpoint_one_in: u64,
     /// Treat every acknowledged write as durable across a process kill
     /// (true when the WAL is on: its bytes reach the OS before the write is
     /// acknowledged). 0 checks only synced and flushed writes.
@@ -101,6 +119,15 @@ pub struct Config {
     /// Crash mode: run children and kill them with SIGKILL in a loop.
     #[arg(long)]
     pub crash_test: bool,
+    /// Crash mode: draw the options at random (`draw.rs`): a new option
+    /// set every `--kills-per-set` kills (a fresh DB), and new values of
+    /// the options that may change at each reopen. Overrides the workload
+    /// flags it draws; `--options` and `--family-options` are refused.
+    #[arg(long)]
+    pub random_options: bool,
+    /// Crash mode with `--random-options`: kills per option set.
+    #[arg(long, default_value_t = 25)]
+    pub kills_per_set: u64,
     /// Crash mode: shortest time a child runs before the kill, ms.
     #[arg(long, default_value_t = 1000)]
     pub kill_min_ms: u64,
@@ -168,21 +195,28 @@ impl Config {
     /// # Errors
     /// The option string does not parse (naming the option).
     pub fn db_options(&self) -> anyhow::Result<strata::Options> {
-        let mut o = self.family_options()?;
+        let mut o = self.family_options(0)?;
         if self.column_families > 1 {
             o.create_missing_column_families = true;
         }
         Ok(o)
     }
 
-    /// The options of every column family: `--options`.
+    /// The options of column family `f` (0 = "default"): `--options`, then
+    /// the family's `--family-options` if it has one.
     ///
     /// # Errors
-    /// The option string does not parse (naming the option).
-    pub fn family_options(&self) -> anyhow::Result<strata::Options> {
-        self.options
-            .parse::<strata::Options>()
-            .map_err(|e| anyhow::anyhow!("--options: {e}"))
+    /// An option string does not parse (naming the option).
+    pub fn family_options(&self, f: usize) -> anyhow::Result<strata::Options> {
+        match f.checked_sub(1).and_then(|i| self.family_options.get(i)) {
+            None => self
+                .options
+                .parse::<strata::Options>()
+                .map_err(|e| anyhow::anyhow!("--options: {e}")),
+            Some(extra) => format!("{};{extra}", self.options)
+                .parse::<strata::Options>()
+                .map_err(|e| anyhow::anyhow!("--options with --family-options (cf{f}): {e}")),
+        }
     }
 
     /// The column family names: "default", "cf1", ... (index = the bit of
@@ -252,6 +286,24 @@ impl Config {
         if self.crash_test && self.duration == 0 {
             anyhow::bail!("--crash-test needs --duration SECONDS");
         }
+        if self.family_options.len() >= self.column_families {
+            anyhow::bail!(
+                "--family-options given {} times for {} column families (one per family after \"default\")",
+                self.family_options.len(),
+                self.column_families
+            );
+        }
+        if self.random_options && !self.crash_test {
+            anyhow::bail!("--random-options needs --crash-test");
+        }
+        if self.random_options && (!self.options.is_empty() || !self.family_options.is_empty()) {
+            anyhow::bail!(
+                "--random-options draws the options: drop --options and --family-options"
+            );
+        }
+        if self.kills_per_set == 0 {
+            anyhow::bail!("--kills-per-set must be at least 1");
+        }
         if self.kill_max_ms < self.kill_min_ms {
             anyhow::bail!("--kill-max-ms is below --kill-min-ms");
         }
@@ -272,7 +324,17 @@ impl Config {
         if self.kill_hit == 0 {
             anyhow::bail!("--kill-hit must be at least 1");
         }
-        if self.puts + self.deletes + self.batches + self.gets + self.scans + self.snapshots == 0 {
+        let mix = [
+            self.puts,
+            self.deletes,
+            self.batches,
+            self.gets,
+            self.scans,
+            self.snapshots,
+            self.merges,
+            self.range_deletes,
+        ];
+        if mix.iter().map(|&w| u64::from(w)).sum::<u64>() == 0 {
             anyhow::bail!("the operation mix is empty");
         }
         Ok(())

@@ -10,29 +10,14 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use super::config::Config;
+use super::randomized::{strip, Sets, PARENT_FLAGS, PARENT_SWITCHES};
 use super::value::{mix64, Rng};
 use super::{open_and_verify, report_violations};
 
 /// The child's arguments: the parent's, minus the crash-mode flags and the
 /// seed, plus `--child`, an unbounded duration and a fresh seed.
 pub(super) fn child_args(args: &[String], seed: u64) -> Vec<String> {
-    let mut out = Vec::with_capacity(args.len() + 6);
-    let mut skip_next = false;
-    for a in args {
-        if skip_next {
-            skip_next = false;
-            continue;
-        }
-        let name = a.split('=').next().unwrap_or(a);
-        match name {
-            "--crash-test" | "--child" => {}
-            "--duration" | "--seed" | "--ops" | "--kill-min-ms" | "--kill-max-ms" | "--kill-at"
-            | "--kill-hit" | "--kills-per-point" => {
-                skip_next = !a.contains('=');
-            }
-            _ => out.push(a.clone()),
-        }
-    }
+    let mut out = strip(args, PARENT_SWITCHES, PARENT_FLAGS);
     out.extend([
         "--child".into(),
         "--duration".into(),
@@ -87,13 +72,16 @@ pub(super) struct CrashLoop {
     pub(super) ops: u64,
     /// Keys verified.
     pub(super) keys: u64,
+    /// With `--random-options`: the option sets and the current one.
+    pub(super) sets: Option<Sets>,
 }
 
 impl CrashLoop {
-    /// A loop starting now, once the expected state is verified (or
+    /// A loop starting now (with `--random-options`, on a fresh DB with the
+    /// first option set), once the expected state is verified (or
     /// initialised); `Err` holds the exit code when that verification
     /// finds violations.
-    pub(super) fn start(cfg: &Config) -> Result<std::result::Result<Self, i32>> {
+    pub(super) fn start(cfg: &Config, args: &[String]) -> Result<std::result::Result<Self, i32>> {
         let start = Instant::now();
         let seed = cfg.effective_seed();
         let mut l = CrashLoop {
@@ -105,13 +93,58 @@ impl CrashLoop {
             cycles: 0,
             ops: 0,
             keys: 0,
+            sets: None,
         };
+        if cfg.random_options {
+            l.sets = Some(Sets::start(cfg, args, seed)?);
+        }
         // The operations acknowledged before this run are not its own.
-        match open_and_verify(cfg, false)? {
+        match open_and_verify(l.run_cfg(cfg), false)? {
             Ok(v) => l.keys += v.outcome.as_ref().map_or(0, |o| o.keys_verified),
-            Err(violations) => return Ok(Err(report_violations(cfg, &violations))),
+            Err(violations) => return Ok(Err(l.fail(cfg, &violations))),
         }
         Ok(Ok(l))
+    }
+
+    /// The configuration the last child ran with: `cfg`, or with
+    /// `--random-options` the drawn one.
+    pub(super) fn run_cfg<'a>(&'a self, cfg: &'a Config) -> &'a Config {
+        self.sets.as_ref().map_or(cfg, |s| &s.child.0)
+    }
+
+    /// Reports violations (with `--random-options`, first the lines that
+    /// reproduce them); returns the exit code.
+    pub(super) fn fail(&self, cfg: &Config, violations: &[String]) -> i32 {
+        if let Some(s) = &self.sets {
+            s.print_failure();
+        }
+        report_violations(self.run_cfg(cfg), violations)
+    }
+
+    /// Reports a child that exited by itself; returns the exit code.
+    pub(super) fn fail_exit(&self, cfg: &Config, status: ExitStatus) -> i32 {
+        self.fail(
+            cfg,
+            &[format!(
+                "child exited with {status} (see its messages above)"
+            )],
+        )
+    }
+
+    /// Counts a kill whose DB verified. With `--random-options`, after
+    /// `--kills-per-set` of them the next option set begins on a fresh DB
+    /// (initialised here) and this returns true.
+    pub(super) fn kill_verified(&mut self, cfg: &Config) -> Result<std::result::Result<bool, i32>> {
+        let Some(s) = self.sets.as_mut() else {
+            return Ok(Ok(false));
+        };
+        if !s.kill_verified()? {
+            return Ok(Ok(false));
+        }
+        match open_and_verify(self.run_cfg(cfg), false)? {
+            Ok(_) => Ok(Ok(true)),
+            Err(violations) => Ok(Err(self.fail(cfg, &violations))),
+        }
     }
 
     /// Starts the next child (seeded by the cycle count) with `extra`
@@ -122,6 +155,14 @@ impl CrashLoop {
         args: &[String],
         extra: &[String],
     ) -> Result<(Child, Instant)> {
+        let drawn;
+        let args = match self.sets.as_mut() {
+            Some(s) => {
+                drawn = s.next_child()?.1;
+                &drawn
+            }
+            None => args,
+        };
         let child = spawn_child(&self.exe, args, mix64(self.seed ^ self.cycles), extra)?;
         Ok((child, kill_time(cfg, &mut self.rng, self.deadline)))
     }
@@ -130,7 +171,7 @@ impl CrashLoop {
     /// operations it found acknowledged to the totals; `Err` holds the
     /// violations.
     pub(super) fn verify(&mut self, cfg: &Config) -> Result<std::result::Result<(), Vec<String>>> {
-        let v = match open_and_verify(cfg, false)? {
+        let v = match open_and_verify(self.run_cfg(cfg), false)? {
             Ok(v) => v,
             Err(violations) => return Ok(Err(violations)),
         };
@@ -141,10 +182,15 @@ impl CrashLoop {
         Ok(Ok(()))
     }
 
-    /// The totals line of the report.
+    /// The totals line of the report (with `--random-options`, after the
+    /// line that counts the option sets).
     pub(super) fn totals(&self, violations: usize) -> String {
+        let sets = self
+            .sets
+            .as_ref()
+            .map_or(String::new(), |s| format!("{}\n", s.summary()));
         format!(
-            "crash-test: {} cycles, {} operations, {} keys verified, {violations} violations",
+            "{sets}crash-test: {} cycles, {} operations, {} keys verified, {violations} violations",
             self.cycles, self.ops, self.keys
         )
     }
@@ -173,17 +219,6 @@ pub(super) fn wait_or_kill(child: &mut Child, until: Instant) -> Result<Option<E
     Ok(None)
 }
 
-/// Reports a child that exited by itself as the violation it is; returns
-/// the exit code.
-pub(super) fn report_child_exit(cfg: &Config, status: ExitStatus) -> i32 {
-    report_violations(
-        cfg,
-        &[format!(
-            "child exited with {status} (see its messages above)"
-        )],
-    )
-}
-
 /// Runs the crash-test loop; returns the exit code.
 ///
 /// # Errors
@@ -192,7 +227,7 @@ pub fn run(cfg: &Config, args: &[String]) -> Result<i32> {
     if cfg.kill_at.is_some() {
         return super::whitebox::run(cfg, args);
     }
-    let mut l = match CrashLoop::start(cfg)? {
+    let mut l = match CrashLoop::start(cfg, args)? {
         Ok(l) => l,
         Err(code) => return Ok(code),
     };
@@ -204,13 +239,17 @@ pub fn run(cfg: &Config, args: &[String]) -> Result<i32> {
                 l.cycles
             );
             println!("{}", l.totals(1));
-            return Ok(report_child_exit(cfg, status));
+            return Ok(l.fail_exit(cfg, status));
         }
         l.cycles += 1;
         if let Err(violations) = l.verify(cfg)? {
             println!("{}", l.totals(violations.len()));
             eprintln!("crash-test: violation after kill cycle {}", l.cycles);
-            return Ok(report_violations(cfg, &violations));
+            return Ok(l.fail(cfg, &violations));
+        }
+        if let Err(code) = l.kill_verified(cfg)? {
+            println!("{}", l.totals(1));
+            return Ok(code);
         }
         if l.cycles % 100 == 0 {
             eprintln!(

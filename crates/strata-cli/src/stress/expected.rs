@@ -3,8 +3,8 @@
 //! * `baseline`: for every key, the version the DB was verified to hold at
 //!   the last verification (`exists` false = absent) and the highest
 //!   version ever used for it (never reused); with several column
-//!   families, one such table per family. Replaced atomically (write a
-//!   temporary file, fsync, rename, fsync the directory).
+//!   families, one such table per family. Replaced atomically, with the
+//!   log it folds in emptied at the same moment (`FOLD_STEPS`).
 //! * `log`: fixed 24-byte records appended by the writer since that
 //!   baseline: `START_PUT`/`START_DEL` before a DB write is issued, `ACK`
 //!   after it returned, `FLUSHED` after a successful flush,
@@ -175,6 +175,74 @@ pub fn log_path(dir: &Path) -> PathBuf {
     dir.join("log")
 }
 
+fn baseline_tmp_path(dir: &Path) -> PathBuf {
+    dir.join("baseline.tmp")
+}
+
+/// Where the log a new baseline folds in waits until that baseline is in
+/// place.
+fn folded_log_path(dir: &Path) -> PathBuf {
+    dir.join("log.folded")
+}
+
+fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+/// Renames `from` to `to`; a missing `from` is no error.
+fn rename_if_exists(from: &Path, to: &Path) -> std::io::Result<()> {
+    match std::fs::rename(from, to) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// Removes `path`; a missing one is no error.
+fn remove_if_exists(path: &Path) -> std::io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// The steps that replace the baseline with the complete, synced
+/// `baseline.tmp` and empty the log, in order. A kill between two of them
+/// leaves a state [`finish_interrupted_fold`] completes: the log is set
+/// aside before the new baseline takes its place, so the new baseline is
+/// never read with the log it already folded in (a drop record read again
+/// would empty a family the baseline has filled since).
+const FOLD_STEPS: [fn(&Path) -> std::io::Result<()>; 3] = [
+    |dir| {
+        rename_if_exists(&log_path(dir), &folded_log_path(dir))?;
+        sync_dir(dir)
+    },
+    |dir| {
+        std::fs::rename(baseline_tmp_path(dir), baseline_path(dir))?;
+        sync_dir(dir)
+    },
+    |dir| {
+        remove_if_exists(&folded_log_path(dir))?;
+        sync_dir(dir)
+    },
+];
+
+/// Completes a baseline replacement a kill interrupted (see
+/// [`FOLD_STEPS`]): with the log set aside, the new baseline (synced
+/// before the log moved) goes in place if it is not there yet, and the
+/// folded log goes; without, an unfinished `baseline.tmp` goes.
+///
+/// # Errors
+/// I/O errors.
+fn finish_interrupted_fold(dir: &Path) -> Result<()> {
+    if folded_log_path(dir).exists() {
+        rename_if_exists(&baseline_tmp_path(dir), &baseline_path(dir))?;
+        remove_if_exists(&folded_log_path(dir))?;
+    } else {
+        remove_if_exists(&baseline_tmp_path(dir))?;
+    }
+    Ok(())
+}
+
 fn checksum(data: &[u8]) -> u64 {
     data.chunks(8).fold(0u64, |acc, c| {
         let mut w = [0u8; 8];
@@ -190,6 +258,9 @@ fn checksum(data: &[u8]) -> u64 {
 /// I/O errors; a damaged or truncated file, or one for another key or
 /// family count.
 pub fn read_baseline(dir: &Path, keys: u32, families: usize) -> Result<Option<Vec<Vec<KeyState>>>> {
+    if dir.exists() {
+        finish_interrupted_fold(dir).context("finishing an interrupted baseline write")?;
+    }
     let path = baseline_path(dir);
     let data = match std::fs::read(&path) {
         Ok(d) => d,
@@ -276,23 +347,14 @@ pub fn write_baseline(dir: &Path, tables: &[Vec<KeyState>]) -> Result<()> {
     }
     let sum = checksum(&body);
     body.extend_from_slice(&sum.to_le_bytes());
-    let tmp = dir.join("baseline.tmp");
     {
-        let mut f = File::create(&tmp)?;
+        let mut f = File::create(baseline_tmp_path(dir))?;
         f.write_all(&body)?;
         f.sync_all()?;
     }
-    std::fs::rename(&tmp, baseline_path(dir))?;
-    File::open(dir)?.sync_all()?;
-    // The log's records are all folded into the new baseline (versions at
-    // or below it are ignored), so truncating it later is safe.
-    let log = OpenOptions::new()
-        .create(true)
-        .write(true)
-        .truncate(true)
-        .open(log_path(dir))?;
-    log.sync_all()?;
-    File::open(dir)?.sync_all()?;
+    for step in FOLD_STEPS {
+        step(dir)?;
+    }
     Ok(())
 }
 
@@ -418,6 +480,65 @@ mod tests {
             .unwrap();
         f.write_all(&[1, 0, 0]).unwrap();
         assert_eq!(read_log(d.path()).unwrap(), vec![r, r]);
+    }
+
+    /// Regression: a kill after the new baseline's rename and before the
+    /// log was emptied left the new baseline with the log it had folded
+    /// in; the log's drop records, read again, emptied families the
+    /// baseline had filled since, and the next verification reported the
+    /// writes found there as violations (a whitebox child killed while it
+    /// verified its own open, under options that made that verification
+    /// slow). A kill after any step now reads as the old baseline with
+    /// its log or the new one with none.
+    #[test]
+    fn a_kill_while_the_baseline_is_replaced_never_pairs_it_with_the_folded_log() {
+        let old = vec![vec![KeyState::default(); 2]];
+        let new = vec![vec![
+            KeyState {
+                version: 4,
+                exists: true,
+                max_used: 4,
+            };
+            2
+        ]];
+        let r = Record {
+            kind: RecordKind::DropAck,
+            synced: false,
+            key: u32::MAX,
+            version: 0,
+            aux: 0,
+            families: 0b10,
+        };
+        for done in 0..=FOLD_STEPS.len() {
+            let d = tempfile::tempdir().unwrap();
+            write_baseline(d.path(), &old).unwrap();
+            LogWriter::open(d.path())
+                .unwrap()
+                .append(&[r], false)
+                .unwrap();
+            // write_baseline(new), killed after `done` of its steps.
+            std::fs::write(baseline_tmp_path(d.path()), {
+                let e = tempfile::tempdir().unwrap();
+                write_baseline(e.path(), &new).unwrap();
+                std::fs::read(baseline_path(e.path())).unwrap()
+            })
+            .unwrap();
+            for step in &FOLD_STEPS[..done] {
+                step(d.path()).unwrap();
+            }
+            let base = read_baseline(d.path(), 2, 1).unwrap().unwrap();
+            let log = read_log(d.path()).unwrap();
+            if base == new {
+                assert!(
+                    log.is_empty(),
+                    "after {done} steps: the folded log is read again"
+                );
+            } else {
+                assert_eq!((base, log), (old.clone(), vec![r]), "after {done} steps");
+            }
+            assert!(!baseline_tmp_path(d.path()).exists());
+            assert!(!folded_log_path(d.path()).exists());
+        }
     }
 
     #[test]

@@ -1,9 +1,12 @@
 //! `strata stress`: a db_stress-style tool with a crash-test loop
 //! (db_crashtest.py) built in. See `docs/stress.md`.
 
+mod checkpoint;
 mod config;
 mod crash;
+mod draw;
 mod expected;
+mod randomized;
 mod value;
 mod verify;
 mod whitebox;
@@ -132,12 +135,10 @@ fn open_and_verify(
     let opened = if names.len() == 1 {
         Db::open(&cfg.db, opts)
     } else {
-        let fam_opts = cfg.family_options()?;
-        Db::open_cf(
-            &cfg.db,
-            opts,
-            names[1..].iter().map(|n| (n.clone(), fam_opts.clone())),
-        )
+        let fam_opts = (1..names.len())
+            .map(|f| cfg.family_options(f))
+            .collect::<Result<Vec<_>>>()?;
+        Db::open_cf(&cfg.db, opts, names[1..].iter().cloned().zip(fam_opts))
     };
     let db = match opened {
         Ok(db) => db,
@@ -201,6 +202,7 @@ fn run_normal(cfg: &Config) -> Result<i32> {
             strata::sync_point::arm_kill(point, cfg.kill_hit);
         }
     }
+    checkpoint::remove_all(&cfg.db)?;
     let v = match open_and_verify(cfg, cfg.child)? {
         Ok(v) => v,
         Err(violations) => return Ok(report_violations(cfg, &violations)),
@@ -244,8 +246,19 @@ fn run_normal(cfg: &Config) -> Result<i32> {
     } else {
         String::new()
     };
+    let merges = match (
+        c.merges.load(Ordering::Relaxed),
+        c.range_deletes.load(Ordering::Relaxed),
+    ) {
+        (0, 0) => String::new(),
+        (m, r) => format!(", {m} merges, {r} range deletions"),
+    };
+    let merges = match c.checkpoints.load(Ordering::Relaxed) {
+        0 => merges,
+        n => format!("{merges}, {n} checkpoints verified"),
+    };
     let counts = format!(
-        "{} operations ({} puts, {} deletes, {} batches, {} gets, {} scans, {} snapshots taken, {} snapshot reads, {} flushes{family_counts}) in {:.1} s, {} reads verified",
+        "{} operations ({} puts, {} deletes, {} batches, {} gets, {} scans, {} snapshots taken, {} snapshot reads, {} flushes{merges}{family_counts}) in {:.1} s, {} reads verified",
         c.total(),
         c.puts.load(Ordering::Relaxed),
         c.deletes.load(Ordering::Relaxed),
@@ -269,6 +282,7 @@ fn run_normal(cfg: &Config) -> Result<i32> {
     };
     let post = end.outcome.as_ref().map_or(0, |o| o.keys_verified);
     drop(end);
+    checkpoint::remove_all(&cfg.db)?;
     println!(
         "stress: {counts}, {} keys verified on reopen, 0 violations",
         pre + post

@@ -22,8 +22,7 @@ use anyhow::Result;
 use strata::sync_point::SyncPoint;
 
 use super::config::Config;
-use super::crash::{report_child_exit, wait_or_kill, CrashLoop};
-use super::report_violations;
+use super::crash::{wait_or_kill, CrashLoop};
 
 /// Consecutive children that miss a point before it gives its turn.
 const MISSES_PER_TURN: u32 = 2;
@@ -61,6 +60,12 @@ struct Tally {
     not_reached: u64,
     /// Violations found after a kill at the point.
     violations: u64,
+    /// Kills at the point in the current option set (with
+    /// `--random-options`; else all of them).
+    set_kills: u64,
+    /// Children that ran out of time without reaching the point in the
+    /// current option set.
+    set_not_reached: u64,
 }
 
 /// How a child's cycle ended.
@@ -102,9 +107,16 @@ fn print_points(points: &[SyncPoint], tallies: &[Tally]) {
 
 impl Tally {
     /// Whether the point dropped out of the rotation: never reached in
-    /// [`GIVE_UP_AFTER`] children.
+    /// [`GIVE_UP_AFTER`] children of the current option set.
     fn given_up(&self) -> bool {
-        self.kills == 0 && self.not_reached >= GIVE_UP_AFTER
+        self.set_kills == 0 && self.set_not_reached >= GIVE_UP_AFTER
+    }
+
+    /// A new option set begins (`--random-options`): a point given up
+    /// under the last one may be reachable under this one.
+    fn new_set(&mut self) {
+        self.set_kills = 0;
+        self.set_not_reached = 0;
     }
 }
 
@@ -126,7 +138,7 @@ fn next_turn(cfg: &Config, tallies: &[Tally], i: usize) -> Option<usize> {
 pub fn run(cfg: &Config, args: &[String]) -> Result<i32> {
     let points = cfg.kill_points()?;
     let mut tallies: Vec<Tally> = points.iter().map(|_| Tally::default()).collect();
-    let mut l = match CrashLoop::start(cfg)? {
+    let mut l = match CrashLoop::start(cfg, args)? {
         Ok(l) => l,
         Err(code) => return Ok(code),
     };
@@ -162,10 +174,11 @@ pub fn run(cfg: &Config, args: &[String]) -> Result<i32> {
                     l.cycles
                 );
                 report(&l, &tallies, 1);
-                return Ok(report_child_exit(cfg, status));
+                return Ok(l.fail_exit(cfg, status));
             }
             Ending::NotReached => {
                 tallies[i].not_reached += 1;
+                tallies[i].set_not_reached += 1;
                 verified = false;
                 misses += 1;
                 if tallies[i].given_up() {
@@ -181,6 +194,7 @@ pub fn run(cfg: &Config, args: &[String]) -> Result<i32> {
             }
             Ending::AtPoint => {
                 tallies[i].kills += 1;
+                tallies[i].set_kills += 1;
                 misses = 0;
             }
         }
@@ -191,9 +205,18 @@ pub fn run(cfg: &Config, args: &[String]) -> Result<i32> {
                 "crash-test: violation after a kill at {point} (hit {hit}) in cycle {}",
                 l.cycles
             );
-            return Ok(report_violations(cfg, &violations));
+            return Ok(l.fail(cfg, &violations));
         }
         verified = true;
+        match l.kill_verified(cfg)? {
+            Ok(false) => {}
+            // A new option set: the points reach anew what it can reach.
+            Ok(true) => tallies.iter_mut().for_each(Tally::new_set),
+            Err(code) => {
+                report(&l, &tallies, 1);
+                return Ok(code);
+            }
+        }
         if l.cycles % 100 == 0 {
             eprintln!(
                 "crash-test: progress: {} cycles, {} kills at points after {:.0} s",
@@ -208,7 +231,7 @@ pub fn run(cfg: &Config, args: &[String]) -> Result<i32> {
         if let Err(violations) = l.verify(cfg)? {
             report(&l, &tallies, violations.len());
             eprintln!("crash-test: violation on the final reopen");
-            return Ok(report_violations(cfg, &violations));
+            return Ok(l.fail(cfg, &violations));
         }
     }
     report(&l, &tallies, 0);
@@ -273,16 +296,19 @@ mod tests {
         let mut t: Vec<Tally> = (0..3).map(|_| Tally::default()).collect();
         t[0].kills = 2;
         t[2].kills = 2;
-        t[1].not_reached = GIVE_UP_AFTER - 1;
+        t[1].set_not_reached = GIVE_UP_AFTER - 1;
         assert_eq!(next_turn(&c, &t, 0), Some(1));
-        t[1].not_reached = GIVE_UP_AFTER;
+        t[1].set_not_reached = GIVE_UP_AFTER;
         assert_eq!(next_turn(&c, &t, 0), None);
+        // A new option set may reach it.
+        t[1].new_set();
+        assert_eq!(next_turn(&c, &t, 0), Some(1));
         // A point reached once stays, however often it is missed.
-        t[1].kills = 1;
-        t[1].not_reached = 10 * GIVE_UP_AFTER;
+        t[1].set_kills = 1;
+        t[1].set_not_reached = 10 * GIVE_UP_AFTER;
         assert_eq!(next_turn(&c, &t, 0), Some(1));
         let c = cfg(&["--kill-at", "random-point"]);
-        t[1].kills = 0;
+        t[1].set_kills = 0;
         assert_eq!(next_turn(&c, &t, 1), Some(2));
     }
 

@@ -14,11 +14,26 @@ use std::time::Instant;
 use parking_lot::{Mutex, MutexGuard, RwLock};
 use strata::{ColumnFamily, Db, ReadOptions, Snapshot, WriteBatch, WriteOptions};
 
+use super::checkpoint;
 use super::config::Config;
 use super::expected::{KeyState, LogWriter, Record, RecordKind};
 use super::value::{key_bytes, value_bytes, Rng};
 
 const STRIPES: usize = 1024;
+
+/// How a write's keys reach the DB.
+#[derive(Clone, Copy)]
+enum Shape {
+    /// Puts and deletes, key by key.
+    Keys,
+    /// Puts as merges in each family whose merge operator is `put`
+    /// (`PutOperator`: the newest operand is the value, so a merge is a
+    /// put to the verifier), as puts in the others.
+    Merge,
+    /// Deletes of every key in `[start, end)` as one range deletion per
+    /// family (the log records a delete of each key, one batch).
+    Range(u32, u32),
+}
 
 /// A snapshot taken by a thread, the family read through it (its index and
 /// handle, which still reads the family if it is dropped meanwhile) and the
@@ -50,6 +65,12 @@ pub struct Counters {
     pub cross_family: AtomicU64,
     /// Families dropped and created again.
     pub drops: AtomicU64,
+    /// Merges acknowledged (`--merges`).
+    pub merges: AtomicU64,
+    /// Range deletions acknowledged (`--range-deletes`).
+    pub range_deletes: AtomicU64,
+    /// Checkpoints taken and verified (`--checkpoint-one-in`).
+    pub checkpoints: AtomicU64,
 }
 
 impl Counters {
@@ -63,6 +84,8 @@ impl Counters {
             &self.scans,
             &self.snapshots_taken,
             &self.snapshot_reads,
+            &self.merges,
+            &self.range_deletes,
         ]
         .iter()
         .map(|c| c.load(Ordering::Relaxed))
@@ -83,6 +106,8 @@ pub struct Shared {
     families: RwLock<Vec<ColumnFamily>>,
     /// Number of column families.
     nfam: usize,
+    /// Per family: its merge operator is `put` ([`Shape::Merge`]).
+    put_merge: Vec<bool>,
     /// Per family and key (index `family * keys + key`):
     /// `version << 1 | exists`, changed only under the key's stripe.
     state: Vec<AtomicU64>,
@@ -120,12 +145,19 @@ impl Shared {
             .first()
             .map(|b| b.iter().map(|s| AtomicU64::new(s.max_used)).collect())
             .unwrap_or_default();
+        let put_merge = (0..families.len())
+            .map(|f| {
+                cfg.family_options(f)
+                    .is_ok_and(|o| o.merge_operator.is_some_and(|m| m.name() == "PutOperator"))
+            })
+            .collect();
         Shared {
             db,
             wopts: cfg.write_options(),
             cfg,
             log,
             nfam: families.len(),
+            put_merge,
             families: RwLock::new(families),
             state: base
                 .iter()
@@ -204,7 +236,13 @@ impl Shared {
     /// Writes puts/deletes for `keys` (already locked) to each family of
     /// the bit set `mask` as one batch or one single write; logs before and
     /// after.
-    fn write(&self, fams: &[ColumnFamily], ops: &[(u32, bool)], mask: u16) -> anyhow::Result<()> {
+    fn write(
+        &self,
+        fams: &[ColumnFamily],
+        ops: &[(u32, bool)],
+        mask: u16,
+        shape: Shape,
+    ) -> anyhow::Result<()> {
         let batch_id = if ops.len() > 1 || mask.count_ones() > 1 {
             self.next_batch.fetch_add(1, Ordering::Relaxed)
         } else {
@@ -230,12 +268,27 @@ impl Shared {
             });
             let value =
                 (!del).then(|| value_bytes(k, v, self.cfg.value_size_min, self.cfg.value_size_max));
+            if matches!(shape, Shape::Range(..)) {
+                continue;
+            }
             for &f in &targets {
-                match (&value, f) {
-                    (None, 0) => batch.delete(key_bytes(k)),
-                    (None, _) => batch.delete_cf(&fams[f], key_bytes(k)),
-                    (Some(value), 0) => batch.put(key_bytes(k), value),
-                    (Some(value), _) => batch.put_cf(&fams[f], key_bytes(k), value),
+                let merge = matches!(shape, Shape::Merge) && self.put_merge[f];
+                match (&value, f, merge) {
+                    (None, 0, _) => batch.delete(key_bytes(k)),
+                    (None, _, _) => batch.delete_cf(&fams[f], key_bytes(k)),
+                    (Some(value), 0, false) => batch.put(key_bytes(k), value),
+                    (Some(value), _, false) => batch.put_cf(&fams[f], key_bytes(k), value),
+                    (Some(value), 0, true) => batch.merge(key_bytes(k), value),
+                    (Some(value), _, true) => batch.merge_cf(&fams[f], key_bytes(k), value),
+                }
+            }
+        }
+        if let Shape::Range(start, end) = shape {
+            for &f in &targets {
+                let (a, b) = (key_bytes(start), key_bytes(end));
+                match f {
+                    0 => batch.delete_range(a, b),
+                    _ => batch.delete_range_cf(&fams[f], a, b),
                 }
             }
         }
@@ -300,7 +353,7 @@ impl Shared {
         let k = self.random_key(rng);
         let mask = self.random_families(rng);
         let _g = self.lock(&[k]);
-        self.write(fams, &[(k, del)], mask)?;
+        self.write(fams, &[(k, del)], mask, Shape::Keys)?;
         let c = if del {
             &self.counters.deletes
         } else {
@@ -322,8 +375,33 @@ impl Shared {
         let ops: Vec<(u32, bool)> = keys.iter().map(|&k| (k, rng.below(100) < 15)).collect();
         let mask = self.random_families(rng);
         let _g = self.lock(&keys);
-        self.write(fams, &ops, mask)?;
+        self.write(fams, &ops, mask, Shape::Keys)?;
         self.counters.batches.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// A put written as a merge where the family's operator is `put`.
+    fn op_merge(&self, fams: &[ColumnFamily], rng: &mut Rng) -> anyhow::Result<()> {
+        let k = self.random_key(rng);
+        let mask = self.random_families(rng);
+        let _g = self.lock(&[k]);
+        self.write(fams, &[(k, false)], mask, Shape::Merge)?;
+        self.counters.merges.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Deletes a random range of up to `--scan-length` keys with one range
+    /// deletion per family.
+    fn op_range_delete(&self, fams: &[ColumnFamily], rng: &mut Rng) -> anyhow::Result<()> {
+        let start = self.random_key(rng);
+        let len = 1 + rng.below(u64::from(self.cfg.scan_length.max(1))) as u32;
+        let end = start.saturating_add(len).min(self.cfg.keys);
+        let ops: Vec<(u32, bool)> = (start..end).map(|k| (k, true)).collect();
+        let keys: Vec<u32> = (start..end).collect();
+        let mask = self.random_families(rng);
+        let _g = self.lock(&keys);
+        self.write(fams, &ops, mask, Shape::Range(start, end))?;
+        self.counters.range_deletes.fetch_add(1, Ordering::Relaxed);
         Ok(())
     }
 
@@ -499,7 +577,7 @@ impl Shared {
         self.db.drop_column_family(&fams[f])?;
         fams[f] = self
             .db
-            .create_column_family(&name, self.cfg.family_options()?)?;
+            .create_column_family(&name, self.cfg.family_options(f)?)?;
         for k in 0..self.cfg.keys {
             self.slot(f, k).store(pack(0, false), Ordering::Release);
         }
@@ -509,8 +587,39 @@ impl Shared {
         Ok(())
     }
 
+    /// Takes a checkpoint with every other operation held, notes the
+    /// expected state, and verifies the checkpoint against it while the
+    /// others go on (`checkpoint.rs`).
+    fn checkpoint(&self) -> anyhow::Result<()> {
+        let n = self.counters.checkpoints.fetch_add(1, Ordering::Relaxed);
+        let parent = checkpoint::dir_for(&self.cfg.db);
+        std::fs::create_dir_all(&parent)?;
+        let dir = parent.join(format!("{n}-{}", std::process::id()));
+        let state: Vec<u64> = {
+            let _held = self.families.write();
+            self.db.create_checkpoint(&dir)?;
+            self.state
+                .iter()
+                .map(|s| s.load(Ordering::Acquire))
+                .collect()
+        };
+        let keys = self.cfg.keys as usize;
+        let want = |f: usize, k: u32| {
+            let s = state[f * keys + k as usize];
+            (s & 1 == 1)
+                .then(|| value_bytes(k, s >> 1, self.cfg.value_size_min, self.cfg.value_size_max))
+        };
+        if let Some(v) = checkpoint::verify(&self.cfg, &dir, want)? {
+            self.fail(v);
+        }
+        Ok(())
+    }
+
     fn one_op(&self, rng: &mut Rng, held: &mut Option<HeldSnapshot>) -> anyhow::Result<()> {
         let c = &self.cfg;
+        if c.checkpoint_one_in > 0 && rng.below(c.checkpoint_one_in) == 0 {
+            self.checkpoint()?;
+        }
         if self.nfam > 1 && c.drop_cf_one_in() > 0 && rng.below(c.drop_cf_one_in()) == 0 {
             self.drop_and_recreate(rng)?;
         }
@@ -528,7 +637,16 @@ impl Shared {
                 f => self.db.compact_range_cf(&fams[f], Some(&a), Some(&b))?,
             }
         }
-        let weights = [c.puts, c.deletes, c.batches, c.gets, c.scans, c.snapshots];
+        let weights = [
+            c.puts,
+            c.deletes,
+            c.batches,
+            c.gets,
+            c.scans,
+            c.snapshots,
+            c.merges,
+            c.range_deletes,
+        ];
         let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
         let mut r = rng.below(total);
         let mut which = 0;
@@ -545,7 +663,9 @@ impl Shared {
             2 => self.op_batch(fams, rng),
             3 => self.op_get(fams, rng),
             4 => self.op_scan(fams, rng),
-            _ => self.op_snapshot(fams, rng, held),
+            5 => self.op_snapshot(fams, rng, held),
+            6 => self.op_merge(fams, rng),
+            _ => self.op_range_delete(fams, rng),
         }
     }
 
