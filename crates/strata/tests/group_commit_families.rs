@@ -49,7 +49,9 @@ fn check(db: &Db) {
                 "writer {w} batch {i}"
             );
             let got = db.get_cf(&next, key(w, i)).unwrap();
-            let want = i.is_multiple_of(3).then(|| format!("{w}:{i}+").into_bytes());
+            let want = i
+                .is_multiple_of(3)
+                .then(|| format!("{w}:{i}+").into_bytes());
             assert_eq!(got, want, "writer {w} batch {i}, next family");
         }
     }
