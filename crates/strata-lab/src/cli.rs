@@ -108,6 +108,10 @@ pub(crate) struct CapacityArgs {
     /// Engines, comma separated (default: the file's).
     #[arg(long, value_delimiter = ',')]
     pub engines: Option<Vec<String>>,
+    /// Configurations, comma separated (default: all of the file's); a
+    /// later `--resume` with others adds them to the same search.
+    #[arg(long, value_delimiter = ',')]
+    pub configs: Option<Vec<String>>,
     /// Output root directory (the search goes to `OUT/capacity-NAME-SCALE`).
     #[arg(long, default_value = "lab-results")]
     pub out: PathBuf,
@@ -556,6 +560,7 @@ fn capacity(a: CapacityArgs) -> anyhow::Result<i32> {
     let o = crate::capacity::driver::CapacityOptions {
         scale: a.scale.clone(),
         engines: a.engines.clone(),
+        configs: a.configs.clone(),
         set: set_pairs(&a.runs.set)?,
         timeout: a.runs.timeout,
     };

@@ -28,6 +28,8 @@ pub(crate) struct CapacityOptions {
     pub scale: String,
     /// Engines (default: the file's).
     pub engines: Option<Vec<String>>,
+    /// Configurations searched (default: the file's).
+    pub configs: Option<Vec<String>>,
     /// `--set` overrides of the fixed flags.
     pub set: Vec<(String, String)>,
     /// Per-step time limit in seconds.
@@ -214,17 +216,18 @@ fn log_trial(
     Ok(t)
 }
 
-/// Searches one engine and configuration to the end.
-fn search_one(c: &Ctx, engine: &str, config: &Config) -> anyhow::Result<()> {
+/// Runs the next run of one engine and configuration's search; false
+/// when its search is done.
+fn step_one(c: &Ctx, engine: &str, config: &Config) -> anyhow::Result<bool> {
     let params = Params::from(&c.cap.spec.search);
-    loop {
+    {
         let log = trials::read(&c.dir)?;
         // A logged run without a judgement (an interrupted search) runs first.
         if let Some(t) = log.iter().find(|t| {
             t.engine == engine && t.config == config.name && t.judgement(&c.dir).is_none()
         }) {
             run_trial(c, t, config)?;
-            continue;
+            return Ok(true);
         }
         if !log
             .iter()
@@ -238,27 +241,54 @@ fn search_one(c: &Ctx, engine: &str, config: &Config) -> anyhow::Result<()> {
                 "closed-loop probe".into(),
             )?;
             run_trial(c, &t, config)?;
-            continue;
+            return Ok(true);
         }
         let Some(probe) = probe_rate(&c.dir, &log, engine, &config.name) else {
             eprintln!(
                 "note: {engine} {}: the closed-loop probe measured nothing; no search",
                 config.name
             );
-            return Ok(());
+            return Ok(false);
         };
         match search::next(
             probe,
             &observations(&c.dir, &log, engine, &config.name),
             &params,
         ) {
-            Next::Done => return Ok(()),
+            Next::Done => Ok(false),
             Next::Run { rate, why } => {
                 let t = log_trial(&c.dir, engine, &config.name, Some(rate), why)?;
                 run_trial(c, &t, config)?;
+                Ok(true)
             }
         }
     }
+}
+
+/// The configurations `o` selects from the file's, in the file's order;
+/// an unknown name is an error naming it.
+pub(crate) fn selected_configs(
+    cap: &LoadedCapacity,
+    o: &CapacityOptions,
+) -> anyhow::Result<Vec<Config>> {
+    let all = cap.configs();
+    let Some(names) = &o.configs else {
+        return Ok(all);
+    };
+    for n in names {
+        if !all.iter().any(|c| &c.name == n) {
+            let known: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
+            anyhow::bail!(
+                "--configs: no configuration `{n}` in {} (it has: {})",
+                cap.spec.name,
+                known.join(", ")
+            );
+        }
+    }
+    Ok(all
+        .into_iter()
+        .filter(|c| names.contains(&c.name))
+        .collect())
 }
 
 /// Runs the whole search (resuming from the log when one exists); returns
@@ -269,6 +299,7 @@ pub(crate) fn run(
     ro: &RunOptions,
 ) -> anyhow::Result<PathBuf> {
     let plan = plan_of(cap, o)?;
+    let configs = selected_configs(cap, o)?;
     let w = cap
         .spec
         .window
@@ -307,10 +338,21 @@ pub(crate) fn run(
         warmup: w.warmup_seconds,
         seconds: w.warmup_seconds + w.window_seconds,
     };
-    for e in c.engines.iter().map(|e| e.engine.clone()) {
-        for config in c.cap.configs() {
-            search_one(&c, &e, &config)?;
+    // The engines' searches advance in turn, one run each, so that a
+    // drift of the machine over the hours a search takes falls on every
+    // engine alike rather than on whichever ran last.
+    let mut open: Vec<(String, Config)> = configs
+        .iter()
+        .flat_map(|config| c.engines.iter().map(|e| (e.engine.clone(), config.clone())))
+        .collect();
+    while !open.is_empty() {
+        let mut still = Vec::new();
+        for (e, config) in open {
+            if step_one(&c, &e, &config)? {
+                still.push((e, config));
+            }
         }
+        open = still;
     }
     merge(&c.dir)?;
     Ok(c.dir)
@@ -354,5 +396,25 @@ mod tests {
         assert!(!probe
             .job_step_flags(&job, 1)
             .contains_key("target_ops_per_sec"));
+    }
+
+    #[test]
+    fn configs_select_in_file_order_and_an_unknown_name_is_named() {
+        let c = parse(SPEC, Path::new("c.toml")).unwrap();
+        let pick = |names: Option<Vec<&str>>| {
+            let o = CapacityOptions {
+                configs: names.map(|n| n.into_iter().map(String::from).collect()),
+                ..CapacityOptions::default()
+            };
+            selected_configs(&c, &o).map(|v| v.into_iter().map(|c| c.name).collect::<Vec<_>>())
+        };
+        assert_eq!(pick(None).unwrap(), ["small", "large"]);
+        assert_eq!(
+            pick(Some(vec!["large", "small"])).unwrap(),
+            ["small", "large"]
+        );
+        assert_eq!(pick(Some(vec!["large"])).unwrap(), ["large"]);
+        let e = pick(Some(vec!["huge"])).unwrap_err().to_string();
+        assert!(e.contains("`huge`") && e.contains("small, large"), "{e}");
     }
 }
