@@ -82,6 +82,30 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
         "compression",
         flags.compression.option_name().into(),
     );
+    // db_bench: a non-negative --min_level_to_compress=N makes
+    // compression_per_level num_levels long, N levels uncompressed and the
+    // rest --compression_type.
+    if let (Ok(first), Ok(levels)) = (
+        v.raw("min_level_to_compress").parse::<i64>(),
+        v.raw("num_levels").parse::<i64>(),
+    ) {
+        if first >= 0 {
+            let per_level: Vec<&str> = (0..levels)
+                .map(|l| {
+                    if l < first {
+                        "kNoCompression"
+                    } else {
+                        flags.compression.option_name()
+                    }
+                })
+                .collect();
+            set(
+                "min_level_to_compress",
+                "compression_per_level",
+                per_level.join(":"),
+            );
+        }
+    }
     set(
         "subcompactions",
         "max_subcompactions",
@@ -488,6 +512,27 @@ mod tests {
         assert!(!so.advise_random_on_open);
         let so = crate::engine::strata_adapter::build_options(&opts(&[])).unwrap();
         assert!(so.advise_random_on_open);
+    }
+
+    #[test]
+    fn min_level_to_compress_leaves_the_first_levels_uncompressed() {
+        use strata::CompressionType::{Lz4, None as No};
+        assert_eq!(get(&opts(&[]), "compression_per_level"), None);
+        let o = opts(&[
+            "--min_level_to_compress=2",
+            "--num_levels=4",
+            "--compression_type=lz4",
+        ]);
+        assert_eq!(
+            get(&o, "compression_per_level"),
+            Some("kNoCompression:kNoCompression:kLZ4Compression:kLZ4Compression")
+        );
+        let so = crate::engine::strata_adapter::build_options(&o).unwrap();
+        assert_eq!(so.compression_per_level, [No, No, Lz4, Lz4]);
+        let e = Flags::from_args(&["--min_level_to_compress=8".to_string()])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("min_level_to_compress"), "{e}");
     }
 
     #[test]

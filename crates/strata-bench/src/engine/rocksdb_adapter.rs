@@ -181,6 +181,12 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
                 s.value
             ),
             "compression" => o.set_compression_type(compression(&s.value)?),
+            "compression_per_level" => o.set_compression_per_level(
+                &s.value
+                    .split(':')
+                    .map(compression)
+                    .collect::<anyhow::Result<Vec<_>>>()?,
+            ),
             "max_subcompactions" => o.set_max_subcompactions(int(s)?),
             "compaction_style" => o.set_compaction_style(match s.value.as_str() {
                 "kCompactionStyleFIFO" => {

@@ -239,6 +239,14 @@ impl Flags {
                 )));
             }
         }
+        // db_bench asserts min_level_to_compress <= num_levels.
+        if int("min_level_to_compress") > int("num_levels") {
+            return Err(bad(
+                "min_level_to_compress",
+                values.raw("min_level_to_compress"),
+                "must be at most --num_levels",
+            ));
+        }
         let threads = nonneg("threads")?;
         if threads == 0 {
             return Err(bad("threads", values.raw("threads"), "must be positive"));

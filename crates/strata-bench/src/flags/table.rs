@@ -372,6 +372,12 @@ pub static FLAGS: &[FlagSpec] = &[
         "A vector that specifies additional fanout per level",
     ),
     f(
+        "min_level_to_compress",
+        I32,
+        "-1",
+        "If non-negative, compression starts from this level. Levels with number < min_level_to_compress are not compressed. Otherwise, apply compression_type to all levels.",
+    ),
+    f(
         "level_compaction_dynamic_level_bytes",
         Bool,
         "false",

@@ -83,6 +83,7 @@ pub const FAMILY_DRAWN: &[&str] = &[
     "ttl",
     "level_compaction_dynamic_level_bytes",
     "compression",
+    "compression_per_level",
     "block_size",
     "block_restart_interval",
     "enable_index_compression",
@@ -333,6 +334,25 @@ fn draw_value(name: &str, rng: &mut Rng, ctx: Context) -> String {
                 "kZSTD",
             ],
         ),
+        // Half the sets keep `compression` for every level; the others
+        // give one to four levels their own, so that trivial moves meet
+        // levels whose compression differs.
+        "compression_per_level" => {
+            let names = [
+                "kNoCompression",
+                "kSnappyCompression",
+                "kLZ4Compression",
+                "kZSTD",
+            ];
+            let n = match rng.below(2) {
+                0 => 0,
+                _ => 1 + rng.below(4),
+            };
+            (0..n)
+                .map(|_| one(rng, &names))
+                .collect::<Vec<_>>()
+                .join(":")
+        }
         "block_size" => one(rng, &[256, 1024, 4096, 16384]),
         "block_restart_interval" => one(rng, &[1, 4, 16]),
         "bloom_bits_per_key" => one(rng, &["0", "0", "2", "10", "16.5"]),

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::level_compression::compression_for_level;
 use super::task::{key_range, non_overlapping, Busy, CompactionReason, CompactionTask};
 use crate::options::{CompactionPri, Options};
 use crate::types::user_key;
@@ -209,6 +210,7 @@ fn pick_l0(v: &Version, busy: &Busy, o: &Options, score: f64) -> Option<Compacti
     // down unchanged instead of being rewritten.
     let trivial = next.is_empty()
         && non_overlapping(inputs.iter())
+        && same_compression(o, 0, base, base)
         && inputs.iter().all(|f| movable(v, o, base, f));
     let reason = CompactionReason::LevelL0FilesNum;
     Some(CompactionTask {
@@ -255,7 +257,9 @@ fn pick_level(
         }
     }
     let (_, file, next) = best?;
-    let trivial = next.is_empty() && movable(v, o, out, &file);
+    let trivial = next.is_empty()
+        && same_compression(o, level, out, level_layout(v, o).0)
+        && movable(v, o, out, &file);
     let inputs = if trivial {
         extend_trivial_move(v, busy, o, level, file)
     } else {
@@ -356,6 +360,13 @@ fn max_compaction_bytes(o: &Options) -> u64 {
         0 => o.target_file_size_base.saturating_mul(25),
         n => n,
     }
+}
+
+/// Whether tables written to `from` and to `to` get the same compression
+/// (`compression_per_level`): a file moves down unchanged only then, as
+/// RocksDB's `Compaction::InputCompressionMatchesOutput` requires.
+fn same_compression(o: &Options, from: usize, to: usize, base_level: usize) -> bool {
+    compression_for_level(o, from, base_level) == compression_for_level(o, to, base_level)
 }
 
 /// Whether `f` may move into `output_level` unchanged as far as the level

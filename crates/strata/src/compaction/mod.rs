@@ -9,7 +9,8 @@
 //!
 //! Where the compaction style is decided: [`policy`]. Every question whose
 //! answer depends on `compaction_style` (which picker picks, automatically
-//! and on a manual compaction; whether outputs and flushes compress; how
+//! and on a manual compaction; which compression outputs and flushes use
+//! ([`level_compression`] maps levels to `compression_per_level`); how
 //! files are cut; the pending compaction bytes and the L0 counts and
 //! triggers the write controller judges; the TTL and blob-file rules) is a
 //! method of [`CompactionPolicy`]; the DB and the write controller ask it
@@ -24,6 +25,7 @@ pub mod fifo;
 pub mod file_cut;
 pub mod forced;
 pub mod job;
+pub mod level_compression;
 pub mod leveled;
 pub mod merge_helper;
 pub mod output;
@@ -42,8 +44,8 @@ pub use task::{Busy, CompactionReason, CompactionTask};
 use crate::options::Options;
 use crate::version::Version;
 
-/// The automatic pick for `o`'s compaction style at the current time
-/// ([`CompactionPolicy::pick_automatic`]).
-pub fn pick_automatic(v: &Version, busy: &Busy, o: &Options) -> Option<CompactionTask> {
-    CompactionPolicy::of(o).pick_automatic(v, busy, crate::clock::unix_now())
+/// The background's next compaction at the current time: the automatic
+/// pick, else one forced by blob garbage ([`CompactionPolicy::pick_scheduled`]).
+pub fn pick_scheduled(v: &Version, busy: &Busy, o: &Options) -> Option<CompactionTask> {
+    CompactionPolicy::of(o).pick_scheduled(v, busy, crate::clock::unix_now())
 }

@@ -18,9 +18,11 @@
 //! clock FIFO's TTL reads is an argument (`now`, unix seconds).
 
 use super::job::FileCutConfig;
+use super::level_compression::compression_for_level;
 use super::task::{Busy, CompactionReason, CompactionTask};
 use super::{fifo, leveled, universal};
 use crate::options::{CompactionStyle, Options};
+use crate::sstable::CompressionType;
 use crate::version::Version;
 use crate::write_controller::{l0_slowdown_trigger, l0_stop_trigger};
 
@@ -53,6 +55,17 @@ impl<'a> CompactionPolicy<'a> {
             }
             CompactionStyle::Fifo => fifo::pick_fifo(v, busy, o, now),
         }
+    }
+
+    /// The compaction the background runs next on its own: the style's
+    /// automatic pick, else one forced by blob garbage
+    /// ([`super::forced::pick_forced_blob_gc`]). What the compaction loop
+    /// runs, what `wait_for_compaction` waits for and what
+    /// `rocksdb.compaction-pending` reports (RocksDB's `NeedsCompaction`
+    /// counts the files marked for forced blob GC too).
+    pub fn pick_scheduled(&self, v: &Version, busy: &Busy, now: u64) -> Option<CompactionTask> {
+        self.pick_automatic(v, busy, now)
+            .or_else(|| super::forced::pick_forced_blob_gc(v, busy, self.o))
     }
 
     /// How many picks a manual compaction (RocksDB's `CompactRange`) makes
@@ -92,28 +105,47 @@ impl<'a> CompactionPolicy<'a> {
         }
     }
 
-    /// Whether `task`, picked from `v`, compresses its output tables: under
-    /// universal compaction as `compression_size_percent` decides
-    /// ([`universal::task_compresses`]); otherwise always.
-    pub fn output_compresses(&self, v: &Version, task: &CompactionTask) -> bool {
+    /// The compression of `task`'s output tables, picked from `v`: the
+    /// output level's ([`compression_for_level`], counted from the leveled
+    /// base level), or none under universal compaction when
+    /// `compression_size_percent` leaves this output uncompressed
+    /// ([`universal::task_compresses`]).
+    pub fn output_compression(&self, v: &Version, task: &CompactionTask) -> CompressionType {
         let o = self.o;
         match o.compaction_style {
-            CompactionStyle::Universal => {
-                universal::task_compresses(v, task, &o.compaction_options_universal, o.num_levels)
+            CompactionStyle::Level => {
+                compression_for_level(o, task.output_level, leveled::level_layout(v, o).0)
             }
-            CompactionStyle::Level | CompactionStyle::Fifo => true,
+            CompactionStyle::Universal => {
+                if universal::task_compresses(
+                    v,
+                    task,
+                    &o.compaction_options_universal,
+                    o.num_levels,
+                ) {
+                    compression_for_level(o, task.output_level, 1)
+                } else {
+                    CompressionType::None
+                }
+            }
+            CompactionStyle::Fifo => compression_for_level(o, task.output_level, 1),
         }
     }
 
-    /// Whether a flush compresses its table (RocksDB's
-    /// `GetCompressionFlush`): not under universal compaction with a
-    /// `compression_size_percent` (>= 0); otherwise always.
-    pub fn flush_compresses(&self) -> bool {
-        match self.o.compaction_style {
-            CompactionStyle::Universal => {
-                self.o.compaction_options_universal.compression_size_percent < 0
+    /// The compression of a flush's table (RocksDB's
+    /// `GetCompressionFlush`): none under universal compaction with a
+    /// `compression_size_percent` (>= 0); otherwise L0's.
+    pub fn flush_compression(&self) -> CompressionType {
+        let o = self.o;
+        match o.compaction_style {
+            CompactionStyle::Universal
+                if o.compaction_options_universal.compression_size_percent >= 0 =>
+            {
+                CompressionType::None
             }
-            CompactionStyle::Level | CompactionStyle::Fifo => true,
+            CompactionStyle::Level | CompactionStyle::Universal | CompactionStyle::Fifo => {
+                compression_for_level(o, 0, 1)
+            }
         }
     }
 

@@ -11,15 +11,12 @@ use parking_lot::MutexGuard;
 use super::{DbInner, State};
 use crate::blob::gc_policy::{gc_cutoff_file_number, obsolete_blob_files};
 use crate::blob::BlobOutputOptions;
-use crate::compaction::forced::pick_forced_blob_gc;
 use crate::compaction::job::{run_compaction, BlobJobConfig, JobContext};
 use crate::compaction::subcompaction::{should_form_subcompactions, subcompaction_boundaries};
-use crate::compaction::{pick_automatic, Busy, CompactionPolicy, CompactionTask};
+use crate::compaction::{pick_scheduled, CompactionPolicy, CompactionTask};
 use crate::error::{Error, Result};
 use crate::event_log::{compression_label, lsm_state, table_file_creation, Event};
-use crate::options::Options;
 use crate::stats::{Histogram, Ticker};
-use crate::version::Version;
 use crate::write_controller::{bg_job_limits, needs_compaction_speedup, SpeedupCause};
 
 fn speedup_name(c: SpeedupCause) -> String {
@@ -29,13 +26,6 @@ fn speedup_name(c: SpeedupCause) -> String {
         SpeedupCause::NoSoftLimit => "soft_pending_compaction_bytes_limit=0".into(),
         SpeedupCause::PendingCompactionBytes => "estimated pending compaction bytes".into(),
     }
-}
-
-/// The compaction the background picks for a family on its own: the
-/// style's automatic pick, else one forced by blob garbage. What the
-/// compaction loop runs and what `wait_for_compaction` waits for.
-fn pick_scheduled(v: &Version, busy: &Busy, o: &Options) -> Option<CompactionTask> {
-    pick_automatic(v, busy, o).or_else(|| pick_forced_blob_gc(v, busy, o))
 }
 
 impl DbInner {
@@ -303,7 +293,7 @@ impl DbInner {
         }
         // Universal's compression_size_percent may leave a young merge's
         // output uncompressed.
-        let table_opts = self.output_table_opts(&fam, policy.output_compresses(&version, task));
+        let table_opts = self.output_table_opts(&fam, policy.output_compression(&version, task));
         if !task.trivial_move && !task.reason.is_deletion() {
             self.log.event(&compaction_started(
                 job,

@@ -228,27 +228,27 @@ impl DbInner {
     }
 
     /// The table options of a flush's table, compressed as the family's
-    /// [`CompactionPolicy::flush_compresses`] says.
+    /// [`CompactionPolicy::flush_compression`] says.
     fn flush_table_opts<'a>(
         &self,
         fam: &'a Family,
     ) -> std::borrow::Cow<'a, crate::sstable::TableOptions> {
-        self.output_table_opts(fam, CompactionPolicy::of(&fam.opts).flush_compresses())
+        self.output_table_opts(fam, CompactionPolicy::of(&fam.opts).flush_compression())
     }
 
-    /// The table options for a family's new tables: the family's, or with
-    /// `compress` false the same without block compression (universal's
-    /// `compression_size_percent`).
+    /// The table options for a family's new tables: the family's with
+    /// block compression `compression` (the output level's, or none under
+    /// universal's `compression_size_percent`).
     pub(crate) fn output_table_opts<'a>(
         &self,
         fam: &'a Family,
-        compress: bool,
+        compression: crate::sstable::CompressionType,
     ) -> std::borrow::Cow<'a, crate::sstable::TableOptions> {
-        if compress || fam.table_opts.compression == crate::sstable::CompressionType::None {
+        if fam.table_opts.compression == compression {
             std::borrow::Cow::Borrowed(&fam.table_opts)
         } else {
             std::borrow::Cow::Owned(crate::sstable::TableOptions {
-                compression: crate::sstable::CompressionType::None,
+                compression,
                 ..fam.table_opts.clone()
             })
         }

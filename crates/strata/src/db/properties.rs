@@ -111,7 +111,7 @@ impl DbInner {
             }
             "rocksdb.mem-table-flush-pending" => u8::from(!st.fam(cf).imm.is_empty()).to_string(),
             "rocksdb.compaction-pending" => {
-                u8::from(crate::compaction::pick_automatic(&v, &st.fam(cf).busy, o).is_some())
+                u8::from(crate::compaction::pick_scheduled(&v, &st.fam(cf).busy, o).is_some())
                     .to_string()
             }
             "rocksdb.num-running-compactions" => st.compactions_running.to_string(),

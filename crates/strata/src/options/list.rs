@@ -175,6 +175,21 @@ declare_options! {
         level_compaction_dynamic_level_bytes: bool = false, PerFamily;
         /// Block compression for SSTs. Default: `kSnappyCompression`.
         compression: CompressionType = CompressionType::Snappy, PerFamily;
+        /// Block compression by the level a table is written to (RocksDB's
+        /// `compression_per_level`); when not empty it replaces `compression`
+        /// for table files (not blob files). Entry 0 is for flushes and L0;
+        /// under leveled compaction entry 1 is for the base level (L1, or the
+        /// first level with a target under `level_compaction_dynamic_level_bytes`)
+        /// and each next entry for the level below it; under universal and
+        /// FIFO compaction entry `i` is for level `i`. Levels past the end use
+        /// the last entry. A leveled compaction whose input level's
+        /// compression differs from its output level's rewrites its files
+        /// instead of moving them down unchanged, as RocksDB's trivial moves
+        /// do. Written as names joined by `:`
+        /// (`kNoCompression:kNoCompression:kLZ4Compression`); db_bench's
+        /// `--min_level_to_compress=N` sets N uncompressed levels before
+        /// `--compression_type`. Default: empty (every level uses `compression`).
+        compression_per_level: Vec<CompressionType> = Vec::new(), PerFamily;
         /// Uncompressed size of a data block in bytes. Default: 4096.
         block_size: usize = 4096, PerFamily;
         /// Keys between restart points in a block. Default: 16.

@@ -153,6 +153,34 @@ impl OptionValue for Vec<i32> {
     }
 }
 
+/// Compression types by level, colon-separated names as RocksDB writes
+/// `compression_per_level` (`kNoCompression:kSnappyCompression`); empty
+/// pieces are skipped.
+impl OptionValue for Vec<CompressionType> {
+    fn set_from_str(&mut self, _name: &str, v: &str) -> Result<()> {
+        *self = v
+            .split(':')
+            .map(str::trim)
+            .filter(|x| !x.is_empty())
+            .map(str::parse::<CompressionType>)
+            .collect::<Result<_>>()?;
+        Ok(())
+    }
+    fn to_option_string(&self) -> String {
+        self.iter().map(|c| c.name()).collect::<Vec<_>>().join(":")
+    }
+    #[cfg(test)]
+    fn different(&self) -> Self {
+        let mut v = self.clone();
+        v.push(if v.last() == Some(&CompressionType::None) {
+            CompressionType::Snappy
+        } else {
+            CompressionType::None
+        });
+        v
+    }
+}
+
 /// The merge operator: `nullptr` (or empty) for none, else a built-in by
 /// name; printed as the operator's own name.
 impl OptionValue for Option<Arc<dyn MergeOperator>> {

@@ -164,7 +164,8 @@ fn only_universal_compaction_leaves_outputs_and_flushes_uncompressed() {
         let set =
             |o: &mut Options| o.compaction_options_universal.compression_size_percent = percent;
         assert_eq!(
-            per_style(set, |p| p.output_compresses(&v, &task)),
+            per_style(set, |p| p.output_compression(&v, &task)
+                != CompressionType::None),
             [true, universal, true],
             "{percent}"
         );
@@ -174,7 +175,7 @@ fn only_universal_compaction_leaves_outputs_and_flushes_uncompressed() {
         let set =
             |o: &mut Options| o.compaction_options_universal.compression_size_percent = percent;
         assert_eq!(
-            per_style(set, |p| p.flush_compresses()),
+            per_style(set, |p| p.flush_compression() != CompressionType::None),
             [true, universal, true],
             "{percent}"
         );
@@ -239,4 +240,58 @@ fn only_fifo_has_ttl_compactions_and_refuses_blob_files() {
             (30 * 24 * 3600, true, false)
         ]
     );
+}
+
+/// Two L6 tables, the first linked to blob file 5 (90% garbage), the second
+/// to the newer file 6: the leveled picker has nothing to do, and past the
+/// force threshold the background still has a compaction to run, which
+/// `rocksdb.compaction-pending` reports.
+#[test]
+fn blob_garbage_past_the_force_threshold_is_scheduled_after_the_automatic_pick() {
+    use crate::version::edit::{BlobFileAddition, BlobFileGarbage};
+    let linked = |n: u64, lo: &str, hi: &str, blob: u64| {
+        let mut f = file_meta(n, lo, hi, 0, MIB);
+        f.oldest_blob_file = blob;
+        (6, f)
+    };
+    let blob = |number: u64| BlobFileAddition {
+        number,
+        total_blob_count: 100,
+        total_blob_bytes: 100_000,
+        checksum: 0,
+    };
+    let mut b = VersionBuilder::new(&Version::new(7));
+    b.apply(&VersionEdit {
+        new_files: vec![linked(20, "a", "m", 5), linked(21, "n", "z", 6)],
+        blob_file_additions: vec![blob(5), blob(6)],
+        blob_file_garbage: vec![BlobFileGarbage {
+            number: 5,
+            garbage_blob_count: 90,
+            garbage_blob_bytes: 90_000,
+        }],
+        ..VersionEdit::default()
+    })
+    .unwrap();
+    let v = b.build();
+    let busy = Busy::default();
+    let with = |force: f64, disabled: bool| {
+        let mut o = opts(CompactionStyle::Level);
+        o.enable_blob_files = true;
+        o.enable_blob_garbage_collection = true;
+        o.blob_garbage_collection_age_cutoff = 0.5;
+        o.blob_garbage_collection_force_threshold = force;
+        o.disable_auto_compactions = disabled;
+        o
+    };
+    let o = with(0.5, false);
+    let p = CompactionPolicy::of(&o);
+    assert_eq!(show(p.pick_automatic(&v, &busy, NOW)), "none");
+    assert_eq!(
+        show(p.pick_scheduled(&v, &busy, NOW)),
+        "L6->L6 ForcedBlobGC L6:20"
+    );
+    for o in [with(0.95, false), with(0.5, true)] {
+        let p = CompactionPolicy::of(&o);
+        assert_eq!(show(p.pick_scheduled(&v, &busy, NOW)), "none");
+    }
 }
