@@ -301,9 +301,10 @@ pub(crate) enum Cmd {
         #[arg(long, default_value_t = 2.0)]
         factor: f64,
     },
-    /// Validate a study file and print its cells and disk need.
+    /// Validate a study file and print its cells and disk need (or a
+    /// capacity file: its searches, run length and disk need).
     Check {
-        /// Study file or name.
+        /// Study or capacity file, or name.
         study: String,
         /// Scale.
         #[arg(long, default_value = "quick")]
@@ -747,6 +748,9 @@ pub(crate) fn execute(cli: Cli) -> anyhow::Result<i32> {
             Ok(0)
         }
         Cmd::Check { study, scale } => {
+            if let Some(cap) = capacity_file(&study) {
+                return check_capacity(&cap, &scale);
+            }
             let path = crate::spec::resolve_study_path(&study);
             let spec = crate::spec::load(&path)?;
             let plan = crate::spec::model::expand(&spec, &scale, None, None)?;
@@ -764,9 +768,71 @@ pub(crate) fn execute(cli: Cli) -> anyhow::Result<i32> {
     }
 }
 
+/// The capacity file `arg` names, if it names one: a study path or name
+/// whose file has an `[slo]` table, or a name under `studies/capacity/`
+/// that no study has.
+fn capacity_file(arg: &str) -> Option<PathBuf> {
+    let has_slo = |p: &std::path::Path| {
+        std::fs::read_to_string(p)
+            .ok()
+            .and_then(|t| t.parse::<toml::Table>().ok())
+            .is_some_and(|t| t.contains_key("slo"))
+    };
+    let study = crate::spec::resolve_study_path(arg);
+    if has_slo(&study) {
+        return Some(study);
+    }
+    let capacity = crate::spec::resolve_in(arg, "studies/capacity");
+    (!study.exists() && capacity.exists()).then_some(capacity)
+}
+
+/// `lab check` of a capacity file: its searches, a run's length and the
+/// disk a run may need at `scale`.
+fn check_capacity(path: &std::path::Path, scale: &str) -> anyhow::Result<i32> {
+    let cap = crate::capacity::spec::load(&path.display().to_string())?;
+    let o = crate::capacity::driver::CapacityOptions {
+        scale: scale.to_string(),
+        ..Default::default()
+    };
+    let plan = crate::capacity::driver::plan_of(&cap, &o)?;
+    let w = cap
+        .spec
+        .window
+        .get(scale)
+        .ok_or_else(|| anyhow::anyhow!("{}: no `[window.{scale}]`", path.display()))?;
+    let configs: Vec<String> = cap.configs().into_iter().map(|c| c.name).collect();
+    println!(
+        "{}: capacity searches of {} engines x {} configurations ({}); a run loads, then paces the mix for {} s ({} s warm-up, {} s judged); up to {} paced runs per search; disk per run up to {}",
+        path.display(),
+        plan.engines.len(),
+        configs.len(),
+        configs.join(", "),
+        w.warmup_seconds + w.window_seconds,
+        w.warmup_seconds,
+        w.window_seconds,
+        cap.spec.search.max_runs,
+        crate::run::process::gb(plan.max_disk_need())
+    );
+    Ok(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn check_names_a_capacity_file_by_its_slo_or_its_folder() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../studies");
+        let by_path = format!("{root}/capacity/ycsb_a_1kb.toml");
+        assert_eq!(capacity_file(&by_path), Some(PathBuf::from(&by_path)));
+        assert!(capacity_file(&format!("{root}/blob.toml")).is_none());
+        assert_eq!(
+            check_capacity(std::path::Path::new(&by_path), "full").unwrap(),
+            0
+        );
+        let e = check_capacity(std::path::Path::new(&by_path), "nope").unwrap_err();
+        assert!(e.to_string().contains("nope"), "{e}");
+    }
 
     fn common(extra: &[&str]) -> Common {
         let study = concat!(env!("CARGO_MANIFEST_DIR"), "/../../studies/blob.toml");
