@@ -164,10 +164,21 @@ impl BlobSource {
     /// Closes blob file `file_number` and drops its cached values (call when
     /// the file is deleted). Readers still held elsewhere stay usable.
     pub fn evict(&self, file_number: u64) {
-        self.readers.evict(file_number);
+        self.forget(&[file_number]);
+    }
+
+    /// [`evict`](Self::evict) for several files at once (one scan of the
+    /// cache), dropping the readers on the caller's thread, which must hold
+    /// no DB lock.
+    pub fn forget(&self, files: &[u64]) {
+        let readers: Vec<_> = files
+            .iter()
+            .filter_map(|&n| self.readers.evict(n))
+            .collect();
         if let Some(c) = &self.cache {
-            c.erase_file(file_number);
+            c.erase_files(files);
         }
+        drop(readers);
     }
 
     /// Blob files currently open.

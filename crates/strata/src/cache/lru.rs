@@ -168,12 +168,11 @@ impl<K: Hash + Eq + Clone, V: Clone> Lru<K, V> {
         self.nodes[i].value.take()
     }
 
-    /// Removes every entry whose key fails `keep`.
-    pub fn retain(&mut self, mut keep: impl FnMut(&K) -> bool) {
+    /// Removes every entry whose key fails `keep` and returns their
+    /// values, for the caller to drop once it has let go of its locks.
+    pub fn retain(&mut self, mut keep: impl FnMut(&K) -> bool) -> Vec<V> {
         let doomed: Vec<K> = self.map.keys().filter(|k| !keep(k)).cloned().collect();
-        for k in doomed {
-            self.remove(&k);
-        }
+        doomed.iter().filter_map(|k| self.remove(k)).collect()
     }
 }
 

@@ -46,8 +46,9 @@ impl<T> OpenFiles<T> {
     }
 
     /// Forgets the reader of `file_number` (holders keep it alive).
-    pub(crate) fn evict(&self, file_number: u64) {
-        self.lru.lock().remove(&file_number);
+    /// Returns it, for the caller to drop outside its own locks.
+    pub(crate) fn evict(&self, file_number: u64) -> Option<Arc<T>> {
+        self.lru.lock().remove(&file_number)
     }
 
     /// Readers open.

@@ -121,8 +121,20 @@ impl<V: Clone> ShardedLru<V> {
     /// Drops every entry of one file (e.g. once it is deleted). Scans the
     /// whole cache.
     pub fn erase_file(&self, file_number: u64) {
+        self.erase_files(&[file_number]);
+    }
+
+    /// Drops every entry of the files `files` in one scan of the cache.
+    /// Each shard's entries are dropped after its lock is released: the
+    /// last block of a mapped table holds the map, and unmapping a large
+    /// table takes milliseconds that no lookup of the shard should wait.
+    pub fn erase_files(&self, files: &[u64]) {
+        if files.is_empty() {
+            return;
+        }
         for s in &self.shards {
-            s.lock().retain(|k| k.0 != file_number);
+            let removed = s.lock().retain(|k| !files.contains(&k.0));
+            drop(removed);
         }
     }
 }

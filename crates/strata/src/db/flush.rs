@@ -419,6 +419,11 @@ impl DbInner {
                 }
             }
         }
+        // The flushed memtables' last references are usually these (the
+        // super version no longer names them): their arenas, a write buffer
+        // each, are freed with the lock released, not under it, where the
+        // unmapping of their blocks would hold up every writer.
+        MutexGuard::unlocked(st, move || drop(mems));
         // Writers and compactions go on while this thread removes what the
         // flush (or a compaction that finished during it) made obsolete,
         // with the lock released; the flush slot is freed only after.

@@ -5,9 +5,12 @@
 //! compaction's inputs, WALs older than the MANIFEST's log number, old
 //! MANIFEST and OPTIONS files). Finding them needs the state (live files,
 //! pending outputs); removing them does not, and an unlink of a large table
-//! takes milliseconds on ext4. So the job unlinks them with the state lock
-//! released, as RocksDB's `PurgeObsoleteFiles`: writers, which take the
-//! lock for every write group, never wait on an unlink.
+//! takes milliseconds on ext4, as does unmapping one (the last reference to
+//! a mapped table: its reader in the table cache, or a block of it in the
+//! block cache). So the job drops the dead files' readers and cached blocks
+//! and unlinks the files with the state lock released, as RocksDB's
+//! `PurgeObsoleteFiles`: writers, which take the lock for every write
+//! group, never wait on an unlink or an unmap.
 //!
 //! The job keeps its slot (`State::compactions_running`,
 //! `State::flush_running`) until its files are gone, as RocksDB frees
@@ -82,20 +85,7 @@ impl DbInner {
             }
             let kind = parse_file_name(&name);
             let remove = match kind {
-                Some(FileType::Table(n)) => {
-                    let dead = !live.contains(&n) && !pinned(n);
-                    if dead {
-                        self.table_cache.evict(n);
-                    }
-                    dead
-                }
-                Some(FileType::Blob(n)) => {
-                    let dead = !live.contains(&n) && !pinned(n);
-                    if dead {
-                        self.blob_source.evict(n);
-                    }
-                    dead
-                }
+                Some(FileType::Table(n) | FileType::Blob(n)) => !live.contains(&n) && !pinned(n),
                 Some(FileType::Wal(n)) => n < log_number && n != current_wal && !pinned(n),
                 Some(FileType::Manifest(n)) => n < manifest,
                 Some(FileType::Options(n)) => Some(n) != newest_options,
@@ -125,6 +115,21 @@ impl DbInner {
         self.bg_cv.notify_all();
         self.work_cv.notify_all();
         MutexGuard::unlocked(st, || {
+            // Readers and cached blocks of the dead files go first, here
+            // without the lock: the last reference to a mapped table
+            // unmaps it, which for a large table takes milliseconds.
+            let numbers = |blob: bool| -> Vec<u64> {
+                batch
+                    .iter()
+                    .filter_map(|f| match f.kind {
+                        Some(FileType::Table(n)) if !blob => Some(n),
+                        Some(FileType::Blob(n)) if blob => Some(n),
+                        _ => None,
+                    })
+                    .collect()
+            };
+            self.table_cache.forget(&numbers(false));
+            self.blob_source.forget(&numbers(true));
             for f in &batch {
                 self.remove_obsolete(f, job);
             }

@@ -119,6 +119,32 @@ fn the_block_cache_keeps_references_into_the_map_and_hits_skip_the_checksum() {
     }
 }
 
+/// Cached blocks read in place hold the file, so its map outlives the
+/// table until the cache lets them go: erasing a deleted table's blocks
+/// leaves the caller the last reference, so the unmap runs on the thread
+/// that erased them (the purge, without the DB's lock), not on a reader's.
+#[test]
+fn erasing_a_tables_cached_blocks_releases_its_map() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = entries();
+    let (data, _, _) = build_table(&opts(CompressionType::None), &e);
+    let cache = Arc::new(BlockCache::new(1 << 20));
+    let (t, file) = open_mapped_table(dir.path(), &data, Some(cache.clone()), None).unwrap();
+    for (k, _) in e.iter().step_by(50) {
+        t.get_pinned(k, &ReadOpts::default()).unwrap().unwrap();
+    }
+    drop(t);
+    assert!(
+        Arc::strong_count(&file) > 1,
+        "cached blocks should hold the file"
+    );
+    cache.erase_files(&[8, 9]);
+    assert!(Arc::strong_count(&file) > 1, "other files' erase kept them");
+    cache.erase_files(&[6, 7]);
+    assert_eq!(Arc::strong_count(&file), 1);
+    assert_eq!(cache.usage(), 0);
+}
+
 #[test]
 fn a_damaged_mapped_block_is_corruption_naming_the_file_and_offset() {
     let dir = tempfile::tempdir().unwrap();

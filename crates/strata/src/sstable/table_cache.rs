@@ -120,10 +120,19 @@ impl TableCache {
         )?))
     }
 
-    /// Forgets a table (e.g. once its file is deleted). Readers holding it
-    /// keep it alive until they drop it.
-    pub fn evict(&self, file_number: u64) {
-        self.tables.evict(file_number);
+    /// Forgets the tables `files` once they are deleted: their open readers
+    /// and their blocks in the block cache. Under mmap reads the last
+    /// reference to a table's map goes here, so unmapping it (milliseconds
+    /// for a large table) runs on the caller's thread, which must hold no
+    /// DB lock, and not on a reader's thread whose insert into the block
+    /// cache evicts the table's last cached block. Readers still holding a
+    /// table keep it alive until they drop it.
+    pub fn forget(&self, files: &[u64]) {
+        let readers: Vec<_> = files.iter().filter_map(|&n| self.tables.evict(n)).collect();
+        if let Some(c) = &self.block_cache {
+            c.erase_files(files);
+        }
+        drop(readers);
     }
 
     /// Tables currently open in the cache.

@@ -727,7 +727,7 @@ fn table_cache_opens_bounds_and_evicts() {
             .1,
         entries[5].1
     );
-    tc.evict(3);
+    tc.forget(&[3]);
     assert!(!Arc::ptr_eq(&t3, &tc.get(3).unwrap()));
     assert!(tc.get(99).is_err());
     let unbounded = TableCache::new(dir.path().to_path_buf(), fs, usize::MAX, None, None);
