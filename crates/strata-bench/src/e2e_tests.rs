@@ -783,6 +783,10 @@ fn strata_intervals_in_the_json_report_and_the_csv() {
         for i in iv {
             assert!(i["disk_bytes"].as_u64().unwrap() > 0, "{name}: {i}");
             assert!(i["rss_bytes"].as_u64().unwrap() > 0, "{name}: {i}");
+            assert!(
+                i["rss_file_bytes"].as_u64().unwrap() < i["rss_bytes"].as_u64().unwrap(),
+                "{name}: {i}"
+            );
             assert!(i["l0_files"].is_u64(), "{name}: {i}");
             assert!(i["pending_compaction_bytes"].is_u64(), "{name}: {i}");
             assert!(i["stall_micros"].is_u64(), "{name}: {i}");
@@ -790,6 +794,11 @@ fn strata_intervals_in_the_json_report_and_the_csv() {
         let peak = iv.iter().map(|i| i["disk_bytes"].as_u64().unwrap()).max();
         assert!(b["peak_disk_bytes"].as_u64() >= peak, "{name}");
         assert!(b["peak_rss_bytes"].as_u64().unwrap() > 0, "{name}");
+        let own = b["peak_own_memory_bytes"].as_u64().unwrap();
+        assert!(
+            own > 0 && own <= b["peak_rss_bytes"].as_u64().unwrap(),
+            "{name}"
+        );
         assert!(b["behind_schedule_ms"].is_f64(), "{name}");
     }
     let ycsb = &v["benchmarks"][1];

@@ -100,6 +100,11 @@ pub struct BenchmarkReport {
     /// The largest resident set size of the bench process sampled (VmRSS,
     /// at each interval and at the end).
     pub peak_rss_bytes: u64,
+    /// The largest of the process's own memory sampled: VmRSS without the
+    /// pages of mapped files (`RssFile`), which under mmap reads are the
+    /// DB's tables in the OS page cache, outside the RSS of an engine that
+    /// reads them with `pread`. The figure to compare engines' memory by.
+    pub peak_own_memory_bytes: u64,
     /// How far the paced operation stream lagged its schedule at the end
     /// (at each thread's last completion, the largest over threads); 0.0
     /// when it kept up or unpaced.
@@ -188,6 +193,7 @@ pub fn benchmark_report(r: &BenchResult) -> BenchmarkReport {
         target_ops_per_sec: r.target_ops_per_sec,
         peak_disk_bytes: r.peak_disk_bytes,
         peak_rss_bytes: r.peak_rss_bytes,
+        peak_own_memory_bytes: r.peak_own_memory_bytes,
         behind_schedule_ms: r.stats.behind_schedule.as_secs_f64() * 1e3,
         intervals: r.intervals.clone(),
     }

@@ -168,6 +168,9 @@ pub struct BenchResult {
     pub peak_disk_bytes: u64,
     /// The largest resident set size of the process sampled.
     pub peak_rss_bytes: u64,
+    /// The largest of the process's own memory sampled (RSS without the
+    /// pages of mapped files, [`crate::sysinfo::Resident::own_bytes`]).
+    pub peak_own_memory_bytes: u64,
     /// The intervals of `--report_interval_seconds` (empty without it).
     pub intervals: Vec<Interval>,
 }
@@ -524,7 +527,11 @@ impl<'a> Runner<'a> {
             stats,
             target_ops_per_sec: target,
             peak_disk_bytes: peak(|i| i.disk_bytes, end.disk_bytes),
-            peak_rss_bytes: peak(|i| i.rss_bytes, end.rss_bytes),
+            peak_rss_bytes: peak(|i| i.rss_bytes, end.resident.rss_bytes),
+            peak_own_memory_bytes: peak(
+                |i| i.rss_bytes.saturating_sub(i.rss_file_bytes),
+                end.resident.own_bytes(),
+            ),
             intervals,
         })
     }

@@ -17,7 +17,7 @@ use crate::dbdir::disk_usage;
 use crate::engine::{BenchEngine, EngineSample};
 use crate::intervals::{Board, ClientFigures, Clock, KindLatency};
 use crate::report_csv::ReportCsv;
-use crate::sysinfo::current_rss_bytes;
+use crate::sysinfo::{current_resident, Resident};
 
 /// The host figures at one moment.
 #[derive(Debug, Clone, Copy)]
@@ -28,8 +28,8 @@ pub struct Point {
     pub engine: EngineSample,
     /// Bytes in the DB directory.
     pub disk_bytes: u64,
-    /// Resident set size of this process.
-    pub rss_bytes: u64,
+    /// Resident memory of this process.
+    pub resident: Resident,
 }
 
 impl Point {
@@ -38,7 +38,7 @@ impl Point {
         Self {
             engine: db.sample(),
             disk_bytes: disk_usage(db_path).total_bytes,
-            rss_bytes: current_rss_bytes(),
+            resident: current_resident(),
             at: Instant::now(),
         }
     }
@@ -75,8 +75,13 @@ pub struct Interval {
     pub pending_compaction_bytes: Option<u64>,
     /// DB directory size at the sample.
     pub disk_bytes: u64,
-    /// Resident set size of the bench process at the sample.
+    /// Resident set size of the bench process at the sample (`VmRSS`).
     pub rss_bytes: u64,
+    /// Of `rss_bytes`, pages of files mapped into the process (`RssFile`:
+    /// the executable and, under mmap reads, the DB's tables, which the OS
+    /// page cache holds for an engine that reads with `pread` too, outside
+    /// its RSS). The process's own memory is the difference.
+    pub rss_file_bytes: u64,
 }
 
 /// What the sampler thread gathered so far.
@@ -254,7 +259,8 @@ pub fn assemble(
             l0_files: p.engine.l0_files,
             pending_compaction_bytes: p.engine.pending_compaction_bytes,
             disk_bytes: p.disk_bytes,
-            rss_bytes: p.rss_bytes,
+            rss_bytes: p.resident.rss_bytes,
+            rss_file_bytes: p.resident.file_bytes,
         });
         prev = p;
     }
@@ -275,7 +281,10 @@ mod tests {
                 stall_micros: stall,
             },
             disk_bytes: disk,
-            rss_bytes: 1000 + disk,
+            resident: Resident {
+                rss_bytes: 1000 + disk,
+                file_bytes: 400,
+            },
         }
     }
 

@@ -1,5 +1,5 @@
 //! Process resource usage for the JSON report (getrusage, and the resident
-//! set size of `/proc/self/status` for the interval samples).
+//! memory of `/proc/self/status` for the interval samples).
 
 use serde::Serialize;
 
@@ -32,25 +32,57 @@ pub fn process_usage() -> ProcessUsage {
     }
 }
 
-/// The resident set size of this process now (`VmRSS` of
-/// `/proc/self/status`), or, where that file is missing, the peak so far.
-pub fn current_rss_bytes() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| vm_rss_bytes(&s))
-        .unwrap_or_else(|| process_usage().peak_rss_bytes)
+/// The resident memory of this process at one moment.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Resident {
+    /// Resident set size (`VmRSS`).
+    pub rss_bytes: u64,
+    /// Of it, pages of files mapped into the process (`RssFile`): the
+    /// executable and, under `allow_mmap_reads`, the DB's table files. The
+    /// OS page cache holds those pages whether an engine maps them or reads
+    /// them with `pread` (where they count in no process's RSS), so
+    /// comparisons of engines' memory leave them out
+    /// ([`own_bytes`](Self::own_bytes)).
+    pub file_bytes: u64,
 }
 
-/// `VmRSS:  1234 kB` of a `/proc/<pid>/status` text, in bytes.
-fn vm_rss_bytes(status: &str) -> Option<u64> {
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kib: u64 = line["VmRSS:".len()..]
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
-    Some(kib * 1024)
+impl Resident {
+    /// Memory the process holds of its own: `VmRSS - RssFile` (anonymous
+    /// and shared-memory pages: memtables, caches, buffers, stacks).
+    pub fn own_bytes(&self) -> u64 {
+        self.rss_bytes.saturating_sub(self.file_bytes)
+    }
+}
+
+/// This process's resident memory now (`/proc/self/status`), or, where
+/// that file is missing, the peak RSS so far with no file pages known.
+pub fn current_resident() -> Resident {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| resident_of(&s))
+        .unwrap_or_else(|| Resident {
+            rss_bytes: process_usage().peak_rss_bytes,
+            file_bytes: 0,
+        })
+}
+
+/// `VmRSS` and `RssFile` (0 when absent) of a `/proc/<pid>/status` text,
+/// in bytes.
+fn resident_of(status: &str) -> Option<Resident> {
+    let field = |name: &str| -> Option<u64> {
+        let line = status.lines().find(|l| l.starts_with(name))?;
+        let kib: u64 = line[name.len()..]
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()?;
+        Some(kib * 1024)
+    };
+    Some(Resident {
+        rss_bytes: field("VmRSS:")?,
+        file_bytes: field("RssFile:").unwrap_or(0),
+    })
 }
 
 #[cfg(test)]
@@ -74,12 +106,18 @@ mod tests {
     }
 
     #[test]
-    fn rss_is_read_from_status() {
-        assert_eq!(
-            vm_rss_bytes("Name:\tx\nVmHWM:\t   900 kB\nVmRSS:\t   812 kB\n"),
-            Some(812 * 1024)
-        );
-        assert_eq!(vm_rss_bytes("Name: x\n"), None);
-        assert!(current_rss_bytes() > 1 << 20);
+    fn rss_and_file_pages_are_read_from_status() {
+        let r = resident_of(
+            "Name:\tx\nVmHWM:\t   900 kB\nVmRSS:\t   812 kB\nRssAnon:\t 500 kB\nRssFile:\t   300 kB\n",
+        )
+        .unwrap();
+        assert_eq!(r.rss_bytes, 812 * 1024);
+        assert_eq!(r.file_bytes, 300 * 1024);
+        assert_eq!(r.own_bytes(), 512 * 1024);
+        let old_kernel = resident_of("VmRSS:\t 10 kB\n").unwrap();
+        assert_eq!((old_kernel.rss_bytes, old_kernel.file_bytes), (10240, 0));
+        assert_eq!(resident_of("Name: x\n"), None);
+        let now = current_resident();
+        assert!(now.rss_bytes > 1 << 20 && now.file_bytes < now.rss_bytes);
     }
 }

@@ -127,7 +127,26 @@ fn ycsb_a_finds_each_engines_rate_and_what_binds_and_draws_the_boundary() {
 fn the_universal_overwrite_spec_is_bound_by_space() {
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("out");
-    let stdout = capacity(&shipped("overwrite_universal"), &out, &[]);
+    // One configuration first: the report names the other as not searched.
+    let first = capacity(
+        &shipped("overwrite_universal"),
+        &out,
+        &["--configs", "amp200"],
+    );
+    assert!(!first.contains("amp50"), "{first}");
+    let md = read(&out.join("capacity-overwrite_universal-quick/report.md"));
+    assert!(
+        md.contains("Not searched: amp50 (add with `--configs amp50 --resume`)."),
+        "{md}"
+    );
+    // The other added to the same search.
+    let stdout = capacity(
+        &shipped("overwrite_universal"),
+        &out,
+        &["--configs", "amp50", "--resume"],
+    );
+    let md = read(&out.join("capacity-overwrite_universal-quick/report.md"));
+    assert!(!md.contains("Not searched"), "{md}");
     // Disk = live x (1.1 + 1.5 rho) reaches 2x at rho 0.6; the quick
     // scale's 1 MiB write buffer scales the fake's capacity.
     let f = buffer_factor(1048576.0);
@@ -164,7 +183,7 @@ fn study_3s_buffers_meet_its_limits_or_are_bound_by_memory() {
     // 512 MiB x 3 buffers + 40 MB passes 1 GB at any rate.
     let l = line(&stdout, "strata / wb512m");
     assert_contains(l, "sustains less than");
-    assert_contains(l, "; memory (peak RSS");
+    assert_contains(l, "; memory (peak memory");
     let dir = out.join("capacity-write_buffer-quick/charts");
     let texts = svg_texts(&dir.join("strata-wb512m-rss.svg"));
     assert!(

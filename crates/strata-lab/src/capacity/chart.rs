@@ -66,7 +66,7 @@ impl Series {
             Series::L0 => "L0 files",
             Series::Pending => "pending compaction (MB)",
             Series::Disk => "disk use (MB)",
-            Series::Rss => "resident memory (MB)",
+            Series::Rss => "memory without mapped files (MB)",
         }
     }
 
@@ -79,7 +79,7 @@ impl Series {
             Series::L0 => i.l0_files,
             Series::Pending => i.pending_compaction_bytes.map(|b| b / 1e6),
             Series::Disk => i.disk_bytes.map(|b| b / 1e6),
-            Series::Rss => i.rss_bytes.map(|b| b / 1e6),
+            Series::Rss => i.own_memory_bytes().map(|b| b / 1e6),
         }
     }
 }

@@ -156,7 +156,7 @@ fn slo_text(slo: &Slo) -> String {
         v.push(format!("peak disk use <= {x}x the live data"));
     }
     if let Some(x) = slo.max_rss_mb {
-        v.push(format!("peak RSS <= {x} MB"));
+        v.push(format!("peak memory <= {x} MB"));
     }
     v.join(", ")
 }
@@ -174,7 +174,7 @@ fn figures(j: &Judgement) -> [String; 5] {
         if p99.is_empty() { "-".into() } else { p99 },
         opt(j.max_stall_ms, 0),
         opt(j.space_amp, 2),
-        opt(j.peak_rss_mb, 0),
+        opt(j.peak_memory_mb, 0),
         format!("{:.0}", j.behind_ms),
     ]
 }
@@ -222,7 +222,7 @@ fn side_by_side(sums: &[Summary], l: &Loaded) -> Block {
             let p99 = spread(&|j| j.p99_us.values().copied().reduce(f64::max), 0);
             let stall = spread(&|j| j.max_stall_ms, 0);
             let space = spread(&|j| j.space_amp, 2);
-            let rss = spread(&|j| j.peak_rss_mb, 0);
+            let rss = spread(&|j| j.peak_memory_mb, 0);
             vec![
                 s.engine.clone(),
                 s.config.clone(),
@@ -248,7 +248,7 @@ fn side_by_side(sums: &[Summary], l: &Loaded) -> Block {
             "worst P99 us at the sustainable rate",
             "stall ms there",
             "disk / live there",
-            "RSS MB there",
+            "memory MB there",
         ]
         .map(String::from)
         .to_vec(),
@@ -303,7 +303,7 @@ fn decision_log(l: &Loaded, engine: &str, config: &str) -> Block {
             "P99 us (max per second)",
             "stall ms",
             "disk / live",
-            "RSS MB",
+            "memory MB",
             "behind ms",
         ]
         .map(String::from)
@@ -427,7 +427,7 @@ fn method(l: &Loaded) -> Vec<Block> {
                 w.map(|w| w.warmup_seconds).unwrap_or(0),
                 w.map(|w| w.window_seconds).unwrap_or(0)
             ),
-            "A run passes when every one-second interval of its window keeps the latency limits (the P99 kept is the largest per-interval P99, not a P99 of the window) and the stall limit (the larger of the longest gap between a thread's operations and the engine's stall time in the interval), and the whole mix keeps the space limit (peak disk use over num x (key_size + value_size)) and the memory limit (peak RSS).".into(),
+            "A run passes when every one-second interval of its window keeps the latency limits (the P99 kept is the largest per-interval P99, not a P99 of the window) and the stall limit (the larger of the longest gap between a thread's operations and the engine's stall time in the interval), and the whole mix keeps the space limit (peak disk use over num x (key_size + value_size)) and the memory limit (peak resident memory without the pages of mapped files: the tables an engine maps are the OS page cache, which an engine reading with pread holds outside its RSS).".into(),
             format!(
                 "A run whose operation stream lags its schedule by more than {} ms (at an interval of the window or at the end) fell behind: it fails, whatever its latencies.",
                 s.slo.behind_ms
@@ -460,12 +460,27 @@ pub(crate) fn write(dir: &Path) -> anyhow::Result<(PathBuf, Vec<Summary>)> {
         set: meta.set.clone(),
         cap,
     };
-    let configs = l.cap.configs();
+    // Configurations left out with `--configs` have no runs: the report
+    // names them once instead of a line per engine.
+    let (configs, unsearched): (Vec<_>, Vec<_>) = l
+        .cap
+        .configs()
+        .into_iter()
+        .partition(|c| l.log.iter().any(|t| t.config == c.name));
     let mut sums = Vec::new();
     for e in &meta.engines_run {
         for c in &configs {
             sums.push(summarize(&l, &e.engine, &c.name));
         }
+    }
+    let mut answer = sums.iter().map(Summary::line).collect::<Vec<_>>();
+    if !unsearched.is_empty() {
+        let names: Vec<&str> = unsearched.iter().map(|c| c.name.as_str()).collect();
+        answer.push(format!(
+            "Not searched: {} (add with `--configs {} --resume`).",
+            names.join(", "),
+            names.join(",")
+        ));
     }
     let title = format!("Capacity: {}", l.cap.spec.title);
     let mut b = vec![
@@ -477,7 +492,7 @@ pub(crate) fn write(dir: &Path) -> anyhow::Result<(PathBuf, Vec<Summary>)> {
             l.cap.spec.workload
         )),
         Block::H(2, "Answer".into()),
-        Block::List(sums.iter().map(Summary::line).collect()),
+        Block::List(answer),
         Block::H(2, "Side by side".into()),
         side_by_side(&sums, &l),
     ];

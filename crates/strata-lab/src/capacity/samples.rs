@@ -60,9 +60,21 @@ pub(crate) struct Interval {
     /// Resident set size of the bench at the sample.
     #[serde(default)]
     pub rss_bytes: Option<f64>,
+    /// Of `rss_bytes`, pages of mapped files (the DB's tables under mmap
+    /// reads); absent in reports of benches that do not sample it.
+    #[serde(default)]
+    pub rss_file_bytes: Option<f64>,
 }
 
 impl Interval {
+    /// The bench's own memory at the sample: its RSS without the pages of
+    /// mapped files, which are the OS page cache (an engine that reads its
+    /// tables with `pread` holds the same pages outside its RSS).
+    pub(crate) fn own_memory_bytes(&self) -> Option<f64> {
+        self.rss_bytes
+            .map(|r| (r - self.rss_file_bytes.unwrap_or(0.0)).max(0.0))
+    }
+
     /// The interval's longest stall (ms): the larger of the longest gap in
     /// the operation stream and the engine's stall time in the interval
     /// (which bounds its longest stall from above).
@@ -92,6 +104,9 @@ pub(crate) struct Benchmark {
     /// Largest resident set size sampled.
     #[serde(default)]
     pub peak_rss_bytes: Option<f64>,
+    /// Largest own memory sampled (RSS without mapped files).
+    #[serde(default)]
+    pub peak_own_memory_bytes: Option<f64>,
     /// Lag behind the schedule at the end (ms).
     #[serde(default)]
     pub behind_schedule_ms: Option<f64>,

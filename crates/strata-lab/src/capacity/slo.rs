@@ -80,8 +80,10 @@ pub(crate) struct Judgement {
     pub max_stall_ms: Option<f64>,
     /// Peak disk use over the live data.
     pub space_amp: Option<f64>,
-    /// Peak resident memory (MB).
-    pub peak_rss_mb: Option<f64>,
+    /// Peak memory of the bench's own (MB): resident memory without the
+    /// pages of mapped files ([`super::samples::Interval::own_memory_bytes`]).
+    #[serde(alias = "peak_rss_mb")]
+    pub peak_memory_mb: Option<f64>,
     /// Largest lag behind the schedule, window and end (ms).
     pub behind_ms: f64,
 }
@@ -149,11 +151,11 @@ pub(crate) fn judge(b: &Benchmark, slo: &Slo, warmup: f64, live_bytes: f64) -> J
     j.space_amp = peak_disk
         .filter(|_| live_bytes > 0.0)
         .map(|d| d / live_bytes);
-    j.peak_rss_mb = max_of(
+    j.peak_memory_mb = max_of(
         b.intervals
             .iter()
-            .filter_map(|i| i.rss_bytes)
-            .chain(b.peak_rss_bytes),
+            .filter_map(|i| i.own_memory_bytes())
+            .chain(b.peak_own_memory_bytes.or(b.peak_rss_bytes)),
     )
     .map(|v| v / 1e6);
     if j.behind_ms > slo.behind_ms {
@@ -208,10 +210,10 @@ pub(crate) fn judge(b: &Benchmark, slo: &Slo, warmup: f64, live_bytes: f64) -> J
         }
     }
     if let Some(bound) = slo.max_rss_mb {
-        match j.peak_rss_mb {
+        match j.peak_memory_mb {
             Some(v) if v > bound => breaches.push(breach(
                 Limit::Memory,
-                format!("peak RSS {v:.0} MB > {bound:.0} MB"),
+                format!("peak memory {v:.0} MB > {bound:.0} MB"),
             )),
             Some(_) => {}
             None => breaches.push(breach(Limit::Run, "no memory use sampled".into())),
