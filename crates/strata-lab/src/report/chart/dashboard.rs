@@ -7,7 +7,7 @@ use plotters::prelude::*;
 
 use super::data::ChartData;
 use super::draw::{draw, legend_under};
-use super::style::{present, register_font};
+use super::style::render_svg_png;
 
 /// Size in pixels of a dashboard chart's plot.
 pub(crate) const CELL: (u32, u32) = (700, 450);
@@ -87,15 +87,6 @@ pub(crate) fn render_dashboard(
     text: &[String],
     stem: &Path,
 ) -> anyhow::Result<()> {
-    register_font();
-    let svg = stem.with_extension("svg");
-    let png = stem.with_extension("png");
     let size = dashboard_size(charts);
-    let a = SVGBackend::new(&svg, size).into_drawing_area();
-    draw_dashboard(&a, charts, text_title, text)?;
-    present(&a)?;
-    let b = BitMapBackend::new(&png, size).into_drawing_area();
-    draw_dashboard(&b, charts, text_title, text)?;
-    present(&b)?;
-    Ok(())
+    render_svg_png!(stem, size, |a| draw_dashboard(&a, charts, text_title, text))
 }

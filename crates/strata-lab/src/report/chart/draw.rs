@@ -10,7 +10,7 @@ use super::category::{draw_in, ranges};
 use super::data::ChartData;
 use super::legend::{draw_legend, legend_height};
 use super::stubs::notes;
-use super::style::{present, register_font};
+use super::style::render_svg_png;
 
 /// Size in pixels of a chart's plot (title, axes and data).
 pub(crate) const PLOT: (u32, u32) = (800, 500);
@@ -39,15 +39,6 @@ where
 
 /// Writes `stem.svg` and `stem.png`: the plot, and the legend under it.
 pub(crate) fn render(c: &ChartData, stem: &Path) -> anyhow::Result<()> {
-    register_font();
     let size = (PLOT.0, PLOT.1 + legend_under(c, PLOT));
-    let svg = stem.with_extension("svg");
-    let png = stem.with_extension("png");
-    let a = SVGBackend::new(&svg, size).into_drawing_area();
-    draw(&a, c, PLOT.1)?;
-    present(&a)?;
-    let b = BitMapBackend::new(&png, size).into_drawing_area();
-    draw(&b, c, PLOT.1)?;
-    present(&b)?;
-    Ok(())
+    render_svg_png!(stem, size, |a| draw(&a, c, PLOT.1))
 }

@@ -10,7 +10,7 @@ use super::data::ChartData;
 use super::draw::render;
 use super::legend::{draw_legend, legend_height};
 use super::stubs::notes;
-use super::style::{present, register_font};
+use super::style::render_svg_png;
 
 /// Size in pixels of one panel of a faceted chart.
 pub(crate) const PANEL: (u32, u32) = (600, 400);
@@ -97,15 +97,6 @@ pub(crate) fn render_panels(title: &str, panels: &[ChartData], stem: &Path) -> a
     if let [one] = panels {
         return render(one, stem);
     }
-    register_font();
     let size = grid_size(panels);
-    let svg = stem.with_extension("svg");
-    let png = stem.with_extension("png");
-    let a = SVGBackend::new(&svg, size).into_drawing_area();
-    draw_grid(&a, title, panels)?;
-    present(&a)?;
-    let b = BitMapBackend::new(&png, size).into_drawing_area();
-    draw_grid(&b, title, panels)?;
-    present(&b)?;
-    Ok(())
+    render_svg_png!(stem, size, |a| draw_grid(&a, title, panels))
 }

@@ -23,7 +23,7 @@ mod xy;
 pub(crate) use dashboard::render_dashboard;
 pub(crate) use data::{ChartData, Line, NO_DATA};
 pub(crate) use grid::render_panels;
-pub(crate) use style::{draw_series_labels, present, register_font, render_svg_png};
+pub(crate) use style::{draw_series_labels, present, register_font, render_svg_png, write_png};
 
 #[cfg(test)]
 mod tests {

@@ -32,14 +32,39 @@ macro_rules! render_svg_png {
         let $a = plotters::prelude::SVGBackend::new(&svg, $size).into_drawing_area();
         $draw?;
         $crate::report::chart::present(&$a)?;
-        let png = $stem.with_extension("png");
-        let $a = plotters::prelude::BitMapBackend::new(&png, $size).into_drawing_area();
-        $draw?;
-        $crate::report::chart::present(&$a)?;
-        anyhow::Ok(())
+        let (w, h): (u32, u32) = $size;
+        let mut rgb = vec![0u8; w as usize * h as usize * 3];
+        {
+            let $a =
+                plotters::prelude::BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
+            $draw?;
+            $crate::report::chart::present(&$a)?;
+        }
+        $crate::report::chart::write_png(&$stem.with_extension("png"), &rgb, (w, h))
     }};
 }
 pub(crate) use render_svg_png;
+
+/// Writes an RGB image as a PNG at the encoder's best compression (a
+/// chart is mostly flat colour: several times smaller than plotters' own
+/// writer, which uses the fastest setting).
+pub(crate) fn write_png(
+    path: &std::path::Path,
+    rgb: &[u8],
+    (w, h): (u32, u32),
+) -> anyhow::Result<()> {
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    use image::ImageEncoder;
+    let file =
+        std::fs::File::create(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    PngEncoder::new_with_quality(
+        std::io::BufWriter::new(file),
+        CompressionType::Best,
+        FilterType::Adaptive,
+    )
+    .write_image(rgb, w, h, image::ColorType::Rgb8)
+    .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+}
 
 /// Draws the series labels of an inline chart (the search and capacity
 /// charts): a boxed list on a nearly opaque white ground at `position`.
