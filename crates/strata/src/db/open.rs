@@ -256,6 +256,10 @@ pub(super) fn open(path: &Path, options: Options, families: Vec<(String, Options
         pinned_files: BTreeMap::new(),
         manifest_writing: false,
     };
+    let wal = {
+        let (fs, dir) = (fs.clone(), path.to_path_buf());
+        super::wal_set::WalSet::new(move || fs.sync_dir(&dir))
+    };
     let inner = Arc::new(DbInner {
         dir: path.to_path_buf(),
         fs,
@@ -281,7 +285,7 @@ pub(super) fn open(path: &Path, options: Options, families: Vec<(String, Options
         last_sequence: AtomicU64::new(last_seq),
         snapshots: Arc::new(SnapshotList::default()),
         shutting_down: AtomicBool::new(false),
-        wal: Mutex::new(Default::default()),
+        wal: Mutex::new(wal),
         log,
         next_job_id: AtomicU64::new(1),
         _lock: lock,

@@ -11,16 +11,32 @@
 //! - a synced write syncs every closed WAL before its own, so that nothing
 //!   before an acknowledged synced write can be lost;
 //! - a closed WAL is forgotten once its memtable is flushed (its data is in
-//!   a table file then, and the WAL is obsolete).
+//!   a table file then, and the WAL is obsolete);
+//! - a new WAL's directory entry is made durable by the first sync after
+//!   it (a synced write, `sync_wal`, close with sync), not at the switch,
+//!   as RocksDB's `log_dir_synced_`: the switch holds up every writer, and
+//!   a directory sync waits for the file system's journal, tens of
+//!   milliseconds to over a hundred while a compaction's output is being
+//!   written back. Unsynced writes in a WAL whose entry is lost in a crash
+//!   are lost as they would be with the entry (nothing acknowledged them
+//!   as durable), and recovery stops at the last WAL found.
 
 use crate::error::{Error, Result};
 use crate::fs::WritableFile;
 use crate::wal::predecessor::Predecessor;
 use crate::wal::Writer as LogWriter;
 
+/// Makes the DB directory's entries durable (`FileSystem::sync_dir`).
+type SyncDir = Box<dyn Fn() -> Result<()> + Send>;
+
 /// The current WAL and the closed, unsynced ones (see the module docs).
 #[derive(Default)]
 pub(crate) struct WalSet {
+    /// Syncs the directory the WALs are created in (`None`: no directory
+    /// to sync, in unit tests).
+    sync_dir: Option<SyncDir>,
+    /// A WAL was created since the directory was last synced.
+    dir_unsynced: bool,
     current: Option<LogWriter>,
     /// File number of `current`.
     number: u64,
@@ -31,6 +47,15 @@ pub(crate) struct WalSet {
 }
 
 impl WalSet {
+    /// An empty set whose WALs are created in the directory `sync_dir`
+    /// syncs.
+    pub fn new(sync_dir: impl Fn() -> Result<()> + Send + 'static) -> Self {
+        WalSet {
+            sync_dir: Some(Box::new(sync_dir)),
+            ..WalSet::default()
+        }
+    }
+
     /// Makes `file` (WAL number `number`, empty) the current WAL. The old
     /// current WAL, if any, is flushed to the OS and kept as closed; the new
     /// one starts with a predecessor record naming it.
@@ -49,6 +74,20 @@ impl WalSet {
         }
         self.number = number;
         self.last_sequence = 0;
+        self.dir_unsynced = true;
+        Ok(())
+    }
+
+    /// Makes the directory entries of the WALs created since the last call
+    /// durable; called before any WAL is synced, so that a synced record
+    /// never lies in a file the directory may lose.
+    fn sync_dir_if_needed(&mut self) -> Result<()> {
+        if self.dir_unsynced {
+            if let Some(sync) = &self.sync_dir {
+                sync()?;
+            }
+            self.dir_unsynced = false;
+        }
         Ok(())
     }
 
@@ -64,8 +103,11 @@ impl WalSet {
         self.last_sequence = self.last_sequence.max(sequence);
     }
 
-    /// Syncs the closed WALs, oldest first; each one synced is dropped.
+    /// Syncs the WALs' directory if a WAL was created since it was last
+    /// synced, then the closed WALs, oldest first; each one synced is
+    /// dropped. A synced write calls it before syncing the current WAL.
     pub fn sync_closed(&mut self) -> Result<()> {
+        self.sync_dir_if_needed()?;
         while let Some((_, w)) = self.closed.first_mut() {
             w.sync()?;
             self.closed.remove(0);
@@ -119,6 +161,34 @@ mod tests {
     use super::*;
     use crate::fs::{FileSystem, PosixFileSystem};
     use crate::wal::{Reader, WalRecoveryMode};
+    use std::sync::Arc;
+
+    #[test]
+    fn a_new_wals_directory_entry_is_synced_by_the_first_sync_after_it() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let dir = tempfile::tempdir().unwrap();
+        let fs = PosixFileSystem;
+        let syncs = Arc::new(AtomicUsize::new(0));
+        let counted = syncs.clone();
+        let mut s = WalSet::new(move || {
+            counted.fetch_add(1, Ordering::SeqCst);
+            Ok(())
+        });
+        let count = || syncs.load(Ordering::SeqCst);
+        s.start(5, fs.create(&dir.path().join("5.log")).unwrap())
+            .unwrap();
+        s.start(6, fs.create(&dir.path().join("6.log")).unwrap())
+            .unwrap();
+        assert_eq!(count(), 0, "a switch does not sync the directory");
+        s.sync_closed().unwrap();
+        assert_eq!(count(), 1, "the first sync after the switches does, once");
+        s.sync_all().unwrap();
+        assert_eq!(count(), 1, "nothing created since");
+        s.start(7, fs.create(&dir.path().join("7.log")).unwrap())
+            .unwrap();
+        s.sync_all().unwrap();
+        assert_eq!(count(), 2);
+    }
 
     #[test]
     fn new_wal_names_its_predecessor_and_sync_drains_closed() {

@@ -609,10 +609,10 @@ impl DbInner {
         );
         // The new WAL's directory entry must be durable before any synced
         // write in it is acknowledged.
-        self.fs.sync_dir(&self.dir)?;
-        // The old WAL is only pushed to the OS, not synced: the new one
-        // names it in a predecessor record, and a synced write syncs it
-        // first (db/wal_set.rs).
+        // Neither the new WAL's directory entry nor the old WAL is synced
+        // here: the new WAL names the old one in a predecessor record, and
+        // the first synced write after the switch syncs the directory and
+        // the old WAL before its own (db/wal_set.rs).
         self.wal.lock().start(number, file)?;
         st.current_wal = number;
         for &cf in cfs {
