@@ -243,9 +243,7 @@ impl<'a> BlobOutput<'a> {
             let _ = self.fs.remove(&blob_file_name(&self.db_dir, *n));
         }
         if let Some(s) = self.source {
-            for n in &self.created {
-                s.evict(*n);
-            }
+            s.forget(&self.created);
         }
     }
 }

@@ -161,20 +161,12 @@ impl BlobSource {
         }
     }
 
-    /// Closes blob file `file_number` and drops its cached values (call when
-    /// the file is deleted). Readers still held elsewhere stay usable.
-    pub fn evict(&self, file_number: u64) {
-        self.forget(&[file_number]);
-    }
-
-    /// [`evict`](Self::evict) for several files at once (one scan of the
-    /// cache), dropping the readers on the caller's thread, which must hold
-    /// no DB lock.
+    /// Closes the blob files `files` and drops their cached values (call
+    /// when they are deleted), in one scan of the cache; the readers are
+    /// dropped on the caller's thread, which must hold no DB lock. Readers
+    /// still held elsewhere stay usable.
     pub fn forget(&self, files: &[u64]) {
-        let readers: Vec<_> = files
-            .iter()
-            .filter_map(|&n| self.readers.evict(n))
-            .collect();
+        let readers = self.readers.evict(files);
         if let Some(c) = &self.cache {
             c.erase_files(files);
         }

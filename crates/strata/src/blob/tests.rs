@@ -419,7 +419,7 @@ fn source_uses_cache_and_bounded_open_files() {
     // Prepopulated values hit without a file read.
     src.prepopulate(6, idx6[4].offset, &entries[4].1);
     let hits = t(Ticker::BlobDbCacheHit);
-    src.evict(5);
+    src.forget(&[5]);
     let file_reads = t(Ticker::BlobDbBlobFileBytesRead);
     assert_eq!(
         &src.get(&entries[4].0, &idx6[4], true, true).unwrap(),

@@ -45,10 +45,11 @@ impl<T> OpenFiles<T> {
         Ok(reader)
     }
 
-    /// Forgets the reader of `file_number` (holders keep it alive).
-    /// Returns it, for the caller to drop outside its own locks.
-    pub(crate) fn evict(&self, file_number: u64) -> Option<Arc<T>> {
-        self.lru.lock().remove(&file_number)
+    /// Forgets the readers of `files` under one lock and returns them, for
+    /// the caller to drop outside its own locks (holders keep them alive).
+    pub(crate) fn evict(&self, files: &[u64]) -> Vec<Arc<T>> {
+        let mut lru = self.lru.lock();
+        files.iter().filter_map(|n| lru.remove(n)).collect()
     }
 
     /// Readers open.

@@ -128,7 +128,7 @@ impl TableCache {
     /// cache evicts the table's last cached block. Readers still holding a
     /// table keep it alive until they drop it.
     pub fn forget(&self, files: &[u64]) {
-        let readers: Vec<_> = files.iter().filter_map(|&n| self.tables.evict(n)).collect();
+        let readers = self.tables.evict(files);
         if let Some(c) = &self.block_cache {
             c.erase_files(files);
         }
