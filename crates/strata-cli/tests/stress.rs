@@ -493,3 +493,122 @@ fn column_families_crash_test_and_listing() {
         output_text(&o)
     );
 }
+
+/// Merges under each built-in operator the verifier has a rule for:
+/// `stringappend` in "default", `uint64add` in cf1, `put` in cf2, small
+/// tables so that flushes and compactions combine operands, with crashes.
+#[test]
+fn crash_test_merges_under_every_operator() {
+    let d = strata_testkit::tempdir();
+    let db = db_path(d.path());
+    let default = format!("{SMALL};merge_operator=stringappend");
+    let secs = crash_secs();
+    let o = strata(&[
+        "--db",
+        &db,
+        "--crash-test",
+        "--duration",
+        &secs,
+        "--keys",
+        "300",
+        "--threads",
+        "3",
+        "--kill-min-ms",
+        "300",
+        "--kill-max-ms",
+        "1200",
+        "--column-families",
+        "3",
+        "--merges",
+        "40",
+        "--puts",
+        "10",
+        "--batches",
+        "10",
+        "--flush-one-in",
+        "400",
+        "--compact-one-in",
+        "1500",
+        "--checkpoint-one-in",
+        "3000",
+        "--options",
+        &default,
+        "--family-options",
+        "merge_operator=uint64add",
+        "--family-options",
+        "merge_operator=put",
+    ]);
+    assert!(o.status.success(), "{}", output_text(&o));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let (cycles, ops, keys, violations) = crash_summary(&stdout);
+    println!("merges: {}", stdout.lines().last().unwrap_or(""));
+    assert_eq!(violations, 0, "{}", output_text(&o));
+    assert!(cycles >= 3, "only {cycles} cycles: {}", output_text(&o));
+    assert!(ops > 0 && keys >= cycles * 900, "{}", output_text(&o));
+}
+
+/// A merge operand written behind the tool's back (a repeated
+/// `stringappend` operand, a stray `uint64add` increment) is a violation
+/// naming the key.
+#[test]
+fn verifier_catches_a_stray_merge_operand() {
+    for (operator, stray) in [("stringappend", None), ("uint64add", Some(1u64))] {
+        let d = strata_testkit::tempdir();
+        let db = db_path(d.path());
+        let options = format!("merge_operator={operator}");
+        let o = strata(&[
+            "--db",
+            &db,
+            "--ops",
+            "3000",
+            "--keys",
+            "100",
+            "--seed",
+            "5",
+            "--merges",
+            "60",
+            "--deletes",
+            "0",
+            "--range-deletes",
+            "0",
+            "--options",
+            &options,
+        ]);
+        assert!(o.status.success(), "{operator}: {}", output_text(&o));
+        let victim = {
+            let h = strata::Db::open(&db, options.parse().unwrap()).unwrap();
+            let (k, operand) = h
+                .iter()
+                .map(Result::unwrap)
+                .find_map(|(k, v)| match stray {
+                    // The last operand of a chain, written again.
+                    None => v
+                        .iter()
+                        .rposition(|&b| b == b',')
+                        .map(|i| (k.clone(), v[i + 1..].to_vec())),
+                    Some(n) => Some((k, n.to_le_bytes().to_vec())),
+                })
+                .expect("a key with a merge operand");
+            h.merge(&k, &operand).unwrap();
+            h.flush().unwrap();
+            String::from_utf8(k).unwrap()
+        };
+        let o = strata(&[
+            "--db",
+            &db,
+            "--ops",
+            "10",
+            "--keys",
+            "100",
+            "--options",
+            &options,
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{operator}: {}", output_text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("VIOLATION") && err.contains(&victim),
+            "{operator}: {}",
+            output_text(&o)
+        );
+    }
+}

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use strata::Db;
 
+use super::codec::Codec;
 use super::config::Config;
 use super::value::key_bytes;
 
@@ -32,16 +33,17 @@ pub fn remove_all(db: &Path) -> Result<()> {
     }
 }
 
-/// Opens the checkpoint at `dir` and compares every key of every family
-/// with `want(family, key)` (the value, or none); the first difference, if
-/// any. The checkpoint is removed afterwards.
+/// Opens the checkpoint at `dir` and checks that every key of every family
+/// holds `held(family, key)` (the version, or none for absent) as that
+/// family's codec reads it; the first difference, if any. The checkpoint is removed afterwards.
 ///
 /// # Errors
 /// The checkpoint cannot be opened or read, or removed.
 pub fn verify(
     cfg: &Config,
+    codecs: &[Codec],
     dir: &Path,
-    want: impl Fn(usize, u32) -> Option<Vec<u8>>,
+    held: impl Fn(usize, u32) -> Option<u64>,
 ) -> Result<Option<String>> {
     let names = cfg.family_names();
     let db = if names.len() == 1 {
@@ -59,18 +61,14 @@ pub fn verify(
             .column_family(name)
             .with_context(|| format!("checkpoint: column family {name} is not open"))?;
         for k in 0..cfg.keys {
-            let w = want(f, k);
+            let want = held(f, k);
             let got = db.get_cf(&cf, key_bytes(k))?;
-            if got != w {
-                let show = |v: &Option<Vec<u8>>| match v {
-                    Some(v) => format!("{:?}", String::from_utf8_lossy(&v[..v.len().min(27)])),
-                    None => "absent".into(),
-                };
+            if !codecs[f].holds(k, want, got.as_deref()) {
                 found = Some(format!(
                     "checkpoint {}: {name} key{k:08}: expected {} found {}",
                     dir.display(),
-                    show(&w),
-                    show(&got)
+                    want.map_or("absent".into(), |v| format!("version {v}")),
+                    codecs[f].show(got.as_deref())
                 ));
                 break 'families;
             }

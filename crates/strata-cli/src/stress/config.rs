@@ -78,8 +78,9 @@ pub struct Config {
     /// Share of snapshot operations (take, or read back and compare).
     #[arg(long, default_value_t = 10)]
     pub snapshots: u32,
-    /// Share of merges: a put written as a merge in each family whose
-    /// merge operator is `put` (`merge_operator=put`), a put in the others.
+    /// Share of merges: a merge in each family whose merge operator is
+    /// `put`, `uint64add` or `stringappend` (operands in `codec.rs`), a put
+    /// in the others.
     #[arg(long, default_value_t = 0)]
     pub merges: u32,
     /// Share of range deletions (`delete_range`) of up to `--scan-length`
@@ -217,6 +218,26 @@ impl Config {
                 .parse::<strata::Options>()
                 .map_err(|e| anyhow::anyhow!("--options with --family-options (cf{f}): {e}")),
         }
+    }
+
+    /// How each column family's values are written and read back, by its
+    /// merge operator ("default" first).
+    ///
+    /// # Errors
+    /// An option string does not parse (naming the option).
+    pub fn codecs(&self) -> anyhow::Result<Vec<super::codec::Codec>> {
+        (0..self.column_families.max(1))
+            .map(|f| {
+                let o = self.family_options(f)?;
+                Ok(super::codec::Codec {
+                    op: super::codec::Operator::from_name(
+                        o.merge_operator.as_ref().map(|m| m.name()),
+                    ),
+                    min: self.value_size_min,
+                    max: self.value_size_max,
+                })
+            })
+            .collect()
     }
 
     /// The column family names: "default", "cf1", ... (index = the bit of

@@ -364,9 +364,8 @@ fn draw_value(name: &str, rng: &mut Rng, ctx: Context) -> String {
         "blob_compaction_readahead_size" => one(rng, &[0, 64 * KIB]),
         "blob_file_starting_level" => one(rng, &[0, 0, 1, 2]),
         "prepopulate_blob_cache" => one(rng, &["kDisable", "kFlushOnly"]),
-        // `put` is the operator whose merges the workload issues (its
-        // merges are puts to the verifier); the others only load.
-        "merge_operator" => one(rng, &["nullptr", "put", "put", "uint64add", "stringappend"]),
+        // Each operator with a rule in `codec.rs` gets merges.
+        "merge_operator" => one(rng, &["nullptr", "put", "uint64add", "stringappend"]),
         other => unreachable!("{other} is not drawn"),
     }
 }
@@ -658,6 +657,7 @@ mod tests {
             ("use_direct_io_for_flush_and_compaction", "true"),
             ("merge_operator", "uint64add"),
             ("merge_operator", "put"),
+            ("merge_operator", "stringappend"),
             ("--range-deletes", "5"),
             ("--disable-wal", "1"),
             ("--sync", "1"),

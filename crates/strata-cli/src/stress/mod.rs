@@ -2,6 +2,7 @@
 //! (db_crashtest.py) built in. See `docs/stress.md`.
 
 mod checkpoint;
+mod codec;
 mod config;
 mod crash;
 mod draw;
@@ -170,16 +171,7 @@ fn open_and_verify(
         acked_durable: cfg.acked_durable(),
         cross_family_atomic: cfg.disable_wal == 0,
     };
-    let out = verify::verify_families(
-        &db,
-        &families,
-        &names,
-        &base,
-        &log,
-        dur,
-        cfg.value_size_min,
-        cfg.value_size_max,
-    )?;
+    let out = verify::verify_families(&db, &families, &names, &base, &log, dur, &cfg.codecs()?)?;
     if !out.violations.is_empty() {
         return Ok(Err(out.violations));
     }

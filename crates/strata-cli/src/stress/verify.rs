@@ -6,8 +6,9 @@ use std::collections::{BTreeMap, HashMap};
 use anyhow::Result;
 use strata::{ColumnFamily, Db};
 
+use super::codec::{Codec, Operator};
 use super::expected::{KeyState, Record, RecordKind};
-use super::value::{key_bytes, parse_key, parse_value, value_bytes};
+use super::value::{key_bytes, parse_key};
 
 /// How durable an acknowledged write is.
 #[derive(Debug, Clone, Copy)]
@@ -89,8 +90,7 @@ pub fn verify(
     base: &[KeyState],
     log: &[Record],
     dur: Durability,
-    value_min: usize,
-    value_max: usize,
+    codec: Codec,
 ) -> Result<Outcome> {
     verify_families(
         db,
@@ -99,8 +99,7 @@ pub fn verify(
         &[base.to_vec()],
         log,
         dur,
-        value_min,
-        value_max,
+        &[codec],
     )
 }
 
@@ -123,8 +122,7 @@ pub fn verify_families(
     bases: &[Vec<KeyState>],
     log: &[Record],
     dur: Durability,
-    value_min: usize,
-    value_max: usize,
+    codecs: &[Codec],
 ) -> Result<Outcome> {
     let nf = bases.len();
     let n = bases.first().map_or(0, Vec::len);
@@ -326,23 +324,35 @@ pub fn verify_families(
                 .range(floor_v + 1..)
                 .map(|(&v, &d)| (v, d))
                 .collect();
+            let codec = &codecs[f];
             let found = match &got {
                 None => None,
-                Some(val) => match parse_value(val) {
-                    Some((k, v))
-                        if k as usize == i && *val == value_bytes(k, v, value_min, value_max) =>
+                Some(val) => {
+                    let allowed = floor_exists
+                        .then_some(floor_v)
+                        .into_iter()
+                        .chain(later.iter().filter(|&&(_, d)| !d).map(|&(v, _)| v));
+                    // A uint64add value outside the allowed versions is
+                    // named by the version it is, if any.
+                    let any = (codec.op == Operator::UInt64Add)
+                        .then(|| 1..=next[f][i].max_used)
+                        .into_iter()
+                        .flatten();
+                    match codec
+                        .read(i as u32, val, allowed)
+                        .or_else(|e| codec.read(i as u32, val, any).map_err(|_| e))
                     {
-                        Some(v)
+                        Ok(v) => Some(v),
+                        Err(e) => {
+                            fam_violations.push(format!(
+                                "{}key{i:08}: {e}: {}",
+                                label(f),
+                                codec.show(Some(val))
+                            ));
+                            continue;
+                        }
                     }
-                    _ => {
-                        fam_violations.push(format!(
-                            "{}key{i:08}: corrupt value {:?}",
-                            label(f),
-                            String::from_utf8_lossy(&val[..val.len().min(40)])
-                        ));
-                        continue;
-                    }
-                },
+                }
             };
             let ok = match found {
                 None => !floor_exists || later.iter().any(|&(_, d)| d),
@@ -437,9 +447,15 @@ pub fn verify_families(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stress::value::value_bytes;
 
     const MIN: usize = 30;
     const MAX: usize = 40;
+    const CODEC: Codec = Codec {
+        op: Operator::None,
+        min: MIN,
+        max: MAX,
+    };
 
     fn rec(kind: RecordKind, synced: bool, key: u32, version: u64, aux: u64) -> Record {
         Record {
@@ -479,7 +495,7 @@ mod tests {
             rec(RecordKind::StartPut, false, 0, 2, 0),
             rec(RecordKind::Ack, false, 0, 2, 0),
         ];
-        let out = verify(&db, &base(2), &log, LAX, MIN, MAX).unwrap();
+        let out = verify(&db, &base(2), &log, LAX, CODEC).unwrap();
         assert!(out.violations.is_empty(), "{:?}", out.violations);
         assert_eq!(out.next[0][0].version, 1);
         assert!(out.next[0][0].exists);
@@ -487,7 +503,7 @@ mod tests {
         // The same loss is a violation when version 2 was synced ...
         let mut synced = log.clone();
         synced[3].synced = true;
-        let out = verify(&db, &base(2), &synced, LAX, MIN, MAX).unwrap();
+        let out = verify(&db, &base(2), &synced, LAX, CODEC).unwrap();
         assert_eq!(out.violations.len(), 1, "{:?}", out.violations);
         assert!(out.violations[0].contains("found version 1"));
         // ... or when acknowledged writes count as durable ...
@@ -496,7 +512,7 @@ mod tests {
             cross_family_atomic: true,
         };
         assert_eq!(
-            verify(&db, &base(2), &log, strict, MIN, MAX)
+            verify(&db, &base(2), &log, strict, CODEC)
                 .unwrap()
                 .violations
                 .len(),
@@ -506,7 +522,7 @@ mod tests {
         let mut flushed = log.clone();
         flushed.push(rec(RecordKind::Flushed, false, u32::MAX, 0, 4));
         assert_eq!(
-            verify(&db, &base(2), &flushed, LAX, MIN, MAX)
+            verify(&db, &base(2), &flushed, LAX, CODEC)
                 .unwrap()
                 .violations
                 .len(),
@@ -521,7 +537,7 @@ mod tests {
             rec(RecordKind::StartDelete, true, 1, 2, 0),
             rec(RecordKind::Ack, true, 1, 2, 0),
         ];
-        let out = verify(&db, &base(2), &log, LAX, MIN, MAX).unwrap();
+        let out = verify(&db, &base(2), &log, LAX, CODEC).unwrap();
         assert_eq!(out.violations.len(), 1, "{:?}", out.violations);
         assert!(out.violations[0].contains("key00000001"));
     }
@@ -530,7 +546,7 @@ mod tests {
     fn never_written_version_and_foreign_keys_are_violations() {
         let (_d, db) = db_with(&[(0, 7)]);
         db.put(b"stranger", b"x").unwrap();
-        let out = verify(&db, &base(1), &[], LAX, MIN, MAX).unwrap();
+        let out = verify(&db, &base(1), &[], LAX, CODEC).unwrap();
         assert_eq!(out.violations.len(), 2, "{:?}", out.violations);
     }
 
@@ -538,10 +554,10 @@ mod tests {
     fn pending_write_may_or_may_not_survive() {
         let (_d, db) = db_with(&[(0, 1)]);
         let log = vec![rec(RecordKind::StartPut, true, 0, 1, 0)];
-        let out = verify(&db, &base(1), &log, LAX, MIN, MAX).unwrap();
+        let out = verify(&db, &base(1), &log, LAX, CODEC).unwrap();
         assert!(out.violations.is_empty(), "{:?}", out.violations);
         let (_d2, empty) = db_with(&[]);
-        let out = verify(&empty, &base(1), &log, LAX, MIN, MAX).unwrap();
+        let out = verify(&empty, &base(1), &log, LAX, CODEC).unwrap();
         assert!(out.violations.is_empty(), "{:?}", out.violations);
     }
 
@@ -552,7 +568,7 @@ mod tests {
             rec(RecordKind::StartPut, false, 0, 1, 9),
             rec(RecordKind::StartPut, false, 1, 1, 9),
         ];
-        let out = verify(&db, &base(2), &log, LAX, MIN, MAX).unwrap();
+        let out = verify(&db, &base(2), &log, LAX, CODEC).unwrap();
         assert_eq!(out.violations.len(), 1, "{:?}", out.violations);
         assert!(out.violations[0].contains("batch 9"));
     }
@@ -603,7 +619,16 @@ mod tests {
         log: &[Record],
         dur: Durability,
     ) -> Outcome {
-        verify_families(db, fams, &names(), &vec![base(keys); 3], log, dur, MIN, MAX).unwrap()
+        verify_families(
+            db,
+            fams,
+            &names(),
+            &vec![base(keys); 3],
+            log,
+            dur,
+            &[CODEC; 3],
+        )
+        .unwrap()
     }
 
     #[test]

@@ -5,7 +5,9 @@
 //! With several column families a write goes to a set of them: the same
 //! key, version and value in each, in one batch, so that after a crash the
 //! families must agree on it (all or nothing). Versions stay per key,
-//! shared by the families.
+//! shared by the families. Values follow each family's merge operator
+//! (`codec.rs`): a merge's operand depends on the version the key holds in
+//! that family.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -15,21 +17,31 @@ use parking_lot::{Mutex, MutexGuard, RwLock};
 use strata::{ColumnFamily, Db, ReadOptions, Snapshot, WriteBatch, WriteOptions};
 
 use super::checkpoint;
+use super::codec::Codec;
 use super::config::Config;
 use super::expected::{KeyState, LogWriter, Record, RecordKind};
-use super::value::{key_bytes, value_bytes, Rng};
+use super::value::{key_bytes, Rng};
 
 const STRIPES: usize = 1024;
+
+/// What a write does to one key.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Op {
+    /// A put.
+    Put,
+    /// A delete.
+    Delete,
+    /// A merge in each family whose operator the test has a rule for
+    /// ([`Codec::merges`]), a put in the others; the key holds the new
+    /// version either way.
+    Merge,
+}
 
 /// How a write's keys reach the DB.
 #[derive(Clone, Copy)]
 enum Shape {
-    /// Puts and deletes, key by key.
+    /// Key by key.
     Keys,
-    /// Puts as merges in each family whose merge operator is `put`
-    /// (`PutOperator`: the newest operand is the value, so a merge is a
-    /// put to the verifier), as puts in the others.
-    Merge,
     /// Deletes of every key in `[start, end)` as one range deletion per
     /// family (the log records a delete of each key, one batch).
     Range(u32, u32),
@@ -37,8 +49,8 @@ enum Shape {
 
 /// A snapshot taken by a thread, the family read through it (its index and
 /// handle, which still reads the family if it is dropped meanwhile) and the
-/// values it must show for some keys.
-type HeldSnapshot = (Snapshot, usize, ColumnFamily, Vec<(u32, Option<Vec<u8>>)>);
+/// version each of some keys must show (`None`: absent).
+type HeldSnapshot = (Snapshot, usize, ColumnFamily, Vec<(u32, Option<u64>)>);
 
 /// Operation counters.
 #[derive(Default)]
@@ -106,8 +118,8 @@ pub struct Shared {
     families: RwLock<Vec<ColumnFamily>>,
     /// Number of column families.
     nfam: usize,
-    /// Per family: its merge operator is `put` ([`Shape::Merge`]).
-    put_merge: Vec<bool>,
+    /// Per family: how its values are written and read.
+    codecs: Vec<Codec>,
     /// Per family and key (index `family * keys + key`):
     /// `version << 1 | exists`, changed only under the key's stripe.
     state: Vec<AtomicU64>,
@@ -145,19 +157,14 @@ impl Shared {
             .first()
             .map(|b| b.iter().map(|s| AtomicU64::new(s.max_used)).collect())
             .unwrap_or_default();
-        let put_merge = (0..families.len())
-            .map(|f| {
-                cfg.family_options(f)
-                    .is_ok_and(|o| o.merge_operator.is_some_and(|m| m.name() == "PutOperator"))
-            })
-            .collect();
+        let codecs = cfg.codecs().unwrap_or_default();
         Shared {
             db,
             wopts: cfg.write_options(),
             cfg,
             log,
             nfam: families.len(),
-            put_merge,
+            codecs,
             families: RwLock::new(families),
             state: base
                 .iter()
@@ -198,10 +205,10 @@ impl Shared {
         &self.state[f * self.cfg.keys as usize + k as usize]
     }
 
-    fn expected(&self, f: usize, k: u32) -> Option<Vec<u8>> {
+    /// The version key `k` holds in family `f` (`None`: absent).
+    fn held(&self, f: usize, k: u32) -> Option<u64> {
         let s = self.slot(f, k).load(Ordering::Acquire);
-        (s & 1 == 1)
-            .then(|| value_bytes(k, s >> 1, self.cfg.value_size_min, self.cfg.value_size_max))
+        (s & 1 == 1).then_some(s >> 1)
     }
 
     /// How a read names family `f` in a message: nothing for "default"
@@ -214,32 +221,40 @@ impl Shared {
         }
     }
 
-    fn check(&self, what: &str, f: usize, k: u32, got: &Option<Vec<u8>>) -> bool {
-        let want = self.expected(f, k);
+    /// Whether `got` is what key `k` of family `f` holds at `held`
+    /// (`None`: absent); a violation stops the run.
+    fn check_held(
+        &self,
+        what: &str,
+        f: usize,
+        k: u32,
+        held: Option<u64>,
+        got: Option<&[u8]>,
+    ) -> bool {
         self.counters.verified.fetch_add(1, Ordering::Relaxed);
-        if *got != want {
-            let show = |v: &Option<Vec<u8>>| match v {
-                Some(v) => format!("{:?}", String::from_utf8_lossy(&v[..v.len().min(27)])),
-                None => "absent".into(),
-            };
-            self.fail(format!(
-                "{}{what} key{k:08}: expected {} found {}",
-                self.family_label(f),
-                show(&want),
-                show(got)
-            ));
-            return false;
+        let codec = &self.codecs[f];
+        if codec.holds(k, held, got) {
+            return true;
         }
-        true
+        self.fail(format!(
+            "{}{what} key{k:08}: expected {} found {}",
+            self.family_label(f),
+            held.map_or("absent".into(), |v| format!("version {v}")),
+            codec.show(got)
+        ));
+        false
     }
 
-    /// Writes puts/deletes for `keys` (already locked) to each family of
-    /// the bit set `mask` as one batch or one single write; logs before and
-    /// after.
+    fn check(&self, what: &str, f: usize, k: u32, got: &Option<Vec<u8>>) -> bool {
+        self.check_held(what, f, k, self.held(f, k), got.as_deref())
+    }
+
+    /// Writes `ops` (their keys already locked) to each family of the bit
+    /// set `mask` as one batch or one single write; logs before and after.
     fn write(
         &self,
         fams: &[ColumnFamily],
-        ops: &[(u32, bool)],
+        ops: &[(u32, Op)],
         mask: u16,
         shape: Shape,
     ) -> anyhow::Result<()> {
@@ -252,7 +267,8 @@ impl Shared {
         let synced = self.wopts.sync;
         let mut starts = Vec::with_capacity(ops.len());
         let mut batch = WriteBatch::new();
-        for &(k, del) in ops {
+        for &(k, op) in ops {
+            let del = op == Op::Delete;
             let v = self.max_used[k as usize].fetch_add(1, Ordering::AcqRel) + 1;
             starts.push(Record {
                 kind: if del {
@@ -266,20 +282,23 @@ impl Shared {
                 aux: batch_id,
                 families: Record::encode_families(mask),
             });
-            let value =
-                (!del).then(|| value_bytes(k, v, self.cfg.value_size_min, self.cfg.value_size_max));
             if matches!(shape, Shape::Range(..)) {
                 continue;
             }
             for &f in &targets {
-                let merge = matches!(shape, Shape::Merge) && self.put_merge[f];
-                match (&value, f, merge) {
-                    (None, 0, _) => batch.delete(key_bytes(k)),
-                    (None, _, _) => batch.delete_cf(&fams[f], key_bytes(k)),
-                    (Some(value), 0, false) => batch.put(key_bytes(k), value),
-                    (Some(value), _, false) => batch.put_cf(&fams[f], key_bytes(k), value),
-                    (Some(value), 0, true) => batch.merge(key_bytes(k), value),
-                    (Some(value), _, true) => batch.merge_cf(&fams[f], key_bytes(k), value),
+                let codec = &self.codecs[f];
+                let key = key_bytes(k);
+                match (op, f) {
+                    (Op::Delete, 0) => batch.delete(key),
+                    (Op::Delete, _) => batch.delete_cf(&fams[f], key),
+                    (Op::Merge, 0) if codec.merges() => {
+                        batch.merge(key, codec.merge(k, v, self.held(f, k)));
+                    }
+                    (Op::Merge, _) if codec.merges() => {
+                        batch.merge_cf(&fams[f], key, codec.merge(k, v, self.held(f, k)));
+                    }
+                    (_, 0) => batch.put(key, codec.put(k, v)),
+                    (_, _) => batch.put_cf(&fams[f], key, codec.put(k, v)),
                 }
             }
         }
@@ -353,7 +372,8 @@ impl Shared {
         let k = self.random_key(rng);
         let mask = self.random_families(rng);
         let _g = self.lock(&[k]);
-        self.write(fams, &[(k, del)], mask, Shape::Keys)?;
+        let op = if del { Op::Delete } else { Op::Put };
+        self.write(fams, &[(k, op)], mask, Shape::Keys)?;
         let c = if del {
             &self.counters.deletes
         } else {
@@ -372,7 +392,16 @@ impl Shared {
                 keys.push(k);
             }
         }
-        let ops: Vec<(u32, bool)> = keys.iter().map(|&k| (k, rng.below(100) < 15)).collect();
+        // 15% deletes; with merges in the mix, a quarter of the rest merges.
+        let merges = self.cfg.merges > 0;
+        let ops: Vec<(u32, Op)> = keys
+            .iter()
+            .map(|&k| match rng.below(100) {
+                0..15 => (k, Op::Delete),
+                15..36 if merges => (k, Op::Merge),
+                _ => (k, Op::Put),
+            })
+            .collect();
         let mask = self.random_families(rng);
         let _g = self.lock(&keys);
         self.write(fams, &ops, mask, Shape::Keys)?;
@@ -380,12 +409,13 @@ impl Shared {
         Ok(())
     }
 
-    /// A put written as a merge where the family's operator is `put`.
+    /// A merge of one key, in each family where [`Codec::merges`] (a put
+    /// in the others).
     fn op_merge(&self, fams: &[ColumnFamily], rng: &mut Rng) -> anyhow::Result<()> {
         let k = self.random_key(rng);
         let mask = self.random_families(rng);
         let _g = self.lock(&[k]);
-        self.write(fams, &[(k, false)], mask, Shape::Merge)?;
+        self.write(fams, &[(k, Op::Merge)], mask, Shape::Keys)?;
         self.counters.merges.fetch_add(1, Ordering::Relaxed);
         Ok(())
     }
@@ -396,7 +426,7 @@ impl Shared {
         let start = self.random_key(rng);
         let len = 1 + rng.below(u64::from(self.cfg.scan_length.max(1))) as u32;
         let end = start.saturating_add(len).min(self.cfg.keys);
-        let ops: Vec<(u32, bool)> = (start..end).map(|k| (k, true)).collect();
+        let ops: Vec<(u32, Op)> = (start..end).map(|k| (k, Op::Delete)).collect();
         let keys: Vec<u32> = (start..end).collect();
         let mask = self.random_families(rng);
         let _g = self.lock(&keys);
@@ -486,7 +516,7 @@ impl Shared {
                 let f = self.random_family(rng);
                 let _g = self.lock(&keys);
                 let snap = self.db.snapshot();
-                let want = keys.iter().map(|&k| (k, self.expected(f, k))).collect();
+                let want = keys.iter().map(|&k| (k, self.held(f, k))).collect();
                 *held = Some((snap, f, fams[f].clone(), want));
                 self.counters
                     .snapshots_taken
@@ -500,20 +530,7 @@ impl Shared {
                     } else {
                         self.db.get_cf_opt(&cf, &ro, key_bytes(k))?
                     };
-                    self.counters.verified.fetch_add(1, Ordering::Relaxed);
-                    if got != w {
-                        self.fail(format!(
-                            "{}snapshot read key{k:08}: expected {} found {}",
-                            self.family_label(f),
-                            w.map_or("absent".into(), |v| format!(
-                                "{:?}",
-                                String::from_utf8_lossy(&v[..27.min(v.len())])
-                            )),
-                            got.map_or("absent".into(), |v| format!(
-                                "{:?}",
-                                String::from_utf8_lossy(&v[..27.min(v.len())])
-                            ))
-                        ));
+                    if !self.check_held("snapshot read", f, k, w, got.as_deref()) {
                         break;
                     }
                 }
@@ -604,12 +621,11 @@ impl Shared {
                 .collect()
         };
         let keys = self.cfg.keys as usize;
-        let want = |f: usize, k: u32| {
+        let held = |f: usize, k: u32| {
             let s = state[f * keys + k as usize];
-            (s & 1 == 1)
-                .then(|| value_bytes(k, s >> 1, self.cfg.value_size_min, self.cfg.value_size_max))
+            (s & 1 == 1).then_some(s >> 1)
         };
-        if let Some(v) = checkpoint::verify(&self.cfg, &dir, want)? {
+        if let Some(v) = checkpoint::verify(&self.cfg, &self.codecs, &dir, held)? {
             self.fail(v);
         }
         Ok(())
