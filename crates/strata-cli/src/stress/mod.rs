@@ -206,6 +206,7 @@ fn run_normal(cfg: &Config) -> Result<i32> {
         v.db,
         v.families,
         cfg.clone(),
+        cfg.codecs()?,
         log,
         &v.base,
     ));

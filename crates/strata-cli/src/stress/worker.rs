@@ -143,11 +143,13 @@ fn pack(version: u64, exists: bool) -> u64 {
 
 impl Shared {
     /// Shared state starting from `base` (the key states of each family of
-    /// `families`, in order).
+    /// `families`, in order), each family's values written and read by its
+    /// entry of `codecs`.
     pub fn new(
         db: Db,
         families: Vec<ColumnFamily>,
         cfg: Config,
+        codecs: Vec<Codec>,
         log: LogWriter,
         base: &[Vec<KeyState>],
     ) -> Shared {
@@ -157,7 +159,6 @@ impl Shared {
             .first()
             .map(|b| b.iter().map(|s| AtomicU64::new(s.max_used)).collect())
             .unwrap_or_default();
-        let codecs = cfg.codecs().unwrap_or_default();
         Shared {
             db,
             wopts: cfg.write_options(),
