@@ -72,8 +72,10 @@ pub struct ClientFigures {
     pub ops: u64,
     /// Latency per op kind.
     pub latency: BTreeMap<OpType, KindLatency>,
-    /// The longest time between two consecutive completions on one thread,
-    /// ending in the interval.
+    /// The longest time a thread had an operation due without finishing
+    /// one, ending in the interval: from its last completion, or from the
+    /// scheduled start of the operation that ended the gap when that came
+    /// later (a paced thread waiting for its next slot is not stalled).
     pub max_gap: Duration,
     /// The largest lag behind schedule of a thread at its last completion
     /// in the interval.
@@ -242,9 +244,13 @@ impl Recorder<'_> {
         let s = &mut self.slice;
         s.ops += n;
         s.record(op, nanos);
-        s.max_gap = s
-            .max_gap
-            .max(now.saturating_duration_since(self.last_finish));
+        // `nanos` runs from the operation's scheduled start (its actual
+        // start when not paced), so the shorter of the two is the time
+        // the thread had work due and finished none.
+        let due = now
+            .saturating_duration_since(self.last_finish)
+            .min(Duration::from_nanos(nanos));
+        s.max_gap = s.max_gap.max(due);
         s.behind = behind;
         self.last_finish = now;
     }
@@ -275,8 +281,8 @@ mod tests {
         a.record(t0 + ms(100), 1_000, 1, OpType::Read, ms(0));
         a.record(t0 + ms(900), 2_000, 1, OpType::Read, ms(2));
         b.record(t0 + ms(500), 50_000, 10, OpType::Write, ms(0));
-        // a moves to interval 2 (a gap of 1.3 s, ending there); b stays.
-        a.record(t0 + ms(2200), 3_000, 1, OpType::Read, ms(0));
+        // a moves to interval 2 (an op of 1.3 s, ending there); b stays.
+        a.record(t0 + ms(2200), 1_300_000_000, 1, OpType::Read, ms(0));
         assert_eq!(board.complete_below(), 0);
         assert!(board.take_below(board.complete_below()).is_empty());
         b.record(t0 + ms(1500), 60_000, 10, OpType::Write, ms(0));
@@ -287,7 +293,11 @@ mod tests {
         assert_eq!(i0.latency[&OpType::Read].count, 2);
         assert_eq!(i0.latency[&OpType::Write].count, 1);
         assert!((i0.latency[&OpType::Write].max_us - 50.0).abs() < 0.05);
-        assert_eq!(i0.max_gap, ms(800), "a's completions at 0.1 s and 0.9 s");
+        assert_eq!(
+            i0.max_gap,
+            Duration::from_micros(50),
+            "the longest op: each started after the thread's last completion"
+        );
         assert_eq!(i0.behind, ms(2));
         drop(a);
         drop(b);
@@ -296,7 +306,37 @@ mod tests {
         assert_eq!(rest.keys().copied().collect::<Vec<_>>(), vec![1, 2]);
         assert_eq!(rest[&1].ops, 10);
         assert_eq!(rest[&2].max_gap, ms(1300));
-        assert!((rest[&2].latency[&OpType::Read].p99_us - 3.0).abs() < 0.005);
+        assert!((rest[&2].latency[&OpType::Read].max_us - 1_300_000.0).abs() < 1_000.0);
+    }
+
+    /// Under pacing the time between completions includes the wait for
+    /// the next slot; a gap counts only while an operation was due.
+    #[test]
+    fn a_paced_threads_wait_for_its_slot_is_no_gap() {
+        let t0 = Instant::now();
+        let clock = Clock {
+            start: t0,
+            period: Duration::from_secs(10),
+        };
+        let board = Board::new(clock, 1);
+        let ms = Duration::from_millis;
+        let nanos = |d: Duration| d.as_nanos() as u64;
+        let mut a = board.recorder(0);
+        a.record(t0 + ms(100), nanos(ms(1)), 1, OpType::Write, ms(0));
+        // Idle 0.1 s to 0.899 s waiting for its slot; the op took 1 ms.
+        a.record(t0 + ms(900), nanos(ms(1)), 1, OpType::Write, ms(0));
+        drop(a);
+        assert_eq!(board.take_below(usize::MAX)[&0].max_gap, ms(1));
+
+        let board = Board::new(clock, 1);
+        let mut a = board.recorder(0);
+        a.record(t0 + ms(900), nanos(ms(1)), 1, OpType::Write, ms(0));
+        // Scheduled at 1.1 s, finished at 1.5 s: a stall of 0.4 s.
+        a.record(t0 + ms(1500), nanos(ms(400)), 1, OpType::Write, ms(0));
+        // Scheduled at 1.15 s, behind: due since the last completion.
+        a.record(t0 + ms(1600), nanos(ms(450)), 1, OpType::Write, ms(450));
+        drop(a);
+        assert_eq!(board.take_below(usize::MAX)[&0].max_gap, ms(400));
     }
 
     #[test]

@@ -58,8 +58,9 @@ pub struct Interval {
     pub ops_per_sec: f64,
     /// Latency per op kind, by the kind names of `benchmarks[].latency`.
     pub latency: BTreeMap<String, KindLatency>,
-    /// The longest time between two consecutive operation completions on
-    /// any one thread, ending within the interval (a stall shows as a gap).
+    /// The longest time any one thread had an operation due without
+    /// finishing one, ending within the interval (a stall shows as a gap;
+    /// a paced thread's wait for its next slot does not).
     pub max_gap_ms: f64,
     /// Lag of the paced stream behind its schedule at the interval's end
     /// (at each thread's last completion in it, the largest over threads;
