@@ -279,22 +279,25 @@ mod tests {
         }
     }
 
+    /// The operators whose operands depend on the version held.
+    const MERGING: [(Operator, &str); 2] = [
+        (Operator::UInt64Add, "uint64add"),
+        (Operator::StringAppend, "stringappend"),
+    ];
+
+    /// A put of version 1 and the merges of versions 2, 3 and 4 after it.
+    fn put_and_three_merges(c: Codec) -> (Vec<u8>, [Vec<u8>; 3]) {
+        let ops = [2, 3, 4].map(|v| c.merge(7, v, Some(v - 1)));
+        (c.put(7, 1), ops)
+    }
+
     /// Merges combined in any grouping (partial merges in a compaction)
     /// give the same value.
     #[test]
     fn partial_merges_give_the_same_value() {
-        for (op, name) in [
-            (Operator::UInt64Add, "uint64add"),
-            (Operator::StringAppend, "stringappend"),
-        ] {
-            let c = codec(op);
-            let m = builtin(name).unwrap();
-            let base = c.put(7, 1);
-            let ops = [
-                c.merge(7, 2, Some(1)),
-                c.merge(7, 3, Some(2)),
-                c.merge(7, 4, Some(3)),
-            ];
+        for (op, name) in MERGING {
+            let (c, m) = (codec(op), builtin(name).unwrap());
+            let (base, ops) = put_and_three_merges(c);
             let partial = m.partial_merge(b"k", &[&ops[1], &ops[2]]).unwrap();
             let v = m
                 .full_merge(b"k", Some(&base), &[&ops[0], &partial])
@@ -305,18 +308,9 @@ mod tests {
 
     #[test]
     fn a_lost_repeated_or_reordered_operand_is_caught() {
-        for (op, name) in [
-            (Operator::UInt64Add, "uint64add"),
-            (Operator::StringAppend, "stringappend"),
-        ] {
-            let c = codec(op);
-            let m = builtin(name).unwrap();
-            let base = c.put(7, 1);
-            let ops = [
-                c.merge(7, 2, Some(1)),
-                c.merge(7, 3, Some(2)),
-                c.merge(7, 4, Some(3)),
-            ];
+        for (op, name) in MERGING {
+            let (c, m) = (codec(op), builtin(name).unwrap());
+            let (base, ops) = put_and_three_merges(c);
             let mut bad: Vec<Vec<&[u8]>> = vec![
                 vec![&ops[0], &ops[2]],
                 vec![&ops[0], &ops[1], &ops[1], &ops[2]],
