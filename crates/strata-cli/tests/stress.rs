@@ -84,18 +84,27 @@ fn crash_test(name: &str, extra: &[&str]) {
         "1200",
     ];
     args.extend(extra.iter().copied());
-    let o = strata(&args);
-    assert!(o.status.success(), "{name}: {}", output_text(&o));
+    assert_clean_crash_test(name, &strata(&args), 1000);
+}
+
+/// A crash test `name` that succeeded with at least 3 kill cycles, no
+/// violation, and `keys_per_cycle` keys verified after each kill.
+fn assert_clean_crash_test(name: &str, o: &Output, keys_per_cycle: u64) {
+    assert!(o.status.success(), "{name}: {}", output_text(o));
     let stdout = String::from_utf8_lossy(&o.stdout);
     let (cycles, ops, keys, violations) = crash_summary(&stdout);
     println!("{name}: {}", stdout.lines().last().unwrap_or(""));
-    assert_eq!(violations, 0, "{}", output_text(&o));
+    assert_eq!(violations, 0, "{name}: {}", output_text(o));
     assert!(
         cycles >= 3,
         "{name}: only {cycles} cycles: {}",
-        output_text(&o)
+        output_text(o)
     );
-    assert!(ops > 0 && keys >= cycles * 1000, "{}", output_text(&o));
+    assert!(
+        ops > 0 && keys >= cycles * keys_per_cycle,
+        "{name}: {}",
+        output_text(o)
+    );
 }
 
 const SMALL: &str =
@@ -447,14 +456,7 @@ fn column_families_crash_test_and_listing() {
         "--kill-max-ms",
         "800",
     ]);
-    let o = strata(&args);
-    assert!(o.status.success(), "{}", output_text(&o));
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    let (cycles, ops, keys, violations) = crash_summary(&stdout);
-    println!("column families: {}", stdout.lines().last().unwrap_or(""));
-    assert_eq!(violations, 0, "{}", output_text(&o));
-    assert!(cycles >= 3, "only {cycles} cycles: {}", output_text(&o));
-    assert!(ops > 0 && keys >= cycles * 1500, "{}", output_text(&o));
+    assert_clean_crash_test("column families", &strata(&args), 1500);
 
     // The DB has the three families; drop one behind the tool's back.
     {
@@ -538,13 +540,7 @@ fn crash_test_merges_under_every_operator() {
         "--family-options",
         "merge_operator=put",
     ]);
-    assert!(o.status.success(), "{}", output_text(&o));
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    let (cycles, ops, keys, violations) = crash_summary(&stdout);
-    println!("merges: {}", stdout.lines().last().unwrap_or(""));
-    assert_eq!(violations, 0, "{}", output_text(&o));
-    assert!(cycles >= 3, "only {cycles} cycles: {}", output_text(&o));
-    assert!(ops > 0 && keys >= cycles * 900, "{}", output_text(&o));
+    assert_clean_crash_test("merges", &o, 900);
 }
 
 /// A merge operand written behind the tool's back (a repeated
