@@ -26,6 +26,8 @@ mod clock;
 mod coding;
 mod compaction;
 mod db;
+#[cfg(test)]
+mod datadriven;
 mod error;
 pub mod event_log;
 mod filename;

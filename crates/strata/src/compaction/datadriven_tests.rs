@@ -46,12 +46,12 @@
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 use super::policy::CompactionPolicy;
 use super::task::{Busy, CompactionTask};
 use super::testutil::{meta, version_with};
 use super::{leveled, universal};
+use crate::datadriven::{self, Case};
 use crate::options::{CompactionStyle, Options};
 use crate::version::edit::FileMetaData;
 use crate::version::Version;
@@ -64,103 +64,8 @@ const COMPRESSION_SIZE_PERCENT: &str = "compaction_options_universal.compression
 
 /// Runs the cases of `testdata/compaction/<name>` under `style`.
 fn run_file(name: &str, style: CompactionStyle) {
-    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "testdata", "compaction", name]
-        .iter()
-        .collect();
-    let text =
-        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
-    let chunks = parse(&text, name);
     let mut state = State::new(style);
-    let mut out = String::new();
-    let mut mismatches = Vec::new();
-    let mut cases = 0;
-    for chunk in &chunks {
-        match chunk {
-            Chunk::Text(line) => {
-                out.push_str(line);
-                out.push('\n');
-            }
-            Chunk::Case(case) => {
-                cases += 1;
-                let got = state.run(case, &format!("{name}:{}", case.line));
-                out.push_str(&case.command);
-                out.push('\n');
-                for line in &case.input {
-                    out.push_str(line);
-                    out.push('\n');
-                }
-                out.push_str("----\n");
-                for line in got.lines() {
-                    out.push_str(line);
-                    out.push('\n');
-                }
-                let want = case.expected.join("\n");
-                if got.trim_end() != want {
-                    mismatches.push(format!(
-                        "{name}:{}: {}\n--- expected\n{want}\n--- got\n{got}",
-                        case.line, case.command
-                    ));
-                }
-            }
-        }
-    }
-    assert!(cases > 0, "{name} holds no cases");
-    if std::env::var_os("STRATA_UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, out).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
-        return;
-    }
-    assert!(
-        mismatches.is_empty(),
-        "{} of {cases} cases of {name} differ (STRATA_UPDATE_GOLDEN=1 rewrites the file):\n\n{}",
-        mismatches.len(),
-        mismatches.join("\n")
-    );
-}
-
-/// A part of a data file: a line outside any case, or a case.
-enum Chunk {
-    Text(String),
-    Case(Case),
-}
-
-/// One case: its command line, input lines and expected output lines.
-struct Case {
-    /// 1-based line number of the command.
-    line: usize,
-    command: String,
-    input: Vec<String>,
-    expected: Vec<String>,
-}
-
-fn parse(text: &str, name: &str) -> Vec<Chunk> {
-    let mut chunks = Vec::new();
-    let mut lines = text.lines().enumerate().peekable();
-    while let Some((n, line)) = lines.next() {
-        if line.trim().is_empty() || line.starts_with('#') {
-            chunks.push(Chunk::Text(line.to_string()));
-            continue;
-        }
-        let mut case = Case {
-            line: n + 1,
-            command: line.to_string(),
-            input: Vec::new(),
-            expected: Vec::new(),
-        };
-        loop {
-            let Some((_, l)) = lines.next() else {
-                panic!("{name}:{}: no line ---- after the command", n + 1);
-            };
-            if l == "----" {
-                break;
-            }
-            case.input.push(l.to_string());
-        }
-        while let Some((_, l)) = lines.next_if(|(_, l)| !l.trim().is_empty()) {
-            case.expected.push(l.to_string());
-        }
-        chunks.push(Chunk::Case(case));
-    }
-    chunks
+    datadriven::run_file(&["compaction", name], |case, at| state.run(case, at));
 }
 
 /// The version and options of the last `define`.
