@@ -159,6 +159,63 @@ fn decode_entry_header(
     ))
 }
 
+/// One entry of [`PrevCache`]: where it lies in the block, and where its
+/// full key lies in the cache's key buffer.
+#[derive(Clone, Copy)]
+struct CachedEntry {
+    offset: usize,
+    next_offset: usize,
+    value_start: usize,
+    value_len: usize,
+    key_start: usize,
+    key_end: usize,
+}
+
+/// The entries of one restart interval before the one an iterator stepped
+/// back from, decoded in the one walk forward that stepping back needs
+/// (RocksDB's `DataBlockIter::prev_entries_`): each further step back
+/// inside the interval reads the cache instead of walking again from the
+/// restart point, so a reverse scan decodes each entry once, as a forward
+/// scan does, instead of up to `block_restart_interval` times.
+#[derive(Default)]
+struct PrevCache {
+    entries: Vec<CachedEntry>,
+    /// The entries' full keys, one after another.
+    keys: Vec<u8>,
+    /// The restart interval the entries belong to.
+    restart_index: usize,
+    /// The iterator's entry: `entries[pos]` while the cache is in use.
+    pos: usize,
+}
+
+impl PrevCache {
+    fn clear(&mut self) {
+        self.entries.clear();
+        self.keys.clear();
+        self.pos = 0;
+    }
+
+    fn push(&mut self, it: &BlockIter) {
+        let key_start = self.keys.len();
+        self.keys.extend_from_slice(&it.key);
+        self.entries.push(CachedEntry {
+            offset: it.current,
+            next_offset: it.next_offset,
+            value_start: it.value_start,
+            value_len: it.value_len,
+            key_start,
+            key_end: self.keys.len(),
+        });
+    }
+
+    /// Whether the iterator at entry offset `current` is at `entries[pos]`.
+    fn holds(&self, current: usize) -> bool {
+        self.entries
+            .get(self.pos)
+            .is_some_and(|e| e.offset == current)
+    }
+}
+
 /// A cursor over one block (LevelDB's `Block::Iter`).
 pub struct BlockIter {
     block: Arc<Block>,
@@ -173,6 +230,8 @@ pub struct BlockIter {
     value_start: usize,
     value_len: usize,
     status: Option<Error>,
+    /// Entries decoded by the last step back; see [`PrevCache`].
+    prev_cache: PrevCache,
 }
 
 impl BlockIter {
@@ -190,6 +249,7 @@ impl BlockIter {
             value_start: 0,
             value_len: 0,
             status: None,
+            prev_cache: PrevCache::default(),
         }
     }
 
@@ -198,6 +258,8 @@ impl BlockIter {
     pub fn set_block(&mut self, block: Arc<Block>) {
         self.block = block;
         self.status = None;
+        // The cached entries are offsets into the old block.
+        self.prev_cache.clear();
         self.invalidate();
     }
 
@@ -276,6 +338,28 @@ impl BlockIter {
         true
     }
 
+    /// Walks forward from restart point `i` to the first entry that ends at
+    /// or after `stop` (the entry before the one at offset `stop`, or the
+    /// last entry when `stop` is the end of the entries), keeping every
+    /// entry on the way in the [`PrevCache`] for the steps back that follow.
+    fn walk_caching(&mut self, i: usize, stop: usize) {
+        let mut cache = std::mem::take(&mut self.prev_cache);
+        cache.clear();
+        cache.restart_index = i;
+        self.seek_to_restart(i);
+        while self.parse_next() {
+            cache.push(self);
+            if self.next_offset >= stop {
+                cache.pos = cache.entries.len() - 1;
+                break;
+            }
+        }
+        if !self.valid() {
+            cache.clear();
+        }
+        self.prev_cache = cache;
+    }
+
     /// The full key stored at restart point `i` (restart entries share
     /// nothing). Only the key's lengths are decoded: a binary search over
     /// the restarts reads no value (nor an index entry's block handle).
@@ -315,8 +399,7 @@ impl InternalIterator for BlockIter {
             self.invalidate();
             return;
         }
-        self.seek_to_restart(self.block.num_restarts - 1);
-        while self.parse_next() && self.next_offset < self.block.restart_offset {}
+        self.walk_caching(self.block.num_restarts - 1, self.block.restart_offset);
     }
 
     fn seek(&mut self, target: &[u8]) {
@@ -369,6 +452,19 @@ impl InternalIterator for BlockIter {
     fn prev(&mut self) {
         debug_assert!(self.valid());
         let original = self.current;
+        if self.prev_cache.holds(original) && self.prev_cache.pos > 0 {
+            self.prev_cache.pos -= 1;
+            let e = self.prev_cache.entries[self.prev_cache.pos];
+            self.current = e.offset;
+            self.next_offset = e.next_offset;
+            self.value_start = e.value_start;
+            self.value_len = e.value_len;
+            self.restart_index = self.prev_cache.restart_index;
+            self.key.clear();
+            self.key
+                .extend_from_slice(&self.prev_cache.keys[e.key_start..e.key_end]);
+            return;
+        }
         while self.block.restart_point(self.restart_index) >= original {
             if self.restart_index == 0 {
                 self.invalidate();
@@ -376,12 +472,7 @@ impl InternalIterator for BlockIter {
             }
             self.restart_index -= 1;
         }
-        self.seek_to_restart(self.restart_index);
-        while self.parse_next() {
-            if self.next_offset >= original {
-                return;
-            }
-        }
+        self.walk_caching(self.restart_index, original);
     }
 
     fn key(&self) -> &[u8] {
@@ -418,6 +509,83 @@ mod tests {
         (0..n)
             .map(|i| make_internal_key(format!("key{:05}", i * 2).as_bytes(), 7, ValueType::Value))
             .collect()
+    }
+
+    #[test]
+    fn random_moves_match_the_key_list() {
+        for interval in [1, 3, 16] {
+            let ks = keys(100);
+            let block = build(&ks, interval);
+            let mut it = block.internal_iter();
+            // Expected position: an index into `ks`, or None when invalid.
+            let mut at: Option<usize> = None;
+            let mut x: u64 = 0x9e37_79b9_7f4a_7c15 ^ interval as u64;
+            for step in 0..5_000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let op = x % 10;
+                match (op, at) {
+                    (0, _) => {
+                        it.seek_to_first();
+                        at = Some(0);
+                    }
+                    (1, _) => {
+                        it.seek_to_last();
+                        at = Some(ks.len() - 1);
+                    }
+                    (2, _) => {
+                        // Keys are even numbers: an odd target lands on the next.
+                        let n = (x >> 8) as usize % 201;
+                        let target =
+                            make_internal_key(format!("key{n:05}").as_bytes(), 7, ValueType::Value);
+                        it.seek(&target);
+                        at = (n.div_ceil(2) < ks.len()).then_some(n.div_ceil(2));
+                    }
+                    (3..=5, Some(i)) => {
+                        it.next();
+                        at = (i + 1 < ks.len()).then_some(i + 1);
+                    }
+                    (_, Some(i)) => {
+                        it.prev();
+                        at = i.checked_sub(1);
+                    }
+                    (_, None) => {
+                        it.seek_to_last();
+                        at = Some(ks.len() - 1);
+                    }
+                }
+                match at {
+                    Some(i) => {
+                        assert!(it.valid(), "interval {interval} step {step}");
+                        assert_eq!(it.key(), &ks[i][..], "interval {interval} step {step}");
+                        assert_eq!(it.value(), format!("v{i}").as_bytes());
+                    }
+                    None => assert!(!it.valid(), "interval {interval} step {step}"),
+                }
+            }
+            assert!(it.status().is_ok());
+        }
+    }
+
+    /// Steps back cache the entries they decode; another block laid out
+    /// the same way must not be read through the first one's cache.
+    #[test]
+    fn a_step_back_after_switching_blocks_reads_the_new_block() {
+        let a = keys(40);
+        let b: Vec<Vec<u8>> = (0..40)
+            .map(|i| make_internal_key(format!("kex{:05}", i * 2).as_bytes(), 7, ValueType::Value))
+            .collect();
+        let (block_a, block_b) = (build(&a, 16), build(&b, 16));
+        let mut it = block_a.internal_iter();
+        it.seek_to_last();
+        it.prev();
+        assert_eq!(it.key(), &a[38][..]);
+        it.set_block(block_b);
+        it.seek(&b[38]);
+        assert_eq!(it.key(), &b[38][..]);
+        it.prev();
+        assert_eq!(it.key(), &b[37][..]);
     }
 
     #[test]
