@@ -309,10 +309,24 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
         );
     }
     // Passed only when given: db_bench's defaults are the engines' own.
-    for name in ["block_restart_interval", "paranoid_checks"] {
+    for name in [
+        "block_restart_interval",
+        "paranoid_checks",
+        "max_auto_readahead_size",
+        "initial_auto_readahead_size",
+        "num_file_reads_for_auto_readahead",
+    ] {
         if v.was_given(name) {
             set(name, name, v.raw(name).into());
         }
+    }
+    // A Strata flag; empty (its default) keeps each engine's own priority.
+    if !v.raw("compaction_cpu_priority").is_empty() {
+        set(
+            "compaction_cpu_priority",
+            "compaction_cpu_priority",
+            v.raw("compaction_cpu_priority").into(),
+        );
     }
     // Column families (engine/families.rs): the layout, then each family's
     // own options under their flag's name.

@@ -25,9 +25,9 @@ mod cache;
 mod clock;
 mod coding;
 mod compaction;
-mod db;
 #[cfg(test)]
 mod datadriven;
+mod db;
 mod error;
 pub mod event_log;
 mod filename;
@@ -46,6 +46,7 @@ mod snapshot;
 mod sstable;
 pub mod stats;
 pub mod sync_point;
+mod thread_priority;
 pub mod tools;
 mod types;
 mod version;
@@ -60,8 +61,8 @@ pub use error::{Error, Result};
 pub use iter::DbIterator;
 pub use merge::MergeOperator;
 pub use options::{
-    CompactionPri, CompactionStyle, Options, PrepopulateBlobCache, ReadOptions, WriteOptions,
-    DEFAULT_TTL,
+    CompactionPri, CompactionStyle, CpuPriority, Options, PrepopulateBlobCache, ReadOptions,
+    WriteOptions, DEFAULT_TTL,
 };
 pub use pinnable::PinnableSlice;
 pub use snapshot::Snapshot;

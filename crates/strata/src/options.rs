@@ -20,7 +20,7 @@ mod parse;
 mod read_write;
 mod value;
 
-pub use enums::{CompactionPri, CompactionStyle, PrepopulateBlobCache};
+pub use enums::{CompactionPri, CompactionStyle, CpuPriority, PrepopulateBlobCache};
 pub use list::Options;
 pub use read_write::{ReadOptions, WriteOptions};
 

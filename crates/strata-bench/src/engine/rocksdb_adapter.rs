@@ -180,6 +180,18 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
                 "Not supported: --enable_index_compression={} with --engine=rocksdb (the rocksdb crate's C API cannot set it; RocksDB's default is true)",
                 s.value
             ),
+            // The C API has no setters for automatic read-ahead: only
+            // RocksDB's defaults can be honoured.
+            "max_auto_readahead_size" if s.value == "262144" => {}
+            "initial_auto_readahead_size" if s.value == "8192" => {}
+            "num_file_reads_for_auto_readahead" if s.value == "2" => {}
+            "max_auto_readahead_size"
+            | "initial_auto_readahead_size"
+            | "num_file_reads_for_auto_readahead" => anyhow::bail!(
+                "Not supported: --{}={} with --engine=rocksdb (the rocksdb crate's C API cannot set it; RocksDB's defaults are 262144, 8192 and 2)",
+                s.flag,
+                s.value
+            ),
             "compression" => o.set_compression_type(compression(&s.value)?),
             "compression_per_level" => o.set_compression_per_level(
                 &s.value
@@ -263,6 +275,18 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
                 }
             }
             "merge_operator" => set_merge_operator(&mut o, &s.value)?,
+            // The crate lowers the compaction pool to kLow only.
+            "compaction_cpu_priority" => match s.value.as_str() {
+                "kNormal" => {}
+                "kLow" => {
+                    let mut env = Env::new()?;
+                    env.lower_thread_pool_cpu_priority();
+                    o.set_env(&env);
+                }
+                other => anyhow::bail!(
+                    "Not supported: --compaction_cpu_priority={other} with --engine=rocksdb (the rocksdb crate sets kLow or leaves kNormal)"
+                ),
+            },
             // A workload setting: RocksDB has DeleteRange.
             "delete_range" => {}
             other => anyhow::bail!("Not supported: option {other} is not mapped for RocksDB"),

@@ -475,6 +475,24 @@ pub static FLAGS: &[FlagSpec] = &[
         "Number of keys between restart points for delta encoding of keys in data block.",
     ),
     f(
+        "max_auto_readahead_size",
+        U64,
+        "262144",
+        "Rocksdb implicit readahead starts at BlockBasedTableOptions.initial_auto_readahead_size and doubles on every additional read upto max_auto_readahead_size",
+    ),
+    f(
+        "initial_auto_readahead_size",
+        U64,
+        "8192",
+        "RocksDB does auto-readahead for iterators on noticing more than two sequential reads for a table file if user doesn't provide readahead_size. The readahead size starts at initial_auto_readahead_size",
+    ),
+    f(
+        "num_file_reads_for_auto_readahead",
+        U64,
+        "2",
+        "Rocksdb implicit readahead is enabled if reads are sequential and num_file_reads_for_auto_readahead indicates after how many sequential reads into that file internal auto prefetching should be start.",
+    ),
+    f(
         "paranoid_checks",
         Bool,
         "true",
@@ -725,6 +743,12 @@ pub static FLAGS: &[FlagSpec] = &[
         F64,
         "0",
         "Add the noise ratio to the sine rate, it is between 0.0 and 1.0",
+    ),
+    f(
+        "compaction_cpu_priority",
+        Str,
+        "",
+        "[strata] CPU priority of the compaction threads: kIdle, kLow, kNormal or kHigh (RocksDB's CpuPriority, which RocksDB sets on its compaction pool with Env::LowerThreadPoolCPUPriority). Empty: each engine's own default (Strata: kLow; RocksDB: kNormal)",
     ),
     f(
         "engine",

@@ -125,9 +125,7 @@ fn dump_entries(
     let mut it = table.iter(ReadOpts {
         verify_checksums: true,
         fill_cache: false,
-        for_compaction: false,
-        last_level: false,
-        readahead: 0,
+        ..ReadOpts::default()
     });
     it.seek_to_first();
     let mut shown = 0usize;

@@ -54,6 +54,7 @@ pub const DB_DRAWN: &[&str] = &[
     "use_direct_io_for_flush_and_compaction",
     "compaction_readahead_size",
     "blob_cache_size",
+    "compaction_cpu_priority",
 ];
 
 /// The per-family engine options the drawer draws (each family its own).
@@ -99,6 +100,9 @@ pub const FAMILY_DRAWN: &[&str] = &[
     "blob_file_starting_level",
     "prepopulate_blob_cache",
     "merge_operator",
+    "max_auto_readahead_size",
+    "initial_auto_readahead_size",
+    "num_file_reads_for_auto_readahead",
 ];
 
 /// The drawn options a reopen keeps: RocksDB does not allow the change
@@ -273,6 +277,10 @@ fn draw_value(name: &str, rng: &mut Rng, ctx: Context) -> String {
         "bytes_per_sync" | "wal_bytes_per_sync" => one(rng, &[0, 0, 64 * KIB]),
         "compaction_readahead_size" => one(rng, &[0, 64 * KIB, 2 * MIB]),
         "blob_cache_size" => one(rng, &[0, 0, MIB]),
+        "compaction_cpu_priority" => one(rng, &["kNormal", "kLow", "kIdle"]),
+        "max_auto_readahead_size" => one(rng, &[0, 8 * KIB, 256 * KIB]),
+        "initial_auto_readahead_size" => one(rng, &[4 * KIB, 8 * KIB, 64 * KIB]),
+        "num_file_reads_for_auto_readahead" => one(rng, &[0, 2, 2]),
         "write_buffer_size" => one(rng, &[16 * KIB, 64 * KIB, 256 * KIB, MIB]),
         "arena_block_size" => one(rng, &[0, 0, 4096]),
         "max_write_buffer_number" => one(rng, &[2, 3, 4]),

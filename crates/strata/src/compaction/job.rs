@@ -20,7 +20,7 @@ use crate::filename::FileNumber;
 use crate::fs::FileSystem;
 use crate::iter::{InternalIterator, LevelIterator, MergingIterator};
 use crate::range_del::{self, CoveredSkipIter};
-use crate::sstable::{ReadOpts, TableCache, TableOptions};
+use crate::sstable::{ReadOpts, Readahead, TableCache, TableOptions};
 use crate::stats::Statistics;
 use crate::types::{
     make_internal_key, parse_internal_key, user_key, SequenceNumber, ValueType,
@@ -155,7 +155,7 @@ fn input_iterator(
         fill_cache: false,
         for_compaction: true,
         last_level: false,
-        readahead: ctx.readahead,
+        readahead: Readahead::fixed(ctx.readahead),
     };
     let mut children: Vec<Box<dyn InternalIterator>> = Vec::new();
     // One child per L0 file (they overlap), one level iterator per sorted

@@ -16,6 +16,7 @@ use crate::compaction::subcompaction::{should_form_subcompactions, subcompaction
 use crate::compaction::{pick_scheduled, CompactionPolicy, CompactionTask};
 use crate::error::{Error, Result};
 use crate::event_log::{compression_label, lsm_state, table_file_creation, Event};
+use crate::options::CpuPriority;
 use crate::stats::{Histogram, Ticker};
 use crate::write_controller::{bg_job_limits, needs_compaction_speedup, SpeedupCause};
 
@@ -37,17 +38,31 @@ impl DbInner {
     /// and joined, and the error names the thread.
     pub(crate) fn start_threads(self: &Arc<Self>) -> Result<Vec<JoinHandle<()>>> {
         type Body = fn(Arc<DbInner>);
-        let mut names: Vec<(String, Body)> = vec![("strata:flush".into(), Self::flush_loop)];
+        let mut names: Vec<(String, Body, CpuPriority)> =
+            vec![("strata:flush".into(), Self::flush_loop, CpuPriority::Normal)];
         let n = bg_job_limits(&self.opts, true).max_compactions;
         for i in 0..n {
-            names.push((format!("strata:compact{i}"), Self::compaction_loop));
+            names.push((
+                format!("strata:compact{i}"),
+                Self::compaction_loop,
+                self.opts.compaction_cpu_priority,
+            ));
         }
         let mut threads = Vec::with_capacity(names.len());
-        for (name, body) in names {
+        for (name, body, priority) in names {
             let me = self.clone();
             match std::thread::Builder::new()
                 .name(name.clone())
-                .spawn(move || body(me))
+                .spawn(move || {
+                    if let Err(e) = crate::thread_priority::set_current(priority) {
+                        me.log.log(&format!(
+                            "[WARN] thread {}: CPU priority {} refused, running at the process's: {e}",
+                            std::thread::current().name().unwrap_or("background"),
+                            priority.name()
+                        ));
+                    }
+                    body(me)
+                })
             {
                 Ok(t) => threads.push(t),
                 Err(e) => {

@@ -12,10 +12,11 @@ use crate::blob::BlobIndex;
 use crate::error::Result;
 use crate::iter::{DbIterator, InternalIterator, LevelIterator, MergingIterator};
 use crate::memtable::{MemGet, MemTableIterator};
-use crate::options::ReadOptions;
+use crate::options::{Options, ReadOptions};
 use crate::pinnable::PinnableSlice;
 use crate::range_del::{self, FragmentedTombstones, RangeDelMaskIter};
-use crate::sstable::ReadOpts;
+use crate::sstable::auto_readahead::AutoReadahead;
+use crate::sstable::{ReadOpts, Readahead};
 use crate::stats::{Histogram, Ticker};
 use crate::types::{
     make_internal_key, parse_internal_key, user_key, SequenceNumber, ValueType, VALUE_TYPE_FOR_SEEK,
@@ -129,7 +130,7 @@ impl DbInner {
             s.record_tick(Ticker::MemtableMiss, 1);
         }
         let lookup = make_internal_key(key, seq, VALUE_TYPE_FOR_SEEK);
-        let ro = table_read_opts(opts);
+        let ro = table_read_opts(opts, &fam.opts);
         let v = &sv.version;
         let mut counted = false;
         for level in 0..v.num_levels() {
@@ -311,7 +312,7 @@ impl DbInner {
 
     pub(crate) fn iter(&self, fam: &Family, opts: &ReadOptions) -> DbIterator {
         let (sv, seq) = self.read_view(fam, opts);
-        let ro = table_read_opts(opts);
+        let ro = table_read_opts(opts, &fam.opts);
         let mut children: Vec<Box<dyn InternalIterator>> = Vec::new();
         children.push(Box::new(MemTableIterator::new(sv.mem.clone())));
         for m in &sv.imm {
@@ -469,14 +470,23 @@ fn _assert_send_sync(sv: super::SuperVersionRef) -> Box<dyn Any + Send + Sync> {
     Box::new(sv)
 }
 
-/// How a user read (`get`, an iterator) reads table files.
-fn table_read_opts(opts: &ReadOptions) -> ReadOpts {
+/// How a user read (`get`, an iterator) reads the table files of a family
+/// with options `fam_opts`.
+fn table_read_opts(opts: &ReadOptions, fam_opts: &Options) -> ReadOpts {
     ReadOpts {
         verify_checksums: opts.verify_checksums,
         fill_cache: opts.fill_cache,
         for_compaction: false,
         last_level: false,
-        readahead: 0,
+        readahead: if opts.readahead_size > 0 {
+            Readahead::Fixed(opts.readahead_size)
+        } else {
+            Readahead::Auto(AutoReadahead {
+                initial: fam_opts.initial_auto_readahead_size,
+                max: fam_opts.max_auto_readahead_size,
+                after_reads: fam_opts.num_file_reads_for_auto_readahead,
+            })
+        },
     }
 }
 

@@ -755,6 +755,10 @@ impl RandomAccessFile for FaultRandom {
         self.inner.advise_random();
     }
 
+    fn prefetch(&self, offset: u64, len: usize) -> bool {
+        self.inner.prefetch(offset, len)
+    }
+
     fn mapped(&self) -> Option<&[u8]> {
         self.inner.mapped()
     }

@@ -61,6 +61,16 @@ pub trait RandomAccessFile: Send + Sync {
     /// read ahead (`POSIX_FADV_RANDOM`; `Options::advise_random_on_open`).
     /// A hint only: the default does nothing.
     fn advise_random(&self) {}
+    /// Asks the OS to read `len` bytes at `offset` into its page cache in
+    /// the background (`POSIX_FADV_WILLNEED`, RocksDB's
+    /// `FSRandomAccessFile::Prefetch`), so that the reads that follow find
+    /// them there. Returns whether the hint was taken: false (the default)
+    /// where there is no page cache to fill (direct I/O, files in memory),
+    /// and a reader that wants the bytes early reads them into a buffer of
+    /// its own instead. A hint only: it never fails a read.
+    fn prefetch(&self, _offset: u64, _len: usize) -> bool {
+        false
+    }
     /// The whole file mapped into memory, for reads served in place
     /// (`Options::allow_mmap_reads`); `None` (the default) for a file read
     /// only through [`RandomAccessFile::read_at`].

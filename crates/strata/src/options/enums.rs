@@ -128,3 +128,45 @@ impl FromStr for PrepopulateBlobCache {
         }
     }
 }
+
+/// The CPU priority of a pool of background threads (RocksDB's
+/// `CpuPriority`, set there with `Env::LowerThreadPoolCPUPriority`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CpuPriority {
+    /// Run only when the CPU would otherwise idle (`kIdle`: Linux's
+    /// `SCHED_IDLE`).
+    Idle,
+    /// The lowest nice level (`kLow`: nice 19).
+    Low,
+    /// The process's own priority (`kNormal`): nothing is changed.
+    Normal,
+    /// The highest nice level (`kHigh`: nice -20; needs `CAP_SYS_NICE`).
+    High,
+}
+
+impl CpuPriority {
+    /// RocksDB's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            CpuPriority::Idle => "kIdle",
+            CpuPriority::Low => "kLow",
+            CpuPriority::Normal => "kNormal",
+            CpuPriority::High => "kHigh",
+        }
+    }
+}
+
+impl FromStr for CpuPriority {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "kIdle" | "idle" => Ok(CpuPriority::Idle),
+            "kLow" | "low" => Ok(CpuPriority::Low),
+            "kNormal" | "normal" => Ok(CpuPriority::Normal),
+            "kHigh" | "high" => Ok(CpuPriority::High),
+            other => Err(Error::InvalidArgument(format!(
+                "cpu priority: unknown value '{other}' (kIdle, kLow, kNormal or kHigh)"
+            ))),
+        }
+    }
+}

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use super::declare::declare_options;
-use super::{CompactionPri, CompactionStyle, PrepopulateBlobCache, DEFAULT_TTL};
+use super::{CompactionPri, CompactionStyle, CpuPriority, PrepopulateBlobCache, DEFAULT_TTL};
 use crate::compaction::fifo::FifoOptions;
 use crate::compaction::universal::UniversalOptions;
 use crate::fs::{default_fs, FileSystem};
@@ -88,6 +88,22 @@ declare_options! {
         /// every sealed memtable into one table), so only -1, 0 and 1 are
         /// accepted; a larger value is refused at open.
         max_background_flushes: i32 = -1, DbWide;
+        /// CPU priority of the compaction threads (RocksDB's
+        /// `Env::LowerThreadPoolCPUPriority` on its compaction pool, whose
+        /// default is `kNormal`). `kLow` runs them at nice 19, `kIdle` under
+        /// `SCHED_IDLE`, `kHigh` at nice -20 (which needs `CAP_SYS_NICE`;
+        /// a refusal is logged and the thread runs as it is); `kNormal`
+        /// leaves the process's priority. The flush thread keeps the
+        /// process's priority, as RocksDB's flush pool does.
+        /// Default: `kLow`, unlike RocksDB. On a machine whose cores the
+        /// foreground threads keep busy, a compaction thread at the same
+        /// priority takes whole time slices (milliseconds) from them, and
+        /// those waits are the tail latency of writes and reads. At `kLow`
+        /// the scheduler runs a foreground thread as soon as it is ready and
+        /// compactions take the CPU left over; a compaction that falls
+        /// behind still slows writes through the write controller (the
+        /// measurement is in docs/design/engine.md, "Background threads").
+        compaction_cpu_priority: CpuPriority = CpuPriority::Low, DbWide;
         /// Number of LSM levels. Default: 7.
         num_levels: usize = 7, PerFamily;
         /// Number of L0 files that triggers an L0->L1 compaction. Default: 4.
@@ -194,6 +210,25 @@ declare_options! {
         block_size: usize = 4096, PerFamily;
         /// Keys between restart points in a block. Default: 16.
         block_restart_interval: usize = 16, PerFamily;
+        /// Largest read-ahead (bytes) of an iterator's automatic read-ahead
+        /// (RocksDB's `max_auto_readahead_size`): an iterator that reads a
+        /// table file in order asks the OS to read ahead of it (with
+        /// `use_direct_reads`, reads ahead into a buffer of its own), first
+        /// `initial_auto_readahead_size` bytes, then twice as many each
+        /// time, up to this. Default: 256 KiB, as RocksDB. 0 turns
+        /// automatic read-ahead off. Only iterators that read with `pread`
+        /// and no `ReadOptions::readahead_size` use it: mapped table files
+        /// (`allow_mmap_reads`, the default) are read in place.
+        max_auto_readahead_size: usize = 256 << 10, PerFamily;
+        /// Bytes of an iterator's first automatic read-ahead (RocksDB's
+        /// `initial_auto_readahead_size`; see `max_auto_readahead_size`).
+        /// Default: 8 KiB, as RocksDB. 0 turns automatic read-ahead off.
+        initial_auto_readahead_size: usize = 8 << 10, PerFamily;
+        /// Reads of a table file in order (each data block starting where
+        /// the last ended) before an iterator's automatic read-ahead starts
+        /// (RocksDB's `num_file_reads_for_auto_readahead`), so that Gets and
+        /// short scans never read ahead. Default: 2, as RocksDB.
+        num_file_reads_for_auto_readahead: u64 = 2, PerFamily;
         /// Compress each table's index block with `compression`, as data blocks
         /// are (RocksDB's `enable_index_compression`). Default: true. Saves
         /// about a third of the index (0.3% of a table of 1 KB values under

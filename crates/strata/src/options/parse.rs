@@ -63,9 +63,12 @@ impl Options {
                         self.bloom_bits_per_key = parse_num("filter_policy", bits)?;
                     }
                 }
-                "block_size" | "block_restart_interval" | "enable_index_compression" => {
-                    self.set(&k, &val)?
-                }
+                "block_size"
+                | "block_restart_interval"
+                | "enable_index_compression"
+                | "max_auto_readahead_size"
+                | "initial_auto_readahead_size"
+                | "num_file_reads_for_auto_readahead" => self.set(&k, &val)?,
                 "block_cache" => self.block_cache_size = parse_num("block_cache", &val)?,
                 other => {
                     return Err(Error::InvalidArgument(format!(

@@ -32,6 +32,14 @@ with_setters! {
         pub iterate_lower_bound: Option<Vec<u8>>,
         /// Iterator upper bound, exclusive. Default: none.
         pub iterate_upper_bound: Option<Vec<u8>>,
+        /// Bytes an iterator reads ahead of each table file it reads with
+        /// `pread`, in one read into a buffer of its own, refilled when a
+        /// block lies outside it (RocksDB's `ReadOptions::readahead_size`).
+        /// Default: 0, automatic read-ahead: after a few reads of a table
+        /// in order, the iterator asks the OS to read ahead in windows that
+        /// grow to `max_auto_readahead_size`. Mapped table files
+        /// (`allow_mmap_reads`) are read in place, without either.
+        pub readahead_size: usize,
     }
 }
 
@@ -43,6 +51,7 @@ impl Default for ReadOptions {
             verify_checksums: true,
             iterate_lower_bound: None,
             iterate_upper_bound: None,
+            readahead_size: 0,
         }
     }
 }

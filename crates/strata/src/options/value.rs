@@ -4,7 +4,7 @@
 use std::str::FromStr;
 use std::sync::Arc;
 
-use super::enums::{CompactionPri, CompactionStyle, PrepopulateBlobCache};
+use super::enums::{CompactionPri, CompactionStyle, CpuPriority, PrepopulateBlobCache};
 use crate::compaction::universal::StopStyle;
 use crate::error::{Error, Result};
 use crate::merge::MergeOperator;
@@ -126,6 +126,7 @@ named_value! {
         WalRecoveryMode::PointInTimeRecovery,
         WalRecoveryMode::AbsoluteConsistency;
     StopStyle: StopStyle::TotalSize, StopStyle::SimilarSize;
+    CpuPriority: CpuPriority::Low, CpuPriority::Normal;
 }
 
 /// A list of integers, colon-separated (`1:1:2:2`); empty pieces are

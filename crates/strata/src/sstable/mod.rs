@@ -3,6 +3,7 @@
 //!
 //! The byte layout is specified in `docs/formats/sstable.md`.
 
+pub mod auto_readahead;
 pub mod block;
 pub mod block_builder;
 pub mod block_bytes;
@@ -28,6 +29,6 @@ pub(crate) mod testutil;
 pub use block_cache::BlockCache;
 pub use compression::CompressionType;
 pub use properties::TableProperties;
-pub use reader::{ReadOpts, Table, TableIterator};
+pub use reader::{ReadOpts, Readahead, Table, TableIterator};
 pub use table_cache::TableCache;
 pub use writer::{TableBuilder, TableInfo, TableOptions};

@@ -14,6 +14,7 @@ use crate::range_del::FragmentedTombstones;
 use crate::stats::{Histogram, Statistics, Ticker};
 use crate::types::{compare_internal_keys, user_key};
 
+use super::auto_readahead::{AutoReadahead, SequentialReads};
 use super::block::{bytewise_cmp, Block, BlockIter};
 use super::block_cache::BlockCache;
 use super::bloom::BloomFilter;
@@ -21,7 +22,7 @@ use super::compression::CompressionType;
 use super::format::{BlockHandle, BlockSource, Footer, FOOTER_SIZE, INDEX_WITHOUT_VALUE_LENGTH};
 use super::properties::TableProperties;
 use super::range_del_block::{decode_range_del_block, META_RANGE_DEL};
-use super::readahead::ReadaheadFile;
+use super::readahead::{PrefetchBuffer, ReadaheadFile};
 use super::writer::{META_FILTER, META_PROPERTIES};
 
 /// Per-read options (RocksDB's `ReadOptions` subset relevant to tables).
@@ -39,10 +40,35 @@ pub struct ReadOpts {
     /// reads from the file count in `rocksdb.last.level.read.*`, else in
     /// `rocksdb.non.last.level.read.*`.
     pub last_level: bool,
-    /// Read the table's data blocks through a window of this many bytes
-    /// (compaction read-ahead, see `sstable/readahead.rs`); 0 reads each
-    /// block on its own. Only iterators use it.
-    pub readahead: usize,
+    /// How an iterator reads ahead of the data blocks it reads from the
+    /// file. Only iterators over files read with `pread` use it: a mapped
+    /// file's blocks are read in place, and Gets read one block.
+    pub readahead: Readahead,
+}
+
+/// How a table iterator reads ahead of the blocks it reads from the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Readahead {
+    /// Each block on its own.
+    Off,
+    /// Through a window of this many bytes, refilled by a read outside it
+    /// (`sstable/readahead.rs`): compaction read-ahead
+    /// (`compaction_readahead_size`) and `ReadOptions::readahead_size`.
+    Fixed(usize),
+    /// Automatic read-ahead once the iterator reads the file in order
+    /// (`sstable/auto_readahead.rs`).
+    Auto(AutoReadahead),
+}
+
+impl Readahead {
+    /// A window of `size` bytes, or [`Readahead::Off`] for 0.
+    pub fn fixed(size: usize) -> Self {
+        if size == 0 {
+            Readahead::Off
+        } else {
+            Readahead::Fixed(size)
+        }
+    }
 }
 
 impl ReadOpts {
@@ -64,7 +90,7 @@ impl Default for ReadOpts {
             fill_cache: true,
             for_compaction: false,
             last_level: false,
-            readahead: 0,
+            readahead: Readahead::Off,
         }
     }
 }
@@ -434,15 +460,24 @@ impl Table {
 
     /// An iterator over every entry.
     pub fn iter(self: &Arc<Self>, opts: ReadOpts) -> TableIterator {
-        // A mapped file needs no window: its blocks are read in place.
-        let mapped = self.file.mapped().is_some();
-        let readahead = (opts.readahead > 0 && !mapped).then(|| {
-            Arc::new(ReadaheadFile::new(self.file.clone(), opts.readahead))
-                as Arc<dyn RandomAccessFile>
-        });
+        // A mapped file needs no read-ahead: its blocks are read in place.
+        let mode = match self.file.mapped() {
+            Some(_) => Readahead::Off,
+            None => opts.readahead,
+        };
+        let (readahead, auto) = match mode {
+            Readahead::Off => (None, None),
+            Readahead::Fixed(size) => (
+                Some(Arc::new(ReadaheadFile::new(self.file.clone(), size))
+                    as Arc<dyn RandomAccessFile>),
+                None,
+            ),
+            Readahead::Auto(cfg) => (None, Some((cfg, SequentialReads::default()))),
+        };
         TableIterator {
             table: self.clone(),
             readahead,
+            auto,
             opts,
             index_iter: self.index_iter(),
             data_iter: None,
@@ -524,8 +559,13 @@ impl Table {
 /// (it becomes invalid and `status()` reports the error).
 pub struct TableIterator {
     table: Arc<Table>,
-    /// The read-ahead window data blocks are read through, if any.
+    /// The read-ahead window data blocks are read through, if any: a
+    /// [`ReadaheadFile`] for [`Readahead::Fixed`], or the
+    /// [`PrefetchBuffer`] automatic read-ahead sets up on a file the OS
+    /// cannot read ahead (direct I/O).
     readahead: Option<Arc<dyn RandomAccessFile>>,
+    /// Automatic read-ahead's options and its view of the reads so far.
+    auto: Option<(AutoReadahead, SequentialReads)>,
     opts: ReadOpts,
     index_iter: BlockIter,
     data_iter: Option<BlockIter>,
@@ -563,6 +603,12 @@ impl TableIterator {
                 return true;
             }
         }
+        if let Some((cfg, reads)) = &mut self.auto {
+            let len = h.size + super::format::BLOCK_TRAILER_SIZE as u64;
+            if let Some((offset, n)) = reads.on_block(*cfg, h.offset, len) {
+                self.read_ahead(offset, n);
+            }
+        }
         let file = self.readahead.as_ref().unwrap_or(&self.table.file);
         match self.table.read_data_block_from(file, h, &self.opts) {
             Ok(b) => {
@@ -576,6 +622,26 @@ impl TableIterator {
                 self.set_error(e);
                 false
             }
+        }
+    }
+
+    /// Asks for `len` bytes at `offset` ahead of the reads to come (clamped
+    /// to the table's data): from the OS's page cache if the file takes the
+    /// hint, else into a buffer of the iterator's own, which later block
+    /// reads go through.
+    fn read_ahead(&mut self, offset: u64, len: u64) {
+        let len = len.min(self.table.data_end.saturating_sub(offset)) as usize;
+        if len == 0 {
+            return;
+        }
+        if let Some(s) = &self.table.stats {
+            s.record_tick(Ticker::PrefetchBytes, len as u64);
+        }
+        let file = self.readahead.as_ref().unwrap_or(&self.table.file);
+        if !file.prefetch(offset, len) {
+            let buffer = PrefetchBuffer::new(self.table.file.clone(), self.table.stats.clone());
+            buffer.prefetch(offset, len);
+            self.readahead = Some(Arc::new(buffer));
         }
     }
 

@@ -189,7 +189,7 @@ fn block_cache_counts_hits_and_misses() {
         fill_cache: false,
         for_compaction: false,
         last_level: false,
-        readahead: 0,
+        readahead: Readahead::Off,
     });
     assert_eq!(collect_forward(&mut it).len(), entries.len());
     assert_eq!(stats.ticker(Ticker::BlockCacheMiss), blocks);
@@ -265,7 +265,7 @@ fn readahead_iteration_reads_the_same_entries_in_fewer_reads() {
     assert_eq!(per_block, blocks);
     // A window that is not a multiple of the block size.
     let opts = ReadOpts {
-        readahead: 20_000,
+        readahead: Readahead::Fixed(20_000),
         ..ReadOpts::default()
     };
     let before = file.reads.load(AtomicOrdering::Relaxed);
@@ -441,7 +441,7 @@ fn block_reads_count_checksums_and_decompressions() {
             fill_cache: true,
             for_compaction: false,
             last_level: false,
-            readahead: 0,
+            readahead: Readahead::Off,
         };
         collect_forward(&mut t.iter(unchecked));
         assert_eq!(
@@ -672,7 +672,7 @@ fn checksum_error_names_file_and_block_offset() {
         fill_cache: false,
         for_compaction: false,
         last_level: false,
-        readahead: 0,
+        readahead: Readahead::Off,
     });
     let _ = collect_forward(&mut it);
     assert!(info.file_size > 0);

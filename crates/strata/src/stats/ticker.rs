@@ -460,6 +460,12 @@ stat_names! {
         /// equals that histogram's SUM (RocksDB adds while a job runs; the
         /// totals match once jobs finish). Trivial moves add nothing.
         CompactionCpuTotalTime = "rocksdb.compaction.total.time.cpu_micros" [Micros],
+        /// Bytes iterators asked to have read ahead of the table blocks they scan (automatic read-ahead: the OS's page cache filled by a hint, or a buffer of the iterator's own under direct I/O), clamped to each table's data.
+        PrefetchBytes = "rocksdb.prefetch.bytes" [Bytes],
+        /// Bytes of blocks an iterator read from its read-ahead buffer (direct I/O) instead of the file; hints to the page cache cannot be counted here.
+        PrefetchBytesUseful = "rocksdb.prefetch.bytes.useful" [Bytes],
+        /// Block reads an iterator served from its read-ahead buffer (direct I/O) instead of the file.
+        PrefetchHits = "rocksdb.prefetch.hits" [Count],
     }
 }
 
