@@ -315,6 +315,8 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
         "max_auto_readahead_size",
         "initial_auto_readahead_size",
         "num_file_reads_for_auto_readahead",
+        "read_sampling_multiplier",
+        "read_compaction_rate",
     ] {
         if v.was_given(name) {
             set(name, name, v.raw(name).into());

@@ -125,6 +125,22 @@ impl Options {
                 self.compaction_style.name()
             )));
         }
+        if self.read_sampling_multiplier < -1 {
+            return bad(format!(
+                "read_sampling_multiplier={} must be -1 (off) or at least 0",
+                self.read_sampling_multiplier
+            ));
+        }
+        if self.read_sampling_multiplier >= 0 && !policy.read_triggered_compactions() {
+            return Err(Error::NotSupported(format!(
+                "read_sampling_multiplier={} with compaction_style={}: read-triggered compactions are implemented for leveled compaction only",
+                self.read_sampling_multiplier,
+                self.compaction_style.name()
+            )));
+        }
+        if self.read_compaction_rate == 0 {
+            return bad("read_compaction_rate must be at least 1".into());
+        }
         if self.enable_blob_files && !policy.blob_files() {
             return Err(Error::NotSupported(format!(
                 "compaction_style={} with enable_blob_files: FIFO deletes tables whole, and Strata does not track the blob files they leave unreferenced",

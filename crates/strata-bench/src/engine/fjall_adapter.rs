@@ -151,6 +151,8 @@ pub fn map_options(settings: &[OptionSetting]) -> anyhow::Result<FjallConfig> {
             | "enable_blob_files"
             | "allow_mmap_reads"
                 if s.value == "false" => {}
+            // fjall has no read-triggered compaction.
+            "read_sampling_multiplier" if s.value == "-1" => {}
             _ => {
                 return Err(unsupported(
                     "fjall",

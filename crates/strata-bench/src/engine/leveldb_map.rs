@@ -125,6 +125,12 @@ pub fn fixed_equivalent(option: &str, value: &str) -> bool {
         // LevelDB maps table files for reading (up to 1000 of them on a
         // 64-bit build, more than a run opens).
         "allow_mmap_reads" => "true".into(),
+        // LevelDB always compacts the tables reads pass through (seek
+        // compaction): a Get charges the first table it read for nothing,
+        // iterators sample a key per 1 MB on average (16 x 64 KiB), and a
+        // table allows one charge per 16 KiB.
+        "read_sampling_multiplier" => "16".into(),
+        "read_compaction_rate" => "16384".into(),
         _ => return false,
     };
     // `--max_bytes_for_level_multiplier=10.0` is 10 too.

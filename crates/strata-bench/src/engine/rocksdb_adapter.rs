@@ -287,6 +287,13 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
                     "Not supported: --compaction_cpu_priority={other} with --engine=rocksdb (the rocksdb crate sets kLow or leaves kNormal)"
                 ),
             },
+            // RocksDB has no read-triggered compaction: off is what it does.
+            "read_sampling_multiplier" if s.value == "-1" => {}
+            "read_sampling_multiplier" | "read_compaction_rate" => anyhow::bail!(
+                "Not supported: --{}={} with --engine=rocksdb (RocksDB has no read-triggered compaction)",
+                s.flag,
+                s.value
+            ),
             // A workload setting: RocksDB has DeleteRange.
             "delete_range" => {}
             other => anyhow::bail!("Not supported: option {other} is not mapped for RocksDB"),

@@ -745,6 +745,18 @@ pub static FLAGS: &[FlagSpec] = &[
         "Add the noise ratio to the sine rate, it is between 0.0 and 1.0",
     ),
     f(
+        "read_sampling_multiplier",
+        I64,
+        "-1",
+        "[strata] Read-triggered compaction (Pebble's option; LevelDB's seek compaction): -1 off (Strata's default; RocksDB has none); 0 or more on, an iterator sampling a key per this many 64 KiB read. LevelDB: only 16 (what it does); fjall and RocksDB: only -1",
+    ),
+    f(
+        "read_compaction_rate",
+        U64,
+        "16000",
+        "[strata] Bytes of a table per wasted read it allows before read-triggered compaction merges it down (Pebble's option). LevelDB: only 16384 (what it does); fjall and RocksDB: refused",
+    ),
+    f(
         "compaction_cpu_priority",
         Str,
         "",

@@ -103,6 +103,8 @@ pub const FAMILY_DRAWN: &[&str] = &[
     "max_auto_readahead_size",
     "initial_auto_readahead_size",
     "num_file_reads_for_auto_readahead",
+    "read_sampling_multiplier",
+    "read_compaction_rate",
 ];
 
 /// The drawn options a reopen keeps: RocksDB does not allow the change
@@ -281,6 +283,8 @@ fn draw_value(name: &str, rng: &mut Rng, ctx: Context) -> String {
         "max_auto_readahead_size" => one(rng, &[0, 8 * KIB, 256 * KIB]),
         "initial_auto_readahead_size" => one(rng, &[4 * KIB, 8 * KIB, 64 * KIB]),
         "num_file_reads_for_auto_readahead" => one(rng, &[0, 2, 2]),
+        "read_sampling_multiplier" => one(rng, &[-1, -1, 0, 16]),
+        "read_compaction_rate" => one(rng, &[1, 1000, 16_000]),
         "write_buffer_size" => one(rng, &[16 * KIB, 64 * KIB, 256 * KIB, MIB]),
         "arena_block_size" => one(rng, &[0, 0, 4096]),
         "max_write_buffer_number" => one(rng, &[2, 3, 4]),
@@ -379,10 +383,14 @@ fn draw_value(name: &str, rng: &mut Rng, ctx: Context) -> String {
 }
 
 /// Makes a drawn family's options a combination the engine accepts:
-/// FIFO keeps no blob files and no TTL but its default; the memtables to
-/// merge stay below the memtables kept.
+/// FIFO keeps no blob files and no TTL but its default; read-triggered
+/// compaction runs under leveled compaction only; the memtables to merge
+/// stay below the memtables kept.
 pub fn fix_up(fam: &mut OptionMap) {
     let get = |m: &OptionMap, k: &str| m.get(k).cloned().unwrap_or_default();
+    if get(fam, "compaction_style") != "kCompactionStyleLevel" {
+        fam.insert("read_sampling_multiplier", "-1".into());
+    }
     if get(fam, "compaction_style") == "kCompactionStyleFIFO" {
         fam.insert("enable_blob_files", "false".into());
     } else {

@@ -1,6 +1,7 @@
 //! Data-driven tests of the three compaction pickers, in the form of
 //! cockroachdb/datadriven (as Pebble's `testdata/compaction_*` files): the
-//! files `testdata/compaction/{leveled,universal,fifo}` hold cases, each a
+//! files `testdata/compaction/{leveled,universal,fifo}` (and
+//! `read_triggered`, under leveled compaction) hold cases, each a
 //! command line, its input lines, a line `----` and the expected output up
 //! to the next blank line. Lines starting with `#` between cases (or in an
 //! input) are comments. Each file runs under its own compaction style.
@@ -29,11 +30,16 @@
 //! - `runs` (universal): the sorted runs, as `define` prints them, those
 //!   holding a busy file marked `(busy)`.
 //! - `pick`: the automatic pick on the defined version.
+//! - `pick-scheduled`: what the background runs next: the automatic pick,
+//!   else one forced by blob garbage, else a read-triggered one (with
+//!   `read_nominee=<n>`, the table reads nominated).
+//! - `sample key=<k>`: the table a read-triggered sample of user key `k`
+//!   charges, as `L<level> <number>`, or `none`.
 //! - `pick-manual`: a manual compaction: `level=<n>` (leveled's
 //!   `pick_manual`, with `begin=<key>` and `end=<key>` when bounded) or,
 //!   under universal, every file into the last level.
 //!
-//! Arguments of `runs`, `pick` and `pick-manual`: `busy=<n>,<n>` (input files of
+//! Arguments of `runs`, `pick`, `pick-scheduled` and `pick-manual`: `busy=<n>,<n>` (input files of
 //! running compactions), `running=L<level>:<a>..<b>,...` (output ranges of
 //! running compactions), `flushing=<n>` and `flushing_bytes=<n>` (memtables
 //! being flushed), `now=<seconds>` (the clock, in seconds after the moment
@@ -50,7 +56,7 @@ use std::fmt::Write as _;
 use super::policy::CompactionPolicy;
 use super::task::{Busy, CompactionTask};
 use super::testutil::{meta, version_with};
-use super::{leveled, universal};
+use super::{leveled, read_triggered, universal};
 use crate::datadriven::{self, Case};
 use crate::options::{CompactionStyle, Options};
 use crate::version::edit::FileMetaData;
@@ -113,14 +119,28 @@ impl State {
                 let call = Call::parse(&args, &mut o, at);
                 self.describe(&call.busy)
             }
-            "pick" | "pick-manual" => {
+            "sample" => {
+                let key = args
+                    .iter()
+                    .find(|(k, _)| *k == "key")
+                    .map(|(_, v)| v.as_bytes())
+                    .unwrap_or_else(|| panic!("{at}: sample wants key=<k>"));
+                let v = version_with(self.opts.num_levels, &self.files);
+                match read_triggered::sampled_charge(&v, key) {
+                    Some((level, f)) => format!("L{level} {}", f.number),
+                    None => "none".to_string(),
+                }
+            }
+            "pick" | "pick-manual" | "pick-scheduled" => {
                 let mut o = self.opts.clone();
                 let call = Call::parse(&args, &mut o, at);
                 let v = version_with(o.num_levels, &self.files);
-                let task = if command == "pick" {
-                    self.pick(&v, &call, &o)
-                } else {
-                    self.pick_manual(&v, &call, &o, at)
+                let task = match command {
+                    "pick" => self.pick(&v, &call, &o),
+                    "pick-scheduled" => {
+                        CompactionPolicy::of(&o).pick_scheduled(&v, &call.busy, CLOCK + call.now)
+                    }
+                    _ => self.pick_manual(&v, &call, &o, at),
                 };
                 let Some(task) = task else {
                     return "none".to_string();
@@ -251,6 +271,7 @@ impl Call {
                 }
                 "flushing" => c.busy.flushing = num(v) as usize,
                 "flushing_bytes" => c.busy.flushing_bytes = num(v),
+                "read_nominee" => c.busy.read_nominee = Some(num(v)),
                 "now" => c.now = num(v),
                 "level" => c.level = Some(num(v) as usize),
                 "begin" => c.begin = Some(v.as_bytes().to_vec()),
@@ -317,4 +338,9 @@ fn universal() {
 #[test]
 fn fifo() {
     run_file("fifo", CompactionStyle::Fifo);
+}
+
+#[test]
+fn read_triggered() {
+    run_file("read_triggered", CompactionStyle::Level);
 }

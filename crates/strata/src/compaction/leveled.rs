@@ -257,6 +257,25 @@ fn pick_level(
         }
     }
     let (_, file, next) = best?;
+    let reason = CompactionReason::LevelMaxLevelSize;
+    Some(file_task(v, busy, o, level, file, next, score, reason))
+}
+
+/// The compaction of `file` of `level` (>= 1) with the files of the next
+/// level it overlaps (`next`): a trivial move (extended to its free
+/// neighbours) when nothing overlaps it and it may move, else a merge.
+#[allow(clippy::too_many_arguments)]
+fn file_task(
+    v: &Version,
+    busy: &Busy,
+    o: &Options,
+    level: usize,
+    file: Arc<FileMetaData>,
+    next: Vec<Arc<FileMetaData>>,
+    score: f64,
+    reason: CompactionReason,
+) -> CompactionTask {
+    let out = level + 1;
     let trivial = next.is_empty()
         && same_compression(o, level, out, level_layout(v, o).0)
         && movable(v, o, out, &file);
@@ -265,12 +284,50 @@ fn pick_level(
     } else {
         vec![file]
     };
-    let reason = CompactionReason::LevelMaxLevelSize;
-    Some(CompactionTask {
+    CompactionTask {
         score,
         trivial_move: trivial,
         ..CompactionTask::level_to_level(level, out, inputs, next, reason, target_file_size(o, out))
-    })
+    }
+}
+
+/// A compaction of one chosen table outside the levels' scores (what
+/// read-triggered compaction asks for): a table of L0 takes every L0 file
+/// into the base level, as an L0 compaction does; a table of a deeper
+/// level (above the last) goes into the next level with the files it
+/// overlaps there, or moves down unchanged when it can, as a size-driven
+/// pick of it would. `None` when its inputs are busy. Score 0, `reason`.
+pub(crate) fn pick_file(
+    v: &Version,
+    busy: &Busy,
+    o: &Options,
+    level: usize,
+    file: &Arc<FileMetaData>,
+    reason: CompactionReason,
+) -> Option<CompactionTask> {
+    if level == 0 {
+        return pick_l0(v, busy, o, 0.0).map(|t| CompactionTask { reason, ..t });
+    }
+    if level + 1 >= v.num_levels() || busy.files.contains(&file.number) {
+        return None;
+    }
+    let out = level + 1;
+    let lo = user_key(&file.smallest);
+    let hi = user_key(&file.largest);
+    let next = v.overlapping_files(out, Some(lo), Some(hi));
+    if busy.conflicts(&next, out, lo, hi) {
+        return None;
+    }
+    Some(file_task(
+        v,
+        busy,
+        o,
+        level,
+        file.clone(),
+        next,
+        0.0,
+        reason,
+    ))
 }
 
 /// Mean bytes per non-deletion entry over the version's tables: the

@@ -30,6 +30,7 @@ pub mod leveled;
 pub mod merge_helper;
 pub mod output;
 pub mod policy;
+pub mod read_triggered;
 pub mod subcompaction;
 pub mod task;
 #[cfg(test)]
@@ -45,7 +46,8 @@ use crate::options::Options;
 use crate::version::Version;
 
 /// The background's next compaction at the current time: the automatic
-/// pick, else one forced by blob garbage ([`CompactionPolicy::pick_scheduled`]).
+/// pick, else one forced by blob garbage, else a read-triggered one
+/// ([`CompactionPolicy::pick_scheduled`]).
 pub fn pick_scheduled(v: &Version, busy: &Busy, o: &Options) -> Option<CompactionTask> {
     CompactionPolicy::of(o).pick_scheduled(v, busy, crate::clock::unix_now())
 }

@@ -290,6 +290,7 @@ impl<'a> OutputWriter<'a> {
             num_deletions: info.num_deletions,
             oldest_blob_file: self.oldest_blob,
             newest_key_time: self.newest_key_time,
+            wasted_reads: Default::default(),
         });
         Ok(())
     }

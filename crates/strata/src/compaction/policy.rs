@@ -20,7 +20,7 @@
 use super::job::FileCutConfig;
 use super::level_compression::compression_for_level;
 use super::task::{Busy, CompactionReason, CompactionTask};
-use super::{fifo, leveled, universal};
+use super::{fifo, leveled, read_triggered, universal};
 use crate::options::{CompactionStyle, Options};
 use crate::sstable::CompressionType;
 use crate::version::Version;
@@ -59,13 +59,37 @@ impl<'a> CompactionPolicy<'a> {
 
     /// The compaction the background runs next on its own: the style's
     /// automatic pick, else one forced by blob garbage
-    /// ([`super::forced::pick_forced_blob_gc`]). What the compaction loop
-    /// runs, what `wait_for_compaction` waits for and what
+    /// ([`super::forced::pick_forced_blob_gc`]), else a read-triggered one
+    /// ([`pick_read_triggered`](Self::pick_read_triggered)). What the
+    /// compaction loop runs, what `wait_for_compaction` waits for and what
     /// `rocksdb.compaction-pending` reports (RocksDB's `NeedsCompaction`
     /// counts the files marked for forced blob GC too).
     pub fn pick_scheduled(&self, v: &Version, busy: &Busy, now: u64) -> Option<CompactionTask> {
         self.pick_automatic(v, busy, now)
             .or_else(|| super::forced::pick_forced_blob_gc(v, busy, self.o))
+            .or_else(|| self.pick_read_triggered(v, busy))
+    }
+
+    /// The compaction of the table reads nominated
+    /// ([`read_triggered::pick_read_triggered`]) under leveled compaction;
+    /// `None` under universal and FIFO compaction, which have no level
+    /// below a table to merge it into (`validate` refuses the option
+    /// there).
+    pub fn pick_read_triggered(&self, v: &Version, busy: &Busy) -> Option<CompactionTask> {
+        match self.o.compaction_style {
+            CompactionStyle::Level => read_triggered::pick_read_triggered(v, busy, self.o),
+            CompactionStyle::Universal | CompactionStyle::Fifo => None,
+        }
+    }
+
+    /// Whether this style runs read-triggered compactions, so that
+    /// `read_sampling_multiplier` may turn them on: under leveled
+    /// compaction only.
+    pub fn read_triggered_compactions(&self) -> bool {
+        match self.o.compaction_style {
+            CompactionStyle::Level => true,
+            CompactionStyle::Universal | CompactionStyle::Fifo => false,
+        }
     }
 
     /// How many picks a manual compaction (RocksDB's `CompactRange`) makes

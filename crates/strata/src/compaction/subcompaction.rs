@@ -311,6 +311,7 @@ mod tests {
             num_deletions: 0,
             oldest_blob_file: 0,
             newest_key_time: 0,
+            wasted_reads: Default::default(),
         })
     }
 

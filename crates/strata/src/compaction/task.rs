@@ -36,6 +36,10 @@ pub enum CompactionReason {
     /// FIFO with `ttl`: files whose newest entry is older than `ttl` are
     /// deleted (nothing is written).
     FifoTtl,
+    /// Reads nominated the input table (`read_sampling_multiplier`; see
+    /// [`read_triggered`](super::read_triggered)). RocksDB has no such
+    /// reason; the name is Strata's.
+    ReadTriggered,
 }
 
 impl CompactionReason {
@@ -52,6 +56,7 @@ impl CompactionReason {
             CompactionReason::FifoMaxSize => "FIFOMaxSize",
             CompactionReason::FifoReduceNumFiles => "FIFOReduceNumFiles",
             CompactionReason::FifoTtl => "FIFOTtl",
+            CompactionReason::ReadTriggered => "ReadTriggered",
         }
     }
 
@@ -203,6 +208,10 @@ pub struct Busy {
     /// Approximate memory bytes of those memtables (used to estimate their
     /// L0 file sizes when L0 is empty).
     pub flushing_bytes: u64,
+    /// The table reads nominated for a read-triggered compaction, if any
+    /// ([`read_triggered`](super::read_triggered)); copied from the
+    /// family before each pick.
+    pub read_nominee: Option<FileNumber>,
 }
 
 impl Busy {

@@ -67,6 +67,7 @@ impl Sim {
             num_deletions: 0,
             oldest_blob_file: 0,
             newest_key_time: 0,
+            wasted_reads: Default::default(),
         }
     }
 

@@ -13,7 +13,9 @@ use crate::blob::gc_policy::{gc_cutoff_file_number, obsolete_blob_files};
 use crate::blob::BlobOutputOptions;
 use crate::compaction::job::{run_compaction, BlobJobConfig, JobContext};
 use crate::compaction::subcompaction::{should_form_subcompactions, subcompaction_boundaries};
-use crate::compaction::{pick_scheduled, CompactionPolicy, CompactionTask};
+use crate::compaction::{
+    pick_scheduled, read_triggered, CompactionPolicy, CompactionReason, CompactionTask,
+};
 use crate::error::{Error, Result};
 use crate::event_log::{compression_label, lsm_state, table_file_creation, Event};
 use crate::options::CpuPriority;
@@ -107,11 +109,24 @@ impl DbInner {
 
     /// Records in each family's `busy` the sealed memtables whose flush is
     /// running or due, which the leveled picker counts as L0 files (see
-    /// `compaction::leveled::level_scores`). Called before every pick.
+    /// `compaction::leveled::level_scores`), and the table reads nominated
+    /// for a read-triggered compaction (dropping a nomination of a table
+    /// the current version no longer holds above its last level). Called
+    /// before every pick.
     pub(crate) fn sync_flushing(&self, st: &mut State) {
         let stopped = st.write_stopped;
         let no_error = st.bg_error.is_none();
-        for f in st.families.values_mut() {
+        for (&cf, f) in st.families.iter_mut() {
+            f.busy.read_nominee = match f.family.reads.nominee() {
+                Some(n) if read_triggered::nominee_level(&st.versions.current(cf), n).is_some() => {
+                    Some(n)
+                }
+                Some(n) => {
+                    f.family.reads.clear(n);
+                    None
+                }
+                None => None,
+            };
             let due = f.flushing || (no_error && f.flush_needed(stopped));
             let (n, bytes) = if due {
                 let bytes = f
@@ -157,6 +172,14 @@ impl DbInner {
             if let Some(t) = task {
                 if best.as_ref().is_none_or(|(_, b)| t.score > b.score) {
                     best = Some((cf, t));
+                }
+            }
+        }
+        if let Some((cf, t)) = &best {
+            if t.reason == CompactionReason::ReadTriggered {
+                let f = st.fam(*cf);
+                if let Some(n) = f.busy.read_nominee {
+                    f.family.reads.clear(n);
                 }
             }
         }

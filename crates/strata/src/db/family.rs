@@ -15,6 +15,7 @@ use std::time::Instant;
 use parking_lot::RwLock;
 
 use super::internal_stats::InternalStats;
+use super::read_charges::ReadCharges;
 use super::SuperVersion;
 use crate::compaction::Busy;
 use crate::error::{Error, Result};
@@ -37,6 +38,9 @@ pub(crate) struct Family {
     pub dropped: AtomicBool,
     /// The `DbInner::db_id` of the DB the family belongs to.
     pub db_id: u64,
+    /// Reads' charges for read-triggered compaction, shared with the
+    /// family's iterators.
+    pub reads: Arc<ReadCharges>,
 }
 
 /// The next `DbInner::db_id`.
@@ -50,6 +54,7 @@ pub(crate) fn new_db_id() -> u64 {
 impl Family {
     pub fn new(id: u32, name: String, opts: Options, sv: SuperVersion, db_id: u64) -> Self {
         let table_opts = table_options(&opts);
+        let reads = Arc::new(ReadCharges::new(&opts));
         Family {
             id,
             name,
@@ -58,6 +63,7 @@ impl Family {
             super_version: RwLock::new(Arc::new(sv)),
             dropped: AtomicBool::new(false),
             db_id,
+            reads,
         }
     }
 

@@ -15,6 +15,7 @@ mod open;
 mod properties;
 mod purge;
 mod read;
+pub(crate) mod read_charges;
 mod wal_set;
 mod write;
 

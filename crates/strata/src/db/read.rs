@@ -3,13 +3,15 @@
 
 use std::any::Any;
 use std::ops::{Bound, RangeBounds};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
 use super::{DbInner, Family};
 use crate::blob::BlobIndex;
+use crate::compaction::read_triggered;
 use crate::error::Result;
+use crate::iter::read_sampler::ReadSampler;
 use crate::iter::{DbIterator, InternalIterator, LevelIterator, MergingIterator};
 use crate::memtable::{MemGet, MemTableIterator};
 use crate::options::{Options, ReadOptions};
@@ -133,6 +135,11 @@ impl DbInner {
         let ro = table_read_opts(opts, &fam.opts);
         let v = &sv.version;
         let mut counted = false;
+        // Read-triggered compaction: the first table whose data block this
+        // Get read without an answer, until a second table's block is read
+        // (which charges it, once).
+        let mut first_read: Option<&Arc<crate::version::edit::FileMetaData>> = None;
+        let mut charged = !fam.reads.on();
         for level in 0..v.num_levels() {
             let files = v.files(level);
             let candidates: Vec<_> = if level == 0 {
@@ -166,7 +173,17 @@ impl DbInner {
                 if let Some(t) = table.range_tombstones().max_covering_seq(key, seq) {
                     tomb = tomb.max(t);
                 }
-                let Some((ikey, value)) = table.get_pinned(&lookup, &ro)? else {
+                let (found, read_block) = table.get_probe(&lookup, &ro)?;
+                if read_block && !charged {
+                    match first_read {
+                        None => first_read = Some(f),
+                        Some(first) => {
+                            fam.reads.charge(first);
+                            charged = true;
+                        }
+                    }
+                }
+                let Some((ikey, value)) = found else {
                     continue;
                 };
                 let Some(p) = parse_internal_key(&ikey) else {
@@ -338,6 +355,7 @@ impl DbInner {
             }
         }
         let tombstones = self.read_tombstones(&sv);
+        let sampler = read_sampler(fam, &sv.version);
         let mut pins: Vec<Box<dyn Any + Send + Sync>> = vec![Box::new(sv)];
         if let Some(s) = &opts.snapshot {
             pins.push(Box::new(s.clone()));
@@ -364,7 +382,8 @@ impl DbInner {
             opts.fill_cache,
             opts.verify_checksums,
         )
-        .with_merge_operator(fam.opts.merge_operator.clone());
+        .with_merge_operator(fam.opts.merge_operator.clone())
+        .with_read_sampler(sampler);
         match error {
             Some(e) => it.with_error(e),
             None => it,
@@ -403,6 +422,24 @@ impl DbInner {
             mems.iter().map(|m| &**m).chain(std::iter::once(&*files)),
         )))
     }
+}
+
+/// The read sampler of an iterator over `version` of `fam`, when
+/// read-triggered compaction is on (`read_sampling_multiplier >= 0`).
+fn read_sampler(fam: &Family, version: &Arc<crate::version::Version>) -> Option<ReadSampler> {
+    /// Seeds of the samplers' draws: a new one per iterator.
+    static NEXT_SEED: AtomicU64 = AtomicU64::new(0x2545_F491_4F6C_DD1D);
+    if !fam.reads.on() {
+        return None;
+    }
+    let period = read_triggered::sample_period(fam.opts.read_sampling_multiplier)?;
+    let seed = NEXT_SEED.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
+    Some(ReadSampler::new(
+        version.clone(),
+        fam.reads.clone(),
+        period,
+        seed,
+    ))
 }
 
 /// `opts` with its iterate bounds narrowed to `range`: the iterator sees

@@ -7,6 +7,7 @@ use std::any::Any;
 use std::sync::Arc;
 use std::time::Instant;
 
+use super::read_sampler::ReadSampler;
 use super::InternalIterator;
 use crate::blob::{BlobIndex, BlobSource};
 use crate::error::{Error, Result};
@@ -75,6 +76,8 @@ pub struct DbIterator {
     /// Merge operands of the key being assembled: newest first moving
     /// forward, oldest first moving backward.
     operands: Vec<Vec<u8>>,
+    /// Read sampling for read-triggered compaction, when it is on.
+    sampler: Option<ReadSampler>,
     // Keeps memtables, versions and the snapshot alive while iterating.
     _pins: Vec<Box<dyn Any + Send + Sync>>,
 }
@@ -107,8 +110,16 @@ impl DbIterator {
             merge: None,
             merged: false,
             operands: Vec::new(),
+            sampler: None,
             _pins: pins,
         }
+    }
+
+    /// Samples the entries the iterator steps over through `sampler`
+    /// (read-triggered compaction).
+    pub(crate) fn with_read_sampler(mut self, sampler: Option<ReadSampler>) -> Self {
+        self.sampler = sampler;
+        self
     }
 
     /// Records into `stats` (when given): `rocksdb.num.iterator.created`
@@ -539,6 +550,9 @@ impl DbIterator {
                 self.fail_on_malformed_key();
                 return;
             };
+            if let Some(s) = &mut self.sampler {
+                s.on_entry(p.user_key, self.iter.key().len() + self.iter.value().len());
+            }
             if let Some(u) = &self.upper {
                 if p.user_key >= u.as_slice() {
                     break;
@@ -594,6 +608,9 @@ impl DbIterator {
                 self.fail_on_malformed_key();
                 return;
             };
+            if let Some(s) = &mut self.sampler {
+                s.on_entry(p.user_key, self.iter.key().len() + self.iter.value().len());
+            }
             if let Some(l) = &self.lower {
                 if p.user_key < l.as_slice() {
                     break;

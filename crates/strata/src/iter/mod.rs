@@ -55,6 +55,7 @@ pub trait InternalIterator: Send {
 mod db_iter;
 mod level;
 mod merging;
+pub(crate) mod read_sampler;
 
 pub use db_iter::DbIterator;
 pub(crate) use level::LevelIterator;

@@ -156,6 +156,26 @@ declare_options! {
         /// takes first. Default: `kMinOverlappingRatio` (RocksDB's default);
         /// see [`CompactionPri`] for the trade-offs.
         compaction_pri: CompactionPri = CompactionPri::MinOverlappingRatio, PerFamily;
+        /// Read-triggered compaction (Pebble's `read_sampling_multiplier`;
+        /// LevelDB's seek compaction, which LevelDB always runs): -1 turns
+        /// it off; 0 or more turns it on under leveled compaction (refused
+        /// under universal and FIFO compaction). When on, a Get that reads
+        /// a data block of one table and then a block of another charges
+        /// the first; an iterator samples a key per this many 64 KiB of
+        /// entries it steps over on average (0: every entry), and a sampled
+        /// key two tables' key ranges hold charges the first. A table
+        /// charged `max(100, size / read_compaction_rate)` times is merged
+        /// into the next level when no other compaction is due, so reads
+        /// that keep passing through it consult one table fewer. Costs
+        /// compaction writes on trees that reads alone would leave alone.
+        /// Default: -1 (off, as RocksDB, which has no read-triggered
+        /// compaction); Pebble's default is 16.
+        read_sampling_multiplier: i32 = -1, PerFamily;
+        /// Bytes of a table per charge it allows before reads nominate it
+        /// for a read-triggered compaction (Pebble's `read_compaction_rate`;
+        /// see `read_sampling_multiplier`). Default: 16000, as Pebble
+        /// (LevelDB: 16384). At least 1.
+        read_compaction_rate: u64 = 16000, PerFamily;
         /// Run no automatic compactions: flushes still add L0 files (or sorted
         /// runs), but only `compact_range` merges them. Writers are then never
         /// slowed or stopped for L0 files or pending compaction bytes, only for

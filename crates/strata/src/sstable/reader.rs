@@ -95,6 +95,10 @@ impl Default for ReadOpts {
     }
 }
 
+/// An entry a point read found: its internal key, and its value left in
+/// the block it lies in.
+pub type PinnedEntry = (Vec<u8>, PinnableSlice);
+
 /// An open table file.
 pub struct Table {
     file: Arc<dyn RandomAccessFile>,
@@ -419,16 +423,23 @@ impl Table {
     }
 
     /// [`Table::get`], with the value left in the data block it lies in.
-    pub fn get_pinned(
+    pub fn get_pinned(&self, lookup_ikey: &[u8], opts: &ReadOpts) -> Result<Option<PinnedEntry>> {
+        Ok(self.get_probe(lookup_ikey, opts)?.0)
+    }
+
+    /// [`Table::get_pinned`], and whether it read a data block (false when
+    /// the filter or the index ruled the table out): what read-triggered
+    /// compaction charges a table for.
+    pub fn get_probe(
         &self,
         lookup_ikey: &[u8],
         opts: &ReadOpts,
-    ) -> Result<Option<(Vec<u8>, PinnableSlice)>> {
+    ) -> Result<(Option<PinnedEntry>, bool)> {
         let uk = user_key(lookup_ikey);
         if let Some(f) = &self.filter {
             if !f.may_contain(uk) {
                 self.tick(Ticker::BloomFilterUseful);
-                return Ok(None);
+                return Ok((None, false));
             }
             self.tick(Ticker::BloomFilterFullPositive);
         }
@@ -436,7 +447,7 @@ impl Table {
         idx.seek(self.index_target(lookup_ikey));
         if !idx.valid() {
             idx.status()?;
-            return Ok(None);
+            return Ok((None, false));
         }
         let handle = BlockHandle::decode(idx.value()).ok_or_else(|| self.corrupt_index())?;
         let block = self.read_data_block(handle, opts)?;
@@ -444,10 +455,10 @@ impl Table {
         it.seek(lookup_ikey);
         if !it.valid() {
             it.status()?;
-            return Ok(None);
+            return Ok((None, true));
         }
         if user_key(it.key()) != uk {
-            return Ok(None);
+            return Ok((None, true));
         }
         if self.filter.is_some() {
             self.tick(Ticker::BloomFilterFullTruePositive);
@@ -455,7 +466,7 @@ impl Table {
         let value = PinnableSlice::pinned(block.clone(), it.value_range()).ok_or_else(|| {
             Error::corruption(&*self.file_name, handle.offset, "value out of block")
         })?;
-        Ok(Some((it.key().to_vec(), value)))
+        Ok((Some((it.key().to_vec(), value)), true))
     }
 
     /// An iterator over every entry.

@@ -69,6 +69,11 @@ pub struct FileMetaData {
     /// this field, or a merge with such an input). FIFO's TTL deletes a
     /// table once this is older than `ttl`. Skippable tag 64 in the MANIFEST.
     pub newest_key_time: u64,
+    /// Reads of the table that found no answer in it while a later table
+    /// held one: what read-triggered compaction charges
+    /// (`compaction/read_triggered.rs`). In memory only, never in the
+    /// MANIFEST; not part of the table's identity.
+    pub wasted_reads: super::wasted_reads::WastedReads,
 }
 
 /// A blob file that becomes live.
@@ -344,6 +349,7 @@ fn decode_field(edit: &mut VersionEdit, t: u32, d: &mut Decoder<'_>) -> Option<(
                 num_deletions: d.varint64()?,
                 oldest_blob_file: d.varint64()?,
                 newest_key_time: 0,
+                wasted_reads: Default::default(),
             };
             edit.new_files.push((level, f));
         }
@@ -519,6 +525,7 @@ mod tests {
                 num_deletions: 3,
                 oldest_blob_file: 30,
                 newest_key_time: 1_700_000_000,
+                wasted_reads: Default::default(),
             },
         );
         e.blob_file_additions.push(BlobFileAddition {
@@ -711,6 +718,7 @@ mod tests {
             num_deletions: n[5],
             oldest_blob_file: n[6],
             newest_key_time: n[7],
+            wasted_reads: Default::default(),
         })
     }
 

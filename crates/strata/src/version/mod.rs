@@ -6,6 +6,7 @@ mod set;
 pub(crate) mod testutil;
 #[allow(clippy::module_inception)]
 mod version;
+pub mod wasted_reads;
 
 pub use set::{write_current_file, VersionSet, DEFAULT_FAMILY_NAME};
 pub use version::{Version, VersionBuilder};

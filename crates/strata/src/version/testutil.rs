@@ -23,5 +23,6 @@ pub(crate) fn file_meta(
         num_deletions: 0,
         oldest_blob_file: 0,
         newest_key_time: 0,
+        wasted_reads: Default::default(),
     }
 }
