@@ -64,6 +64,18 @@ fn get_evens(db: &Db, n: u32) {
     }
 }
 
+/// Steps an iterator over the first `n` keys from the start.
+fn scan(db: &Db, n: u32) {
+    let mut it = db.iter();
+    it.seek_to_first();
+    let mut seen = 0;
+    while it.valid() && seen < n {
+        seen += 1;
+        it.advance();
+    }
+    it.status().unwrap();
+}
+
 #[test]
 fn gets_that_pass_through_a_table_merge_it_down() {
     let tmp = tempdir();
@@ -96,15 +108,7 @@ fn an_iterator_sampling_keys_two_tables_hold_merges_it_down() {
     let tmp = tempdir();
     // A multiplier of 0 samples every entry.
     let db = two_runs(tmp.path(), opts(0));
-    let mut it = db.iter();
-    it.seek_to_first();
-    let mut n = 0;
-    while it.valid() && n < 150 {
-        n += 1;
-        it.advance();
-    }
-    it.status().unwrap();
-    drop(it);
+    scan(&db, 150);
     db.wait_for_compaction().unwrap();
     assert_eq!(l0_files(&db), 0);
     check_all(&db);
@@ -120,12 +124,7 @@ fn off_by_default_reads_leave_the_tree_alone() {
             .level0_file_num_compaction_trigger(10),
     );
     get_evens(&db, 1000);
-    let mut it = db.iter();
-    it.seek_to_first();
-    while it.valid() {
-        it.advance();
-    }
-    drop(it);
+    scan(&db, KEYS);
     db.wait_for_compaction().unwrap();
     assert_eq!(l0_files(&db), 1);
 }

@@ -113,7 +113,7 @@ impl DbInner {
     /// for a read-triggered compaction (dropping a nomination of a table
     /// the current version no longer holds above its last level). Called
     /// before every pick.
-    pub(crate) fn sync_flushing(&self, st: &mut State) {
+    pub(crate) fn sync_busy(&self, st: &mut State) {
         let stopped = st.write_stopped;
         let no_error = st.bg_error.is_none();
         for (&cf, f) in st.families.iter_mut() {
@@ -160,7 +160,7 @@ impl DbInner {
     /// The automatic compaction to run next: of every family's pick, the
     /// one with the highest score.
     fn pick_compaction(&self, st: &mut State) -> Option<(u32, CompactionTask)> {
-        self.sync_flushing(st);
+        self.sync_busy(st);
         let mut best: Option<(u32, CompactionTask)> = None;
         for (&cf, f) in &st.families {
             let o = f.opts();
@@ -674,7 +674,7 @@ impl DbInner {
             if let Some(e) = &st.bg_error {
                 return Err(Error::Background(e.clone()));
             }
-            self.sync_flushing(&mut st);
+            self.sync_busy(&mut st);
             let pending = st.flush_running
                 || st.compactions_running > 0
                 || !st.purging.is_empty()

@@ -429,9 +429,7 @@ impl DbInner {
 fn read_sampler(fam: &Family, version: &Arc<crate::version::Version>) -> Option<ReadSampler> {
     /// Seeds of the samplers' draws: a new one per iterator.
     static NEXT_SEED: AtomicU64 = AtomicU64::new(0x2545_F491_4F6C_DD1D);
-    if !fam.reads.on() {
-        return None;
-    }
+    // `None` when the multiplier is negative: read-triggered compaction off.
     let period = read_triggered::sample_period(fam.opts.read_sampling_multiplier)?;
     let seed = NEXT_SEED.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
     Some(ReadSampler::new(
