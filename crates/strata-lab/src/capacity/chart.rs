@@ -4,6 +4,11 @@
 //! over the seconds of the mix, for the last passing and the first failing
 //! rate of one engine and configuration, with the end of the warm-up and
 //! the objective's limit where it has one; written as SVG and PNG.
+//!
+//! The y axis fits the judged seconds (after the warm-up) and the limit:
+//! a warm-up sample above it (a P99 of a second while the first memtables
+//! fill) is drawn at the top edge, and the warm-up's legend entry names the
+//! largest value so clipped, so the window the objective judges stays legible.
 
 use std::path::Path;
 
@@ -108,6 +113,44 @@ fn points(s: Series, run: &Run) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// The y axis of one chart: its top, and the largest warm-up value above it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct YAxis {
+    /// The axis's top.
+    pub hi: f64,
+    /// The largest warm-up sample above `hi`, drawn at the top edge.
+    pub clipped: Option<f64>,
+}
+
+impl YAxis {
+    /// The axis for `points` (seconds, value): the largest judged value
+    /// (at or after `warmup`) or the limit, with half again as headroom for
+    /// the legend in the upper left. With no judged sample, every sample counts.
+    pub(crate) fn fit(points: &[(f64, f64)], warmup: f64, limit: Option<f64>) -> YAxis {
+        let judged = points.iter().filter(|p| p.0 >= warmup).map(|p| p.1);
+        let top = if points.iter().any(|p| p.0 >= warmup) {
+            judged.fold(0.0f64, f64::max)
+        } else {
+            points.iter().map(|p| p.1).fold(0.0f64, f64::max)
+        };
+        let hi = limit.into_iter().fold(top, f64::max).max(1e-9) * 1.5;
+        let clipped = points
+            .iter()
+            .map(|p| p.1)
+            .filter(|&v| v > hi)
+            .reduce(f64::max);
+        YAxis { hi, clipped }
+    }
+
+    /// The legend entry of the warm-up's end.
+    fn warmup_label(&self) -> String {
+        match self.clipped {
+            Some(v) => format!("end of the warm-up (its samples up to {v:.0} at the top)"),
+            None => "end of the warm-up".to_string(),
+        }
+    }
+}
+
 /// Whether any run has a sample of `s`.
 pub(crate) fn has_data(s: Series, runs: &[Run]) -> bool {
     runs.iter().any(|r| !points(s, r).is_empty())
@@ -128,14 +171,8 @@ where
     root.fill(&WHITE).map_err(e)?;
     let all: Vec<(f64, f64)> = runs.iter().flat_map(|r| points(s, r)).collect();
     let x_hi = all.iter().map(|p| p.0).fold(warmup + 1.0, f64::max);
-    let y_hi = all
-        .iter()
-        .map(|p| p.1)
-        .chain(limit)
-        .fold(0.0f64, f64::max)
-        .max(1e-9)
-        // Headroom above the data for the legend in the upper left.
-        * 1.5;
+    let axis = YAxis::fit(&all, warmup, limit);
+    let y_hi = axis.hi;
     let mut ch = ChartBuilder::on(root)
         .caption(title, ("sans-serif", 16))
         .margin(10)
@@ -150,7 +187,8 @@ where
         .map_err(e)?;
     for r in runs {
         let c = if r.pass { BLUE } else { RED };
-        ch.draw_series(LineSeries::new(points(s, r), c.stroke_width(2)))
+        let clamped = points(s, r).into_iter().map(|(x, y)| (x, y.min(y_hi)));
+        ch.draw_series(LineSeries::new(clamped, c.stroke_width(2)))
             .map_err(e)?
             .label(r.name.clone())
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], c.stroke_width(2)));
@@ -162,7 +200,7 @@ where
         GREY.stroke_width(1),
     ))
     .map_err(e)?
-    .label("end of the warm-up")
+    .label(axis.warmup_label())
     .legend(|(x, y)| {
         EmptyElement::at((x, y))
             + PathElement::new([(0, 0), (6, 0)], GREY.stroke_width(1))
@@ -269,6 +307,7 @@ mod tests {
             assert!(svg.contains(want), "{want}");
         }
         assert!(stem.with_extension("png").exists());
+        assert!(!svg.contains("at the top"), "nothing is clipped here");
         assert!(!has_data(
             Series::L0,
             &[Run {
@@ -277,5 +316,29 @@ mod tests {
                 mix: &Benchmark::default()
             }]
         ));
+    }
+
+    #[test]
+    fn a_warm_up_spike_is_clipped_to_the_judged_window_and_named() {
+        // A 800,000 us P99 in the first seconds, 2,000 us afterwards.
+        let pts = [
+            (1.0, 800_000.0),
+            (2.0, 400_000.0),
+            (21.0, 2_000.0),
+            (40.0, 3_000.0),
+        ];
+        let a = YAxis::fit(&pts, 20.0, Some(2_000.0));
+        assert_eq!(a.hi, 4_500.0);
+        assert_eq!(a.clipped, Some(800_000.0));
+        assert_eq!(
+            a.warmup_label(),
+            "end of the warm-up (its samples up to 800000 at the top)"
+        );
+        // A limit above the data sets the top; nothing is clipped.
+        let a = YAxis::fit(&pts[2..], 20.0, Some(10_000.0));
+        assert_eq!((a.hi, a.clipped), (15_000.0, None));
+        // Only warm-up samples: they set the axis themselves.
+        let a = YAxis::fit(&pts[..2], 20.0, None);
+        assert_eq!((a.hi, a.clipped), (1_200_000.0, None));
     }
 }
