@@ -322,6 +322,22 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
             set(name, name, v.raw(name).into());
         }
     }
+    // db_bench's defaults (no memtable filter) are RocksDB's; passed only
+    // when given, so an engine keeps its own default.
+    if v.was_given("memtable_bloom_size_ratio") {
+        set(
+            "memtable_bloom_size_ratio",
+            "memtable_prefix_bloom_size_ratio",
+            v.raw("memtable_bloom_size_ratio").into(),
+        );
+    }
+    if v.was_given("memtable_whole_key_filtering") {
+        set(
+            "memtable_whole_key_filtering",
+            "memtable_whole_key_filtering",
+            v.raw("memtable_whole_key_filtering").into(),
+        );
+    }
     // A Strata flag; empty (its default) keeps each engine's own priority.
     if !v.raw("compaction_cpu_priority").is_empty() {
         set(
@@ -505,6 +521,30 @@ mod tests {
             .err()
             .unwrap();
         assert!(format!("{e:#}").contains("compaction_pri"), "{e:#}");
+    }
+
+    #[test]
+    fn memtable_filter_flags_reach_strata_only_when_given() {
+        let o = opts(&[]);
+        assert_eq!(get(&o, "memtable_prefix_bloom_size_ratio"), None);
+        assert_eq!(get(&o, "memtable_whole_key_filtering"), None);
+        let so = crate::engine::strata_adapter::build_options(&opts(&[
+            "--memtable_bloom_size_ratio=0.02",
+            "--memtable_whole_key_filtering=true",
+        ]))
+        .unwrap();
+        assert_eq!(so.memtable_prefix_bloom_size_ratio, 0.02);
+        assert!(so.memtable_whole_key_filtering);
+        // A ratio alone would filter by prefix in RocksDB; Strata has no
+        // prefix extractor and says so.
+        let e = crate::engine::strata_adapter::build_options(&opts(&[
+            "--memtable_bloom_size_ratio=0.02",
+        ]))
+        .unwrap()
+        .validate()
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("memtable_whole_key_filtering"), "{e}");
     }
 
     #[test]

@@ -67,6 +67,16 @@ impl Options {
         crate::memtable::arena::block_size(self.arena_block_size, self.write_buffer_size)
     }
 
+    /// Bytes of each memtable's key filter: `write_buffer_size` x
+    /// `memtable_prefix_bloom_size_ratio` with `memtable_whole_key_filtering`,
+    /// else 0 (no filter).
+    pub fn memtable_filter_bytes(&self) -> usize {
+        if !self.memtable_whole_key_filtering || self.memtable_prefix_bloom_size_ratio <= 0.0 {
+            return 0;
+        }
+        (self.write_buffer_size as f64 * self.memtable_prefix_bloom_size_ratio) as usize
+    }
+
     /// The TTL in seconds these options give: `ttl`, with [`DEFAULT_TTL`]
     /// resolved as RocksDB resolves it (30 days under FIFO) or, with the
     /// styles whose TTL compactions Strata lacks, to 0.
@@ -105,6 +115,17 @@ impl Options {
                 self.arena_block_size,
                 crate::memtable::arena::MAX_BLOCK
             ));
+        }
+        let ratio = self.memtable_prefix_bloom_size_ratio;
+        if !(0.0..=0.25).contains(&ratio) {
+            return bad(format!(
+                "memtable_prefix_bloom_size_ratio={ratio} is outside [0, 0.25]"
+            ));
+        }
+        if ratio > 0.0 && !self.memtable_whole_key_filtering {
+            return Err(Error::NotSupported(format!(
+                "memtable_prefix_bloom_size_ratio={ratio} without memtable_whole_key_filtering: Strata has no prefix extractor, so its memtable filter is over whole keys only"
+            )));
         }
         if self.max_write_buffer_number < 2 {
             return bad("max_write_buffer_number must be at least 2".into());
@@ -264,6 +285,40 @@ mod tests {
         }
         let o: Options = "max_background_jobs=1024".parse().unwrap();
         o.validate().unwrap();
+    }
+
+    #[test]
+    fn a_memtable_filter_needs_whole_key_filtering_and_a_ratio_up_to_a_quarter() {
+        let check = |s: &str| {
+            s.parse::<Options>()
+                .unwrap()
+                .validate()
+                .map_err(|e| e.to_string())
+        };
+        let e = check("memtable_prefix_bloom_size_ratio=0.02").unwrap_err();
+        assert!(
+            e.contains(
+                "memtable_prefix_bloom_size_ratio=0.02 without memtable_whole_key_filtering"
+            ),
+            "{e}"
+        );
+        for bad in ["0.3", "-0.1"] {
+            let e = check(&format!(
+                "memtable_prefix_bloom_size_ratio={bad};memtable_whole_key_filtering=true"
+            ))
+            .unwrap_err();
+            assert!(e.contains("outside [0, 0.25]"), "{e}");
+        }
+        let o: Options = "write_buffer_size=1048576;memtable_prefix_bloom_size_ratio=0.25;memtable_whole_key_filtering=true"
+            .parse()
+            .unwrap();
+        o.validate().unwrap();
+        assert_eq!(o.memtable_filter_bytes(), 262_144);
+        // Whole-key filtering alone has no filter to fill, as in RocksDB.
+        let o: Options = "memtable_whole_key_filtering=true".parse().unwrap();
+        o.validate().unwrap();
+        assert_eq!(o.memtable_filter_bytes(), 0);
+        assert_eq!(Options::default().memtable_filter_bytes(), 0);
     }
 
     #[test]

@@ -201,6 +201,12 @@ impl Harness {
         }
         // Every third seed reads its tables through memory maps.
         opts.allow_mmap_reads = seed % 3 == 2;
+        // Another third filters its memtables' keys, some with a filter
+        // so small that most lookups pass it.
+        if seed % 3 == 1 {
+            opts.memtable_whole_key_filtering = true;
+            opts.memtable_prefix_bloom_size_ratio = [0.002, 0.02][(seed / 3 % 2) as usize];
+        }
         config.apply(seed, &mut opts);
         // The value and the operands joined by `,`, as the model does;
         // odd seeds keep operands unmerged.

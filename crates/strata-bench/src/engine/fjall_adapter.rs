@@ -153,6 +153,9 @@ pub fn map_options(settings: &[OptionSetting]) -> anyhow::Result<FjallConfig> {
                 if s.value == "false" => {}
             // fjall has no read-triggered compaction.
             "read_sampling_multiplier" if s.value == "-1" => {}
+            // fjall has no filter over its memtables.
+            "memtable_whole_key_filtering" if s.value == "false" => {}
+            "memtable_prefix_bloom_size_ratio" if s.value.parse::<f64>() == Ok(0.0) => {}
             _ => {
                 return Err(unsupported(
                     "fjall",

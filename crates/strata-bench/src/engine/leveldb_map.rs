@@ -131,6 +131,9 @@ pub fn fixed_equivalent(option: &str, value: &str) -> bool {
         // table allows one charge per 16 KiB.
         "read_sampling_multiplier" => "16".into(),
         "read_compaction_rate" => "16384".into(),
+        // LevelDB searches its memtable for every Get (no filter over it).
+        "memtable_prefix_bloom_size_ratio" => "0".into(),
+        "memtable_whole_key_filtering" => "false".into(),
         _ => return false,
     };
     // `--max_bytes_for_level_multiplier=10.0` is 10 too.

@@ -173,6 +173,11 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
             "block_size" => table.set_block_size(int(s)?),
             "block_restart_interval" => table.set_block_restart_interval(int(s)?),
             "paranoid_checks" => o.set_paranoid_checks(s.value == "true"),
+            "memtable_prefix_bloom_size_ratio" => o.set_memtable_prefix_bloom_ratio(int(s)?),
+            "memtable_whole_key_filtering" => {
+                o.set_memtable_whole_key_filtering(s.value == "true")
+            }
+
             // RocksDB's default is true; the C API has no setter, so only
             // the default can be honoured.
             "enable_index_compression" if s.value == "true" => {}

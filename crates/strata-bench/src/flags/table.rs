@@ -233,6 +233,18 @@ pub static FLAGS: &[FlagSpec] = &[
         "The size, in bytes, of one block in arena memory allocation.",
     ),
     f(
+        "memtable_bloom_size_ratio",
+        F64,
+        "0",
+        "Ratio of memtable size used for bloom filter. 0 means no bloom filter.",
+    ),
+    f(
+        "memtable_whole_key_filtering",
+        Bool,
+        "false",
+        "Try to use whole key bloom filter in memtables.",
+    ),
+    f(
         "max_write_buffer_number",
         I32,
         "2",

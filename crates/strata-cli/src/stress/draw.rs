@@ -105,6 +105,8 @@ pub const FAMILY_DRAWN: &[&str] = &[
     "num_file_reads_for_auto_readahead",
     "read_sampling_multiplier",
     "read_compaction_rate",
+    "memtable_prefix_bloom_size_ratio",
+    "memtable_whole_key_filtering",
 ];
 
 /// The drawn options a reopen keeps: RocksDB does not allow the change
@@ -285,6 +287,8 @@ fn draw_value(name: &str, rng: &mut Rng, ctx: Context) -> String {
         "num_file_reads_for_auto_readahead" => one(rng, &[0, 2, 2]),
         "read_sampling_multiplier" => one(rng, &[-1, -1, 0, 16]),
         "read_compaction_rate" => one(rng, &[1, 1000, 16_000]),
+        "memtable_prefix_bloom_size_ratio" => one(rng, &["0", "0.002", "0.02", "0.25"]),
+        "memtable_whole_key_filtering" => coin(rng),
         "write_buffer_size" => one(rng, &[16 * KIB, 64 * KIB, 256 * KIB, MIB]),
         "arena_block_size" => one(rng, &[0, 0, 4096]),
         "max_write_buffer_number" => one(rng, &[2, 3, 4]),
@@ -385,7 +389,8 @@ fn draw_value(name: &str, rng: &mut Rng, ctx: Context) -> String {
 /// Makes a drawn family's options a combination the engine accepts:
 /// FIFO keeps no blob files and no TTL but its default; read-triggered
 /// compaction runs under leveled compaction only; the memtables to merge
-/// stay below the memtables kept.
+/// stay below the memtables kept; a memtable filter filters whole keys
+/// (Strata has no prefix extractor).
 pub fn fix_up(fam: &mut OptionMap) {
     let get = |m: &OptionMap, k: &str| m.get(k).cloned().unwrap_or_default();
     if get(fam, "compaction_style") != "kCompactionStyleLevel" {
@@ -403,6 +408,9 @@ pub fn fix_up(fam: &mut OptionMap) {
         .unwrap_or(1);
     if merge >= max {
         fam.insert("min_write_buffer_number_to_merge", (max - 1).to_string());
+    }
+    if get(fam, "memtable_whole_key_filtering") != "true" {
+        fam.insert("memtable_prefix_bloom_size_ratio", "0".into());
     }
 }
 
@@ -671,6 +679,7 @@ mod tests {
             ("enable_blob_garbage_collection", "true"),
             ("use_direct_reads", "true"),
             ("use_direct_io_for_flush_and_compaction", "true"),
+            ("memtable_prefix_bloom_size_ratio", "0.02"),
             ("merge_operator", "uint64add"),
             ("merge_operator", "put"),
             ("merge_operator", "stringappend"),

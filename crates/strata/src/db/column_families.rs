@@ -56,10 +56,7 @@ impl DbInner {
             self.set_bg_error(&mut st, e);
             return Err(d);
         }
-        let mem = Arc::new(MemTable::new(
-            st.current_wal,
-            fo.effective_arena_block_size(),
-        ));
+        let mem = Arc::new(MemTable::for_options(st.current_wal, &fo));
         let sv = SuperVersion {
             file_range_tombstones: Default::default(),
             mem: mem.clone(),

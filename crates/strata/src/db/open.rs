@@ -211,7 +211,7 @@ pub(super) fn open(path: &Path, options: Options, families: Vec<(String, Options
         let Some((_, fo)) = requested.iter().find(|(n, _)| n == name) else {
             continue;
         };
-        let mem = Arc::new(MemTable::new(0, fo.effective_arena_block_size()));
+        let mem = Arc::new(MemTable::for_options(0, fo));
         let sv = SuperVersion {
             file_range_tombstones: Default::default(),
             mem: mem.clone(),
@@ -352,7 +352,7 @@ impl DbInner {
                     id,
                     (
                         st.versions.family_log_number(id),
-                        Arc::new(MemTable::new(0, o.effective_arena_block_size())),
+                        Arc::new(MemTable::for_options(0, o)),
                         VersionEdit {
                             column_family: id,
                             ..VersionEdit::default()
@@ -432,8 +432,7 @@ impl DbInner {
                 for (&cf, (_, mem, edit)) in fams.iter_mut() {
                     let o = st.fam(cf).opts();
                     if mem.is_full(o.write_buffer_size) {
-                        let arena = o.effective_arena_block_size();
-                        let full = std::mem::replace(mem, Arc::new(MemTable::new(0, arena)));
+                        let full = std::mem::replace(mem, Arc::new(MemTable::for_options(0, o)));
                         if let Some(f) = self.recovery_table(&mut st, cf, &full, edit)? {
                             outputs.push(f.number);
                             edit.new_files.push((0, f));
@@ -488,10 +487,7 @@ impl DbInner {
         self.last_sequence.store(max_seq, Ordering::Release);
         for cf in ids {
             let f = st.fam_mut(cf);
-            f.mem = Arc::new(MemTable::new(
-                number,
-                f.family.opts.effective_arena_block_size(),
-            ));
+            f.mem = Arc::new(MemTable::for_options(number, &f.family.opts));
             self.install_super_version(&mut st, cf);
         }
         self.log

@@ -617,10 +617,7 @@ impl DbInner {
         st.current_wal = number;
         for &cf in cfs {
             let f = st.fam_mut(cf);
-            let fresh = Arc::new(MemTable::new(
-                number,
-                f.family.opts.effective_arena_block_size(),
-            ));
+            let fresh = Arc::new(MemTable::for_options(number, &f.family.opts));
             let old = std::mem::replace(&mut f.mem, fresh);
             f.imm.push_back(old);
             self.install_super_version(st, cf);

@@ -13,7 +13,7 @@ const LINE_BYTES: usize = 64;
 /// Metadata after the bit array: probe count (1 byte) + line count (fixed32).
 const META_BYTES: usize = 5;
 /// Multiplier that re-mixes the probe hash between probes (2^32 / phi).
-const PROBE_MIX: u32 = 0x9e37_79b9;
+pub(crate) const PROBE_MIX: u32 = 0x9e37_79b9;
 
 /// The hash of a user key used by the filter.
 #[inline]
@@ -91,8 +91,9 @@ impl BloomBuilder {
     }
 }
 
+/// The cache line a key's probes fall in, of `num_lines`.
 #[inline]
-fn line_of(h: u64, num_lines: u32) -> usize {
+pub(crate) fn line_of(h: u64, num_lines: u32) -> usize {
     (((h & 0xffff_ffff) * u64::from(num_lines)) >> 32) as usize
 }
 
