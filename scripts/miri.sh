@@ -6,7 +6,7 @@
 #
 #   scripts/miri.sh [TEST_FILTER...]
 #
-# Filters default to `memtable::arena memtable::skiplist`, the modules whose
+# Filters default to `memtable::arena memtable::skiplist memtable::filter`, the modules whose
 # `unsafe` Miri can run. The other `unsafe` in the workspace is system
 # calls (fs/posix.rs: pread, pwrite, O_DIRECT, linkat; clock_gettime in the
 # compaction job; LevelDB's C API in the bench), which Miri cannot
@@ -23,7 +23,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tc="${MIRI_TOOLCHAIN:-nightly}"
 filters=("$@")
-[ ${#filters[@]} -eq 0 ] && filters=(memtable::arena memtable::skiplist)
+[ ${#filters[@]} -eq 0 ] && filters=(memtable::arena memtable::skiplist memtable::filter)
 
 if ! cargo "+$tc" --version >/dev/null 2>&1; then
     echo "miri: skipped: no '$tc' toolchain (rustup toolchain install $tc)"

@@ -323,7 +323,7 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
         }
     }
     // db_bench's defaults (no memtable filter) are RocksDB's; passed only
-    // when given, so an engine keeps its own default.
+    // when given, so an engine keeps its own default (Strata's filters).
     if v.was_given("memtable_bloom_size_ratio") {
         set(
             "memtable_bloom_size_ratio",
@@ -535,10 +535,11 @@ mod tests {
         .unwrap();
         assert_eq!(so.memtable_prefix_bloom_size_ratio, 0.02);
         assert!(so.memtable_whole_key_filtering);
-        // A ratio alone would filter by prefix in RocksDB; Strata has no
-        // prefix extractor and says so.
+        // A ratio without whole keys would filter by prefix in RocksDB;
+        // Strata has no prefix extractor and says so.
         let e = crate::engine::strata_adapter::build_options(&opts(&[
             "--memtable_bloom_size_ratio=0.02",
+            "--memtable_whole_key_filtering=false",
         ]))
         .unwrap()
         .validate()

@@ -69,12 +69,13 @@ impl Options {
 
     /// Bytes of each memtable's key filter: `write_buffer_size` x
     /// `memtable_prefix_bloom_size_ratio` with `memtable_whole_key_filtering`,
-    /// else 0 (no filter).
+    /// else 0 (no filter); at most 512 MiB (RocksDB's limit, 2^32 bits).
     pub fn memtable_filter_bytes(&self) -> usize {
         if !self.memtable_whole_key_filtering || self.memtable_prefix_bloom_size_ratio <= 0.0 {
             return 0;
         }
-        (self.write_buffer_size as f64 * self.memtable_prefix_bloom_size_ratio) as usize
+        ((self.write_buffer_size as f64 * self.memtable_prefix_bloom_size_ratio) as usize)
+            .min(crate::memtable::filter::MAX_BYTES)
     }
 
     /// The TTL in seconds these options give: `ttl`, with [`DEFAULT_TTL`]
@@ -124,7 +125,7 @@ impl Options {
         }
         if ratio > 0.0 && !self.memtable_whole_key_filtering {
             return Err(Error::NotSupported(format!(
-                "memtable_prefix_bloom_size_ratio={ratio} without memtable_whole_key_filtering: Strata has no prefix extractor, so its memtable filter is over whole keys only"
+                "memtable_prefix_bloom_size_ratio={ratio} without memtable_whole_key_filtering: Strata has no prefix extractor, so its memtable filter is over whole keys only (a ratio of 0 turns it off)"
             )));
         }
         if self.max_write_buffer_number < 2 {
@@ -295,30 +296,29 @@ mod tests {
                 .validate()
                 .map_err(|e| e.to_string())
         };
-        let e = check("memtable_prefix_bloom_size_ratio=0.02").unwrap_err();
+        let e = check("memtable_whole_key_filtering=false").unwrap_err();
         assert!(
             e.contains(
                 "memtable_prefix_bloom_size_ratio=0.02 without memtable_whole_key_filtering"
             ),
             "{e}"
         );
+        check("memtable_whole_key_filtering=false;memtable_prefix_bloom_size_ratio=0").unwrap();
         for bad in ["0.3", "-0.1"] {
-            let e = check(&format!(
-                "memtable_prefix_bloom_size_ratio={bad};memtable_whole_key_filtering=true"
-            ))
-            .unwrap_err();
+            let e = check(&format!("memtable_prefix_bloom_size_ratio={bad}")).unwrap_err();
             assert!(e.contains("outside [0, 0.25]"), "{e}");
         }
-        let o: Options = "write_buffer_size=1048576;memtable_prefix_bloom_size_ratio=0.25;memtable_whole_key_filtering=true"
+        let o: Options = "write_buffer_size=1048576;memtable_prefix_bloom_size_ratio=0.25"
             .parse()
             .unwrap();
         o.validate().unwrap();
         assert_eq!(o.memtable_filter_bytes(), 262_144);
-        // Whole-key filtering alone has no filter to fill, as in RocksDB.
-        let o: Options = "memtable_whole_key_filtering=true".parse().unwrap();
+        // Whole-key filtering with no bytes has no filter, as in RocksDB.
+        let o: Options = "memtable_prefix_bloom_size_ratio=0".parse().unwrap();
         o.validate().unwrap();
         assert_eq!(o.memtable_filter_bytes(), 0);
-        assert_eq!(Options::default().memtable_filter_bytes(), 0);
+        // The default: RocksDB's OptimizeForPointLookup values.
+        assert_eq!(Options::default().memtable_filter_bytes(), 1_342_177);
     }
 
     #[test]

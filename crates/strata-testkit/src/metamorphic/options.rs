@@ -221,15 +221,12 @@ fn draw_one(rng: &mut StdRng) -> OptionSet {
     if rng.gen_bool(0.1) {
         o.push("use_direct_io_for_flush_and_compaction=true".into());
     }
-    if rng.gen_bool(0.3) {
-        o.push("memtable_whole_key_filtering=true".into());
-        maybe(
-            rng,
-            &mut o,
-            "memtable_prefix_bloom_size_ratio",
-            &["0.002", "0.02", "0.25"],
-        );
-    }
+    maybe(
+        rng,
+        &mut o,
+        "memtable_prefix_bloom_size_ratio",
+        &["0", "0.002", "0.25"],
+    );
     let disable_wal = rng.gen_bool(0.25);
     let sync = !disable_wal && rng.gen_bool(0.1);
     OptionSet {

@@ -22,6 +22,26 @@ const NUM_PROBES: u32 = 6;
 const WORDS_PER_LINE: usize = 8;
 /// Bytes in one cache line.
 const LINE_BYTES: usize = 64;
+/// The largest filter: 2^32 bits, RocksDB's limit (it counts the memtable
+/// bloom's bits in 32 bits).
+pub const MAX_BYTES: usize = 1 << 29;
+
+/// `n` (> 0) atomic words, all 0, from the allocator's zeroed memory, which
+/// it maps lazily: a large filter costs pages only as keys reach them.
+fn zeroed_words(n: usize) -> Box<[AtomicU64]> {
+    let layout = std::alloc::Layout::array::<AtomicU64>(n).expect("filter size fits a layout");
+    // SAFETY: the layout's size is not zero (n > 0); all-zero bytes are a
+    // valid `AtomicU64` (0), and the pointer, allocated by the global
+    // allocator with the layout of `[AtomicU64; n]`, is freed by the box
+    // with that same layout.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout).cast::<AtomicU64>();
+        if p.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
+    }
+}
 
 /// The filter. Not present (no `MemFilter` at all) when the options ask for
 /// none.
@@ -33,16 +53,16 @@ pub struct MemFilter {
 
 impl MemFilter {
     /// A filter of `bytes` bytes, rounded up to whole 64-byte lines (at
-    /// least one line); `None` for 0.
+    /// least one line, at most [`MAX_BYTES`]); `None` for 0.
     pub fn new(bytes: usize) -> Option<MemFilter> {
         if bytes == 0 {
             return None;
         }
-        let num_lines = bytes.div_ceil(LINE_BYTES).min(u32::MAX as usize) as u32;
-        let words = std::iter::repeat_with(|| AtomicU64::new(0))
-            .take(num_lines as usize * WORDS_PER_LINE)
-            .collect();
-        Some(MemFilter { words, num_lines })
+        let num_lines = bytes.div_ceil(LINE_BYTES).min(MAX_BYTES / LINE_BYTES) as u32;
+        Some(MemFilter {
+            words: zeroed_words(num_lines as usize * WORDS_PER_LINE),
+            num_lines,
+        })
     }
 
     /// The bits of `h` (a `bloom_hash`) as one mask per word of its line,
@@ -105,13 +125,25 @@ mod tests {
         assert_eq!(MemFilter::new(1 << 20).unwrap().size(), 1 << 20);
     }
 
+    /// The largest filter is RocksDB's: 2^32 bits, whatever the buffer.
+    #[test]
+    #[cfg_attr(miri, ignore = "allocates 512 MiB")]
+    fn a_filter_is_at_most_512_mib() {
+        let f = MemFilter::new(usize::MAX).unwrap();
+        assert_eq!(f.size(), MAX_BYTES);
+        f.add_hash(bloom_hash(b"k"));
+        assert!(f.may_contain_hash(bloom_hash(b"k")));
+    }
+
     #[test]
     fn every_added_key_may_be_present() {
+        // Fewer under Miri, which runs the hashing some 10,000 times slower.
+        let n = if cfg!(miri) { 100 } else { 5000 };
         let f = MemFilter::new(4096).unwrap();
-        for i in 0..5000 {
+        for i in 0..n {
             f.add_hash(bloom_hash(&key(i)));
         }
-        for i in 0..5000 {
+        for i in 0..n {
             assert!(f.may_contain_hash(bloom_hash(&key(i))), "key {i}");
         }
     }
@@ -120,6 +152,7 @@ mod tests {
     /// pass (the table filter's rate at the same density); an empty filter
     /// passes none.
     #[test]
+    #[cfg_attr(miri, ignore = "120,000 hashes")]
     fn false_positive_rate_is_near_one_percent_at_ten_bits_a_key() {
         let n = 20_000u64;
         let f = MemFilter::new((n * 10 / 8) as usize).unwrap();
@@ -136,12 +169,13 @@ mod tests {
 
     #[test]
     fn concurrent_writers_lose_no_bits() {
+        let n = if cfg!(miri) { 25 } else { 3000 };
         let f = Arc::new(MemFilter::new(8192).unwrap());
         let threads: Vec<_> = (0..4u64)
             .map(|t| {
                 let f = f.clone();
                 std::thread::spawn(move || {
-                    for i in 0..3000 {
+                    for i in 0..n {
                         f.add_hash(bloom_hash(&key(i * 4 + t)));
                     }
                 })
@@ -150,7 +184,7 @@ mod tests {
         for t in threads {
             t.join().unwrap();
         }
-        for i in 0..12_000 {
+        for i in 0..n * 4 {
             assert!(f.may_contain_hash(bloom_hash(&key(i))), "key {i}");
         }
     }
