@@ -81,6 +81,8 @@ fn ycsb_a_finds_each_engines_rate_and_what_binds_and_draws_the_boundary() {
     assert_contains(&md, "## Answer\n\n- strata / default: sustains ");
     assert_contains(&md, "| engine | config | sustainable ops/s |");
     assert_contains(&md, "| 0 | closed loop | closed-loop probe |");
+    // Each run starts from a settled host, and the report says how.
+    assert_contains(&md, "Settling the host: sync");
     for e in ["strata", "rocksdb"] {
         for s in ["ops", "p99", "stall", "l0", "pending", "disk", "rss"] {
             let stem = dir.join("charts").join(format!("{e}-default-{s}"));

@@ -15,6 +15,7 @@ use crate::capacity::trials::{self, Trial, JUDGEMENT_FILE, MIX_FILE};
 use crate::data::results::HostInfo;
 use crate::run::engines::{resolve_engines, EngineCmd};
 use crate::run::host::{git_commit, host_info};
+use crate::run::hygiene::Settle;
 use crate::run::layout::merge;
 use crate::run::options::RunOptions;
 use crate::run::process::shell_join;
@@ -119,6 +120,7 @@ struct Ctx {
     git: Option<String>,
     warmup: u64,
     seconds: u64,
+    settle: Settle,
 }
 
 /// Runs one logged trial and writes its judgement.
@@ -132,6 +134,12 @@ fn run_trial(c: &Ctx, t: &Trial, config: &Config) -> anyhow::Result<Judgement> {
         .iter()
         .find(|e| e.engine == t.engine)
         .ok_or_else(|| "engine unavailable".to_string());
+    // Each run starts from a settled host: the previous run (a closed-loop
+    // probe writes gigabytes) leaves dirty pages whose writeback would
+    // otherwise land in this run's judged window as pauses.
+    if let Some(w) = c.settle.run() {
+        eprintln!("note: {w}");
+    }
     let rows = run_job(&plan, &job, eng, &c.dir, &c.host, &c.git)?;
     let j = match rows.iter().find(|r| !r.ok) {
         Some(r) => failed_run(format!(
@@ -315,6 +323,9 @@ pub(crate) fn run(
     for n in &notes {
         eprintln!("note: {n}");
     }
+    let settle = Settle::available(ro.settle);
+    let mut notes = notes;
+    notes.push(format!("Settling the host: {}.", settle.describe()));
     let meta = CapacityMeta {
         capacity: cap.spec.name.clone(),
         scale: o.scale.clone(),
@@ -337,6 +348,7 @@ pub(crate) fn run(
         engines,
         warmup: w.warmup_seconds,
         seconds: w.warmup_seconds + w.window_seconds,
+        settle,
     };
     // The engines' searches advance in turn, one run each, so that a
     // drift of the machine over the hours a search takes falls on every
