@@ -7,14 +7,17 @@
 #
 #   scripts/memtable-filter-ab.sh large STRATA DIR [RATIO]   # 2 KB values, cases r and f
 #   scripts/memtable-filter-ab.sh small STRATA DIR [RATIO]   # 100-byte values
+#   scripts/memtable-filter-ab.sh leveldb STRATA DIR          # 2 KB, r and f: Strata's defaults
+#                                                           # against --engine=leveldb
 #
 # STRATA is a release `strata` binary; DIR holds the DB and each run's
 # output (the DB is removed at the end). RATIO defaults to 0.02. Prints
-# `case round side step micros/op` lines (step `fill`: fillrandom), and
+# `case round side step micros/op` lines (step `fill`: fillrandom; for
+# `leveldb` the side is the engine), and
 # for `large` the run's memtable hits and misses as comment lines.
 set -euo pipefail
 if [ $# -lt 3 ]; then
-  echo "usage: $0 large|small STRATA DIR [RATIO]" >&2
+  echo "usage: $0 large|small|leveldb STRATA DIR [RATIO]" >&2
   exit 2
 fi
 kind=$1
@@ -30,9 +33,32 @@ drop() {
   sync
   echo 3 > /proc/sys/vm/drop_caches
 }
+large_common="--num=1000000 --value_size=2000 --compression_ratio=1 --compression_type=none --cache_size=8388608 --reads=250000 --bloom_bits=-1 --seed=1 --statistics=1 --verify_checksum=0"
 case $kind in
+leveldb)
+  tenreads=$(printf ',readrandom%.0s' {1..10})
+  for round in 1 2 3; do
+    for e in strata leveldb; do
+      for c in r f; do
+        drop
+        if [ "$c" = r ]; then
+          benches="fillrandom,waitforcompaction$tenreads,waitforcompaction,readrandom,readrandom,readrandom"
+          extra="--read_sampling_multiplier=16"
+        else
+          benches="fillrandom,readrandom,readrandom,readrandom"
+          extra=""
+        fi
+        log=$dir/$c-$e.log
+        # shellcheck disable=SC2086
+        "$bin" bench --engine="$e" --db="$db" $large_common $extra --benchmarks="$benches" > "$log" 2>&1
+        grep -E '^fillrandom ' "$log" | awk -v c="$c" -v r="$round" -v s="$e" '{print c, r, s, "fill", $3}'
+        grep -E '^readrandom ' "$log" | tail -3 | awk -v c="$c" -v r="$round" -v s="$e" '{n++; print c, r, s, n, $3}'
+      done
+    done
+  done
+  ;;
 large)
-  common="--num=1000000 --value_size=2000 --compression_ratio=1 --compression_type=none --cache_size=8388608 --reads=250000 --bloom_bits=-1 --seed=1 --statistics=1 --verify_checksum=0"
+  common=$large_common
   # r: the reads compact the tree to one run (the fill's last memtable is
   # still searched first); f: Gets straight after the fill.
   tenreads=$(printf ',readrandom%.0s' {1..10})
@@ -75,7 +101,7 @@ small)
   done
   ;;
 *)
-  echo "$0: the first argument is large or small, not $kind" >&2
+  echo "$0: the first argument is large, small or leveldb, not $kind" >&2
   exit 2
   ;;
 esac
