@@ -33,21 +33,26 @@ drop() {
   sync
   echo 3 > /proc/sys/vm/drop_caches
 }
+# The steps of case r (the reads compact the tree to one run; the fill's
+# last memtable is still searched first) and f (Gets straight after the
+# fill), in $benches and $extra.
+case_steps() {
+  if [ "$1" = r ]; then
+    benches="fillrandom,waitforcompaction$(printf ',readrandom%.0s' {1..10}),waitforcompaction,readrandom,readrandom,readrandom"
+    extra="--read_sampling_multiplier=16"
+  else
+    benches="fillrandom,readrandom,readrandom,readrandom"
+    extra=""
+  fi
+}
 large_common="--num=1000000 --value_size=2000 --compression_ratio=1 --compression_type=none --cache_size=8388608 --reads=250000 --bloom_bits=-1 --seed=1 --statistics=1 --verify_checksum=0"
 case $kind in
 leveldb)
-  tenreads=$(printf ',readrandom%.0s' {1..10})
   for round in 1 2 3; do
     for e in strata leveldb; do
       for c in r f; do
         drop
-        if [ "$c" = r ]; then
-          benches="fillrandom,waitforcompaction$tenreads,waitforcompaction,readrandom,readrandom,readrandom"
-          extra="--read_sampling_multiplier=16"
-        else
-          benches="fillrandom,readrandom,readrandom,readrandom"
-          extra=""
-        fi
+        case_steps "$c"
         log=$dir/$c-$e.log
         # shellcheck disable=SC2086
         "$bin" bench --engine="$e" --db="$db" $large_common $extra --benchmarks="$benches" > "$log" 2>&1
@@ -59,28 +64,19 @@ leveldb)
   ;;
 large)
   common=$large_common
-  # r: the reads compact the tree to one run (the fill's last memtable is
-  # still searched first); f: Gets straight after the fill.
-  tenreads=$(printf ',readrandom%.0s' {1..10})
   for round in 1 2 3; do
     for side in off on; do
       flags=$off
       [ "$side" = on ] && flags=$on
       for c in r f; do
         drop
-        if [ "$c" = r ]; then
-          benches="fillrandom,waitforcompaction$tenreads,waitforcompaction,readrandom,readrandom,readrandom"
-          extra="--read_sampling_multiplier=16"
-        else
-          benches="fillrandom,readrandom,readrandom,readrandom"
-          extra=""
-        fi
+        case_steps "$c"
         log=$dir/$c-$side.log
         # shellcheck disable=SC2086
         "$bin" bench --db="$db" $common $extra $flags --benchmarks="$benches" > "$log" 2>&1
         grep -E '^fillrandom ' "$log" | awk -v c="$c" -v r="$round" -v s="$side" '{print c, r, s, "fill", $3}'
         grep -E '^readrandom ' "$log" | tail -3 | awk -v c="$c" -v r="$round" -v s="$side" '{n++; print c, r, s, n, $3}'
-        grep -E 'memtable\.(hit|miss)' "$log" | tail -2 | sed "s/^/# $c $round $side /"
+        { grep -E 'memtable\.(hit|miss)' "$log" || true; } | tail -2 | sed "s/^/# $c $round $side /"
       done
     done
   done
