@@ -92,11 +92,6 @@ pub(crate) struct SearchRuns {
     /// Kill a benchmark step after this many seconds (the run counts as failed).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: Option<u64>,
-    /// `lab capacity`: do not settle the host before each run (by default:
-    /// sync, and drop the page cache when running as root), so a run may
-    /// pay for the previous run's writeback. Stated in the report.
-    #[arg(long)]
-    pub no_settle: bool,
     /// The bench commands.
     #[command(flatten)]
     pub benches: BenchCommands,
@@ -126,6 +121,11 @@ pub(crate) struct CapacityArgs {
     /// Continue the search logged in the output directory.
     #[arg(long)]
     pub resume: bool,
+    /// Do not settle the host before each run (by default: sync, and drop
+    /// the page cache when running as root), so a run may pay for the
+    /// previous run's writeback. Stated in the report.
+    #[arg(long)]
+    pub no_settle: bool,
 }
 
 /// The arguments of `lab tune`.
@@ -571,7 +571,7 @@ fn capacity(a: CapacityArgs) -> anyhow::Result<i32> {
         timeout: a.runs.timeout,
     };
     let ro = RunOptions {
-        settle: !a.runs.no_settle,
+        settle: !a.no_settle,
         ..a.runs.benches.run_options(&a.out, a.resume)
     };
     let dir = crate::capacity::driver::capacity_dir(&a.out, &cap, &a.scale);
