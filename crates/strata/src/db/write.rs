@@ -32,6 +32,49 @@ pub(crate) struct WriterSlot {
     done: AtomicBool,
     result: Mutex<Option<Result<()>>>,
     cv: Condvar,
+    /// Set before `cv` is notified, so that a writer waiting without the
+    /// state lock (`await_signal`) sees its wake-up without sleeping.
+    signaled: AtomicBool,
+}
+
+/// How long a writer that is not at the front of the queue polls for its
+/// wake-up before it sleeps on its condition variable: RocksDB's
+/// `write_thread_max_yield_usec` default (its adaptive yield in
+/// `WriteThread::AwaitState`). A group is usually written in a few
+/// microseconds; sleeping and being woken costs two context switches and
+/// leaves the core idle meanwhile.
+const WRITER_MAX_YIELD: Duration = Duration::from_micros(100);
+
+/// Busy-polls before the first yield (RocksDB spins 200 times too).
+const WRITER_SPINS: u32 = 200;
+
+impl WriterSlot {
+    /// Wakes this writer: its group is written or it is now at the front.
+    fn wake(&self) {
+        self.signaled.store(true, Ordering::Release);
+        self.cv.notify_one();
+    }
+
+    /// Polls, without the state lock, until this writer is woken or
+    /// `max` has passed: spins first, then yields the core to any other
+    /// runnable thread. The caller then takes the lock and checks its
+    /// state as before, so a wake-up missed here only costs a sleep.
+    fn await_signal(&self, max: Duration) -> bool {
+        for _ in 0..WRITER_SPINS {
+            if self.signaled.load(Ordering::Acquire) {
+                return true;
+            }
+            std::hint::spin_loop();
+        }
+        let deadline = Instant::now() + max;
+        while Instant::now() < deadline {
+            if self.signaled.load(Ordering::Acquire) {
+                return true;
+            }
+            std::thread::yield_now();
+        }
+        self.signaled.load(Ordering::Acquire)
+    }
 }
 
 impl DbInner {
@@ -88,6 +131,7 @@ impl DbInner {
             done: AtomicBool::new(false),
             result: Mutex::new(None),
             cv: Condvar::new(),
+            signaled: AtomicBool::new(false),
         });
         let mut st = self.state.lock();
         st.writers.push_back(slot.clone());
@@ -99,7 +143,7 @@ impl DbInner {
         // only the front writer pops: it is still at the front.
         st.writers.pop_front();
         if let Some(front) = st.writers.front() {
-            front.cv.notify_one();
+            front.wake();
         }
         r
     }
@@ -130,6 +174,7 @@ impl DbInner {
             done: AtomicBool::new(false),
             result: Mutex::new(None),
             cv: Condvar::new(),
+            signaled: AtomicBool::new(false),
         });
         let mut st = self.state.lock();
         if let Some(b) = slot.batch.lock().as_ref() {
@@ -140,6 +185,10 @@ impl DbInner {
             }
         }
         st.writers.push_back(slot.clone());
+        if !st.writers.front().is_some_and(|f| Arc::ptr_eq(f, &slot)) {
+            // Behind a leader: wait for it without the lock first.
+            MutexGuard::unlocked(&mut st, || slot.await_signal(WRITER_MAX_YIELD));
+        }
         while !slot.done.load(Ordering::Acquire)
             && !st.writers.front().is_some_and(|f| Arc::ptr_eq(f, &slot))
         {
@@ -193,11 +242,11 @@ impl DbInner {
                     Err(e) => Err(e.duplicate()),
                 });
                 w.done.store(true, Ordering::Release);
-                w.cv.notify_one();
+                w.wake();
             }
         }
         if let Some(front) = st.writers.front() {
-            front.cv.notify_one();
+            front.wake();
         }
         result
     }
@@ -625,5 +674,50 @@ impl DbInner {
         hit(SyncPoint::MemtableSwitch);
         self.work_cv.notify_all();
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slot() -> Arc<WriterSlot> {
+        Arc::new(WriterSlot {
+            batch: Mutex::new(None),
+            force_switch: None,
+            sync: false,
+            disable_wal: false,
+            done: AtomicBool::new(false),
+            result: Mutex::new(None),
+            cv: Condvar::new(),
+            signaled: AtomicBool::new(false),
+        })
+    }
+
+    #[test]
+    fn a_writer_woken_while_polling_sees_it_without_sleeping() {
+        let s = slot();
+        let waker = {
+            let s = s.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(5));
+                s.wake();
+            })
+        };
+        // A bound far longer than the wake-up: it returns when woken.
+        let t = Instant::now();
+        assert!(s.await_signal(Duration::from_secs(30)));
+        assert!(t.elapsed() < Duration::from_secs(20));
+        waker.join().unwrap();
+    }
+
+    #[test]
+    fn a_writer_never_woken_stops_polling_after_the_bound() {
+        let s = slot();
+        let t = Instant::now();
+        assert!(!s.await_signal(Duration::from_millis(2)));
+        assert!(t.elapsed() >= Duration::from_millis(2));
+        s.wake();
+        assert!(s.await_signal(Duration::ZERO));
     }
 }
