@@ -55,6 +55,8 @@ pub const DB_DRAWN: &[&str] = &[
     "compaction_readahead_size",
     "blob_cache_size",
     "compaction_cpu_priority",
+    "enable_write_thread_adaptive_yield",
+    "write_thread_max_yield_usec",
 ];
 
 /// The per-family engine options the drawer draws (each family its own).
@@ -282,6 +284,8 @@ fn draw_value(name: &str, rng: &mut Rng, ctx: Context) -> String {
         "compaction_readahead_size" => one(rng, &[0, 64 * KIB, 2 * MIB]),
         "blob_cache_size" => one(rng, &[0, 0, MIB]),
         "compaction_cpu_priority" => one(rng, &["kNormal", "kLow", "kIdle"]),
+        "enable_write_thread_adaptive_yield" => coin(rng),
+        "write_thread_max_yield_usec" => one(rng, &[0, 100, 100, 10_000]),
         "max_auto_readahead_size" => one(rng, &[0, 8 * KIB, 256 * KIB]),
         "initial_auto_readahead_size" => one(rng, &[4 * KIB, 8 * KIB, 64 * KIB]),
         "num_file_reads_for_auto_readahead" => one(rng, &[0, 2, 2]),

@@ -37,15 +37,8 @@ pub(crate) struct WriterSlot {
     signaled: AtomicBool,
 }
 
-/// How long a writer that is not at the front of the queue polls for its
-/// wake-up before it sleeps on its condition variable: RocksDB's
-/// `write_thread_max_yield_usec` default (its adaptive yield in
-/// `WriteThread::AwaitState`). A group is usually written in a few
-/// microseconds; sleeping and being woken costs two context switches and
-/// leaves the core idle meanwhile.
-const WRITER_MAX_YIELD: Duration = Duration::from_micros(100);
-
-/// Busy-polls before the first yield (RocksDB spins 200 times too).
+/// Busy-polls a queued writer makes before it yields or sleeps (RocksDB's
+/// `WriteThread::AwaitState` spins 200 times too).
 const WRITER_SPINS: u32 = 200;
 
 impl WriterSlot {
@@ -57,8 +50,9 @@ impl WriterSlot {
 
     /// Polls, without the state lock, until this writer is woken or
     /// `max` has passed: spins first, then yields the core to any other
-    /// runnable thread. The caller then takes the lock and checks its
-    /// state as before, so a wake-up missed here only costs a sleep.
+    /// runnable thread (`max` too large for a deadline polls until woken).
+    /// The caller then takes the lock and checks its state as before, so a
+    /// wake-up missed here only costs a sleep.
     fn await_signal(&self, max: Duration) -> bool {
         for _ in 0..WRITER_SPINS {
             if self.signaled.load(Ordering::Acquire) {
@@ -66,8 +60,8 @@ impl WriterSlot {
             }
             std::hint::spin_loop();
         }
-        let deadline = Instant::now() + max;
-        while Instant::now() < deadline {
+        let deadline = Instant::now().checked_add(max);
+        while deadline.is_none_or(|d| Instant::now() < d) {
             if self.signaled.load(Ordering::Acquire) {
                 return true;
             }
@@ -187,7 +181,12 @@ impl DbInner {
         st.writers.push_back(slot.clone());
         if !st.writers.front().is_some_and(|f| Arc::ptr_eq(f, &slot)) {
             // Behind a leader: wait for it without the lock first.
-            MutexGuard::unlocked(&mut st, || slot.await_signal(WRITER_MAX_YIELD));
+            let max = if self.opts.enable_write_thread_adaptive_yield {
+                Duration::from_micros(self.opts.write_thread_max_yield_usec)
+            } else {
+                Duration::ZERO
+            };
+            MutexGuard::unlocked(&mut st, || slot.await_signal(max));
         }
         while !slot.done.load(Ordering::Acquire)
             && !st.writers.front().is_some_and(|f| Arc::ptr_eq(f, &slot))
