@@ -42,6 +42,24 @@ pub(crate) struct WriterSlot {
 const WRITER_SPINS: u32 = 200;
 
 impl WriterSlot {
+    fn new(
+        batch: Option<WriteBatch>,
+        force_switch: Option<u32>,
+        sync: bool,
+        disable_wal: bool,
+    ) -> Arc<WriterSlot> {
+        Arc::new(WriterSlot {
+            batch: Mutex::new(batch),
+            force_switch,
+            sync,
+            disable_wal,
+            done: AtomicBool::new(false),
+            result: Mutex::new(None),
+            cv: Condvar::new(),
+            signaled: AtomicBool::new(false),
+        })
+    }
+
     /// Wakes this writer: its group is written or it is now at the front.
     fn wake(&self) {
         self.signaled.store(true, Ordering::Release);
@@ -117,16 +135,7 @@ impl DbInner {
         &self,
         f: impl FnOnce(&mut MutexGuard<'_, State>) -> Result<T>,
     ) -> Result<T> {
-        let slot = Arc::new(WriterSlot {
-            batch: Mutex::new(None),
-            force_switch: None,
-            sync: false,
-            disable_wal: false,
-            done: AtomicBool::new(false),
-            result: Mutex::new(None),
-            cv: Condvar::new(),
-            signaled: AtomicBool::new(false),
-        });
+        let slot = WriterSlot::new(None, None, false, false);
         let mut st = self.state.lock();
         st.writers.push_back(slot.clone());
         while !st.writers.front().is_some_and(|f| Arc::ptr_eq(f, &slot)) {
@@ -160,16 +169,8 @@ impl DbInner {
             ));
         }
         let start = Instant::now();
-        let slot = Arc::new(WriterSlot {
-            force_switch: batch.is_none().then_some(switch_cf),
-            batch: Mutex::new(batch),
-            sync: opts.sync,
-            disable_wal: opts.disable_wal,
-            done: AtomicBool::new(false),
-            result: Mutex::new(None),
-            cv: Condvar::new(),
-            signaled: AtomicBool::new(false),
-        });
+        let force_switch = batch.is_none().then_some(switch_cf);
+        let slot = WriterSlot::new(batch, force_switch, opts.sync, opts.disable_wal);
         let mut st = self.state.lock();
         if let Some(b) = slot.batch.lock().as_ref() {
             if let Some(&cf) = b.families().iter().find(|cf| !st.families.contains_key(cf)) {
@@ -681,16 +682,7 @@ mod tests {
     use super::*;
 
     fn slot() -> Arc<WriterSlot> {
-        Arc::new(WriterSlot {
-            batch: Mutex::new(None),
-            force_switch: None,
-            sync: false,
-            disable_wal: false,
-            done: AtomicBool::new(false),
-            result: Mutex::new(None),
-            cv: Condvar::new(),
-            signaled: AtomicBool::new(false),
-        })
+        WriterSlot::new(None, None, false, false)
     }
 
     #[test]
