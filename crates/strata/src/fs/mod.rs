@@ -55,6 +55,14 @@ pub trait WritableFile: Send + Sync {
 pub trait RandomAccessFile: Send + Sync {
     /// Reads exactly `len` bytes at `offset`; a short read is an error.
     fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>>;
+    /// Reads exactly `len` bytes at `offset` into `buf`, replacing what it
+    /// held and reusing its capacity where the file can (a block read into
+    /// a recycled buffer). The default reads with
+    /// [`RandomAccessFile::read_at`] and replaces `buf`.
+    fn read_into(&self, offset: u64, len: usize, buf: &mut Vec<u8>) -> Result<()> {
+        *buf = self.read_at(offset, len)?;
+        Ok(())
+    }
     /// The file's size in bytes.
     fn size(&self) -> u64;
     /// Hints that reads will be at random offsets, so the OS should not

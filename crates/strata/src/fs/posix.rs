@@ -130,9 +130,16 @@ impl RandomAccessFile for PosixRandom {
     }
 
     fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
+        let mut buf = Vec::new();
+        self.read_into(offset, len, &mut buf)?;
+        Ok(buf)
+    }
+
+    fn read_into(&self, offset: u64, len: usize, buf: &mut Vec<u8>) -> Result<()> {
         // Read straight into the vector's spare capacity: no zero-filling
         // (a measurable cost when every Get reads a 4 KiB block).
-        let mut buf: Vec<u8> = Vec::with_capacity(len);
+        buf.clear();
+        buf.reserve_exact(len);
         let fd = self.file.as_raw_fd();
         let mut done = 0usize;
         while done < len {
@@ -165,7 +172,7 @@ impl RandomAccessFile for PosixRandom {
         }
         // SAFETY: all `len` bytes were written by `pread` above.
         unsafe { buf.set_len(len) };
-        Ok(buf)
+        Ok(())
     }
 
     fn size(&self) -> u64 {

@@ -3,7 +3,9 @@
 //! A block read with `pread` or decompressed owns a heap buffer; an
 //! uncompressed block of a mapped file (`allow_mmap_reads`) is a range of
 //! the map, kept alive by holding the file. Either way the bytes are one
-//! pointer and a length, so reading them costs no branch.
+//! pointer and a length, so reading them costs no branch. A heap buffer
+//! goes back to its thread's pool when the bytes are dropped
+//! (`block_buffers`).
 
 use std::sync::Arc;
 
@@ -47,10 +49,21 @@ impl BlockBytes {
     }
 
     /// The bytes as an owned vector (a copy only when mapped).
-    pub fn into_vec(self) -> Vec<u8> {
-        match self._owner {
-            Owner::Heap(v) => v,
-            Owner::Mapped(_) => self.to_vec(),
+    pub fn into_vec(mut self) -> Vec<u8> {
+        if let Owner::Heap(v) = &mut self._owner {
+            // The emptied vector left behind is not kept on drop.
+            return std::mem::take(v);
+        }
+        self.to_vec()
+    }
+}
+
+/// A heap block's buffer goes back to its thread's pool
+/// ([`super::block_buffers`]) for the next block read with `pread`.
+impl Drop for BlockBytes {
+    fn drop(&mut self) {
+        if let Owner::Heap(v) = &mut self._owner {
+            super::block_buffers::give(std::mem::take(v));
         }
     }
 }
@@ -124,6 +137,23 @@ mod tests {
         assert!(!moved[0].is_mapped());
         let v = moved.into_iter().next().unwrap().into_vec();
         assert_eq!(v, b"heap block");
+    }
+
+    #[test]
+    fn a_dropped_heap_block_gives_its_buffer_to_the_next_read() {
+        let mut v = super::super::block_buffers::take(4096);
+        v.extend_from_slice(&[7; 4096]);
+        let ptr = v.as_ptr();
+        drop(BlockBytes::from(v));
+        let reused = super::super::block_buffers::take(4096);
+        assert_eq!(reused.as_ptr(), ptr);
+        // A vector taken out of a block is the caller's: nothing goes back.
+        let mut w = super::super::block_buffers::take(4096);
+        w.extend_from_slice(&[1; 4096]);
+        let ptr = w.as_ptr();
+        let out = BlockBytes::from(w).into_vec();
+        assert_eq!(out.as_ptr(), ptr);
+        assert_eq!(out.len(), 4096);
     }
 
     #[test]

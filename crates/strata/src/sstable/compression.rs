@@ -178,7 +178,8 @@ pub fn decompress(ctype: CompressionType, stored: &[u8]) -> Result<Vec<u8>, Stri
             if n > MAX_DECOMPRESSED || n > stored.len().saturating_mul(64) + 64 {
                 return Err(format!("snappy: implausible decompressed size {n}"));
             }
-            let mut out = vec![0u8; n];
+            let mut out = super::block_buffers::take(n);
+            out.resize(n, 0);
             let got = snap::raw::Decoder::new()
                 .decompress(stored, &mut out)
                 .map_err(|e| format!("snappy: {e}"))?;
@@ -195,7 +196,8 @@ pub fn decompress(ctype: CompressionType, stored: &[u8]) -> Result<Vec<u8>, Stri
             if n > MAX_DECOMPRESSED || n > body.len().saturating_mul(255) + 16 {
                 return Err(format!("lz4: implausible decompressed size {n}"));
             }
-            let mut out = vec![0u8; n];
+            let mut out = super::block_buffers::take(n);
+            out.resize(n, 0);
             let got = lz4_flex::block::decompress_into(body, &mut out)
                 .map_err(|e| format!("lz4: {e}"))?;
             if got != n {
@@ -211,8 +213,19 @@ pub fn decompress(ctype: CompressionType, stored: &[u8]) -> Result<Vec<u8>, Stri
             let d = slot
                 .as_mut()
                 .ok_or_else(|| "zstd: cannot create a decompression context".to_string())?;
-            d.decompress(stored, MAX_DECOMPRESSED)
-                .map_err(|e| format!("zstd: {e}"))
+            // A frame that records its size decompresses into a recycled
+            // buffer of that size.
+            match zstd::zstd_safe::get_frame_content_size(stored) {
+                Ok(Some(n)) if n as usize <= MAX_DECOMPRESSED => {
+                    let mut out = super::block_buffers::take(n as usize);
+                    d.decompress_to_buffer(stored, &mut out)
+                        .map_err(|e| format!("zstd: {e}"))?;
+                    Ok(out)
+                }
+                _ => d
+                    .decompress(stored, MAX_DECOMPRESSED)
+                    .map_err(|e| format!("zstd: {e}")),
+            }
         }),
     }
 }

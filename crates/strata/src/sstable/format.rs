@@ -222,7 +222,8 @@ impl BlockSource<'_> {
 
     /// Reads a block's stored bytes and its type byte, checking bounds and (if
     /// `verify`) the checksum; no decompression. From a mapped file the bytes
-    /// stay in place in the map; otherwise they are read into a new buffer.
+    /// stay in place in the map; otherwise they are read into a buffer a
+    /// dropped block left behind (`block_buffers`), or a new one.
     /// With `stats`, a checksum check counts in
     /// `rocksdb.block.checksum.compute.count`, and the read (from the file or
     /// the map) is timed into `rocksdb.sst.read.micros`.
@@ -262,7 +263,8 @@ impl BlockSource<'_> {
             let contents = BlockBytes::mapped(file, at..at + n).ok_or_else(short)?;
             (contents, trailer)
         } else {
-            let mut buf = file.read_at(handle.offset, n + BLOCK_TRAILER_SIZE)?;
+            let mut buf = super::block_buffers::take(n + BLOCK_TRAILER_SIZE);
+            file.read_into(handle.offset, n + BLOCK_TRAILER_SIZE, &mut buf)?;
             if buf.len() != n + BLOCK_TRAILER_SIZE {
                 return Err(short());
             }

@@ -5,6 +5,7 @@
 
 pub mod auto_readahead;
 pub mod block;
+pub mod block_buffers;
 pub mod block_builder;
 pub mod block_bytes;
 pub mod block_cache;

@@ -43,10 +43,17 @@ impl Window {
 
     /// Reads `[offset, offset + size)` of `file`, clamped to its end but
     /// covering at least `[offset, end)`; a read past the end is the file's
-    /// error to report.
-    fn fill(file: &dyn RandomAccessFile, offset: u64, size: usize, end: u64) -> Result<Window> {
+    /// error to report. The bytes go into `bytes` (the old window's
+    /// buffer, reused).
+    fn fill(
+        file: &dyn RandomAccessFile,
+        offset: u64,
+        size: usize,
+        end: u64,
+        mut bytes: Vec<u8>,
+    ) -> Result<Window> {
         let stop = offset.saturating_add(size as u64).min(file.size()).max(end);
-        let bytes = file.read_at(offset, (stop - offset) as usize)?;
+        file.read_into(offset, (stop - offset) as usize, &mut bytes)?;
         Ok(Window {
             start: offset,
             bytes,
@@ -75,16 +82,27 @@ impl ReadaheadFile {
 
 impl RandomAccessFile for ReadaheadFile {
     fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
+        let mut buf = Vec::new();
+        self.read_into(offset, len, &mut buf)?;
+        Ok(buf)
+    }
+
+    fn read_into(&self, offset: u64, len: usize, buf: &mut Vec<u8>) -> Result<()> {
         let mut w = self.window.lock();
         if let Some(b) = w.get(offset, len) {
-            return Ok(b.to_vec());
+            buf.clear();
+            buf.extend_from_slice(b);
+            return Ok(());
         }
         if len >= self.size {
-            return self.inner.read_at(offset, len);
+            return self.inner.read_into(offset, len, buf);
         }
         let end = offset.saturating_add(len as u64);
-        *w = Window::fill(&*self.inner, offset, self.size, end)?;
-        Ok(w.bytes[..len].to_vec())
+        let old = std::mem::take(&mut w.bytes);
+        *w = Window::fill(&*self.inner, offset, self.size, end, old)?;
+        buf.clear();
+        buf.extend_from_slice(&w.bytes[..len]);
+        Ok(())
     }
 
     fn size(&self) -> u64 {
@@ -115,14 +133,22 @@ impl PrefetchBuffer {
 
 impl RandomAccessFile for PrefetchBuffer {
     fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
+        let mut buf = Vec::new();
+        self.read_into(offset, len, &mut buf)?;
+        Ok(buf)
+    }
+
+    fn read_into(&self, offset: u64, len: usize, buf: &mut Vec<u8>) -> Result<()> {
         if let Some(b) = self.window.lock().get(offset, len) {
             if let Some(s) = &self.stats {
                 s.record_tick(Ticker::PrefetchHits, 1);
                 s.record_tick(Ticker::PrefetchBytesUseful, len as u64);
             }
-            return Ok(b.to_vec());
+            buf.clear();
+            buf.extend_from_slice(b);
+            return Ok(());
         }
-        self.inner.read_at(offset, len)
+        self.inner.read_into(offset, len, buf)
     }
 
     fn size(&self) -> u64 {
@@ -136,7 +162,8 @@ impl RandomAccessFile for PrefetchBuffer {
         let mut w = self.window.lock();
         let end = offset.saturating_add(len as u64).min(self.inner.size());
         *w = if offset < end {
-            Window::fill(&*self.inner, offset, len, end).unwrap_or_default()
+            Window::fill(&*self.inner, offset, len, end, std::mem::take(&mut w.bytes))
+                .unwrap_or_default()
         } else {
             Window::default()
         };
