@@ -70,6 +70,8 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
         "soft_pending_compaction_bytes_limit",
         "hard_pending_compaction_bytes_limit",
         "delayed_write_rate",
+        "enable_write_thread_adaptive_yield",
+        "write_thread_max_yield_usec",
         "block_size",
         "enable_index_compression",
     ];

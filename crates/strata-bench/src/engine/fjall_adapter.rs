@@ -561,6 +561,8 @@ mod tests {
                 "--block_size=512",
                 "--merge_operator=uint64add",
                 "--writes_per_range_tombstone=10",
+                "--enable_write_thread_adaptive_yield=false",
+                "--write_thread_max_yield_usec=50",
             ],
         );
     }

@@ -131,6 +131,9 @@ pub fn fixed_equivalent(option: &str, value: &str) -> bool {
         // table allows one charge per 16 KiB.
         "read_sampling_multiplier" => "16".into(),
         "read_compaction_rate" => "16384".into(),
+        // A LevelDB writer behind another waits on a condition variable,
+        // never polling.
+        "enable_write_thread_adaptive_yield" => "false".into(),
         // LevelDB searches its memtable for every Get (no filter over it).
         "memtable_prefix_bloom_size_ratio" => "0".into(),
         "memtable_whole_key_filtering" => "false".into(),
@@ -389,8 +392,15 @@ mod tests {
                 "--open_files=-1",
                 "--merge_operator=uint64add",
                 "--writes_per_range_tombstone=10",
+                "--enable_write_thread_adaptive_yield=true",
+                "--write_thread_max_yield_usec=50",
             ],
         );
+    }
+
+    #[test]
+    fn writers_that_never_poll_are_what_leveldb_does() {
+        map_options(&settings(&["--enable_write_thread_adaptive_yield=false"])).unwrap();
     }
 
     #[test]

@@ -58,7 +58,7 @@ fn int<T: std::str::FromStr>(s: &OptionSetting) -> anyhow::Result<T> {
 /// DB options the C API (and so the `rocksdb` crate) has no setter for.
 /// They reach RocksDB through an OPTIONS file that [`base_options`] has
 /// RocksDB load.
-const OPTIONS_FILE_ONLY: &[&str] = &["delayed_write_rate"];
+const OPTIONS_FILE_ONLY: &[&str] = &["delayed_write_rate", "write_thread_max_yield_usec"];
 
 /// RocksDB's default options with `db_options` (name, value) set, read back
 /// from an OPTIONS file written for the purpose (RocksDB's own parser, so a
@@ -169,6 +169,9 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
             }
             // Set by `base_options`.
             name if OPTIONS_FILE_ONLY.contains(&name) => {}
+            "enable_write_thread_adaptive_yield" => {
+                o.set_enable_write_thread_adaptive_yield(s.value == "true")
+            }
             "max_open_files" => o.set_max_open_files(int(s)?),
             "block_size" => table.set_block_size(int(s)?),
             "block_restart_interval" => table.set_block_restart_interval(int(s)?),

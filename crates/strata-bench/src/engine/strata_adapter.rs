@@ -281,6 +281,20 @@ mod tests {
     }
 
     #[test]
+    fn the_writer_queues_poll_follows_db_benchs_flags() {
+        let o = build_options(&settings(&[])).unwrap();
+        assert!(o.enable_write_thread_adaptive_yield);
+        assert_eq!(o.write_thread_max_yield_usec, 100);
+        let o = build_options(&settings(&[
+            "--enable_write_thread_adaptive_yield=false",
+            "--write_thread_max_yield_usec=7",
+        ]))
+        .unwrap();
+        assert!(!o.enable_write_thread_adaptive_yield);
+        assert_eq!(o.write_thread_max_yield_usec, 7);
+    }
+
+    #[test]
     fn keys_reach_the_families_of_their_layout() {
         let dir = tempfile::tempdir().unwrap();
         let s = settings(&[

@@ -456,6 +456,18 @@ pub static FLAGS: &[FlagSpec] = &[
         "Bytes/s allowed into the DB while writes are slowed down",
     ),
     f(
+        "enable_write_thread_adaptive_yield",
+        Bool,
+        "true",
+        "Use a yielding spin loop for brief writer thread waits.",
+    ),
+    f(
+        "write_thread_max_yield_usec",
+        U64,
+        "100",
+        "Maximum microseconds for enable_write_thread_adaptive_yield operation.",
+    ),
+    f(
         "rate_limiter_bytes_per_sec",
         U64,
         "0",
