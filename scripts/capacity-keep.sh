@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Copies the part of a capacity directory that docs/results keeps: the
-# report (report.md, report.html with the charts inline), the PNG charts the
+# report (report.md, report.html with the charts inline), the SVG charts the
 # Markdown report shows, the search's log and facts (trials.jsonl,
 # capacity.json, capacity.toml), the study-style rows (results.csv) and each
 # run's judgement and bench command. The runs' per-second samples and bench
@@ -20,7 +20,7 @@ rm -rf "$dst"
 mkdir -p "$dst/charts" "$dst/runs"
 cp "$src"/report.md "$src"/report.html "$src"/trials.jsonl "$src"/capacity.json \
   "$src"/capacity.toml "$src"/results.csv "$dst"/
-cp "$src"/charts/*.png "$dst"/charts/
+cp "$src"/charts/*.svg "$dst"/charts/
 for r in "$src"/runs/*/; do
   n=$(basename "$r")
   mkdir -p "$dst/runs/$n"

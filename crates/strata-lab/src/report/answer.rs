@@ -236,7 +236,7 @@ mod tests {
             "{line}"
         );
         assert!(
-            line.contains("; [chart](charts/c.png), [rows](claims/gap.csv)):"),
+            line.contains("; [chart](charts/c.svg), [rows](claims/gap.csv)):"),
             "{line}"
         );
         let h = html("t", &blocks, std::path::Path::new("/nonexistent"));

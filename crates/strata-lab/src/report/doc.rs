@@ -120,28 +120,6 @@ fn prose(s: &str) -> String {
         .collect()
 }
 
-/// Standard base64 (for embedding the dashboard PNG in the HTML).
-pub(crate) fn base64(data: &[u8]) -> String {
-    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut o = String::with_capacity(data.len().div_ceil(3) * 4);
-    for c in data.chunks(3) {
-        let b = [
-            c[0],
-            c.get(1).copied().unwrap_or(0),
-            c.get(2).copied().unwrap_or(0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for (i, shift) in [18u32, 12, 6, 0].iter().enumerate() {
-            if i <= c.len() {
-                o.push(A[((n >> shift) & 63) as usize] as char);
-            } else {
-                o.push('=');
-            }
-        }
-    }
-    o
-}
-
 /// Markdown rendering; charts link the PNGs.
 pub(crate) fn markdown(blocks: &[Block]) -> String {
     let mut o = String::new();
@@ -170,7 +148,7 @@ pub(crate) fn markdown(blocks: &[Block]) -> String {
                 }
                 o.push('\n');
             }
-            Block::Chart(id, t) => o.push_str(&format!("![{t}](charts/{id}.png)\n\n")),
+            Block::Chart(id, t) => o.push_str(&format!("![{t}](charts/{id}.svg)\n\n")),
             Block::Claims(lines) => {
                 for l in lines {
                     let verdicts: Vec<String> = l
@@ -185,7 +163,7 @@ pub(crate) fn markdown(blocks: &[Block]) -> String {
                         .collect();
                     let mut links = Vec::new();
                     if let Some(c) = &l.chart {
-                        links.push(format!("[chart](charts/{c}.png)"));
+                        links.push(format!("[chart](charts/{c}.svg)"));
                     }
                     if let Some(r) = &l.rows {
                         links.push(format!("[rows]({r})"));
@@ -216,7 +194,7 @@ pub(crate) fn html(title: &str, blocks: &[Block], dir: &Path) -> String {
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title><style>\
 body{{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}}\
 table{{border-collapse:collapse;font-size:13px;margin:1em 0;max-width:100%}}td,th{{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}}td.num{{text-align:right;white-space:nowrap}}\
-th{{background:#eee}}.tbl{{overflow-x:auto;max-width:100%}}code{{font-size:90%}}.charts{{display:flex;flex-wrap:wrap;gap:8px}}.chart svg{{width:100%;height:auto}}.chart{{width:540px;max-width:100%}}\
+th{{background:#eee}}.tbl{{overflow-x:auto;max-width:100%}}code{{font-size:90%}}.charts{{display:flex;flex-wrap:wrap;gap:8px}}.chart svg,.dashboard svg{{width:100%;height:auto}}.chart{{width:540px;max-width:100%}}\
 ul.claims{{list-style:none;padding-left:0}}ul.claims li{{margin:.6em 0;line-height:1.5}}.pub{{color:#555;font-size:90%}}\
 .badge{{display:inline-block;border-radius:3px;padding:0 6px;margin:0 4px 0 8px;font-size:85%;font-weight:bold;border:1px solid}}\
 .v-yes{{background:#e3f4e3;color:#14601a;border-color:#14601a}}.v-no{{background:#fbe4e4;color:#8a1414;border-color:#8a1414}}\
@@ -311,17 +289,17 @@ fn html_blocks(blocks: &[Block], dir: &Path, o: &mut String) {
                 }
                 o.push_str("</ul>\n");
             }
-            Block::Chart(id, _) if id == "dashboard" => {
-                o.push_str(&format!(
-                    "</div><div><img style=\"width:100%\" alt=\"dashboard\" src=\"data:image/png;base64,{}\"></div><div class=\"charts\">\n",
-                    base64(&std::fs::read(dir.join("charts").join("dashboard.png")).unwrap_or_default())
-                ));
-            }
             Block::Chart(id, _) => {
                 let svg = std::fs::read_to_string(dir.join("charts").join(format!("{id}.svg")))
                     .unwrap_or_default();
+                // The dashboard spans the page, outside the row of charts.
+                let (before, class, after) = if id == "dashboard" {
+                    ("</div>", "dashboard", "<div class=\"charts\">")
+                } else {
+                    ("", "chart", "")
+                };
                 o.push_str(&format!(
-                    "<div class=\"chart\" id=\"chart-{}\">{svg}</div>\n",
+                    "{before}<div class=\"{class}\" id=\"chart-{}\">{svg}</div>{after}\n",
                     esc(id)
                 ));
             }
@@ -335,14 +313,6 @@ fn html_blocks(blocks: &[Block], dir: &Path, o: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn base64_known_values() {
-        assert_eq!(base64(b"Man"), "TWFu");
-        assert_eq!(base64(b"Ma"), "TWE=");
-        assert_eq!(base64(b"M"), "TQ==");
-        assert_eq!(base64(b""), "");
-    }
 
     #[test]
     fn inline_code_becomes_code_elements() {
@@ -361,5 +331,49 @@ mod tests {
         assert!(m.contains("# T<1>") && m.contains("| a |\n|---|\n| 1 |") && m.contains("- x"));
         let h = html("t", &b, Path::new("/nonexistent"));
         assert!(h.contains("<h1>T&lt;1&gt;</h1>") && h.contains("<td class=\"num\">1</td>"));
+    }
+
+    #[test]
+    fn charts_are_svg_files_in_markdown_and_inline_in_html() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir(d.path().join("charts")).unwrap();
+        for id in ["dashboard", "ops"] {
+            std::fs::write(
+                d.path().join("charts").join(format!("{id}.svg")),
+                format!("<svg>{id} drawn</svg>"),
+            )
+            .unwrap();
+        }
+        let b = vec![
+            Block::Chart("dashboard".into(), "all".into()),
+            Block::Chart("ops".into(), "throughput".into()),
+        ];
+        let m = markdown(&b);
+        assert!(m.contains("![all](charts/dashboard.svg)"), "{m}");
+        assert!(m.contains("![throughput](charts/ops.svg)"), "{m}");
+        let h = html("t", &b, d.path());
+        assert!(
+            h.contains(
+                "<div class=\"dashboard\" id=\"chart-dashboard\"><svg>dashboard drawn</svg></div>"
+            ),
+            "{h}"
+        );
+        assert!(
+            h.contains("<div class=\"chart\" id=\"chart-ops\"><svg>ops drawn</svg></div>"),
+            "{h}"
+        );
+        assert!(
+            !h.contains("data:image"),
+            "nothing embedded as a bitmap: {h}"
+        );
+        // The dashboard stands outside the row of charts; the others in it.
+        let dash = h.find("chart-dashboard").unwrap();
+        let row = h.rfind("<div class=\"charts\">").unwrap();
+        assert!(row > dash, "{h}");
+        assert_eq!(
+            h.matches("<div").count(),
+            h.matches("</div>").count(),
+            "{h}"
+        );
     }
 }

@@ -276,7 +276,7 @@ fn engine_section(
     )?;
     let _ = writeln!(
         md,
-        "\n![convergence](convergence-{engine}.png)\n\nEach search run's objective in run order; the line is the best feasible run so far.\n"
+        "\n![convergence](convergence-{engine}.svg)\n\nEach search run's objective in run order; the line is the best feasible run so far.\n"
     );
     let best_shown = chart::best_so_far(&points, higher)
         .last()
