@@ -120,7 +120,7 @@ fn prose(s: &str) -> String {
         .collect()
 }
 
-/// Markdown rendering; charts link the PNGs.
+/// Markdown rendering; charts link the SVG files.
 pub(crate) fn markdown(blocks: &[Block]) -> String {
     let mut o = String::new();
     for b in blocks {
