@@ -80,6 +80,21 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
     }
     set("open_files", "max_open_files", v.raw("open_files").into());
     set(
+        "use_data_block_hash_index",
+        "data_block_index_type",
+        if v.raw("use_data_block_hash_index") == "true" {
+            "kDataBlockBinaryAndHash"
+        } else {
+            "kDataBlockBinarySearch"
+        }
+        .into(),
+    );
+    set(
+        "data_block_hash_table_util_ratio",
+        "data_block_hash_table_util_ratio",
+        v.raw("data_block_hash_table_util_ratio").into(),
+    );
+    set(
         "compression_type",
         "compression",
         flags.compression.option_name().into(),

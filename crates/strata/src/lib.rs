@@ -6,7 +6,8 @@
 //! The public API is what an embedding program needs: [`Db`], its
 //! [`Options`] (with the option types [`CompactionStyle`],
 //! [`CompactionPri`], [`CompressionType`], [`UniversalOptions`],
-//! [`FifoOptions`], [`PrepopulateBlobCache`], [`WalRecoveryMode`]),
+//! [`FifoOptions`], [`PrepopulateBlobCache`], [`DataBlockIndexType`],
+//! [`WalRecoveryMode`]),
 //! [`ReadOptions`], [`WriteOptions`], [`WriteBatch`], [`Snapshot`],
 //! [`DbIterator`], [`PinnableSlice`], [`CheckpointInfo`], [`MergeOperator`]
 //! and the built-in operators in [`merge`], [`stats`]
@@ -61,8 +62,8 @@ pub use error::{Error, Result};
 pub use iter::DbIterator;
 pub use merge::MergeOperator;
 pub use options::{
-    CompactionPri, CompactionStyle, CpuPriority, Options, PrepopulateBlobCache, ReadOptions,
-    WriteOptions, DEFAULT_TTL,
+    CompactionPri, CompactionStyle, CpuPriority, DataBlockIndexType, Options, PrepopulateBlobCache,
+    ReadOptions, WriteOptions, DEFAULT_TTL,
 };
 pub use pinnable::PinnableSlice;
 pub use snapshot::Snapshot;

@@ -20,7 +20,9 @@ mod parse;
 mod read_write;
 mod value;
 
-pub use enums::{CompactionPri, CompactionStyle, CpuPriority, PrepopulateBlobCache};
+pub use enums::{
+    CompactionPri, CompactionStyle, CpuPriority, DataBlockIndexType, PrepopulateBlobCache,
+};
 pub use list::Options;
 pub use read_write::{ReadOptions, WriteOptions};
 
@@ -222,6 +224,14 @@ impl Options {
         }
         if self.block_size == 0 || self.block_restart_interval == 0 {
             return bad("block_size and block_restart_interval must be positive".into());
+        }
+        if !(self.data_block_hash_table_util_ratio > 0.0
+            && self.data_block_hash_table_util_ratio.is_finite())
+        {
+            return bad(format!(
+                "data_block_hash_table_util_ratio={} must be positive",
+                self.data_block_hash_table_util_ratio
+            ));
         }
         if !(0.0..=100.0).contains(&self.bloom_bits_per_key) {
             return bad(format!(

@@ -168,3 +168,71 @@ fn sees_batches_whole_under_concurrent_writes() {
     stop.store(true, Ordering::Relaxed);
     writer.join().unwrap();
 }
+
+/// Tables written with a hash index in their data blocks
+/// (`kDataBlockBinaryAndHash`) answer Gets, snapshot Gets and MultiGets as
+/// tables without one do, and a DB reopened with the other index type
+/// reads both kinds of table alike.
+#[test]
+fn data_block_hash_index_reads_what_binary_search_reads() {
+    use strata::DataBlockIndexType::{BinaryAndHash, BinarySearch};
+    let dir = strata_testkit::tempdir();
+    let small = |i: u32, gen: u32| format!("v{i}.{gen}").into_bytes();
+    let with = |t| opts().data_block_index_type(t).block_size(1024);
+    let db = Db::open(dir.path(), with(BinaryAndHash)).unwrap();
+    for i in 0..3000 {
+        db.put(key(i), small(i, 0)).unwrap();
+    }
+    db.flush().unwrap();
+    let snap = db.snapshot();
+    for i in (0..3000).step_by(3) {
+        db.put(key(i), small(i, 1)).unwrap();
+    }
+    for i in (0..3000).step_by(7) {
+        db.delete(key(i)).unwrap();
+    }
+    db.flush().unwrap();
+    let expect = |i: u32| -> Option<Vec<u8>> {
+        if i.is_multiple_of(7) {
+            None
+        } else if i.is_multiple_of(3) {
+            Some(small(i, 1))
+        } else {
+            Some(small(i, 0))
+        }
+    };
+    let check = |db: &Db| {
+        for i in 0..3000 {
+            assert_eq!(db.get(key(i)).unwrap(), expect(i), "key {i}");
+        }
+        for i in 3000..3100 {
+            assert_eq!(db.get(key(i)).unwrap(), None, "key {i}");
+        }
+        let ids: Vec<u32> = (0..3000).step_by(11).collect();
+        let keys: Vec<Vec<u8>> = ids.iter().map(|&i| key(i)).collect();
+        let refs: Vec<&[u8]> = keys.iter().map(|k| &k[..]).collect();
+        let got = db.multi_get(&ReadOptions::default(), &refs);
+        for (&i, r) in ids.iter().zip(got) {
+            assert_eq!(r.unwrap().map(|v| v.to_vec()), expect(i), "key {i}");
+        }
+    };
+    check(&db);
+    let ro = ReadOptions::default().snapshot(Some(snap));
+    for i in (0..3000).step_by(5) {
+        assert_eq!(
+            db.get_opt(&ro, key(i)).unwrap(),
+            Some(small(i, 0)),
+            "key {i}"
+        );
+    }
+    drop(ro);
+    drop(db);
+    let db = Db::open(dir.path(), with(BinarySearch)).unwrap();
+    check(&db);
+    db.compact_range(None, None).unwrap();
+    check(&db);
+    drop(db);
+    let db = Db::open(dir.path(), with(BinaryAndHash)).unwrap();
+    db.compact_range(None, None).unwrap();
+    check(&db);
+}

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use fjall::compaction::Leveled;
 use fjall::config::{
     BlockSizePolicy, BloomConstructionPolicy, CompressionPolicy, FilterPolicy, FilterPolicyEntry,
-    RestartIntervalPolicy,
+    HashRatioPolicy, RestartIntervalPolicy,
 };
 use fjall::{AbstractTree, Database, Keyspace, KeyspaceCreateOptions, PersistMode};
 
@@ -39,6 +39,11 @@ pub struct FjallConfig {
     pub block_size: Option<u32>,
     /// Data block restart interval (`--block_restart_interval`).
     pub restart_interval: Option<u8>,
+    /// A hash index in each data block (`--use_data_block_hash_index`).
+    pub hash_index: Option<bool>,
+    /// Keys per bucket of that index (`--data_block_hash_table_util_ratio`;
+    /// fjall's hash ratio is its inverse, buckets per key).
+    pub hash_util_ratio: Option<f64>,
     /// Bloom bits per key (`--bloom_bits`; 0: no filter).
     pub bloom_bits: Option<f32>,
     /// LZ4 (true) or none (`--compression_type`).
@@ -69,6 +74,7 @@ impl FjallConfig {
             show("level_ratio", self.level_ratio),
             show("data_block_size", self.block_size),
             show("data_block_restart_interval", self.restart_interval),
+            show("data_block_hash_ratio", self.hash_ratio()),
             match self.bloom_bits {
                 Some(b) if b > 0.0 => format!("filter=bloom({b} bits/key)"),
                 Some(_) => "filter=none".into(),
@@ -88,6 +94,20 @@ impl FjallConfig {
             ),
         ]
         .join(" ")
+    }
+}
+
+impl FjallConfig {
+    /// fjall's data-block hash ratio (buckets per key; 0: no hash index),
+    /// when the flags set one.
+    pub fn hash_ratio(&self) -> Option<f32> {
+        self.hash_index.map(|on| {
+            if on {
+                (1.0 / self.hash_util_ratio.unwrap_or(0.75)) as f32
+            } else {
+                0.0
+            }
+        })
     }
 }
 
@@ -121,6 +141,16 @@ pub fn map_options(settings: &[OptionSetting]) -> anyhow::Result<FjallConfig> {
                 c.block_size = Some(n);
             }
             "block_restart_interval" => c.restart_interval = Some(num(s)?),
+            "data_block_index_type" => {
+                c.hash_index = Some(s.value == "kDataBlockBinaryAndHash");
+            }
+            "data_block_hash_table_util_ratio" => {
+                let r: f64 = num(s)?;
+                if !(r > 0.0 && r.is_finite()) {
+                    return Err(unsupported("fjall", s, "the ratio must be positive"));
+                }
+                c.hash_util_ratio = Some(r);
+            }
             "bloom_bits_per_key" => c.bloom_bits = Some(num(s)?),
             "compression" => {
                 c.lz4 = Some(match s.value.as_str() {
@@ -245,6 +275,9 @@ impl EngineFactory for FjallFactory {
             }
             if let Some(n) = cfg.restart_interval {
                 o = o.data_block_restart_interval_policy(RestartIntervalPolicy::all(n));
+            }
+            if let Some(r) = cfg.hash_ratio() {
+                o = o.data_block_hash_ratio_policy(HashRatioPolicy::all(r));
             }
             match cfg.bloom_bits {
                 Some(b) if b > 0.0 => {
@@ -513,10 +546,37 @@ mod tests {
         assert_eq!(c.cache_size, Some(1 << 20));
         assert_eq!(c.worker_threads, Some(2));
         assert_eq!(c.max_cached_files, Some(None));
+        assert_eq!(c.hash_ratio(), None);
         let d = c.describe();
         assert!(
             d.contains("filter=none") && d.contains("compression=lz4"),
             "{d}"
+        );
+    }
+
+    /// fjall's hash ratio is buckets per key, the inverse of RocksDB's
+    /// keys per bucket.
+    #[test]
+    fn the_data_block_hash_index_maps_to_fjalls_hash_ratio() {
+        let c = map_options(&settings(&["--use_data_block_hash_index=true"])).unwrap();
+        assert_eq!(c.hash_ratio(), Some(1.0 / 0.75));
+        let c = map_options(&settings(&[
+            "--use_data_block_hash_index=true",
+            "--data_block_hash_table_util_ratio=0.5",
+        ]))
+        .unwrap();
+        assert_eq!(c.hash_ratio(), Some(2.0));
+        assert!(
+            c.describe().contains("data_block_hash_ratio=2"),
+            "{}",
+            c.describe()
+        );
+        let c = map_options(&settings(&["--use_data_block_hash_index=false"])).unwrap();
+        assert_eq!(c.hash_ratio(), Some(0.0));
+        crate::engine::mapping::assert_refused(
+            map_options,
+            "fjall",
+            &["--data_block_hash_table_util_ratio=0"],
         );
     }
 

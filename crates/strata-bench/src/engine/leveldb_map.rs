@@ -134,6 +134,9 @@ pub fn fixed_equivalent(option: &str, value: &str) -> bool {
         // A LevelDB writer behind another waits on a condition variable,
         // never polling.
         "enable_write_thread_adaptive_yield" => "false".into(),
+        // LevelDB binary searches its blocks' restart points (no hash index).
+        "data_block_index_type" => "kDataBlockBinarySearch".into(),
+        "data_block_hash_table_util_ratio" => "0.75".into(),
         // LevelDB searches its memtable for every Get (no filter over it).
         "memtable_prefix_bloom_size_ratio" => "0".into(),
         "memtable_whole_key_filtering" => "false".into(),
@@ -394,6 +397,8 @@ mod tests {
                 "--writes_per_range_tombstone=10",
                 "--enable_write_thread_adaptive_yield=true",
                 "--write_thread_max_yield_usec=50",
+                "--use_data_block_hash_index=true",
+                "--data_block_hash_table_util_ratio=0.5",
             ],
         );
     }
@@ -401,6 +406,15 @@ mod tests {
     #[test]
     fn writers_that_never_poll_are_what_leveldb_does() {
         map_options(&settings(&["--enable_write_thread_adaptive_yield=false"])).unwrap();
+    }
+
+    #[test]
+    fn binary_search_in_blocks_is_what_leveldb_does() {
+        map_options(&settings(&[
+            "--use_data_block_hash_index=false",
+            "--data_block_hash_table_util_ratio=0.75",
+        ]))
+        .unwrap();
     }
 
     #[test]

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use rocksdb::{
     BlockBasedOptions, Cache, ColumnFamily, ColumnFamilyDescriptor, CompactionPri,
-    DBCompactionStyle, DBCompressionType, Env, Options, ReadOptions, UniversalCompactOptions,
-    WaitForCompactOptions, WriteBatch, WriteOptions, DB,
+    DBCompactionStyle, DBCompressionType, DataBlockIndexType, Env, Options, ReadOptions,
+    UniversalCompactOptions, WaitForCompactOptions, WriteBatch, WriteOptions, DB,
 };
 
 use super::families::{split, FamilyLayout};
@@ -183,6 +183,11 @@ fn build_options(settings: &[OptionSetting]) -> anyhow::Result<(Options, Vec<(St
 
             // RocksDB's default is true; the C API has no setter, so only
             // the default can be honoured.
+            "data_block_index_type" => table.set_data_block_index_type(match s.value.as_str() {
+                "kDataBlockBinaryAndHash" => DataBlockIndexType::BinaryAndHash,
+                _ => DataBlockIndexType::BinarySearch,
+            }),
+            "data_block_hash_table_util_ratio" => table.set_data_block_hash_ratio(int(s)?),
             "enable_index_compression" if s.value == "true" => {}
             "enable_index_compression" => anyhow::bail!(
                 "Not supported: --enable_index_compression={} with --engine=rocksdb (the rocksdb crate's C API cannot set it; RocksDB's default is true)",

@@ -281,6 +281,21 @@ mod tests {
     }
 
     #[test]
+    fn the_data_block_hash_index_follows_db_benchs_flags() {
+        use strata::DataBlockIndexType;
+        let o = build_options(&settings(&[])).unwrap();
+        assert_eq!(o.data_block_index_type, DataBlockIndexType::BinarySearch);
+        assert_eq!(o.data_block_hash_table_util_ratio, 0.75);
+        let o = build_options(&settings(&[
+            "--use_data_block_hash_index=true",
+            "--data_block_hash_table_util_ratio=0.5",
+        ]))
+        .unwrap();
+        assert_eq!(o.data_block_index_type, DataBlockIndexType::BinaryAndHash);
+        assert_eq!(o.data_block_hash_table_util_ratio, 0.5);
+    }
+
+    #[test]
     fn the_writer_queues_poll_follows_db_benchs_flags() {
         let o = build_options(&settings(&[])).unwrap();
         assert!(o.enable_write_thread_adaptive_yield);

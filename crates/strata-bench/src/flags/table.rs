@@ -209,6 +209,18 @@ pub static FLAGS: &[FlagSpec] = &[
         "Compress the index block",
     ),
     f(
+        "use_data_block_hash_index",
+        Bool,
+        "false",
+        "if use kDataBlockBinaryAndHash instead of kDataBlockBinarySearch. This is valid if only we use BlockTable",
+    ),
+    f(
+        "data_block_hash_table_util_ratio",
+        F64,
+        "0.75",
+        "util ratio for data block hash index table. This is only valid if use_data_block_hash_index is set to true",
+    ),
+    f(
         "open_files",
         I32,
         "-1",

@@ -89,6 +89,8 @@ pub const FAMILY_DRAWN: &[&str] = &[
     "compression_per_level",
     "block_size",
     "block_restart_interval",
+    "data_block_index_type",
+    "data_block_hash_table_util_ratio",
     "enable_index_compression",
     "bloom_bits_per_key",
     "enable_blob_files",
@@ -375,6 +377,8 @@ fn draw_value(name: &str, rng: &mut Rng, ctx: Context) -> String {
         }
         "block_size" => one(rng, &[256, 1024, 4096, 16384]),
         "block_restart_interval" => one(rng, &[1, 4, 16]),
+        "data_block_index_type" => one(rng, &["kDataBlockBinarySearch", "kDataBlockBinaryAndHash"]),
+        "data_block_hash_table_util_ratio" => one(rng, &["0.75", "0.2", "4"]),
         "bloom_bits_per_key" => one(rng, &["0", "0", "2", "10", "16.5"]),
         "enable_blob_files" => (rng.below(3) == 0).to_string(),
         "min_blob_size" => one(rng, &[0, 64, 200]),

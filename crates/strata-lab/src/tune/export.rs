@@ -81,9 +81,11 @@ pub(crate) fn rocksdb_options_file(settings: &[OptionSetting], header: &[String]
                     table.push(format!("filter_policy=bloomfilter:{}:false", s.value));
                 }
             }
-            "block_size" | "block_restart_interval" | "enable_index_compression" => {
-                table.push(format!("{}={}", s.option, s.value))
-            }
+            "block_size"
+            | "block_restart_interval"
+            | "data_block_index_type"
+            | "data_block_hash_table_util_ratio"
+            | "enable_index_compression" => table.push(format!("{}={}", s.option, s.value)),
             "block_cache_size" | "blob_cache_size" => objects.push(format!(
                 "{}={} (an LRU cache of this many bytes, made in code)",
                 s.option, s.value

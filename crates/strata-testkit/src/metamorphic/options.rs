@@ -179,6 +179,18 @@ fn draw_one(rng: &mut StdRng) -> OptionSet {
     maybe(rng, &mut o, "enable_index_compression", &["false"]);
     maybe(rng, &mut o, "block_size", &["64", "256", "1024", "16384"]);
     maybe(rng, &mut o, "block_restart_interval", &["1", "2", "8"]);
+    maybe(
+        rng,
+        &mut o,
+        "data_block_index_type",
+        &["kDataBlockBinaryAndHash"],
+    );
+    maybe(
+        rng,
+        &mut o,
+        "data_block_hash_table_util_ratio",
+        &["0.1", "4"],
+    );
     maybe(rng, &mut o, "bloom_bits_per_key", &["1", "10"]);
     maybe(rng, &mut o, "block_cache_size", &["0", "4096", "65536"]);
     maybe(rng, &mut o, "max_open_files", &["20", "100"]);

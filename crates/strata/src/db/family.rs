@@ -81,6 +81,9 @@ pub(crate) fn table_options(o: &Options) -> TableOptions {
         compression: o.compression,
         enable_index_compression: o.enable_index_compression,
         bloom_bits_per_key: o.bloom_bits_per_key,
+        data_block_hash_util_ratio: (o.data_block_index_type
+            == crate::options::DataBlockIndexType::BinaryAndHash)
+            .then_some(o.data_block_hash_table_util_ratio),
     }
 }
 

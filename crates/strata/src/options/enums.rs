@@ -45,6 +45,48 @@ impl FromStr for CompactionStyle {
     }
 }
 
+/// How a point lookup finds its key inside a data block (RocksDB's
+/// `BlockBasedTableOptions::DataBlockIndexType`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DataBlockIndexType {
+    /// Binary search over the block's restart points, then a walk through
+    /// one restart interval (`kDataBlockBinarySearch`, db_bench
+    /// `--use_data_block_hash_index=false`).
+    BinarySearch,
+    /// As above, plus a hash index over each block's user keys naming
+    /// their restart interval (`kDataBlockBinaryAndHash`, db_bench
+    /// `--use_data_block_hash_index=true`): a Get goes straight to the
+    /// interval, and usually knows a key absent without comparing a key,
+    /// for about one byte per `data_block_hash_table_util_ratio` keys of
+    /// each block. Iterators still binary search. Blocks with more than
+    /// 254 restart points are written without the index. Tables built
+    /// with it are format version 4 (docs/formats/sstable.md).
+    BinaryAndHash,
+}
+
+impl DataBlockIndexType {
+    /// RocksDB's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            DataBlockIndexType::BinarySearch => "kDataBlockBinarySearch",
+            DataBlockIndexType::BinaryAndHash => "kDataBlockBinaryAndHash",
+        }
+    }
+}
+
+impl FromStr for DataBlockIndexType {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "kDataBlockBinarySearch" | "0" => Ok(DataBlockIndexType::BinarySearch),
+            "kDataBlockBinaryAndHash" | "1" => Ok(DataBlockIndexType::BinaryAndHash),
+            other => Err(Error::InvalidArgument(format!(
+                "data_block_index_type: unknown value '{other}' (kDataBlockBinarySearch or kDataBlockBinaryAndHash)"
+            ))),
+        }
+    }
+}
+
 /// Which file of an over-full level a leveled compaction takes first
 /// (RocksDB's `CompactionPri`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,7 +9,10 @@
 use std::sync::Arc;
 
 use super::declare::declare_options;
-use super::{CompactionPri, CompactionStyle, CpuPriority, PrepopulateBlobCache, DEFAULT_TTL};
+use super::{
+    CompactionPri, CompactionStyle, CpuPriority, DataBlockIndexType, PrepopulateBlobCache,
+    DEFAULT_TTL,
+};
 use crate::compaction::fifo::FifoOptions;
 use crate::compaction::universal::UniversalOptions;
 use crate::fs::{default_fs, FileSystem};
@@ -268,6 +271,18 @@ declare_options! {
         block_size: usize = 4096, PerFamily;
         /// Keys between restart points in a block. Default: 16.
         block_restart_interval: usize = 16, PerFamily;
+        /// How a Get finds its key inside a data block: binary search over
+        /// the restart points, or that plus a hash index per block (see
+        /// [`DataBlockIndexType`]). Default: `kDataBlockBinarySearch`, as
+        /// RocksDB. Applies to tables written from then on; tables of both
+        /// kinds read alike.
+        data_block_index_type: DataBlockIndexType = DataBlockIndexType::BinarySearch, PerFamily;
+        /// Keys per bucket of a data block's hash index (RocksDB's
+        /// `data_block_hash_table_util_ratio`; with `data_block_index_type =
+        /// kDataBlockBinaryAndHash` only): lower means more buckets, fewer
+        /// keys sharing one (which fall back to binary search) and more
+        /// bytes per block. Default: 0.75, as RocksDB. Must be positive.
+        data_block_hash_table_util_ratio: f64 = 0.75, PerFamily;
         /// Largest read-ahead (bytes) of an iterator's automatic read-ahead
         /// (RocksDB's `max_auto_readahead_size`): an iterator that reads a
         /// table file in order asks the OS to read ahead of it (with

@@ -65,6 +65,8 @@ impl Options {
                 }
                 "block_size"
                 | "block_restart_interval"
+                | "data_block_index_type"
+                | "data_block_hash_table_util_ratio"
                 | "enable_index_compression"
                 | "max_auto_readahead_size"
                 | "initial_auto_readahead_size"
@@ -169,6 +171,32 @@ mod tests {
         assert_eq!(o.bloom_bits_per_key, 10.0);
         assert!(!o.enable_index_compression);
         assert!(Options::default().enable_index_compression);
+        let o: Options = "block_based_table_factory={data_block_index_type=kDataBlockBinaryAndHash;data_block_hash_table_util_ratio=0.5}"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            o.data_block_index_type,
+            crate::options::DataBlockIndexType::BinaryAndHash
+        );
+        assert_eq!(o.data_block_hash_table_util_ratio, 0.5);
+        assert_eq!(
+            Options::default().data_block_index_type,
+            crate::options::DataBlockIndexType::BinarySearch
+        );
+        let e = "data_block_index_type=kDataBlockHash"
+            .parse::<Options>()
+            .unwrap_err();
+        assert!(e.to_string().contains("data_block_index_type"), "{e}");
+        for bad in ["0", "-1", "inf"] {
+            let o: Options = format!("data_block_hash_table_util_ratio={bad}")
+                .parse()
+                .unwrap();
+            let e = o.validate().unwrap_err();
+            assert!(
+                e.to_string().contains("data_block_hash_table_util_ratio"),
+                "{e}"
+            );
+        }
     }
 
     #[test]

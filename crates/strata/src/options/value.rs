@@ -4,7 +4,9 @@
 use std::str::FromStr;
 use std::sync::Arc;
 
-use super::enums::{CompactionPri, CompactionStyle, CpuPriority, PrepopulateBlobCache};
+use super::enums::{
+    CompactionPri, CompactionStyle, CpuPriority, DataBlockIndexType, PrepopulateBlobCache,
+};
 use crate::compaction::universal::StopStyle;
 use crate::error::{Error, Result};
 use crate::merge::MergeOperator;
@@ -127,6 +129,7 @@ named_value! {
         WalRecoveryMode::AbsoluteConsistency;
     StopStyle: StopStyle::TotalSize, StopStyle::SimilarSize;
     CpuPriority: CpuPriority::Low, CpuPriority::Normal;
+    DataBlockIndexType: DataBlockIndexType::BinarySearch, DataBlockIndexType::BinaryAndHash;
 }
 
 /// A list of integers, colon-separated (`1:1:2:2`); empty pieces are

@@ -13,6 +13,7 @@ use crate::iter::InternalIterator;
 use crate::types::compare_internal_keys;
 
 use super::block_bytes::BlockBytes;
+use super::data_block_hash::{self, HashLookup, COLLISION, HASH_INDEX_FLAG};
 
 /// A key ordering used by a block iterator.
 pub type KeyCmp = fn(&[u8], &[u8]) -> Ordering;
@@ -35,6 +36,9 @@ pub struct Block {
     /// True for an index block of format version 3: entry values are block
     /// handles (two varint64s) stored without a length.
     handle_values: bool,
+    /// Where the buckets of a data block's hash index lie (empty when the
+    /// block has none).
+    hash_buckets: std::ops::Range<usize>,
 }
 
 impl Block {
@@ -46,15 +50,44 @@ impl Block {
         if data.len() < 4 {
             return Err(bad(format!("block too short ({} bytes)", data.len())));
         }
-        let n = decode_fixed32(&data[data.len() - 4..]).unwrap_or(u32::MAX) as usize;
-        let max = (data.len() - 4) / 4;
+        let packed = decode_fixed32(&data[data.len() - 4..]).unwrap_or(u32::MAX);
+        let n = (packed & !HASH_INDEX_FLAG) as usize;
+        // The restart array ends where the hash index starts, if any.
+        let mut end = data.len() - 4;
+        let mut hash_buckets = 0..0;
+        if packed & HASH_INDEX_FLAG != 0 {
+            let count = if end >= 2 {
+                u16::from_le_bytes([data[end - 2], data[end - 1]]) as usize
+            } else {
+                0
+            };
+            if count == 0 || count + 2 > end {
+                return Err(bad(format!(
+                    "block hash index of {count} buckets does not fit in {} bytes",
+                    data.len()
+                )));
+            }
+            let start = end - 2 - count;
+            if let Some(i) = data[start..end - 2]
+                .iter()
+                .position(|&b| b < COLLISION && b as usize >= n)
+            {
+                return Err(bad(format!(
+                    "block hash bucket {i} names restart point {} of {n}",
+                    data[start + i]
+                )));
+            }
+            hash_buckets = start..end - 2;
+            end = start;
+        }
+        let max = end / 4;
         if n > max {
             return Err(bad(format!(
                 "block restart count {n} does not fit in {} bytes",
                 data.len()
             )));
         }
-        let restart_offset = data.len() - 4 - 4 * n;
+        let restart_offset = end - 4 * n;
         let mut prev: Option<u32> = None;
         for i in 0..n {
             let r = decode_fixed32(&data[restart_offset + 4 * i..]).unwrap_or(u32::MAX);
@@ -77,7 +110,23 @@ impl Block {
             file,
             offset,
             handle_values: false,
+            hash_buckets,
         })
+    }
+
+    /// Whether the block carries a hash index (a data block of a table
+    /// built with `data_block_index_type = kDataBlockBinaryAndHash`).
+    pub fn has_hash_index(&self) -> bool {
+        !self.hash_buckets.is_empty()
+    }
+
+    /// What the block's hash index says of `user_key` ([`HashLookup::Search`]
+    /// when it has none).
+    pub fn hash_lookup(&self, user_key: &[u8]) -> HashLookup {
+        match self.data.get(self.hash_buckets.clone()) {
+            Some(b) if self.num_restarts > 0 => data_block_hash::lookup(b, user_key),
+            _ => HashLookup::Search,
+        }
     }
 
     /// Marks this block as an index block of format version 3, whose
@@ -378,6 +427,22 @@ impl BlockIter {
         };
         hdr.get(key_start..key_start + non_shared as usize)
     }
+
+    /// Positions at the first entry `>= target`, walking forward from
+    /// restart point `i` (one the block's hash index named for the
+    /// target's user key), without a binary search.
+    pub fn seek_in_restart(&mut self, i: usize, target: &[u8]) {
+        if i >= self.block.num_restarts {
+            self.invalidate();
+            return;
+        }
+        self.seek_to_restart(i);
+        while self.parse_next() {
+            if (self.cmp)(&self.key, target) != Ordering::Less {
+                return;
+            }
+        }
+    }
 }
 
 impl InternalIterator for BlockIter {
@@ -495,7 +560,7 @@ impl InternalIterator for BlockIter {
 mod tests {
     use super::*;
     use crate::sstable::block_builder::BlockBuilder;
-    use crate::types::{make_internal_key, ValueType};
+    use crate::types::{make_internal_key, user_key, ValueType};
 
     fn build(keys: &[Vec<u8>], interval: usize) -> Arc<Block> {
         let mut b = BlockBuilder::new(interval);
@@ -704,6 +769,128 @@ mod tests {
         let mut it = block.internal_iter();
         it.seek_to_first();
         assert!(!it.valid() && it.status().unwrap_err().is_corruption());
+    }
+
+    fn build_hashed(keys: &[Vec<u8>], interval: usize, ratio: f64) -> Arc<Block> {
+        let mut b = BlockBuilder::with_hash_index(interval, ratio);
+        for (i, k) in keys.iter().enumerate() {
+            b.add(k, format!("v{i}").as_bytes());
+        }
+        Arc::new(Block::new(b.finish().to_vec(), Arc::from("t.sst"), 100).unwrap())
+    }
+
+    /// A point lookup through the hash index lands where a binary search
+    /// does, for present keys, keys between them and keys past the ends;
+    /// an absent verdict is only given for user keys the block lacks.
+    #[test]
+    fn hash_lookups_land_where_binary_search_does() {
+        for (interval, ratio) in [(1, 0.75), (4, 0.75), (16, 0.75), (4, 0.1), (4, 8.0)] {
+            let ks = keys(150);
+            let block = build_hashed(&ks, interval, ratio);
+            assert!(block.has_hash_index());
+            let (mut by_hash, mut by_search) = (block.internal_iter(), block.internal_iter());
+            let mut absent = 0;
+            for n in 0..301 {
+                let uk = format!("key{n:05}");
+                let target = make_internal_key(uk.as_bytes(), 7, ValueType::Value);
+                by_search.seek(&target);
+                let present = n % 2 == 0 && n / 2 < ks.len();
+                match block.hash_lookup(uk.as_bytes()) {
+                    HashLookup::Absent => {
+                        assert!(!present, "{uk} is in the block");
+                        absent += 1;
+                        continue;
+                    }
+                    HashLookup::Restart(r) => by_hash.seek_in_restart(r, &target),
+                    HashLookup::Search => by_hash.seek(&target),
+                }
+                if present {
+                    assert!(by_hash.valid(), "interval {interval} ratio {ratio}: {uk}");
+                    assert_eq!(by_hash.key(), by_search.key());
+                    assert_eq!(by_hash.value(), by_search.value());
+                } else if by_hash.valid() {
+                    assert_ne!(user_key(by_hash.key()), uk.as_bytes());
+                }
+            }
+            // With 8 keys a bucket every bucket is taken.
+            assert!(
+                absent > 0 || ratio > 1.0,
+                "interval {interval} ratio {ratio}: no key known absent"
+            );
+            assert!(by_hash.status().is_ok() && by_search.status().is_ok());
+        }
+    }
+
+    /// A block past 254 restart points is written without a hash index and
+    /// reads as any other block.
+    #[test]
+    fn too_many_restarts_for_a_hash_index_leaves_it_out() {
+        let ks = keys(300);
+        let block = build_hashed(&ks, 1, 0.75);
+        assert!(!block.has_hash_index());
+        assert_eq!(block.hash_lookup(b"key00002"), HashLookup::Search);
+        let mut it = block.internal_iter();
+        it.seek(&ks[255]);
+        assert_eq!(it.key(), &ks[255][..]);
+    }
+
+    /// Damage to the hash index is Corruption naming the file and offset
+    /// when the block is parsed, never a panic or a wrong restart point.
+    #[test]
+    fn damaged_hash_index_is_corruption() {
+        let ks = keys(60);
+        let block = build_hashed(&ks, 4, 0.75);
+        let data = block.data.to_vec();
+        let len = data.len();
+        let count = u16::from_le_bytes([data[len - 6], data[len - 5]]) as usize;
+        // A bucket naming restart point 200 of 15.
+        let mut bad = data.clone();
+        let first_bucket = len - 6 - count;
+        bad[first_bucket] = 200;
+        let e = Block::new(bad, Arc::from("f.sst"), 9).unwrap_err();
+        assert!(
+            e.is_corruption() && e.to_string().contains("f.sst at offset 9"),
+            "{e}"
+        );
+        // A bucket count larger than the block.
+        let mut bad = data.clone();
+        bad[len - 6..len - 4].copy_from_slice(&u16::MAX.to_le_bytes());
+        assert!(Block::new(bad, Arc::from("f"), 0)
+            .unwrap_err()
+            .is_corruption());
+        // Zero buckets.
+        let mut bad = data.clone();
+        bad[len - 6..len - 4].copy_from_slice(&0u16.to_le_bytes());
+        assert!(Block::new(bad, Arc::from("f"), 0)
+            .unwrap_err()
+            .is_corruption());
+        // A flagged count with no room for the bucket count.
+        let tiny = (1u32 | HASH_INDEX_FLAG).to_le_bytes().to_vec();
+        assert!(Block::new(tiny, Arc::from("f"), 0)
+            .unwrap_err()
+            .is_corruption());
+        let mut five = vec![7u8];
+        five.extend_from_slice(&(1u32 | HASH_INDEX_FLAG).to_le_bytes());
+        assert!(Block::new(five, Arc::from("f"), 0)
+            .unwrap_err()
+            .is_corruption());
+        // Any byte flipped: parsing fails or lookups stay in bounds.
+        for i in 0..len {
+            let mut d = data.clone();
+            d[i] ^= 0x41;
+            let Ok(b) = Block::new(d, Arc::from("f"), 0) else {
+                continue;
+            };
+            let b = Arc::new(b);
+            let mut it = b.internal_iter();
+            for k in ks.iter().step_by(7) {
+                match b.hash_lookup(user_key(k)) {
+                    HashLookup::Restart(r) => it.seek_in_restart(r, k),
+                    HashLookup::Search => it.seek(k),
+                    HashLookup::Absent => {}
+                }
+            }
+        }
     }
 
     #[test]

@@ -3,6 +3,9 @@
 //! Byte layout: see `docs/formats/sstable.md` ("Block contents").
 
 use crate::coding::{put_fixed32, put_varint32};
+use crate::types::user_key;
+
+use super::data_block_hash::{put_restart_count, DataBlockHashBuilder};
 
 /// Accumulates sorted entries into one block's uncompressed contents.
 #[derive(Debug)]
@@ -16,6 +19,9 @@ pub struct BlockBuilder {
     /// False for index blocks of format version 3, whose values (block
     /// handles) are self-delimiting and stored without a length.
     value_lengths: bool,
+    /// The hash index of a data block built with
+    /// `data_block_index_type = kDataBlockBinaryAndHash`.
+    hash: Option<DataBlockHashBuilder>,
 }
 
 impl BlockBuilder {
@@ -30,6 +36,18 @@ impl BlockBuilder {
             num_entries: 0,
             last_key: Vec::new(),
             value_lengths: true,
+            hash: None,
+        }
+    }
+
+    /// A builder for data blocks (internal keys) that also writes a hash
+    /// index over their user keys, about `util_ratio` keys per bucket
+    /// (RocksDB's `kDataBlockBinaryAndHash`). A block whose keys reach
+    /// past restart point 253 is written without one.
+    pub fn with_hash_index(restart_interval: usize, util_ratio: f64) -> Self {
+        BlockBuilder {
+            hash: Some(DataBlockHashBuilder::new(util_ratio)),
+            ..Self::new(restart_interval)
         }
     }
 
@@ -66,11 +84,15 @@ impl BlockBuilder {
         self.last_key.extend_from_slice(&key[shared..]);
         self.counter += 1;
         self.num_entries += 1;
+        if let Some(h) = &mut self.hash {
+            h.add(user_key(key), self.restarts.len() - 1);
+        }
     }
 
     /// Size the block would have if finished now.
     pub fn size_estimate(&self) -> usize {
-        self.buf.len() + 4 * self.restarts.len() + 4
+        let hash = self.hash.as_ref().map_or(0, |h| h.estimate_size());
+        self.buf.len() + 4 * self.restarts.len() + hash + 4
     }
 
     /// True if nothing was added since the last reset.
@@ -84,7 +106,14 @@ impl BlockBuilder {
         for &r in &self.restarts {
             put_fixed32(&mut self.buf, r);
         }
-        put_fixed32(&mut self.buf, self.restarts.len() as u32);
+        let hashed = match &self.hash {
+            Some(h) if h.valid() => {
+                h.finish(&mut self.buf);
+                true
+            }
+            _ => false,
+        };
+        put_restart_count(&mut self.buf, self.restarts.len(), hashed);
         &self.buf
     }
 
@@ -96,5 +125,8 @@ impl BlockBuilder {
         self.counter = 0;
         self.num_entries = 0;
         self.last_key.clear();
+        if let Some(h) = &mut self.hash {
+            h.reset();
+        }
     }
 }

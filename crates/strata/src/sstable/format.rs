@@ -22,15 +22,21 @@ pub const BLOCK_TRAILER_SIZE: usize = 5;
 /// The magic number ending every table file ("STRATSST" read as big-endian ASCII).
 pub const TABLE_MAGIC: u64 = 0x5354_5241_5453_5354;
 
-/// The table format version this code writes, and the newest it reads: 3,
-/// index entries without a value length (their values are block handles,
-/// which delimit themselves), as RocksDB's format_version 4 and later.
-/// Versions 1 (internal-key index separators) and 2 (user-key separators)
-/// store the length (docs/formats/sstable.md, "Versions").
-pub const FORMAT_VERSION: u32 = 3;
+/// The newest table format version this code reads and writes: 4, whose
+/// data blocks may carry a hash index (RocksDB's `kDataBlockBinaryAndHash`).
+/// A table is written as version 4 only when built with that index, and as
+/// version 3 otherwise, so builds that read up to 3 still read it. Version
+/// 3 has index entries without a value length (their values are block
+/// handles, which delimit themselves), as RocksDB's format_version 4 and
+/// later; versions 1 (internal-key index separators) and 2 (user-key
+/// separators) store the length (docs/formats/sstable.md, "Versions").
+pub const FORMAT_VERSION: u32 = 4;
 
 /// The first format version whose index entries have no value length.
 pub const INDEX_WITHOUT_VALUE_LENGTH: u32 = 3;
+
+/// The first format version whose data blocks may carry a hash index.
+pub const DATA_BLOCK_HASH_INDEX: u32 = 4;
 
 /// The oldest table format version this code reads.
 pub const MIN_FORMAT_VERSION: u32 = 1;

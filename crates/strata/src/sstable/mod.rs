@@ -11,6 +11,7 @@ pub mod block_bytes;
 pub mod block_cache;
 pub mod bloom;
 pub mod compression;
+pub mod data_block_hash;
 pub mod dump;
 pub mod format;
 pub mod properties;

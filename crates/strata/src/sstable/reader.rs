@@ -19,7 +19,11 @@ use super::block::{bytewise_cmp, Block, BlockIter};
 use super::block_cache::BlockCache;
 use super::bloom::BloomFilter;
 use super::compression::CompressionType;
-use super::format::{BlockHandle, BlockSource, Footer, FOOTER_SIZE, INDEX_WITHOUT_VALUE_LENGTH};
+use super::data_block_hash::HashLookup;
+use super::format::{
+    BlockHandle, BlockSource, Footer, DATA_BLOCK_HASH_INDEX, FOOTER_SIZE,
+    INDEX_WITHOUT_VALUE_LENGTH,
+};
 use super::properties::TableProperties;
 use super::range_del_block::{decode_range_del_block, META_RANGE_DEL};
 use super::readahead::{PrefetchBuffer, ReadaheadFile};
@@ -402,6 +406,16 @@ impl Table {
             stats,
         }
         .read_block(handle, verify)?;
+        if block.has_hash_index() && self.footer.format_version < DATA_BLOCK_HASH_INDEX {
+            return Err(Error::corruption(
+                &*self.file_name,
+                handle.offset,
+                format!(
+                    "data block has a hash index, which table format version {} cannot have",
+                    self.footer.format_version
+                ),
+            ));
+        }
         if let (Some(s), Some(t)) = (stats, start) {
             let h = if for_compaction {
                 Histogram::ReadBlockCompactionMicros
@@ -452,7 +466,14 @@ impl Table {
         let handle = BlockHandle::decode(idx.value()).ok_or_else(|| self.corrupt_index())?;
         let block = self.read_data_block(handle, opts)?;
         let mut it = block.internal_iter();
-        it.seek(lookup_ikey);
+        // The index sought found the one block that can hold the first
+        // entry >= the lookup key; if that block holds no entry of its user
+        // key, neither does the table.
+        match block.hash_lookup(uk) {
+            HashLookup::Absent => return Ok((None, true)),
+            HashLookup::Restart(r) => it.seek_in_restart(r, lookup_ikey),
+            HashLookup::Search => it.seek(lookup_ikey),
+        }
         if !it.valid() {
             it.status()?;
             return Ok((None, true));

@@ -388,7 +388,7 @@ fn index_without_value_lengths_and_old_versions_still_read() {
     ] {
         let (new, new_info, _) = build_table_as(&opts, entries, false);
         let (old, old_info, _) = build_table_as(&opts, entries, true);
-        assert_eq!(footer_version(&new), format::FORMAT_VERSION);
+        assert_eq!(footer_version(&new), format::INDEX_WITHOUT_VALUE_LENGTH);
         assert_eq!(footer_version(&old), old_version);
         assert_eq!(new_info.properties.index_key_is_user_key, user_keys);
         assert_eq!(old_info.properties.index_key_is_user_key, user_keys);
@@ -412,6 +412,167 @@ fn index_without_value_lengths_and_old_versions_still_read() {
             }
             assert_eq!(t.index_entries().unwrap().len() as u64, blocks);
             t.verify_checksums().unwrap();
+        }
+    }
+}
+
+/// Small values, so that a data block holds several restart intervals,
+/// and user keys with several versions, some spanning a block boundary.
+fn many_small_versions() -> Entries {
+    let mut v = model(3000);
+    for seq in (10..60u64).rev() {
+        v.push((
+            make_internal_key(b"user0000300x", seq, ValueType::Value),
+            format!("spanning-{seq}").into_bytes(),
+        ));
+    }
+    v.sort_by(|a, b| compare_internal_keys(&a.0, &b.0));
+    v
+}
+
+/// A table whose data blocks carry a hash index (RocksDB's
+/// `kDataBlockBinaryAndHash`) answers every Get as binary search does:
+/// present keys at every sequence number, keys between them, keys past
+/// either end; it iterates the same entries, and says version 4.
+#[test]
+fn hash_indexed_blocks_answer_gets_as_binary_search_does() {
+    let entries = many_small_versions();
+    for ratio in [0.75, 0.1, 4.0] {
+        let plain = TableOptions {
+            block_size: 1024,
+            block_restart_interval: 4,
+            ..TableOptions::default()
+        };
+        let hashed = TableOptions {
+            data_block_hash_util_ratio: Some(ratio),
+            ..plain.clone()
+        };
+        let (a, a_info, _) = build_table(&plain, &entries);
+        let (b, b_info, _) = build_table(&hashed, &entries);
+        assert_eq!(footer_version(&a), format::INDEX_WITHOUT_VALUE_LENGTH);
+        assert_eq!(footer_version(&b), format::DATA_BLOCK_HASH_INDEX);
+        assert!(
+            b_info.properties.data_size > a_info.properties.data_size,
+            "the buckets take room"
+        );
+        let (ta, _) = open_table(a, None, None).unwrap();
+        let (tb, _) = open_table(b, None, None).unwrap();
+        let ro = ReadOpts::default();
+        let mut probes: Vec<Vec<u8>> = Vec::new();
+        for (k, _) in entries.iter().step_by(3) {
+            let uk = user_key(k);
+            let seq = crate::types::parse_internal_key(k).unwrap().seq;
+            probes.push(lookup(uk));
+            probes.push(make_internal_key(uk, seq, VALUE_TYPE_FOR_SEEK));
+            probes.push(make_internal_key(
+                uk,
+                seq.saturating_sub(1),
+                VALUE_TYPE_FOR_SEEK,
+            ));
+            let mut next = uk.to_vec();
+            next.push(b'0');
+            probes.push(lookup(&next));
+        }
+        probes.push(lookup(b""));
+        probes.push(lookup(b"zzzz"));
+        let mut found = 0;
+        for p in &probes {
+            let (x, y) = (ta.get(p, &ro).unwrap(), tb.get(p, &ro).unwrap());
+            found += usize::from(x.is_some());
+            assert_eq!(x, y, "ratio {ratio}, lookup {p:?}");
+        }
+        assert!(found > probes.len() / 3, "{found} of {}", probes.len());
+        assert_eq!(
+            collect_forward(&mut tb.iter(ro)),
+            entries,
+            "ratio {ratio}: iteration"
+        );
+        tb.verify_checksums().unwrap();
+    }
+}
+
+/// The hash index reads from a mapped file and through the block cache
+/// as from `pread`.
+#[test]
+fn hash_indexed_blocks_read_mapped_and_cached() {
+    let entries = many_small_versions();
+    let opts = TableOptions {
+        block_size: 1024,
+        data_block_hash_util_ratio: Some(0.75),
+        compression: CompressionType::None,
+        ..TableOptions::default()
+    };
+    let (data, _, _) = build_table(&opts, &entries);
+    let dir = tempfile::tempdir().unwrap();
+    let cache = Arc::new(BlockCache::new(1 << 20));
+    let (t, _) = super::testutil::open_mapped_table(dir.path(), &data, Some(cache), None).unwrap();
+    for _ in 0..2 {
+        for (k, v) in entries.iter().step_by(5) {
+            let got = t.get(k, &ReadOpts::default()).unwrap().unwrap();
+            assert_eq!((&got.0, &got.1), (k, v));
+        }
+    }
+}
+
+/// Only format version 4 may have hash-indexed data blocks: in a table
+/// that says version 3 one is Corruption naming the file and the block.
+#[test]
+fn a_hash_indexed_block_in_a_version_3_table_is_corruption() {
+    let entries = model(40);
+    let mut bb = block_builder::BlockBuilder::with_hash_index(16, 0.75);
+    for (k, v) in &entries {
+        bb.add(k, v);
+    }
+    let raw = bb.finish().to_vec();
+    let mut file = Vec::new();
+    let add_block = |file: &mut Vec<u8>, contents: &[u8]| {
+        let h = format::BlockHandle {
+            offset: file.len() as u64,
+            size: contents.len() as u64,
+        };
+        file.extend_from_slice(contents);
+        format::put_block_trailer(file, contents, CompressionType::None);
+        h
+    };
+    let data_handle = add_block(&mut file, &raw);
+    let props = TableProperties {
+        num_entries: entries.len() as u64,
+        ..TableProperties::default()
+    };
+    let ph = add_block(&mut file, &props.encode());
+    let mut meta = block_builder::BlockBuilder::new(1);
+    let mut enc = Vec::new();
+    ph.encode_to(&mut enc);
+    meta.add(b"properties", &enc);
+    let mh = add_block(&mut file, meta.finish());
+    let mut index = block_builder::BlockBuilder::new_index(1);
+    let mut enc = Vec::new();
+    data_handle.encode_to(&mut enc);
+    index.add(&lookup(b"zzzz"), &enc);
+    let ih = add_block(&mut file, index.finish());
+    for (version, ok) in [
+        (format::INDEX_WITHOUT_VALUE_LENGTH, false),
+        (format::DATA_BLOCK_HASH_INDEX, true),
+    ] {
+        let mut f = file.clone();
+        let footer = format::Footer {
+            metaindex: mh,
+            index: ih,
+            format_version: version,
+        };
+        f.extend_from_slice(&footer.encode());
+        let (t, _) = open_table(f, None, None).unwrap();
+        match t.get(&entries[3].0, &ReadOpts::default()) {
+            Ok(got) => {
+                assert!(ok, "version {version} read a hash-indexed block");
+                assert_eq!(got.unwrap().0, entries[3].0);
+            }
+            Err(e) => {
+                assert!(!ok, "version {version}: {e}");
+                assert!(e.is_corruption(), "{e}");
+                assert!(e.to_string().contains("test.sst at offset 0"), "{e}");
+                assert!(e.to_string().contains("hash index"), "{e}");
+            }
         }
     }
 }
@@ -594,11 +755,18 @@ fn bloom_filter_tickers() {
 /// wrong value.
 #[test]
 fn flipped_bytes_are_detected() {
+    for hash in [None, Some(0.75)] {
+        flipped_bytes_are_detected_in(hash);
+    }
+}
+
+fn flipped_bytes_are_detected_in(data_block_hash_util_ratio: Option<f64>) {
     let entries = model(120);
     let opts = TableOptions {
         block_size: 300,
         block_restart_interval: 4,
         bloom_bits_per_key: 10.0,
+        data_block_hash_util_ratio,
         ..TableOptions::default()
     };
     let (data, info, _) = build_table(&opts, &entries);
@@ -782,13 +950,14 @@ proptest! {
         codec in prop::sample::select(CompressionType::ALL.to_vec()),
         bloom_bits in prop::sample::select(vec![0.0, 1.0, 10.0]),
         index_compression in any::<bool>(),
+        hash_ratio in prop::sample::select(vec![None, Some(0.75), Some(0.1), Some(4.0)]),
         lookups in prop::collection::vec(arb_ikey(), 0..40),
     ) {
         let mut keys = keys;
         keys.sort_by(|a, b| compare_internal_keys(a, b));
         keys.dedup_by(|a, b| compare_internal_keys(a, b) == Ordering::Equal);
         let entries: Entries = keys.iter().enumerate().map(|(i, k)| (k.clone(), format!("v{i}").into_bytes())).collect();
-        let opts = TableOptions { block_size, block_restart_interval: restart, compression: codec, enable_index_compression: index_compression, bloom_bits_per_key: bloom_bits };
+        let opts = TableOptions { block_size, block_restart_interval: restart, compression: codec, enable_index_compression: index_compression, bloom_bits_per_key: bloom_bits, data_block_hash_util_ratio: hash_ratio };
         let (data, _, _) = build_table(&opts, &entries);
         let (t, _) = open_table(data, None, None).unwrap();
         let mut it = t.iter(ReadOpts::default());

@@ -19,7 +19,10 @@ use crate::types::{
 use super::block_builder::BlockBuilder;
 use super::bloom::BloomBuilder;
 use super::compression::{compress_block, CompressionType};
-use super::format::{block_checksum, BlockHandle, Footer, FORMAT_VERSION, MIN_FORMAT_VERSION};
+use super::format::{
+    block_checksum, BlockHandle, Footer, DATA_BLOCK_HASH_INDEX, INDEX_WITHOUT_VALUE_LENGTH,
+    MIN_FORMAT_VERSION,
+};
 use super::properties::TableProperties;
 use super::range_del_block::{encode_range_del_block, META_RANGE_DEL};
 
@@ -42,6 +45,11 @@ pub struct TableOptions {
     pub enable_index_compression: bool,
     /// Bloom filter bits per key; 0 (the default) builds no filter.
     pub bloom_bits_per_key: f64,
+    /// With `Some(ratio)`, each data block carries a hash index of about
+    /// `ratio` keys per bucket (`data_block_index_type =
+    /// kDataBlockBinaryAndHash` with `data_block_hash_table_util_ratio`);
+    /// `None` (the default) searches blocks by binary search alone.
+    pub data_block_hash_util_ratio: Option<f64>,
 }
 
 impl Default for TableOptions {
@@ -52,6 +60,7 @@ impl Default for TableOptions {
             compression: CompressionType::default(),
             enable_index_compression: true,
             bloom_bits_per_key: 0.0,
+            data_block_hash_util_ratio: None,
         }
     }
 }
@@ -216,7 +225,10 @@ impl TableBuilder {
                 scratch: Vec::new(),
             },
             file_name,
-            data_block: BlockBuilder::new(opts.block_restart_interval),
+            data_block: match opts.data_block_hash_util_ratio {
+                Some(ratio) => BlockBuilder::with_hash_index(opts.block_restart_interval, ratio),
+                None => BlockBuilder::new(opts.block_restart_interval),
+            },
             index_block: BlockBuilder::new_index(1),
             user_index_block: BlockBuilder::new_index(1),
             user_index_ok: true,
@@ -440,13 +452,19 @@ impl TableBuilder {
             metaindex,
             index,
             // Versions 1 and 2 (tests only) told the index's key form apart;
-            // version 3 leaves that to the property.
-            format_version: if !self.legacy_index {
-                FORMAT_VERSION
-            } else if self.user_index_ok {
-                2
+            // version 3 leaves that to the property; version 4 only when
+            // data blocks may carry a hash index, so that builds reading up
+            // to version 3 still read every other table.
+            format_version: if self.legacy_index {
+                if self.user_index_ok {
+                    2
+                } else {
+                    MIN_FORMAT_VERSION
+                }
+            } else if self.opts.data_block_hash_util_ratio.is_some() {
+                DATA_BLOCK_HASH_INDEX
             } else {
-                MIN_FORMAT_VERSION
+                INDEX_WITHOUT_VALUE_LENGTH
             },
         }
         .encode();
