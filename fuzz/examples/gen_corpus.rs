@@ -128,6 +128,31 @@ fn main() -> Res<()> {
                 )?;
             }
         }
+        if *c == CompressionType::None {
+            // A table whose data blocks carry a hash index (format version
+            // 4), and its first data block.
+            let hashed = TableOptions {
+                data_block_hash_util_ratio: Some(0.75),
+                ..opts.clone()
+            };
+            let t = build_table(&hashed, &entries(24))?;
+            put(&root, "sst", "table-hash", &t)?;
+            let tbl = strata::tools::sstable::Table::open(
+                Arc::new(MemFile(t.clone())),
+                1,
+                "seed.sst".into(),
+                None,
+                None,
+            )?;
+            if let Some((_, h)) = tbl.index_entries()?.first() {
+                put(
+                    &root,
+                    "block",
+                    "data-hash",
+                    &t[h.offset as usize..(h.offset + h.size) as usize],
+                )?;
+            }
+        }
         let text =
             b"the quick brown fox jumps over the lazy dog, the quick brown fox again and again";
         let mut out = Vec::new();
@@ -137,7 +162,7 @@ fn main() -> Res<()> {
             "compression",
             &format!("c-{}", c.short_name()),
             &with(
-                used.to_byte(),
+                used as u8,
                 if used == CompressionType::None {
                     text
                 } else {
@@ -166,7 +191,9 @@ fn main() -> Res<()> {
     let dir = tempfile::tempdir()?;
     let o = Options::default().create_if_missing(true);
     {
-        let db = Db::open(dir.path(), o.clone())?;
+        let mut mo = o.clone();
+        mo.set("merge_operator", "uint64add")?;
+        let db = Db::open(dir.path(), mo)?;
         for i in 0..20u32 {
             db.put(format!("k{i:02}").as_bytes(), format!("v{i}").as_bytes())?;
         }

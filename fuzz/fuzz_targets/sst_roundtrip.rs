@@ -34,6 +34,12 @@ fuzz_target!(|data: &[u8]| {
         compression: compression_of(b.u8()),
         bloom_bits_per_key: f64::from(b.u8() % 16),
         enable_index_compression: b.u8() & 1 == 0,
+        data_block_hash_util_ratio: match b.u8() % 4 {
+            0 => Some(0.75),
+            1 => Some(0.2),
+            2 => Some(3.0),
+            _ => None,
+        },
     };
     let n = usize::from(b.u8() % 64);
     let mut model: BTreeMap<Vec<u8>, (ValueType, Vec<u8>)> = BTreeMap::new();

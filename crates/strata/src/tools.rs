@@ -112,6 +112,7 @@ pub mod sstable {
     pub use crate::sstable::block::{bytewise_cmp, Block};
     pub use crate::sstable::bloom::BloomFilter;
     pub use crate::sstable::compression::{compress_block, decompress_block};
+    pub use crate::sstable::data_block_hash::HashLookup;
     pub use crate::sstable::dump::escape_bytes;
     pub use crate::sstable::format::{mask_crc, BlockHandle, Footer, FOOTER_SIZE, TABLE_MAGIC};
     pub use crate::sstable::range_del_block::{
