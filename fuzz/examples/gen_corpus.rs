@@ -54,6 +54,21 @@ fn entries(n: usize) -> Vec<(Vec<u8>, Vec<u8>)> {
         .collect()
 }
 
+/// The stored contents of a table's first data block, if it has one.
+fn first_data_block(table: &[u8]) -> Res<Option<Vec<u8>>> {
+    let tbl = strata::tools::sstable::Table::open(
+        Arc::new(MemFile(table.to_vec())),
+        1,
+        "seed.sst".into(),
+        None,
+        None,
+    )?;
+    Ok(tbl
+        .index_entries()?
+        .first()
+        .map(|(_, h)| table[h.offset as usize..(h.offset + h.size) as usize].to_vec()))
+}
+
 /// The raw contents of the meta block named `name`, if any.
 fn meta_block(table: &[u8], name: &str) -> Res<Option<Vec<u8>>> {
     let at = table.len() - FOOTER_SIZE;
@@ -112,20 +127,8 @@ fn main() -> Res<()> {
                 "index",
                 &t[f.index.offset as usize..(f.index.offset + f.index.size) as usize],
             )?;
-            let tbl = strata::tools::sstable::Table::open(
-                Arc::new(MemFile(t.clone())),
-                1,
-                "seed.sst".into(),
-                None,
-                None,
-            )?;
-            if let Some((_, h)) = tbl.index_entries()?.first() {
-                put(
-                    &root,
-                    "block",
-                    "data",
-                    &t[h.offset as usize..(h.offset + h.size) as usize],
-                )?;
+            if let Some(b) = first_data_block(&t)? {
+                put(&root, "block", "data", &b)?;
             }
         }
         if *c == CompressionType::None {
@@ -137,20 +140,8 @@ fn main() -> Res<()> {
             };
             let t = build_table(&hashed, &entries(24))?;
             put(&root, "sst", "table-hash", &t)?;
-            let tbl = strata::tools::sstable::Table::open(
-                Arc::new(MemFile(t.clone())),
-                1,
-                "seed.sst".into(),
-                None,
-                None,
-            )?;
-            if let Some((_, h)) = tbl.index_entries()?.first() {
-                put(
-                    &root,
-                    "block",
-                    "data-hash",
-                    &t[h.offset as usize..(h.offset + h.size) as usize],
-                )?;
+            if let Some(b) = first_data_block(&t)? {
+                put(&root, "block", "data-hash", &b)?;
             }
         }
         let text =

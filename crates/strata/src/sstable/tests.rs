@@ -524,43 +524,11 @@ fn a_hash_indexed_block_in_a_version_3_table_is_corruption() {
         bb.add(k, v);
     }
     let raw = bb.finish().to_vec();
-    let mut file = Vec::new();
-    let add_block = |file: &mut Vec<u8>, contents: &[u8]| {
-        let h = format::BlockHandle {
-            offset: file.len() as u64,
-            size: contents.len() as u64,
-        };
-        file.extend_from_slice(contents);
-        format::put_block_trailer(file, contents, CompressionType::None);
-        h
-    };
-    let data_handle = add_block(&mut file, &raw);
-    let props = TableProperties {
-        num_entries: entries.len() as u64,
-        ..TableProperties::default()
-    };
-    let ph = add_block(&mut file, &props.encode());
-    let mut meta = block_builder::BlockBuilder::new(1);
-    let mut enc = Vec::new();
-    ph.encode_to(&mut enc);
-    meta.add(b"properties", &enc);
-    let mh = add_block(&mut file, meta.finish());
-    let mut index = block_builder::BlockBuilder::new_index(1);
-    let mut enc = Vec::new();
-    data_handle.encode_to(&mut enc);
-    index.add(&lookup(b"zzzz"), &enc);
-    let ih = add_block(&mut file, index.finish());
     for (version, ok) in [
         (format::INDEX_WITHOUT_VALUE_LENGTH, false),
         (format::DATA_BLOCK_HASH_INDEX, true),
     ] {
-        let mut f = file.clone();
-        let footer = format::Footer {
-            metaindex: mh,
-            index: ih,
-            format_version: version,
-        };
-        f.extend_from_slice(&footer.encode());
+        let f = table_around_block(&raw, entries.len(), version);
         let (t, _) = open_table(f, None, None).unwrap();
         match t.get(&entries[3].0, &ReadOpts::default()) {
             Ok(got) => {
@@ -1012,20 +980,11 @@ proptest! {
     }
 }
 
-#[test]
-fn verify_detects_keys_out_of_order() {
-    // TableBuilder cannot write keys out of order (debug assertion), so the
-    // file is assembled by hand with the same layout.
-    let entries = model(40);
-    let (data, _, _) = build_table(&TableOptions::default(), &entries);
-    let (t, _) = open_table(data, None, None).unwrap();
-    t.verify_checksums().unwrap();
-
-    let mut bb = block_builder::BlockBuilder::new(16);
-    for (k, v) in entries.iter().rev() {
-        bb.add(k, v);
-    }
-    let raw = bb.finish().to_vec();
+/// A table file assembled by hand around one data block's contents (for
+/// layouts `TableBuilder` cannot write): the block, a properties block
+/// counting `num_entries`, the metaindex, an index whose one separator is
+/// past every test key, and a footer of format `version`.
+fn table_around_block(raw: &[u8], num_entries: usize, version: u32) -> Vec<u8> {
     let mut file = Vec::new();
     let add_block = |file: &mut Vec<u8>, contents: &[u8]| {
         let h = format::BlockHandle {
@@ -1036,9 +995,9 @@ fn verify_detects_keys_out_of_order() {
         format::put_block_trailer(file, contents, CompressionType::None);
         h
     };
-    let data_handle = add_block(&mut file, &raw);
+    let data_handle = add_block(&mut file, raw);
     let props = TableProperties {
-        num_entries: entries.len() as u64,
+        num_entries: num_entries as u64,
         ..TableProperties::default()
     };
     let ph = add_block(&mut file, &props.encode());
@@ -1055,9 +1014,26 @@ fn verify_detects_keys_out_of_order() {
     let footer = format::Footer {
         metaindex: mh,
         index: ih,
-        format_version: format::FORMAT_VERSION,
+        format_version: version,
     };
     file.extend_from_slice(&footer.encode());
+    file
+}
+
+#[test]
+fn verify_detects_keys_out_of_order() {
+    // TableBuilder cannot write keys out of order (debug assertion), so the
+    // file is assembled by hand with the same layout.
+    let entries = model(40);
+    let (data, _, _) = build_table(&TableOptions::default(), &entries);
+    let (t, _) = open_table(data, None, None).unwrap();
+    t.verify_checksums().unwrap();
+
+    let mut bb = block_builder::BlockBuilder::new(16);
+    for (k, v) in entries.iter().rev() {
+        bb.add(k, v);
+    }
+    let file = table_around_block(bb.finish(), entries.len(), format::FORMAT_VERSION);
     let (t, _) = open_table(file, None, None).unwrap();
     let err = t.verify_checksums().unwrap_err();
     assert!(
