@@ -271,12 +271,15 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
             "blob_compression_type",
             bc.option_name().into(),
         );
-        if v.raw("enable_blob_garbage_collection") == "true" {
-            set(
-                "enable_blob_garbage_collection",
-                "enable_blob_garbage_collection",
-                "true".into(),
-            );
+        // Passed either way: fjall, whose own default collects garbage,
+        // has to see an explicit `false`.
+        let gc = v.raw("enable_blob_garbage_collection") == "true";
+        set(
+            "enable_blob_garbage_collection",
+            "enable_blob_garbage_collection",
+            gc.to_string(),
+        );
+        if gc {
             for name in [
                 "blob_garbage_collection_age_cutoff",
                 "blob_garbage_collection_force_threshold",
@@ -285,8 +288,10 @@ pub fn engine_options(flags: &Flags) -> Vec<OptionSetting> {
             }
         }
         if v.raw("use_blob_cache") == "true" {
+            // Named after the flag that turns it on, so that an engine
+            // keeping its own defaults sees it given.
             set(
-                "blob_cache_size",
+                "use_blob_cache",
                 "blob_cache_size",
                 v.raw("blob_cache_size").into(),
             );

@@ -14,7 +14,10 @@ use fjall::config::{
     BlockSizePolicy, BloomConstructionPolicy, CompressionPolicy, FilterPolicy, FilterPolicyEntry,
     HashRatioPolicy, RestartIntervalPolicy,
 };
-use fjall::{AbstractTree, Database, Keyspace, KeyspaceCreateOptions, PersistMode};
+use fjall::{
+    AbstractTree, CompressionType, Database, Keyspace, KeyspaceCreateOptions, KvSeparationOptions,
+    PersistMode,
+};
 
 use super::mapping::{given, unsupported, value};
 use super::{BatchOp, BenchEngine, BenchIter, EngineFactory, Move};
@@ -54,6 +57,19 @@ pub struct FjallConfig {
     pub worker_threads: Option<usize>,
     /// Open-file cache (`--open_files`; `Some(None)`: no limit).
     pub max_cached_files: Option<Option<usize>>,
+    /// Key-value separation into blob files (`--enable_blob_files`).
+    pub blob_files: Option<bool>,
+    /// Its separation threshold (`--min_blob_size`).
+    pub min_blob_size: Option<u32>,
+    /// Its blob file target size (`--blob_file_size`).
+    pub blob_file_size: Option<u64>,
+    /// LZ4 (true) or none for blob files (`--blob_compression_type`).
+    pub blob_lz4: Option<bool>,
+    /// Blob garbage collection (`--enable_blob_garbage_collection`).
+    pub blob_gc: Option<bool>,
+    /// The oldest share of blob files it rewrites
+    /// (`--blob_garbage_collection_age_cutoff`).
+    pub blob_gc_age_cutoff: Option<f32>,
     /// Notes for the run's stderr.
     pub notes: Vec<String>,
 }
@@ -92,8 +108,73 @@ impl FjallConfig {
                 self.max_cached_files
                     .map(|m| m.map_or_else(|| "unlimited".to_string(), |n| n.to_string())),
             ),
+            self.describe_blob_files(),
         ]
         .join(" ")
+    }
+
+    /// The key-value separation part of [`describe`](Self::describe).
+    fn describe_blob_files(&self) -> String {
+        let Some(o) = self.kv_separation() else {
+            return "kv_separation=(fjall default: off)".into();
+        };
+        let mark = |given: bool| if given { "" } else { " (fjall default)" };
+        format!(
+            "kv_separation=on(separation_threshold={}{} file_target_size={}{} compression={}{} \
+             staleness_threshold={}{} age_cutoff={}{})",
+            o.separation_threshold,
+            mark(self.min_blob_size.is_some()),
+            o.file_target_size,
+            mark(self.blob_file_size.is_some()),
+            if o.compression == CompressionType::None {
+                "none"
+            } else {
+                "lz4"
+            },
+            mark(self.blob_lz4.is_some()),
+            o.staleness_threshold,
+            mark(self.blob_gc == Some(true)),
+            o.age_cutoff,
+            mark(self.blob_gc.is_some()),
+        )
+    }
+
+    /// fjall's key-value separation options, when the flags turn it on.
+    ///
+    /// RocksDB's garbage collection relocates, in each compaction, the live
+    /// blobs of the oldest `age_cutoff` share of blob files; fjall's rewrites
+    /// those of the oldest `age_cutoff` share of the compaction's blob files
+    /// whose garbage is at least `staleness_threshold` of their bytes. GC on
+    /// is staleness 0 (any garbage); GC off is an age cutoff of 0 (no file
+    /// is old enough). Without the flag fjall keeps its own (0.25 and 0.25).
+    pub fn kv_separation(&self) -> Option<KvSeparationOptions> {
+        if self.blob_files != Some(true) {
+            return None;
+        }
+        let mut o = KvSeparationOptions::default();
+        if let Some(n) = self.min_blob_size {
+            o = o.separation_threshold(n);
+        }
+        if let Some(n) = self.blob_file_size {
+            o = o.file_target_size(n);
+        }
+        if let Some(lz4) = self.blob_lz4 {
+            o = o.compression(if lz4 {
+                CompressionType::Lz4
+            } else {
+                CompressionType::None
+            });
+        }
+        match self.blob_gc {
+            Some(true) => {
+                o = o
+                    .staleness_threshold(0.0)
+                    .age_cutoff(self.blob_gc_age_cutoff.unwrap_or(0.25));
+            }
+            Some(false) => o = o.age_cutoff(0.0),
+            None => {}
+        }
+        Some(o)
     }
 }
 
@@ -176,9 +257,40 @@ pub fn map_options(settings: &[OptionSetting]) -> anyhow::Result<FjallConfig> {
             "merge_operator" => return Err(unsupported("fjall", s, "fjall has no merge operator")),
             "delete_range" => return Err(unsupported("fjall", s, "fjall has no DeleteRange")),
             "compaction_style" if s.value == "kCompactionStyleLevel" => {}
+            "enable_blob_files" => c.blob_files = Some(s.value == "true"),
+            "min_blob_size" => c.min_blob_size = Some(num(s)?),
+            "blob_file_size" => {
+                let n: u64 = num(s)?;
+                if n == 0 {
+                    return Err(unsupported("fjall", s, "the size must be positive"));
+                }
+                c.blob_file_size = Some(n);
+            }
+            "blob_compression_type" => {
+                c.blob_lz4 = Some(match s.value.as_str() {
+                    "kLZ4Compression" => true,
+                    "kNoCompression" => false,
+                    _ => {
+                        return Err(unsupported(
+                            "fjall",
+                            s,
+                            "fjall compresses blob files with lz4 or none",
+                        ))
+                    }
+                })
+            }
+            "enable_blob_garbage_collection" => c.blob_gc = Some(s.value == "true"),
+            "blob_garbage_collection_age_cutoff" => {
+                let r: f32 = num(s)?;
+                if !(0.0..=1.0).contains(&r) {
+                    return Err(unsupported("fjall", s, "the cutoff is a share, 0 to 1"));
+                }
+                c.blob_gc_age_cutoff = Some(r);
+            }
+            // 1 (RocksDB's default) forces nothing, as fjall does.
+            "blob_garbage_collection_force_threshold" if s.value.parse::<f64>() == Ok(1.0) => {}
             "level_compaction_dynamic_level_bytes"
             | "disable_auto_compactions"
-            | "enable_blob_files"
             | "allow_mmap_reads"
                 if s.value == "false" => {}
             // fjall has no read-triggered compaction.
@@ -242,6 +354,13 @@ impl EngineFactory for FjallFactory {
         for n in &c.notes {
             eprintln!("fjall: {n}");
         }
+        Ok(Arc::new(open_engine(path, &c)?))
+    }
+}
+
+/// Opens the database at `path` with `c`.
+fn open_engine(path: &Path, c: &FjallConfig) -> anyhow::Result<FjallEngine> {
+    {
         let mut b = Database::builder(path);
         if let Some(n) = c.cache_size {
             b = b.cache_size(n);
@@ -270,6 +389,9 @@ impl EngineFactory for FjallFactory {
                 leveled = leveled.with_level_ratio_policy(vec![r]);
             }
             o = o.compaction_strategy(Arc::new(leveled));
+            if let Some(kv) = cfg.kv_separation() {
+                o = o.with_kv_separation(Some(kv));
+            }
             if let Some(n) = cfg.block_size {
                 o = o.data_block_size_policy(BlockSizePolicy::all(n));
             }
@@ -299,7 +421,7 @@ impl EngineFactory for FjallFactory {
             }
             o
         })?;
-        Ok(Arc::new(FjallEngine { db, ks }))
+        Ok(FjallEngine { db, ks })
     }
 }
 
@@ -580,6 +702,121 @@ mod tests {
         );
     }
 
+    /// Blob files map to fjall's key-value separation; GC on and off are
+    /// explicit, and what fjall cannot do is refused naming the flag.
+    #[test]
+    fn blob_files_map_to_kv_separation() {
+        let c = map_options(&settings(&[])).unwrap();
+        assert!(c.kv_separation().is_none());
+        assert!(c.describe().contains("kv_separation=(fjall default: off)"));
+        let c = map_options(&settings(&[
+            "--enable_blob_files=true",
+            "--min_blob_size=512",
+            "--blob_file_size=1048576",
+            "--blob_compression_type=none",
+        ]))
+        .unwrap();
+        let kv = c.kv_separation().unwrap();
+        assert_eq!(kv.separation_threshold, 512);
+        assert_eq!(kv.file_target_size, 1 << 20);
+        assert_eq!(kv.compression, CompressionType::None);
+        // GC not given: fjall's own.
+        assert_eq!(c.blob_gc, None);
+        let d = KvSeparationOptions::default();
+        assert_eq!(
+            (kv.staleness_threshold, kv.age_cutoff),
+            (d.staleness_threshold, d.age_cutoff)
+        );
+        let d = c.describe();
+        assert!(
+            d.contains("separation_threshold=512 ")
+                && d.contains("compression=none ")
+                && d.contains("age_cutoff=0.25 (fjall default)"),
+            "{d}"
+        );
+        // GC off given: no blob file is old enough to be rewritten.
+        let c = map_options(&settings(&[
+            "--enable_blob_files=true",
+            "--enable_blob_garbage_collection=false",
+        ]))
+        .unwrap();
+        assert_eq!(c.kv_separation().unwrap().age_cutoff, 0.0);
+        let c = map_options(&settings(&[
+            "--enable_blob_files=true",
+            "--enable_blob_garbage_collection=true",
+            "--blob_garbage_collection_age_cutoff=0.5",
+            "--blob_garbage_collection_force_threshold=1",
+        ]))
+        .unwrap();
+        let kv = c.kv_separation().unwrap();
+        assert_eq!((kv.staleness_threshold, kv.age_cutoff), (0.0, 0.5));
+        assert!(map_options(&settings(&["--enable_blob_files=false"]))
+            .unwrap()
+            .kv_separation()
+            .is_none());
+        for (flags, name) in [
+            (
+                &["--enable_blob_files=true", "--blob_compression_type=zstd"][..],
+                "blob_compression_type",
+            ),
+            (
+                &["--enable_blob_files=true", "--blob_file_size=0"][..],
+                "blob_file_size",
+            ),
+            (
+                &[
+                    "--enable_blob_files=true",
+                    "--enable_blob_garbage_collection=true",
+                    "--blob_garbage_collection_force_threshold=0.5",
+                ][..],
+                "blob_garbage_collection_force_threshold",
+            ),
+            (
+                &[
+                    "--enable_blob_files=true",
+                    "--enable_blob_garbage_collection=true",
+                    "--blob_garbage_collection_age_cutoff=1.5",
+                ][..],
+                "blob_garbage_collection_age_cutoff",
+            ),
+            (
+                &["--enable_blob_files=true", "--use_blob_cache=true"][..],
+                "use_blob_cache",
+            ),
+        ] {
+            let e = map_options(&settings(flags)).unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("'--{name}'")) && e.contains("fjall"),
+                "{e}"
+            );
+        }
+    }
+
+    /// Values at or above the threshold go to blob files and read back.
+    #[test]
+    fn blob_files_hold_large_values() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = map_options(&settings(&[
+            "--enable_blob_files=true",
+            "--min_blob_size=100",
+            "--blob_compression_type=none",
+        ]))
+        .unwrap();
+        let db = open_engine(dir.path(), &c).unwrap();
+        for i in 0..200u32 {
+            let v = vec![b'x'; if i % 2 == 0 { 500 } else { 10 }];
+            db.put(format!("{i:04}").as_bytes(), &v, WriteOpts::default())
+                .unwrap();
+        }
+        db.flush().unwrap();
+        assert!(db.ks.tree.blob_file_count() >= 1);
+        assert_eq!(db.get(b"0042", true).unwrap(), Some(500));
+        assert_eq!(db.get(b"0043", true).unwrap(), Some(10));
+        let mut it = db.iter(true).unwrap();
+        it.seek(b"0100").unwrap();
+        assert_eq!(it.key(), b"0100");
+    }
+
     #[test]
     fn level_base_is_accepted_when_it_is_fjalls_l1() {
         map_options(&settings(&[
@@ -616,7 +853,6 @@ mod tests {
                 "--max_bytes_for_level_base=1048576",
                 "--level0_slowdown_writes_trigger=10",
                 "--subcompactions=2",
-                "--enable_blob_files=true",
                 "--paranoid_checks=false",
                 "--block_size=512",
                 "--merge_operator=uint64add",
