@@ -87,6 +87,7 @@ fn build_loaded(
     if let Some(span) = crate::report::index::run_span(&rows) {
         setup.push(format!("Runs started {span}."));
     }
+    setup.extend(setup::machine_time_line(&rows));
     setup.push(setup::hygiene_line(&rows, &meta));
     if meta.schedule.len() > 1 {
         setup.push(format!(

@@ -31,6 +31,48 @@ pub(crate) fn git_commits_line(rows: &[ResultRow]) -> String {
     }
 }
 
+/// How long the runs held the machine: the sum of every step's wall time,
+/// in all and per engine (in the order engines first appear), so a reader
+/// can budget a rerun. A study resumed over several sittings sums its runs,
+/// not the calendar time between them; settling the host between jobs is
+/// not counted; cells an engine skipped are left out. None when no row
+/// took time (a stand-in bench).
+pub(crate) fn machine_time_line(rows: &[ResultRow]) -> Option<String> {
+    let mut per: Vec<(&str, f64)> = Vec::new();
+    for r in rows.iter().filter(|r| r.wall_sec > 0.0 && !is_skipped(r)) {
+        match per.iter_mut().find(|(e, _)| *e == r.engine) {
+            Some((_, t)) => *t += r.wall_sec,
+            None => per.push((&r.engine, r.wall_sec)),
+        }
+    }
+    let total: f64 = per.iter().map(|(_, t)| t).sum();
+    if total < 1.0 {
+        return None;
+    }
+    let each = per
+        .iter()
+        .map(|(e, t)| format!("{e} {}", duration_text(*t)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    Some(format!(
+        "Machine time: {} of runs ({each}), the sum of every step's wall time; settling the host between jobs is not counted.",
+        duration_text(total)
+    ))
+}
+
+/// Seconds as "45 s", "12 min" or "3 h 05 min".
+pub(crate) fn duration_text(sec: f64) -> String {
+    let s = sec.round() as u64;
+    let m = (s + 30) / 60;
+    if s < 60 {
+        format!("{s} s")
+    } else if m < 60 {
+        format!("{m} min")
+    } else {
+        format!("{} h {:02} min", m / 60, m % 60)
+    }
+}
+
 /// How the repeats were kept independent and the jobs apart: the seed of
 /// each repeat, the job order and the settle step between jobs.
 pub(crate) fn hygiene_line(rows: &[ResultRow], meta: &crate::run::layout::Meta) -> String {
@@ -212,4 +254,46 @@ fn cells_text(plan: &Plan, cells: &[String]) -> String {
         if n == 1 { "cell" } else { "cells" },
         cells.join("; ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{duration_text, machine_time_line};
+    use crate::testutil::rows_of;
+
+    #[test]
+    fn durations_read_in_seconds_minutes_or_hours() {
+        assert_eq!(duration_text(0.4), "0 s");
+        assert_eq!(duration_text(59.0), "59 s");
+        assert_eq!(duration_text(89.0), "1 min");
+        assert_eq!(duration_text(91.0), "2 min");
+        assert_eq!(duration_text(3599.0), "1 h 00 min");
+        assert_eq!(duration_text(3.0 * 3600.0 + 5.0 * 60.0), "3 h 05 min");
+    }
+
+    #[test]
+    fn machine_time_sums_each_engines_steps_in_order_of_appearance() {
+        let mut rows = rows_of("rocksdb", "ops_sec", &[1.0, 1.0]);
+        rows.extend(rows_of("strata", "ops_sec", &[1.0, 1.0, 1.0]));
+        for (r, w) in rows.iter_mut().zip([600.0, 1200.0, 1800.0, 1800.0, 0.0]) {
+            r.wall_sec = w;
+        }
+        // A cell an engine skipped is not a run, however long the refusal took.
+        let mut skipped = rows_of("fjall", "ops_sec", &[1.0]).remove(0);
+        skipped.ok = false;
+        skipped.error = Some("skipped: fjall lacks a flag this cell sets: x".into());
+        skipped.wall_sec = 0.2;
+        rows.push(skipped);
+        assert_eq!(
+            machine_time_line(&rows).unwrap(),
+            "Machine time: 1 h 30 min of runs (rocksdb 30 min, strata 1 h 00 min), the sum of every step's wall time; settling the host between jobs is not counted."
+        );
+    }
+
+    #[test]
+    fn no_machine_time_without_timed_rows() {
+        let mut rows = rows_of("strata", "ops_sec", &[1.0]);
+        rows[0].wall_sec = 0.0;
+        assert_eq!(machine_time_line(&rows), None);
+    }
 }
