@@ -97,7 +97,7 @@ fn every_kind_gets_the_verdict_its_data_supports() {
     let count = |w: &str| FINDINGS.iter().filter(|f| f.2 == w).count();
     assert!(
         md.contains(&format!(
-            "- strata: {} reproduced, {} reproduced, larger than published, {} not reproduced, {} reversed, {} inconclusive of {n} claims.",
+            "- strata: {} reproduced, {} reproduced, larger than published, {} not reproduced, {} reversed, {} inconclusive (repeats per cell that would decide them: ",
             count("reproduced"),
             count("reproduced, larger than published"),
             count("not reproduced"),
@@ -107,6 +107,17 @@ fn every_kind_gets_the_verdict_its_data_supports() {
         "{}",
         verdict_section(&md)
     );
+    // Each undecided claim with the repeats that would decide it, or why
+    // there is no estimate.
+    let summary = md.lines().find(|l| l.starts_with("- strata: ")).unwrap();
+    for (id, _, want) in FINDINGS {
+        if *want == "inconclusive" {
+            assert!(summary.contains(&format!("`{id}` ")), "{id}: {summary}");
+        }
+    }
+    assert!(summary.contains("`cross-noisy` about "), "{summary}");
+    assert!(summary.contains("`mono-noisy` no estimate"), "{summary}");
+    assert!(summary.ends_with(&format!(") of {n} claims.")), "{summary}");
     // The engine the study names but that did not run is one line, not a row per claim.
     assert!(!md.contains("| rocksdb |"));
 
@@ -185,13 +196,85 @@ min = 1
     );
     assert!(!v.contains("| full-only |"), "{v}");
     assert!(
-        v.contains(
-            "- strata: 1 reproduced, 0 not reproduced, 0 reversed, 0 inconclusive, 1 not testable here of 2 claims."
-        ),
+        v.contains(&format!(
+            "- strata: 1 reproduced, 0 not reproduced, 0 reversed, 0 inconclusive, 1 not testable here (needs 4096 cores; this host has {}) of 2 claims.",
+            std::thread::available_parallelism().unwrap()
+        )),
         "{v}"
     );
     assert!(
         v.contains("- leveldb: every cell skipped, so not judged (LevelDB's db_bench has no --max_subcompactions (set to 2))"),
         "{v}"
     );
+}
+
+#[test]
+fn a_cell_pinned_to_more_cores_than_the_host_has_is_skipped_and_its_claim_not_testable() {
+    let text = r#"
+name = "pinned"
+title = "Pinned"
+question = "Are cells of more cores than the host has run?"
+repeats = 3
+engines = ["strata"]
+[flags]
+num = 1000
+statistics = 1
+[[axis]]
+name = "cpus"
+values = [1, 4096]
+[[step]]
+benchmarks = "fillrandom,stats"
+[scales.quick]
+[[finding]]
+id = "many-cores"
+claim = "Throughput at 4096 cores is above 1 op/s."
+published = "-"
+kind = "bound"
+metric = "ops_sec"
+step = "fillrandom"
+where = { cpus = "4096" }
+min = 1
+[[finding]]
+id = "one-core"
+claim = "Throughput at one core is above 1 op/s."
+published = "-"
+kind = "bound"
+metric = "ops_sec"
+step = "fillrandom"
+where = { cpus = "1" }
+min = 1
+"#;
+    let (d, spec) = common::study_in_temp("pinned", text);
+    let out = run_fake(&spec, &d.path().join("out"), &["--engines", "strata"]);
+    let all = common::rows(&out.join("results.jsonl"));
+    let cores = all[0].host.cores;
+    let (pinned, one): (Vec<_>, Vec<_>) = all.iter().partition(|r| r.cell["cpus"] == "4096");
+    assert_eq!(pinned.len(), 3, "{all:?}");
+    for r in &pinned {
+        assert!(!r.ok && r.wall_sec == 0.0, "{r:?}");
+        assert_eq!(
+            r.error.as_deref(),
+            Some(format!("skipped: the cell pins 4096 cores; this host has {cores}").as_str())
+        );
+    }
+    assert!(one.iter().all(|r| r.ok), "{one:?}");
+    let md = read(&out.join("report.md"));
+    let section = md.split("## Skipped cells").nth(1).expect(&md);
+    assert!(
+        section.contains(&format!(
+            "- strata skips the cell pinned to 4096 cores: this host has {cores}."
+        )),
+        "{section}"
+    );
+    // Not a failure, and the claim about it is not testable, not failed.
+    assert!(!md.contains("## Failed runs"), "{md}");
+    let v = verdict_section(&md);
+    let row = v
+        .lines()
+        .find(|l| l.starts_with("| many-cores |"))
+        .unwrap_or_else(|| panic!("no row\n{v}"));
+    assert!(row.contains("| strata | not testable here |"), "{row}");
+    assert!(row.contains("needs 4096 cores"), "{row}");
+    let row = v.lines().find(|l| l.starts_with("| one-core |")).expect(&v);
+    assert!(row.contains("| strata | reproduced |"), "{row}");
 }

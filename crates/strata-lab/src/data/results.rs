@@ -145,7 +145,12 @@ fn read_text(path: &Path) -> std::io::Result<String> {
 /// Writes rows as CSV: fixed columns, then the registry's metrics (every
 /// metric of a row is in `results.jsonl`).
 pub(crate) fn write_csv(path: &Path, rows: &[ResultRow]) -> anyhow::Result<()> {
-    let mut w = csv::Writer::from_path(path)?;
+    write_csv_to(std::fs::File::create(path)?, rows)
+}
+
+/// Writes rows as [`write_csv`] does, to `out`.
+pub(crate) fn write_csv_to<W: std::io::Write>(out: W, rows: &[ResultRow]) -> anyhow::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
     let mut header: Vec<String> = [
         "schema_version",
         "study",

@@ -1,12 +1,29 @@
-//! Rows skipped because their engine lacks a flag the cell sets: how to
-//! tell them from failures, and the flag and reason their message names.
+//! Rows skipped because their engine lacks a flag the cell sets, or
+//! because the cell pins more cores than the host has: how to tell them
+//! from failures, and the flag, reason or cores their message names.
 
 use crate::data::results::ResultRow;
 
 /// Whether a row was skipped because its engine lacks a flag the cell sets
-/// (the runner's `skipped: ...` error, also on the steps after it).
+/// or the host lacks the cores it pins (the runner's `skipped: ...` error,
+/// also on the steps after it).
 pub(crate) fn is_skipped(r: &ResultRow) -> bool {
     !r.ok && r.error.as_deref().is_some_and(|e| e.contains("skipped: "))
+}
+
+/// The skip message of a cell pinned to `need` cores on a host of `have`:
+/// its runs would get no more cores than the host has, so they would
+/// measure the host's cores under another label.
+pub(crate) fn cores_skip(need: u32, have: u32) -> String {
+    format!("skipped: the cell pins {need} cores; this host has {have}")
+}
+
+/// The cores a [`cores_skip`] message names: (pinned, the host's).
+pub(crate) fn skipped_cores(msg: &str) -> Option<(u32, u32)> {
+    let (_, rest) = msg.split_once("skipped: the cell pins ")?;
+    let (need, rest) = rest.split_once(" cores; this host has ")?;
+    let have: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    Some((need.parse().ok()?, have.parse().ok()?))
 }
 
 /// What a skip message says the engine lacks, as the report names it: a
@@ -38,7 +55,22 @@ pub(crate) fn skipped_flag(msg: &str) -> (String, String) {
 
 #[cfg(test)]
 mod tests {
-    use super::skipped_flag;
+    use super::{cores_skip, skipped_cores, skipped_flag};
+
+    #[test]
+    fn a_core_skip_names_the_cores_pinned_and_the_hosts() {
+        let m = cores_skip(12, 2);
+        assert_eq!(m, "skipped: the cell pins 12 cores; this host has 2");
+        assert_eq!(skipped_cores(&m), Some((12, 2)));
+        // As the steps after the first carry it.
+        assert_eq!(
+            skipped_cores(&format!("step fill failed: {m}")),
+            Some((12, 2))
+        );
+        assert_eq!(skipped_cores("skipped: leveldb lacks a flag"), None);
+        // Not a flag skip.
+        assert_eq!(skipped_flag(&m).0, "");
+    }
 
     #[test]
     fn a_skip_names_the_flag_or_the_benchmark_the_engine_lacks() {

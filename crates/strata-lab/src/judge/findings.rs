@@ -87,6 +87,22 @@ fn cores_needed(plan: &Plan, f: &Finding, xs: &[String]) -> Option<u32> {
     max_cores(labels)
 }
 
+/// Why a claim about `need` cores is not testable on a host of `host`.
+pub(crate) fn cores_text(need: u32, host: u32) -> String {
+    format!(
+        "needs {need} cores; this host has {host}: testable on a host with {need} cores or more"
+    )
+}
+
+/// The cores a verdict's text says the claim needs and the host has, as
+/// [`cores_text`] writes them.
+pub(crate) fn cores_in(text: &str) -> Option<(u32, u32)> {
+    let (_, rest) = text.split_once("needs ")?;
+    let (need, rest) = rest.split_once(" cores; this host has ")?;
+    let host: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    Some((need.parse().ok()?, host.parse().ok()?))
+}
+
 /// Cores a finding asks for in the study as published (its unscaled
 /// `cpus` axis): the largest `cpus` label it is along or fixed at. `None`
 /// when the finding does not name cores.
@@ -132,12 +148,7 @@ pub(crate) fn judge(plan: &Plan, rows: &[ResultRow], f: &Finding, engine: &str) 
         .unwrap_or(0);
     if let Some(need) = cores_needed(plan, f, &xs) {
         if host_cores > 0 && need > host_cores {
-            return Judgement::new(
-                Verdict::NotTestable,
-                format!(
-                    "needs {need} cores; this host has {host_cores}: testable on a host with {need} cores or more"
-                ),
-            );
+            return Judgement::new(Verdict::NotTestable, cores_text(need, host_cores));
         }
     }
     if let Some(why) = unmet_need(rows, f, engine, &xs) {

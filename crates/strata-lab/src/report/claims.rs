@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use crate::data::aggregate::engines;
-use crate::data::results::{write_csv, ResultRow};
+use crate::data::results::{write_csv_to, ResultRow};
 use crate::judge::findings::rows_read;
 use crate::report::verdicts::applicable;
 use crate::spec::model::Plan;
@@ -65,13 +65,30 @@ pub(crate) fn chart_of(plan: &Plan, f: &Finding, drawn: &[String]) -> Option<Str
         .map(|c| c.id.clone())
 }
 
+/// The columns of `results.csv` a claim's rows leave out: what ran a row
+/// (the engine's version, the commit, the host, the command) and what is
+/// the same on every row of the study. `results.csv` beside the report has
+/// them on the same key (engine, cell id, repeat, step); left out here so
+/// that a study's claims, which read many of the same rows, do not store
+/// each long command line again per claim.
+const RUN_COLUMNS: [&str; 9] = [
+    "schema_version",
+    "study",
+    "scale",
+    "engine_version",
+    "git_commit",
+    "host",
+    "cores",
+    "fs_type",
+    "command",
+];
+
 /// Writes `claims/<id>.csv` under `sdir` for each finding judged at this
-/// scale: the header of `results.csv` and the rows of `raw` (the study's
-/// rows as stored, before the guards withhold any figure) its verdicts
-/// read on the engines that ran, as `results.csv` has them when the folder
-/// has one (its lines, whichever columns it was written with), else as
-/// `results.csv` would. Files of earlier reports in the folder are
-/// replaced.
+/// scale: the rows of `raw` (the study's rows as stored, before the guards
+/// withhold any figure) its verdicts read on the engines that ran, as
+/// `results.csv` has them when the folder has one (its lines, whichever
+/// columns it was written with), else as `results.csv` would, without the
+/// [`RUN_COLUMNS`]. Files of earlier reports in the folder are replaced.
 pub(crate) fn write(sdir: &Path, plan: &Plan, raw: &[ResultRow]) -> anyhow::Result<()> {
     let dir = sdir.join(DIR);
     if dir.is_dir() {
@@ -87,37 +104,38 @@ pub(crate) fn write(sdir: &Path, plan: &Plan, raw: &[ResultRow]) -> anyhow::Resu
     }
     std::fs::create_dir_all(&dir)?;
     let ran = engines(plan, raw);
-    let stored = stored_csv(&sdir.join("results.csv"))?;
+    let results = sdir.join("results.csv");
+    let (header, records) = if results.exists() {
+        keyed_csv(std::fs::File::open(&results)?, &results)?
+    } else {
+        // As results.csv would have them.
+        let mut text = Vec::new();
+        write_csv_to(&mut text, raw)?;
+        keyed_csv(text.as_slice(), &results)?
+    };
+    let kept: Vec<usize> = (0..header.len())
+        .filter(|i| !RUN_COLUMNS.contains(&&header[*i]))
+        .collect();
     for f in findings {
-        let read = rows_read(plan, raw, f, &ran);
-        let path = sdir.join(csv_path(f));
-        match &stored {
-            Some((header, records)) => {
-                let keys: BTreeSet<Key> = read
-                    .iter()
-                    .map(|r| {
-                        (
-                            r.engine.clone(),
-                            r.cell_id.clone(),
-                            r.repeat.to_string(),
-                            r.step.clone(),
-                        )
-                    })
-                    .collect();
-                let mut w = csv::Writer::from_path(&path)?;
-                w.write_record(header)?;
-                for (k, rec) in records {
-                    if keys.contains(k) {
-                        w.write_record(rec)?;
-                    }
-                }
-                w.flush()?;
-            }
-            None => {
-                let rows: Vec<ResultRow> = read.into_iter().cloned().collect();
-                write_csv(&path, &rows)?;
+        let keys: BTreeSet<Key> = rows_read(plan, raw, f, &ran)
+            .iter()
+            .map(|r| {
+                (
+                    r.engine.clone(),
+                    r.cell_id.clone(),
+                    r.repeat.to_string(),
+                    r.step.clone(),
+                )
+            })
+            .collect();
+        let mut w = csv::Writer::from_path(sdir.join(csv_path(f)))?;
+        w.write_record(kept.iter().map(|i| &header[*i]))?;
+        for (k, rec) in &records {
+            if keys.contains(k) {
+                w.write_record(kept.iter().map(|i| rec.get(*i).unwrap_or_default()))?;
             }
         }
+        w.flush()?;
     }
     Ok(())
 }
@@ -125,16 +143,14 @@ pub(crate) fn write(sdir: &Path, plan: &Plan, raw: &[ResultRow]) -> anyhow::Resu
 /// What identifies a row of `results.csv`: engine, cell id, repeat, step.
 type Key = (String, String, String, String);
 
-/// The header and records of a stored `results.csv`, each record with its
-/// key; `None` when there is no such file.
+/// The header and records of `results.csv` (as read from `input`; `path`
+/// names it in errors), each record with its key.
 #[allow(clippy::type_complexity)]
-fn stored_csv(
+fn keyed_csv(
+    input: impl std::io::Read,
     path: &Path,
-) -> anyhow::Result<Option<(csv::StringRecord, Vec<(Key, csv::StringRecord)>)>> {
-    if !path.exists() {
-        return Ok(None);
-    }
-    let mut r = csv::Reader::from_path(path)?;
+) -> anyhow::Result<(csv::StringRecord, Vec<(Key, csv::StringRecord)>)> {
+    let mut r = csv::Reader::from_reader(input);
     let header = r.headers()?.clone();
     let col = |n: &str| {
         header
@@ -154,7 +170,7 @@ fn stored_csv(
         let get = |i: usize| rec.get(i).unwrap_or_default().to_string();
         out.push(((get(e), get(c), get(rp), get(st)), rec.clone()));
     }
-    Ok(Some((header, out)))
+    Ok((header, out))
 }
 
 /// A study with one published ratio on a charted metric, and its rows:
@@ -220,18 +236,26 @@ mod tests {
         assert!(!d.path().join("claims/gone.csv").exists());
         let mut r = csv::Reader::from_path(d.path().join("claims/gap.csv")).unwrap();
         let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
-        // The header of results.csv.
+        // The header of results.csv without what ran each row.
         let whole = d.path().join("results.csv");
-        write_csv(&whole, &all).unwrap();
-        let want: Vec<String> = csv::Reader::from_path(&whole)
+        crate::data::results::write_csv(&whole, &all).unwrap();
+        let full: Vec<String> = csv::Reader::from_path(&whole)
             .unwrap()
             .headers()
             .unwrap()
             .iter()
             .map(String::from)
             .collect();
+        let want: Vec<String> = full
+            .iter()
+            .filter(|h| !RUN_COLUMNS.contains(&h.as_str()))
+            .cloned()
+            .collect();
         assert_eq!(header, want);
+        assert!(full.contains(&"command".to_string()));
+        assert!(!header.contains(&"command".to_string()));
         let col = |n: &str| header.iter().position(|h| h == n).unwrap();
+        let full_col = |n: &str| full.iter().position(|h| h == n).unwrap();
         let got: Vec<(String, String, String, String)> = r
             .records()
             .map(|rec| {
@@ -262,15 +286,17 @@ mod tests {
         want.sort();
         assert_eq!(got, want);
         // A stored results.csv (here without its metric columns but
-        // ops_sec) gives the header and the lines.
+        // ops_sec) gives the header and the lines, its command left out.
         let text = std::fs::read_to_string(&whole).unwrap();
         let mut w = csv::Writer::from_path(&whole).unwrap();
         let mut rd = csv::Reader::from_reader(text.as_bytes());
-        let keep: Vec<usize> = ["engine", "cell_id", "repeat", "step", "ok", "ops_sec"]
-            .iter()
-            .map(|n| col(n))
-            .collect();
-        w.write_record(keep.iter().map(|i| &header[*i])).unwrap();
+        let keep: Vec<usize> = [
+            "engine", "cell_id", "repeat", "step", "ok", "ops_sec", "command",
+        ]
+        .iter()
+        .map(|n| full_col(n))
+        .collect();
+        w.write_record(keep.iter().map(|i| &full[*i])).unwrap();
         for rec in rd.records() {
             let rec = rec.unwrap();
             w.write_record(keep.iter().map(|i| &rec[*i])).unwrap();

@@ -5,13 +5,14 @@
 use std::collections::BTreeMap;
 
 use crate::data::results::ResultRow;
-use crate::data::skipped::{is_skipped, skipped_flag};
+use crate::data::skipped::{is_skipped, skipped_cores, skipped_flag};
 use crate::judge::guards::na_reason;
 use crate::report::chart::NO_DATA;
 
 /// The label of the stub drawn where `engine` has no value of `metric` in
 /// `step` for the cell labelled `fixed`: "n/a: " and the guards' reason,
-/// "skipped: ENGINE lacks --FLAG", "failed: ..." or "no data" (with the
+/// "skipped: ENGINE lacks --FLAG", "skipped: needs N cores, host has M",
+/// "failed: ..." or "no data" (with the
 /// metric the engine does not report, where its runs succeeded).
 pub(crate) fn gap_label(
     rows: &[ResultRow],
@@ -29,7 +30,11 @@ pub(crate) fn gap_label(
         .filter(|r| fixed.iter().all(|(k, v)| r.cell.get(k) == Some(v)))
         .collect();
     if let Some(r) = cell.iter().find(|r| is_skipped(r)) {
-        let (flag, _) = skipped_flag(r.error.as_deref().unwrap_or(""));
+        let msg = r.error.as_deref().unwrap_or("");
+        if let Some((need, have)) = skipped_cores(msg) {
+            return format!("skipped: needs {need} cores, host has {have}");
+        }
+        let (flag, _) = skipped_flag(msg);
         let what = if flag.is_empty() {
             "a flag this cell sets".to_string()
         } else {
@@ -67,10 +72,17 @@ mod tests {
         skipped.engine = "leveldb".into();
         skipped.ok = false;
         skipped.error = Some("skipped: leveldb lacks a flag this cell sets: ERROR: Not supported: flag '--enable_blob_files' (enable_blob_files=true) is not supported by LevelDB: LevelDB has no blob files".into());
-        let rows = [r, skipped];
+        let mut pinned = skipped.clone();
+        pinned.engine = "fjall".into();
+        pinned.error = Some(crate::data::skipped::cores_skip(4, 2));
+        let rows = [r, skipped, pinned];
         assert_eq!(
             gap_label(&rows, "strata", "s", &fixed(), "p50"),
             "n/a: below 1 us"
+        );
+        assert_eq!(
+            gap_label(&rows, "fjall", "s", &fixed(), "p50"),
+            "skipped: needs 4 cores, host has 2"
         );
         assert_eq!(
             gap_label(&rows, "leveldb", "s", &fixed(), "p50"),

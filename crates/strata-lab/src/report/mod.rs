@@ -26,7 +26,7 @@ use crate::report::chart::ChartData;
 use crate::report::doc::{html, markdown, Block};
 use crate::run::layout::study_dirs;
 use figures::draw_charts;
-use setup::{assertion_builds, git_commits_line, skipped_lines};
+use setup::{assertion_builds, git_commits_line, skipped_intro, skipped_lines};
 use study::load_study;
 use tables::metric_table;
 
@@ -217,10 +217,7 @@ fn build_loaded(
     let skipped = skipped_lines(&plan, &rows);
     if !skipped.is_empty() {
         b.push(Block::H(2, "Skipped cells".into()));
-        b.push(Block::P(
-            "A cell that sets a flag or runs a benchmark an engine has no equivalent for is not run on that engine:"
-                .into(),
-        ));
+        b.push(Block::P(skipped_intro(&rows).into()));
         b.push(Block::List(skipped));
     }
     let failed: Vec<String> = rows

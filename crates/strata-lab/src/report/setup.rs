@@ -2,9 +2,9 @@
 //! the builds with assertions on, and the cells an engine skipped.
 
 use crate::data::results::ResultRow;
-use crate::data::skipped::{is_skipped, skipped_flag};
+use crate::data::skipped::{is_skipped, skipped_cores, skipped_flag};
 use crate::spec::model::Plan;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// "Git commit: X." or, for pooled runs of several commits, each with its
 /// row count, so that a mixed report says so.
@@ -194,11 +194,69 @@ pub(crate) fn assertion_builds(meta: &crate::run::layout::Meta, rows: &[ResultRo
 }
 
 /// One line per engine and flag it lacks: the cells skipped for it and why
-/// (`leveldb lacks `--enable_blob_files` (...): 5 cells: a, b, ...`).
+/// (`leveldb lacks `--enable_blob_files` (...): 5 cells: a, b, ...`); then
+/// one per engine that skipped cells pinned to more cores than the host
+/// has, naming the cores.
 pub(crate) fn skipped_lines(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
+    let mut lines = flag_skip_lines(plan, rows);
+    lines.extend(core_skip_lines(plan, rows));
+    lines
+}
+
+/// What the "Skipped cells" list holds, for the kinds of skip in `rows`.
+pub(crate) fn skipped_intro(rows: &[ResultRow]) -> &'static str {
+    let cores = |r: &&ResultRow| skipped_cores(r.error.as_deref().unwrap_or("")).is_some();
+    let skipped: Vec<&ResultRow> = rows.iter().filter(|r| is_skipped(r)).collect();
+    match (skipped.iter().any(cores), skipped.iter().all(cores)) {
+        (false, _) => "A cell that sets a flag or runs a benchmark an engine has no equivalent for is not run on that engine:",
+        (true, true) => "A cell pinned to more cores than the host has is not run (its runs would get only the host's cores, and measure those under another label):",
+        (true, false) => "A cell that sets a flag or runs a benchmark an engine has no equivalent for is not run on that engine, and a cell pinned to more cores than the host has is not run at all (its runs would get only the host's cores):",
+    }
+}
+
+/// The lines of [`skipped_lines`] for cells skipped for the cores they pin
+/// (`strata skips the 12 cells pinned to 4 or 8 cores: this host has 2.`).
+fn core_skip_lines(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
+    let mut groups: BTreeMap<&str, (u32, BTreeSet<u32>, BTreeSet<&str>)> = BTreeMap::new();
+    for r in rows.iter().filter(|r| is_skipped(r)) {
+        if let Some((need, have)) = skipped_cores(r.error.as_deref().unwrap_or("")) {
+            let g = groups.entry(&r.engine).or_default();
+            g.0 = have;
+            g.1.insert(need);
+            g.2.insert(&r.cell_id);
+        }
+    }
+    let order = |e: &str| plan.engines.iter().position(|x| x == e);
+    let mut engines: Vec<&str> = groups.keys().copied().collect();
+    engines.sort_by_key(|e| order(e));
+    engines
+        .into_iter()
+        .map(|e| {
+            let (have, needs, cells) = &groups[e];
+            let needs: Vec<String> = needs.iter().map(|n| n.to_string()).collect();
+            let needs = match needs.split_last() {
+                Some((last, [])) => last.clone(),
+                Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+                None => String::new(),
+            };
+            let which = match cells.len() {
+                1 => "the cell".to_string(),
+                n => format!("the {n} cells"),
+            };
+            format!("{e} skips {which} pinned to {needs} cores: this host has {have}.")
+        })
+        .collect()
+}
+
+/// The lines of [`skipped_lines`] for flags and benchmarks engines lack.
+fn flag_skip_lines(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
     let mut groups: BTreeMap<(String, String), (String, Vec<String>)> = BTreeMap::new();
     for r in rows.iter().filter(|r| is_skipped(r)) {
-        let (flag, why) = skipped_flag(r.error.as_deref().unwrap_or(""));
+        let msg = r.error.as_deref().unwrap_or("");
+        if skipped_cores(msg).is_some() {
+            continue;
+        }
+        let (flag, why) = skipped_flag(msg);
         let g = groups
             .entry((r.engine.clone(), flag))
             .or_insert_with(|| (why, Vec::new()));

@@ -6,7 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::data::aggregate::engines;
 use crate::data::results::ResultRow;
-use crate::judge::findings::{judge, published_cores};
+use crate::judge::findings::{cores_in, cores_text, judge, published_cores};
+use crate::judge::verdict::power::needed_in;
 use crate::judge::verdict::{Judgement, Verdict, DEFAULT_MIN_EFFECT};
 use crate::report::doc::Block;
 use crate::spec::model::Plan;
@@ -114,7 +115,8 @@ pub(crate) fn judged<'a>(
             Judgement::new(
                 Verdict::NotTestable,
                 format!(
-                    "judged at the {scales} scale, which needs {need} cores; this host has {host}: testable on a host with {need} cores or more"
+                    "judged at the {scales} scale, which {}",
+                    cores_text(need, host)
                 ),
             ),
         ));
@@ -150,16 +152,26 @@ fn not_judged(engine: &str, rows: &[ResultRow]) -> String {
     )
 }
 
-/// Published claims among judged findings: a finding that restates an
-/// earlier one on another metric (`same_claim_as`) is not another claim.
-fn claims(all: &[(&Finding, Judgement)]) -> usize {
-    all.iter()
+/// `engine: 1 reproduced, 0 not reproduced, ... of N claims.`, the
+/// undecided claims with the repeats per cell each would need and the
+/// untestable ones with why. `all` is every claim listed for the engine;
+/// one restated on a second metric is not counted again.
+fn summary_line(engine: &str, all: &[(&Finding, Judgement)]) -> String {
+    let counted: Vec<&(&Finding, Judgement)> = all
+        .iter()
         .filter(|(f, _)| f.same_claim_as.is_none())
-        .count()
-}
-
-/// `engine: 1 reproduced, 0 not reproduced, ... of N claims.`
-fn summary_line(engine: &str, counts: &[usize; KINDS], claims: usize) -> String {
+        .collect();
+    let mut counts = [0usize; KINDS];
+    for (_, j) in &counted {
+        counts[j.verdict as usize] += 1;
+    }
+    let of = |v: Verdict| -> Vec<(&Finding, &Judgement)> {
+        counted
+            .iter()
+            .filter(|(_, j)| j.verdict == v)
+            .map(|(f, j)| (*f, j))
+            .collect()
+    };
     // The two rarer outcomes are named only when some claim has them.
     let mut parts: Vec<String> = ORDER
         .iter()
@@ -169,12 +181,108 @@ fn summary_line(engine: &str, counts: &[usize; KINDS], claims: usize) -> String 
                 Verdict::LargerThanPublished | Verdict::DirectionOnly | Verdict::NotTestable
             ) || counts[**v as usize] > 0
         })
-        .map(|v| format!("{} {}", counts[*v as usize], v.word()))
+        .map(|v| {
+            let n = counts[*v as usize];
+            let detail = match v {
+                Verdict::Inconclusive if n > 0 => format!(" ({})", undecided_detail(&of(*v))),
+                Verdict::NotTestable if n > 0 => format!(" ({})", untestable_detail(&of(*v))),
+                _ => String::new(),
+            };
+            format!("{n} {}{detail}", v.word())
+        })
         .collect();
     if counts[Verdict::NoData as usize] > 0 {
         parts.push(format!("{} without data", counts[Verdict::NoData as usize]));
     }
-    format!("{engine}: {} of {claims} claims.", parts.join(", "))
+    let n = counted.len();
+    format!(
+        "{engine}: {} of {n} {}.",
+        parts.join(", "),
+        if n == 1 { "claim" } else { "claims" }
+    )
+}
+
+/// The repeats per cell that would decide each undecided claim:
+/// "repeats per cell that would decide them: `a` about 20, `b` more than
+/// 1000, `c` no estimate".
+fn undecided_detail(undecided: &[(&Finding, &Judgement)]) -> String {
+    let each: Vec<String> = undecided
+        .iter()
+        .map(|(f, j)| {
+            let n = match needed_in(&j.text) {
+                Some(n) if n.too_close => {
+                    format!("more than {}", crate::judge::verdict::power::MAX_REPEATS)
+                }
+                Some(n) => format!("about {}", n.about.unwrap_or_default()),
+                // Too few repeats for an estimate: at least the fewest a
+                // verdict is decided from.
+                None if j.text.contains("no verdict is decided from fewer than") => {
+                    format!("at least {}", crate::judge::verdict::estimate::MIN_REPEATS)
+                }
+                None => "no estimate".into(),
+            };
+            format!("`{}` {n}", f.id)
+        })
+        .collect();
+    let whom = if undecided.len() == 1 { "it" } else { "them" };
+    format!(
+        "repeats per cell that would decide {whom}: {}",
+        each.join(", ")
+    )
+}
+
+/// Why the untestable claims are: the cores they need beside the host's
+/// ("needs 4 to 12 cores; this host has 2"), and any other reason's first
+/// clause; with the claims' ids when there is more than one reason.
+fn untestable_detail(untestable: &[(&Finding, &Judgement)]) -> String {
+    let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+    let cores: Vec<(u32, u32)> = untestable
+        .iter()
+        .filter_map(|(_, j)| cores_in(&j.text))
+        .collect();
+    if let (Some(lo), Some(hi), Some(host)) = (
+        cores.iter().map(|c| c.0).min(),
+        cores.iter().map(|c| c.0).max(),
+        cores.iter().map(|c| c.1).max(),
+    ) {
+        let need = if lo == hi {
+            lo.to_string()
+        } else {
+            format!("{lo} to {hi}")
+        };
+        let ids = untestable
+            .iter()
+            .filter(|(_, j)| cores_in(&j.text).is_some())
+            .map(|(f, _)| f.id.as_str())
+            .collect();
+        groups.push((format!("needs {need} cores; this host has {host}"), ids));
+    }
+    for (f, j) in untestable
+        .iter()
+        .filter(|(_, j)| cores_in(&j.text).is_none())
+    {
+        let why = j
+            .text
+            .split("; ")
+            .next()
+            .unwrap_or(&j.text)
+            .trim_end_matches('.');
+        match groups.iter_mut().find(|g| g.0 == why) {
+            Some(g) => g.1.push(&f.id),
+            None => groups.push((why.to_string(), vec![&f.id])),
+        }
+    }
+    if groups.len() == 1 {
+        return groups.remove(0).0;
+    }
+    groups
+        .iter()
+        .map(|(why, ids)| {
+            let ids: Vec<String> = ids.iter().map(|i| format!("`{i}`")).collect();
+            format!("{}: {why}", ids.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// One summary line per engine that ran (none when the study states no
@@ -185,14 +293,7 @@ pub(crate) fn summaries(plan: &Plan, rows: &[ResultRow]) -> Vec<String> {
     }
     engines(plan, rows)
         .iter()
-        .map(|e| {
-            let all = judged(plan, rows, e);
-            let mut counts = [0usize; KINDS];
-            for (_, j) in all.iter().filter(|(f, _)| f.same_claim_as.is_none()) {
-                counts[j.verdict as usize] += 1;
-            }
-            summary_line(e, &counts, claims(&all))
-        })
+        .map(|e| summary_line(e, &judged(plan, rows, e)))
         .collect()
 }
 
@@ -211,14 +312,10 @@ pub(crate) fn section(plan: &Plan, rows: &[ResultRow], requested: &[String]) -> 
     let mut summary = Vec::new();
     for e in &ran {
         let all = judged(plan, rows, e);
-        let mut counts = [0usize; KINDS];
         for (f, j) in &all {
             // A claim judged on a second metric is shown, counted once.
             let verdict = match &f.same_claim_as {
-                None => {
-                    counts[j.verdict as usize] += 1;
-                    j.verdict.word().to_string()
-                }
+                None => j.verdict.word().to_string(),
                 Some(id) => format!("{} (counted as `{id}`)", j.verdict.word()),
             };
             table.push(vec![
@@ -230,7 +327,7 @@ pub(crate) fn section(plan: &Plan, rows: &[ResultRow], requested: &[String]) -> 
                 j.text.clone(),
             ]);
         }
-        summary.push(summary_line(e, &counts, claims(&all)));
+        summary.push(summary_line(e, &all));
     }
     for e in requested.iter().filter(|e| !ran.contains(e)) {
         summary.push(not_judged(e, rows));

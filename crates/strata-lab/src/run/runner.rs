@@ -7,6 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use crate::data::derive::{metrics, Accounting};
 use crate::data::results::HostInfo;
 use crate::data::results::{self, ResultRow, RUN_FILE, SCHEMA_VERSION};
+use crate::data::skipped::cores_skip;
 use crate::run::engines::{resolve_engines, EngineCmd};
 use crate::run::host::{git_commit, host_info};
 use crate::run::hygiene::{execution_order, fresh_order_seed, Settle};
@@ -31,11 +32,20 @@ pub(crate) fn run_job(
     std::fs::create_dir_all(&rdir)?;
     let db = rdir.join("db");
     let need = plan.disk_need(&job.cell);
+    // A cell pinned to more cores than the host has would run on the
+    // host's cores under another label: skipped, naming both.
+    let short_of_cores = job
+        .cell
+        .cpus
+        .filter(|n| *n > host.cores)
+        .map(|n| cores_skip(n, host.cores));
     let mut fatal: Option<String> = match &engine {
         Err(e) => Some(e.clone()),
-        Ok(_) => crate::run::process::check_disk(&rdir, need)
-            .err()
-            .map(|e| e.to_string()),
+        Ok(_) => short_of_cores.or_else(|| {
+            crate::run::process::check_disk(&rdir, need)
+                .err()
+                .map(|e| e.to_string())
+        }),
     };
     let cores = job.cell.cpus.unwrap_or(host.cores).min(host.cores.max(1));
     let mut rows = Vec::new();
@@ -550,6 +560,27 @@ mod tests {
             e.starts_with("skipped: strata lacks a flag this cell sets: ERROR: Not supported: flag '--value_size'"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_cell_pinned_to_more_cores_than_the_host_has_is_skipped_naming_both() {
+        let d = tempfile::tempdir().unwrap();
+        let plan = crate::testutil::plan(SPEC, "quick");
+        let mut host = host_info(d.path());
+        host.cores = 2;
+        let ran = d.path().join("ran");
+        let bench = fake(&format!("touch {}; exit 1", ran.display()));
+        let mut job = plan.jobs[0].clone();
+        job.cell.cpus = Some(4);
+        let rows = run_job(&plan, &job, Ok(&bench), d.path(), &host, &None).unwrap();
+        assert!(!ran.exists(), "the bench did not run");
+        assert!(rows.iter().all(|r| !r.ok
+            && r.error.as_deref() == Some("skipped: the cell pins 4 cores; this host has 2")));
+        assert!(rows.iter().all(crate::data::skipped::is_skipped));
+        // Pinned to no more cores than the host has, it runs.
+        job.cell.cpus = Some(1);
+        run_job(&plan, &job, Ok(&bench), d.path(), &host, &None).unwrap();
+        assert!(ran.exists());
     }
 
     #[test]

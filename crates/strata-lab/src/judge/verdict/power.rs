@@ -106,9 +106,74 @@ pub(crate) fn needs_text(needed: usize) -> String {
     }
 }
 
+/// The repeats per cell a verdict's text says would decide it, as
+/// [`needs_text`] writes them: the largest "about N" in it, or `None` with
+/// `too_close` when a part of it needs more than [`MAX_REPEATS`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Needed {
+    /// The largest "about N repeats per cell" the text names.
+    pub about: Option<usize>,
+    /// A part of the claim needs more than [`MAX_REPEATS`].
+    pub too_close: bool,
+}
+
+/// Reads [`Needed`] from a verdict's text; `None` when it names no
+/// repeats (a verdict decided, or undecided for another reason).
+pub(crate) fn needed_in(text: &str) -> Option<Needed> {
+    const ABOUT: &str = " repeats per cell would decide it at this noise";
+    let about = text
+        .match_indices(ABOUT)
+        .filter_map(|(i, _)| {
+            let head = &text[..i];
+            let number = head.trim_end_matches(|c: char| c.is_ascii_digit());
+            if !number.ends_with("about ") {
+                return None;
+            }
+            head[number.len()..].parse().ok()
+        })
+        .max();
+    let too_close = text.contains(&format!(
+        "more than {MAX_REPEATS} repeats per cell would be needed at this noise"
+    ));
+    (about.is_some() || too_close).then_some(Needed { about, too_close })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_repeats_a_verdict_names_are_read_back() {
+        assert_eq!(
+            needed_in(&format!("x. a/b 1.0 [0.9, 1.1]; {}", needs_text(40))),
+            Some(Needed {
+                about: Some(40),
+                too_close: false
+            })
+        );
+        // Across facets: the largest, and whether a facet is too close.
+        let t = format!(
+            "facet a: {}; facet b: {}; facet c: {}",
+            needs_text(12),
+            needs_text(58),
+            needs_text(MAX_REPEATS + 1)
+        );
+        assert_eq!(
+            needed_in(&t),
+            Some(Needed {
+                about: Some(58),
+                too_close: true
+            })
+        );
+        assert_eq!(
+            needed_in(&needs_text(MAX_REPEATS + 1)),
+            Some(Needed {
+                about: None,
+                too_close: true
+            })
+        );
+        assert_eq!(needed_in("within the expected 1.4-1.6"), None);
+    }
 
     #[test]
     fn repeats_grow_with_the_noise_and_shrink_with_the_margin() {
