@@ -771,6 +771,19 @@ pub(crate) fn execute(cli: Cli) -> anyhow::Result<i32> {
                 plan.jobs.len(),
                 crate::run::process::gb(plan.max_disk_need())
             );
+            let host = crate::run::host::host_info(std::path::Path::new(".")).cores;
+            let pinned = plan
+                .cells
+                .iter()
+                .filter(|c| c.cpus.is_some_and(|n| n > host))
+                .count();
+            if pinned > 0 {
+                println!(
+                    "{pinned} of the {} cells pin more cores than this host's {host} and are skipped here: {} runs",
+                    plan.cells.len(),
+                    (plan.cells.len() - pinned) * plan.repeats as usize * plan.engines.len()
+                );
+            }
             Ok(0)
         }
     }

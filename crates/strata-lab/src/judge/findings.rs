@@ -437,6 +437,14 @@ fn judge_at(
     };
     let e = f.min_effect.unwrap_or(DEFAULT_MIN_EFFECT);
     let pos = |l: &str| xs.iter().position(|x| x == l);
+    // The points an `argmax` claim expects the best at.
+    let expected_points = || -> Vec<usize> {
+        if f.expected.iter().any(|x| x == "interior") {
+            (1..xs.len().saturating_sub(1)).collect()
+        } else {
+            f.expected.iter().filter_map(|l| pos(l)).collect()
+        }
+    };
     let mut j = match f.kind {
         FindingKind::Crossover
         | FindingKind::Ordering
@@ -480,11 +488,7 @@ fn judge_at(
             }
         }
         FindingKind::Argmax => {
-            let expected: Vec<usize> = if f.expected.iter().any(|x| x == "interior") {
-                (1..xs.len().saturating_sub(1)).collect()
-            } else {
-                f.expected.iter().filter_map(|l| pos(l)).collect()
-            };
+            let expected = expected_points();
             kinds::argmax(&kinds::Best {
                 xs: &shown,
                 what: &f.metric,
@@ -508,21 +512,32 @@ fn judge_at(
             .map(|v| v.len())
             .filter(|n| *n > 0)
             .min();
-        let enough = fewest.is_some_and(|n| n >= MIN_REPEATS) && f.series.len() == 2;
+        let enough = fewest.is_some_and(|n| n >= MIN_REPEATS);
+        let pair = f.series.len() == 2;
         let needed = match f.kind {
             _ if !enough => None,
-            FindingKind::Crossover | FindingKind::Ordering | FindingKind::Parity => {
+            FindingKind::Crossover | FindingKind::Ordering | FindingKind::Parity if pair => {
                 power::pair_repeats_needed(
                     &sample(Some(&f.series[0])),
                     &sample(Some(&f.series[1])),
                     e,
                 )
             }
-            FindingKind::Ratio if f.range.len() == 2 => power::ratio_repeats_needed(
+            FindingKind::Ratio if pair && f.range.len() == 2 => power::ratio_repeats_needed(
                 &sample(Some(&f.series[0])),
                 &sample(Some(&f.series[1])),
                 (f.range[0], f.range[1]),
             ),
+            FindingKind::Monotonic if pair => power::trend_repeats_needed(
+                Some(&sample(Some(&f.series[0]))),
+                &sample(Some(&f.series[1])),
+                e,
+            ),
+            FindingKind::Monotonic => power::trend_repeats_needed(None, &sample(None), e),
+            FindingKind::Argmax => {
+                power::best_repeats_needed(&sample(None), &expected_points(), !f.minimize, e)
+            }
+            FindingKind::Bound => power::bound_repeats_needed(&sample(None), f.max, f.min),
             _ => None,
         };
         if let Some(k) = needed {

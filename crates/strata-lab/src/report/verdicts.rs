@@ -219,6 +219,9 @@ fn undecided_detail(undecided: &[(&Finding, &Judgement)]) -> String {
                 None if j.text.contains("no verdict is decided from fewer than") => {
                     format!("at least {}", crate::judge::verdict::estimate::MIN_REPEATS)
                 }
+                // Held across facets, one of which has no data: more
+                // repeats cannot decide it.
+                None if j.text.contains("] no data") => "none: a facet has no data".into(),
                 None => "no estimate".into(),
             };
             format!("`{}` {n}", f.id)
@@ -360,6 +363,78 @@ pub(crate) fn section(plan: &Plan, rows: &[ResultRow], requested: &[String]) -> 
 mod tests {
     use super::*;
     use crate::data::results::sample_row;
+
+    #[test]
+    fn an_engines_line_says_what_would_decide_each_undecided_claim_and_why_others_are_untestable() {
+        let plan = crate::report::claims::fixture::plan(crate::report::claims::fixture::GAP);
+        let base = plan.loaded.spec.findings[0].get_ref().clone();
+        let f = |id: &str| Finding {
+            id: id.into(),
+            ..base.clone()
+        };
+        let (a, b, c, d, e, g) = (f("a"), f("b"), f("c"), f("d"), f("e"), f("g"));
+        let j = |v: Verdict, t: &str| Judgement::new(v, t);
+        let all = vec![
+            (&a, j(Verdict::Reproduced, "clear")),
+            (
+                &b,
+                j(
+                    Verdict::Inconclusive,
+                    &format!(
+                        "unclear. x; {}",
+                        crate::judge::verdict::power::needs_text(40)
+                    ),
+                ),
+            ),
+            (
+                &c,
+                j(
+                    Verdict::Inconclusive,
+                    "judged at each of 2 facets. [p] reproduced: x [q] no data: y",
+                ),
+            ),
+            (
+                &d,
+                j(
+                    Verdict::NotTestable,
+                    &crate::judge::findings::cores_text(4, 2),
+                ),
+            ),
+            (
+                &e,
+                j(
+                    Verdict::NotTestable,
+                    &crate::judge::findings::cores_text(12, 2),
+                ),
+            ),
+            (
+                &g,
+                j(
+                    Verdict::Inconclusive,
+                    "unclear (a cell has 2 repeats: no verdict is decided from fewer than 3)",
+                ),
+            ),
+        ];
+        assert_eq!(
+            summary_line("strata", &all),
+            "strata: 1 reproduced, 0 not reproduced, 0 reversed, 3 inconclusive (repeats per cell that would decide them: `b` about 40, `c` none: a facet has no data, `g` at least 3), 2 not testable here (needs 4 to 12 cores; this host has 2) of 6 claims."
+        );
+        // Two reasons: each with its claims.
+        let h = f("h");
+        let mut two = all.clone();
+        two.push((
+            &h,
+            j(
+                Verdict::NotTestable,
+                "needs stall_sec at least 1 (a stall); this run gave 0 at 3 of its 3 points",
+            ),
+        ));
+        assert!(
+            summary_line("strata", &two).contains("3 not testable here (`d`, `e`: needs 4 to 12 cores; this host has 2; `h`: needs stall_sec at least 1 (a stall))"),
+            "{}",
+            summary_line("strata", &two)
+        );
+    }
 
     /// Adaptive rounds that gave some cells more repeats are said as a
     /// range; the same count everywhere as the planned one.

@@ -6,6 +6,7 @@
 //! planned looks (Bonferroni), so that judging after each round keeps each
 //! false verdict at most 5% (`judge::verdict::sim` measures it).
 
+use crate::judge::verdict::power::needed_in;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -57,7 +58,7 @@ pub(crate) fn undecided_cells(
             {
                 let j = judge(plan, rows, f, e);
                 if !matches!(j.verdict, Verdict::Inconclusive | Verdict::DirectionOnly)
-                    || j.text.contains("more than 1000 repeats")
+                    || needed_in(&j.text).is_some_and(|n| n.too_close)
                 {
                     continue;
                 }

@@ -3,9 +3,9 @@
 //! the one-sided 95% bound would be nearer than the effect's distance from the
 //! minimum effect (so that it lies wholly on one side of it).
 
-use super::estimate::{alpha, t_quantile, Est, Side};
+use super::estimate::{alpha, floored_means, side, t_quantile, Est, Scale, Side};
 use super::kinds::reading::{pair_effects, pooled, sides_of};
-use super::kinds::Series;
+use super::kinds::{trend, Series};
 
 /// Above this many repeats per cell the answer is "too many to run".
 pub(crate) const MAX_REPEATS: usize = 1000;
@@ -83,6 +83,100 @@ pub(crate) fn ratio_repeats_needed(a: &Series, b: &Series, range: (f64, f64)) ->
     repeats_needed(&all, n, margin)
 }
 
+/// The fewest samples at a point with data, over every series given.
+fn fewest(series: &[&Series]) -> Option<usize> {
+    series
+        .iter()
+        .flat_map(|s| s.iter())
+        .filter(|s| !s.is_empty())
+        .map(Vec::len)
+        .min()
+}
+
+/// For a trend (`y`, or its effect against `base`, rising or falling
+/// along the points), the repeats per cell that would put the fitted
+/// change's interval wholly on one side of the minimum effect.
+pub(crate) fn trend_repeats_needed(
+    base: Option<&Series>,
+    y: &Series,
+    min_effect: f64,
+) -> Option<usize> {
+    let (scale, ests) = trend::points(base, y);
+    let present = trend::present(&ests);
+    if present.len() < 2 {
+        return None;
+    }
+    let overall = trend::fitted_change(&present);
+    let t = scale.threshold(min_effect);
+    let n = fewest(&[y, base.unwrap_or(&[])])?;
+    repeats_needed(&overall, n, (overall.value.abs() - t).abs())
+}
+
+/// For a claim that the best point of `y` is among `expected` (highest,
+/// or lowest when not `maximize`), the repeats per cell that would settle
+/// every lead it rests on: the best point's over each other point when it
+/// is expected, else its lead over the best expected point; the largest
+/// over the leads whose interval is unclear.
+pub(crate) fn best_repeats_needed(
+    y: &Series,
+    expected: &[usize],
+    maximize: bool,
+    min_effect: f64,
+) -> Option<usize> {
+    let all: Vec<&[f64]> = y.iter().map(|s| s.as_slice()).collect();
+    let scale = Scale::choose(&all);
+    let ests = scale.means(y);
+    let value = |i: usize| ests[i].map(|e| if maximize { e.value } else { -e.value });
+    let best_of = |cands: &mut dyn Iterator<Item = usize>| {
+        cands
+            .filter_map(|i| value(i).map(|v| (i, v)))
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|b| b.0)
+    };
+    let best = best_of(&mut (0..y.len()))?;
+    let rivals: Vec<usize> = if expected.contains(&best) {
+        (0..y.len()).filter(|j| !expected.contains(j)).collect()
+    } else {
+        best_of(&mut expected.iter().copied()).into_iter().collect()
+    };
+    let t = scale.threshold(min_effect);
+    let n = fewest(&[y])?;
+    rivals
+        .into_iter()
+        .filter_map(|j| {
+            let d = Est::diff(&ests[j]?, &ests[best]?);
+            (side(&d, t) == Side::Unclear)
+                .then(|| repeats_needed(&d, n, (d.value.abs() - t).abs()))
+                .flatten()
+        })
+        .max()
+}
+
+/// For a claim that `y` stays at most `max` and/or at least `min` at every
+/// point, the repeats per cell that would put every point's interval
+/// wholly on one side of the limit it reaches across.
+pub(crate) fn bound_repeats_needed(
+    y: &Series,
+    max: Option<f64>,
+    min: Option<f64>,
+) -> Option<usize> {
+    let n = fewest(&[y])?;
+    floored_means(y, false)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| {
+            let (lo, hi) = e.bounds()?;
+            let across = |m: f64| lo < m && m < hi;
+            [max, min]
+                .into_iter()
+                .flatten()
+                .filter(|m| across(*m))
+                .filter_map(|m| repeats_needed(&e, n, (e.value - m).abs()))
+                .max()
+        })
+        .max()
+}
+
 /// The repeats per cell at which a run with adaptive repeats judges its
 /// claims: from `initial`, doubling, up to `max` (3, 6, 12, 20). Few looks
 /// keep the share of the error rate each look spends ([`super::estimate::with_looks`]) large.
@@ -141,6 +235,46 @@ pub(crate) fn needed_in(text: &str) -> Option<Needed> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Three repeats around each mean, `spread` apart.
+    fn series(means: &[f64], spread: f64) -> Vec<Vec<f64>> {
+        means
+            .iter()
+            .map(|m| vec![m - spread, *m, m + spread])
+            .collect()
+    }
+
+    #[test]
+    fn trends_best_points_and_bounds_estimate_the_repeats_they_need() {
+        // A rise of about 5% overall, against a 5% minimum effect: the
+        // noisier sweep needs more repeats; one point has no trend.
+        let quiet = trend_repeats_needed(None, &series(&[100.0, 102.0, 104.0], 2.0), 0.05);
+        let noisy = trend_repeats_needed(None, &series(&[100.0, 102.0, 104.0], 6.0), 0.05);
+        assert!(
+            quiet.unwrap() > 3 && noisy.unwrap() > quiet.unwrap(),
+            "{quiet:?} {noisy:?}"
+        );
+        assert_eq!(
+            trend_repeats_needed(None, &series(&[100.0], 2.0), 0.05),
+            None
+        );
+        // The expected best (the first) leads the second by an unclear
+        // margin, the third clearly: only the unclear lead asks for repeats.
+        let y = series(&[110.0, 104.0, 50.0], 5.0);
+        let lead = best_repeats_needed(&y, &[0], true, 0.05).unwrap();
+        assert!(lead > 3, "{lead}");
+        let clear = series(&[200.0, 104.0, 50.0], 1.0);
+        assert_eq!(best_repeats_needed(&clear, &[0], true, 0.05), None);
+        // A best point not expected: its lead over the best expected one.
+        assert!(best_repeats_needed(&y, &[1], true, 0.05).is_some());
+        // A mean just under its bound, its interval across it.
+        let near = bound_repeats_needed(&series(&[9.5], 1.0), Some(10.0), None).unwrap();
+        assert!(near > 3, "{near}");
+        assert_eq!(
+            bound_repeats_needed(&series(&[5.0], 1.0), Some(10.0), None),
+            None
+        );
+    }
 
     #[test]
     fn the_repeats_a_verdict_names_are_read_back() {

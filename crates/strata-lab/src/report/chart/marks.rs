@@ -48,11 +48,78 @@ where
         s.color.mix(opacity).filled(),
     ))
     .map_err(err)?;
-    for seg in hatch_lines(s.hatch, (x0, y0), (x1, y1)) {
-        area.draw(&PathElement::new(seg, hatch_color(s.color).stroke_width(1)))
-            .map_err(err)?;
+    for path in hatch_paths(s.hatch, (x0, y0), (x1, y1)) {
+        area.draw(&PathElement::new(
+            path,
+            hatch_color(s.color).stroke_width(1),
+        ))
+        .map_err(err)?;
     }
     Ok(())
+}
+
+/// The hatching of `hatch` over the rectangle from `(x0, y0)` to `(x1, y1)`
+/// as one polyline per direction: its lines ([`hatch_lines`]) joined end to
+/// end, every other one drawn backwards, the joins running along the
+/// rectangle's edges (turning at a corner where two ends lie on different
+/// edges). A chart's SVG then holds one element per patch and direction
+/// rather than one per line; the joins outline the patch in the
+/// hatching's colour.
+pub(crate) fn hatch_paths(
+    hatch: Hatch,
+    (x0, y0): (i32, i32),
+    (x1, y1): (i32, i32),
+) -> Vec<Vec<(i32, i32)>> {
+    let all = hatch_lines(hatch, (x0, y0), (x1, y1));
+    // Cross hatching: the lines rising to the right, then those falling.
+    let rising = |l: &Vec<(i32, i32)>| (l[1].1 - l[0].1) * (l[1].0 - l[0].0) < 0;
+    let directions: Vec<Vec<Vec<(i32, i32)>>> = if hatch == Hatch::Cross {
+        let (up, down) = all.into_iter().partition(rising);
+        vec![up, down]
+    } else {
+        vec![all]
+    };
+    directions
+        .into_iter()
+        .filter(|lines| !lines.is_empty())
+        .map(|lines| {
+            let mut path: Vec<(i32, i32)> = Vec::new();
+            for (k, line) in lines.into_iter().enumerate() {
+                let (p, q) = if k % 2 == 0 {
+                    (line[0], line[1])
+                } else {
+                    (line[1], line[0])
+                };
+                if let Some(&last) = path.last() {
+                    path.extend(edge_corner(last, p, (x0, y0), (x1, y1)));
+                }
+                path.push(p);
+                path.push(q);
+            }
+            path
+        })
+        .collect()
+}
+
+/// The corner a path along the rectangle's edges turns at between `p` and
+/// `q`, both on its edges: none when they lie on the same edge.
+fn edge_corner(
+    p: (i32, i32),
+    q: (i32, i32),
+    (x0, y0): (i32, i32),
+    (x1, y1): (i32, i32),
+) -> Option<(i32, i32)> {
+    let upright = |r: (i32, i32)| r.0 == x0 || r.0 == x1;
+    let level = |r: (i32, i32)| r.1 == y0 || r.1 == y1;
+    if (p.0 == q.0 && upright(p)) || (p.1 == q.1 && level(p)) {
+        None
+    } else if upright(p) && level(q) {
+        Some((p.0, q.1))
+    } else if level(p) && upright(q) {
+        Some((q.0, p.1))
+    } else {
+        None
+    }
 }
 
 /// The hatching segments of `hatch` clipped to the rectangle from `(x0,
@@ -160,4 +227,62 @@ where
         s.color.stroke_width(2),
     ))
     .map_err(err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether `p` lies on the rectangle's edges.
+    fn on_edge(p: (i32, i32), a: (i32, i32), b: (i32, i32)) -> bool {
+        let inside = (a.0..=b.0).contains(&p.0) && (a.1..=b.1).contains(&p.1);
+        inside && (p.0 == a.0 || p.0 == b.0 || p.1 == a.1 || p.1 == b.1)
+    }
+
+    #[test]
+    fn hatching_is_one_path_per_direction_drawing_every_line() {
+        let (a, b) = ((10, 20), (47, 90));
+        for (hatch, paths) in [
+            (Hatch::Solid, 0),
+            (Hatch::Diagonal, 1),
+            (Hatch::Cross, 2),
+            (Hatch::Horizontal, 1),
+        ] {
+            let got = hatch_paths(hatch, a, b);
+            assert_eq!(got.len(), paths, "{hatch:?}");
+            let lines = hatch_lines(hatch, a, b);
+            let drawn: Vec<((i32, i32), (i32, i32))> = got
+                .iter()
+                .flat_map(|p| p.windows(2).map(|w| (w[0], w[1])))
+                .collect();
+            // Every line of the hatching is a step of a path, one way or
+            // the other.
+            for l in &lines {
+                assert!(
+                    drawn.contains(&(l[0], l[1])) || drawn.contains(&(l[1], l[0])),
+                    "{hatch:?}: {l:?} not drawn"
+                );
+            }
+            // Every other step runs along an edge: both ends on the same
+            // edge, every point on the rectangle's edges.
+            for (p, q) in &drawn {
+                assert!(
+                    on_edge(*p, a, b) && on_edge(*q, a, b),
+                    "{hatch:?}: {p:?}-{q:?}"
+                );
+                let line = lines
+                    .iter()
+                    .any(|l| (l[0], l[1]) == (*p, *q) || (l[1], l[0]) == (*p, *q));
+                if !line {
+                    assert!(
+                        (p.0 == q.0 && (p.0 == a.0 || p.0 == b.0))
+                            || (p.1 == q.1 && (p.1 == a.1 || p.1 == b.1)),
+                        "{hatch:?}: join {p:?}-{q:?} leaves the edges"
+                    );
+                }
+            }
+        }
+        // Too small to hatch.
+        assert!(hatch_paths(Hatch::Cross, (0, 0), (2, 40)).is_empty());
+    }
 }

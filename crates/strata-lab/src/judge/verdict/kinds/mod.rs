@@ -10,7 +10,7 @@ mod best;
 mod bound;
 mod pair;
 pub(crate) mod reading;
-mod trend;
+pub(crate) mod trend;
 
 pub(crate) use best::{argmax, argmax_with_share, Best};
 pub(crate) use bound::bound;

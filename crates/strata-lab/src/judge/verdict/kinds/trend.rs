@@ -22,19 +22,8 @@ pub(crate) fn monotonic(
     increasing: bool,
     min_effect: f64,
 ) -> Judgement {
-    let (scale, ests): (Scale, Vec<Option<Est>>) = match base {
-        Some(a) => pair_effects(a, y, None),
-        None => {
-            let all: Vec<&[f64]> = y.iter().map(|s| s.as_slice()).collect();
-            let scale = Scale::choose(&all);
-            (scale, scale.means(y))
-        }
-    };
-    let present: Vec<(f64, Est)> = ests
-        .iter()
-        .enumerate()
-        .filter_map(|(i, e)| e.map(|e| (i as f64, e)))
-        .collect();
+    let (scale, ests) = points(base, y);
+    let present = present(&ests);
     if present.len() < 2 {
         return Judgement::new(
             if present.is_empty() {
@@ -160,9 +149,30 @@ pub(crate) fn monotonic(
     Judgement::new(v, format!("{why}. {figs}"))
 }
 
+/// The points a trend is read from, on their scale: `y`'s means, or with
+/// `base` the effect of `y` against it.
+pub(crate) fn points(base: Option<&Series>, y: &Series) -> (Scale, Vec<Option<Est>>) {
+    match base {
+        Some(a) => pair_effects(a, y, None),
+        None => {
+            let all: Vec<&[f64]> = y.iter().map(|s| s.as_slice()).collect();
+            let scale = Scale::choose(&all);
+            (scale, scale.means(y))
+        }
+    }
+}
+
+/// The points with data, each with its sweep position.
+pub(crate) fn present(ests: &[Option<Est>]) -> Vec<(f64, Est)> {
+    ests.iter()
+        .enumerate()
+        .filter_map(|(i, e)| e.map(|e| (i as f64, e)))
+        .collect()
+}
+
 /// The least-squares line through the point estimates over their sweep
 /// positions, read from the first point to the last.
-fn fitted_change(present: &[(f64, Est)]) -> Est {
+pub(crate) fn fitted_change(present: &[(f64, Est)]) -> Est {
     let xbar = present.iter().map(|p| p.0).sum::<f64>() / present.len() as f64;
     let sxx: f64 = present.iter().map(|p| (p.0 - xbar).powi(2)).sum();
     let span = present[present.len() - 1].0 - present[0].0;
