@@ -103,6 +103,35 @@ pub(crate) fn cores_in(text: &str) -> Option<(u32, u32)> {
     Some((need.parse().ok()?, host.parse().ok()?))
 }
 
+/// Why an engine has no data for a claim, in one clause without the
+/// engine's name, read from a no-data verdict's text as [`judge`] writes
+/// it: "it lacks `--enable_blob_files`", "its runs do not report cpu_us_op",
+/// "W-Amp is n/a here: ...". `None` when the text gives no reason.
+pub(crate) fn no_data_in(engine: &str, text: &str) -> Option<String> {
+    let text = text.trim_end_matches('.');
+    let after = |marker: &str| text.find(marker).map(|i| &text[i + marker.len()..]);
+    if let Some(rest) = after(&format!("{engine} did not run these cells: ")) {
+        return Some(
+            rest.trim_end_matches(" (see \"Skipped cells\")")
+                .to_string(),
+        );
+    }
+    if let Some(rest) = after(&format!("{engine}'s runs ")) {
+        return Some(format!("its runs {rest}"));
+    }
+    if let Some(i) = text.find("no successful runs ") {
+        return Some(text[i..].to_string());
+    }
+    let n_a = text.find(" is n/a here: ")?;
+    let head = &text[..n_a];
+    let start = [head.rfind("; "), head.rfind(": ")]
+        .into_iter()
+        .flatten()
+        .max()
+        .map_or(0, |i| i + 2);
+    Some(text[start..].to_string())
+}
+
 /// Cores a finding asks for in the study as published (its unscaled
 /// `cpus` axis): the largest `cpus` label it is along or fixed at. `None`
 /// when the finding does not name cores.
@@ -706,6 +735,33 @@ mod tests {
         assert!(judged(&f, &[])
             .text
             .ends_with(": no successful runs measured flush_micros_per_flush"));
+        assert_eq!(
+            no_data_in("rocksdb", &j.text).as_deref(),
+            Some("its runs do not report flush_micros_per_flush")
+        );
+        assert_eq!(
+            no_data_in("rocksdb", &judged(&f, &[]).text).as_deref(),
+            Some("no successful runs measured flush_micros_per_flush")
+        );
+    }
+
+    #[test]
+    fn no_data_reasons_read_back_without_the_engine() {
+        let skipped = "published blob/inline 0.918 \u{b7} measured n/a; leveldb did not run \
+                       these cells: it lacks `--enable_blob_files` (see \"Skipped cells\")";
+        assert_eq!(
+            no_data_in("leveldb", skipped).as_deref(),
+            Some("it lacks `--enable_blob_files`")
+        );
+        assert_eq!(
+            no_data_in("strata", "w_amp is n/a here: too few bytes written").as_deref(),
+            Some("w_amp is n/a here: too few bytes written")
+        );
+        assert_eq!(
+            no_data_in("strata", "x; w_amp is n/a here: a; b").as_deref(),
+            Some("w_amp is n/a here: a; b")
+        );
+        assert_eq!(no_data_in("strata", "within 25% at every point"), None);
     }
 
     #[test]

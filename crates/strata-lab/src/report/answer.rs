@@ -8,7 +8,7 @@ use crate::data::results::ResultRow;
 use crate::judge::findings::ratio_label;
 use crate::judge::verdict::{Judgement, Verdict};
 use crate::report::doc::{Block, ClaimLine, ClaimVerdict};
-use crate::report::verdicts::{applicable, judged};
+use crate::report::verdicts::{applicable, judged, no_data_groups};
 use crate::spec::model::Plan;
 use crate::spec::study::Finding;
 
@@ -170,11 +170,30 @@ fn answer_text(per_engine: &[(String, Vec<Judged>)]) -> String {
         }
         if !nodata.is_empty() {
             let k = nodata.len();
-            bits.push(format!(
-                "{k} {} no data ({})",
-                v(k, "has", "have"),
-                nodata.join(", ")
-            ));
+            let judged: Vec<(&str, &Judgement)> = claims
+                .iter()
+                .filter(|(_, _, _, j)| j.verdict == Verdict::NoData)
+                .map(|(id, _, _, j)| (id.as_str(), j))
+                .collect();
+            let groups = no_data_groups(e, &judged);
+            match groups.as_slice() {
+                // Every claim, for one reason: the reason alone.
+                [(why, _)] if k == n && n > 1 => bits.push(format!("none has data ({why})")),
+                _ => {
+                    let why: Vec<String> = groups
+                        .iter()
+                        .map(|(why, ids)| {
+                            let ids: Vec<String> = ids.iter().map(|i| format!("`{i}`")).collect();
+                            format!("{}: {why}", ids.join(", "))
+                        })
+                        .collect();
+                    bits.push(format!(
+                        "{k} {} no data ({})",
+                        v(k, "has", "have"),
+                        why.join("; ")
+                    ));
+                }
+            }
         }
         if bits.is_empty() {
             bits.push("none was judged".into());
@@ -278,5 +297,37 @@ mod tests {
             "within the expected 1.4-1.6. fast/inline 1.500",
         );
         assert_eq!(why(&j), "within the expected 1.4-1.6");
+    }
+
+    #[test]
+    fn claims_without_data_say_why() {
+        let skipped = Judgement::new(
+            Verdict::NoData,
+            "leveldb did not run these cells: it lacks `--x` (see \"Skipped cells\")",
+        );
+        let unreported = Judgement::new(Verdict::NoData, "leveldb's runs do not report cpu_us_op");
+        let held = Judgement::new(Verdict::Reproduced, "clear");
+        let judged =
+            |id: &str, j: &Judgement| (id.to_string(), String::new(), String::new(), j.clone());
+        let all = vec![(
+            "leveldb".to_string(),
+            vec![judged("a", &skipped), judged("b", &skipped)],
+        )];
+        assert_eq!(
+            answer_text(&all),
+            "On leveldb, of 2 published claims, none has data (it lacks `--x`)."
+        );
+        let some = vec![(
+            "leveldb".to_string(),
+            vec![
+                judged("a", &held),
+                judged("b", &skipped),
+                judged("c", &unreported),
+            ],
+        )];
+        assert_eq!(
+            answer_text(&some),
+            "On leveldb, of 3 published claims, 1 holds (`a`); 2 have no data (`b`: it lacks `--x`; `c`: its runs do not report cpu_us_op)."
+        );
     }
 }

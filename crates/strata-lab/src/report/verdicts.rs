@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::data::aggregate::engines;
 use crate::data::results::ResultRow;
-use crate::judge::findings::{cores_in, cores_text, judge, published_cores};
+use crate::judge::findings::{cores_in, cores_text, judge, no_data_in, published_cores};
 use crate::judge::verdict::power::needed_in;
 use crate::judge::verdict::{Judgement, Verdict, DEFAULT_MIN_EFFECT};
 use crate::report::doc::Block;
@@ -192,7 +192,15 @@ fn summary_line(engine: &str, all: &[(&Finding, Judgement)]) -> String {
         })
         .collect();
     if counts[Verdict::NoData as usize] > 0 {
-        parts.push(format!("{} without data", counts[Verdict::NoData as usize]));
+        let nodata: Vec<(&str, &Judgement)> = of(Verdict::NoData)
+            .into_iter()
+            .map(|(f, j)| (f.id.as_str(), j))
+            .collect();
+        parts.push(format!(
+            "{} without data ({})",
+            counts[Verdict::NoData as usize],
+            grouped(no_data_groups(engine, &nodata))
+        ));
     }
     let n = counted.len();
     format!(
@@ -275,6 +283,31 @@ fn untestable_detail(untestable: &[(&Finding, &Judgement)]) -> String {
             None => groups.push((why.to_string(), vec![&f.id])),
         }
     }
+    grouped(groups)
+}
+
+/// Why the claims without data have none ("it lacks `--enable_blob_files`",
+/// "its runs do not report cpu_us_op"), each reason with the claims it
+/// covers, in the order first met; "no reason given" where a verdict
+/// names none.
+pub(crate) fn no_data_groups<'a>(
+    engine: &str,
+    nodata: &[(&'a str, &Judgement)],
+) -> Vec<(String, Vec<&'a str>)> {
+    let mut groups: Vec<(String, Vec<&'a str>)> = Vec::new();
+    for (id, j) in nodata {
+        let why = no_data_in(engine, &j.text).unwrap_or_else(|| "no reason given".into());
+        match groups.iter_mut().find(|g| g.0 == why) {
+            Some(g) => g.1.push(id),
+            None => groups.push((why, vec![id])),
+        }
+    }
+    groups
+}
+
+/// Reasons with the claims each covers: the reason alone when there is
+/// one, else "`a`, `b`: why; `c`: other why".
+fn grouped(mut groups: Vec<(String, Vec<&str>)>) -> String {
     if groups.len() == 1 {
         return groups.remove(0).0;
     }
@@ -433,6 +466,26 @@ mod tests {
             summary_line("strata", &two).contains("3 not testable here (`d`, `e`: needs 4 to 12 cores; this host has 2; `h`: needs stall_sec at least 1 (a stall))"),
             "{}",
             summary_line("strata", &two)
+        );
+        // Claims without data say why: the flags the engine lacks, the
+        // metric its runs do not report.
+        let (k, l) = (f("k"), f("l"));
+        let mut none = all.clone();
+        none.push((
+            &k,
+            j(
+                Verdict::NoData,
+                "published 0.9 \u{b7} measured n/a; strata did not run these cells: it lacks `--x` (see \"Skipped cells\")",
+            ),
+        ));
+        none.push((
+            &l,
+            j(Verdict::NoData, "strata's runs do not report cpu_us_op"),
+        ));
+        assert!(
+            summary_line("strata", &none).ends_with(", 2 without data (`k`: it lacks `--x`; `l`: its runs do not report cpu_us_op) of 8 claims."),
+            "{}",
+            summary_line("strata", &none)
         );
     }
 

@@ -15,7 +15,7 @@ use crate::data::results::{HostInfo, ResultRow};
 use crate::judge::findings::{cells_of, judge};
 use crate::judge::verdict::estimate::with_looks;
 use crate::judge::verdict::power::schedule;
-use crate::judge::verdict::Verdict;
+use crate::judge::verdict::{Judgement, Verdict};
 use crate::run::engines::EngineCmd;
 use crate::run::hygiene::{execution_order, Settle};
 use crate::run::layout::merge;
@@ -39,15 +39,36 @@ pub(crate) fn plan_schedule(plan: &Plan, a: &Adaptive) -> Vec<u32> {
         .collect()
 }
 
+/// Whether more repeats, up to `max_repeats` per cell, could decide a
+/// claim judged `j`: only an inconclusive or direction-only verdict asks,
+/// and not when its text says the repeats that would decide it are more
+/// than twice `max_repeats` (at the cap its interval would still be about
+/// 1.4 times wider than the distance it must clear; the factor two leaves
+/// room for the uncertainty of a noise measured from a few repeats) or
+/// more than a thousand, nor when a facet without data keeps it undecided
+/// whatever the repeats.
+pub(crate) fn asks_for_repeats(j: &Judgement, max_repeats: u32) -> bool {
+    if !matches!(j.verdict, Verdict::Inconclusive | Verdict::DirectionOnly) {
+        return false;
+    }
+    match needed_in(&j.text) {
+        Some(n) if n.too_close => false,
+        Some(n) => n
+            .about
+            .is_none_or(|about| about <= 2 * max_repeats as usize),
+        None => !j.text.contains("] no data"),
+    }
+}
+
 /// The cells (engine, cell id) whose claims are still undecided after the
-/// rows so far, judged at the schedule's looks: an inconclusive claim on
-/// an engine asks for more repeats of every cell it compares, unless its
-/// verdict says more than a thousand would be needed.
+/// rows so far, judged at the schedule's looks: a claim on an engine that
+/// [`asks_for_repeats`] asks for more repeats of every cell it compares.
 pub(crate) fn undecided_cells(
     plan: &Plan,
     rows: &[ResultRow],
     engines: &[String],
     looks: u32,
+    max_repeats: u32,
 ) -> BTreeSet<(String, String)> {
     with_looks(looks, || {
         let mut out = BTreeSet::new();
@@ -56,10 +77,7 @@ pub(crate) fn undecided_cells(
                 .into_iter()
                 .filter(|f| f.same_claim_as.is_none())
             {
-                let j = judge(plan, rows, f, e);
-                if !matches!(j.verdict, Verdict::Inconclusive | Verdict::DirectionOnly)
-                    || needed_in(&j.text).is_some_and(|n| n.too_close)
-                {
+                if !asks_for_repeats(&judge(plan, rows, f, e), max_repeats) {
                     continue;
                 }
                 for c in cells_of(plan, rows, f, e) {
@@ -95,7 +113,7 @@ pub(crate) fn run_rounds(
         let rows = merge(sdir)?;
         let mut rows_g = rows.clone();
         crate::judge::guards::apply(&mut rows_g);
-        let wanted = undecided_cells(plan, &rows_g, &names, looks);
+        let wanted = undecided_cells(plan, &rows_g, &names, looks, a.max_repeats);
         if wanted.is_empty() {
             eprintln!("until-decided: every claim is decided");
             break;
@@ -141,4 +159,38 @@ pub(crate) fn run_rounds(
     }
     merge(sdir)?;
     Ok(sched)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::verdict::power::needs_text;
+
+    fn j(v: Verdict, text: &str) -> Judgement {
+        Judgement::new(v, text)
+    }
+
+    #[test]
+    fn only_claims_the_cap_could_decide_ask_for_repeats() {
+        let near = format!("unclear; {}", needs_text(30));
+        let far = format!("unclear; {}", needs_text(41));
+        assert!(asks_for_repeats(&j(Verdict::Inconclusive, &near), 20));
+        assert!(asks_for_repeats(&j(Verdict::DirectionOnly, &near), 20));
+        // Beyond twice the cap: the cap's repeats would rarely decide it.
+        assert!(!asks_for_repeats(&j(Verdict::Inconclusive, &far), 20));
+        assert!(asks_for_repeats(&j(Verdict::Inconclusive, &far), 21));
+        let never = format!("unclear; {}", needs_text(5000));
+        assert!(!asks_for_repeats(&j(Verdict::Inconclusive, &never), 20));
+        // Decided claims ask for none; an undecided one without an
+        // estimate asks, unless a facet without data holds it.
+        assert!(!asks_for_repeats(&j(Verdict::Reproduced, &near), 20));
+        assert!(asks_for_repeats(&j(Verdict::Inconclusive, "unclear"), 20));
+        assert!(!asks_for_repeats(
+            &j(
+                Verdict::Inconclusive,
+                "judged at each of 2 facets. [p] reproduced: x [q] no data: y"
+            ),
+            20
+        ));
+    }
 }

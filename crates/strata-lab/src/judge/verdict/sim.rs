@@ -255,9 +255,11 @@ fn judge_drawn(kind: &str, d: &Drawn, n: usize, min_effect: f64, blocked: bool) 
 
 /// Adaptive repeats, simulated: each trial starts at the first count of
 /// `schedule` and moves to the next while its verdict is inconclusive or
-/// holds in direction only (as `lab run --until-decided` does),
-/// every look read at `ALPHA / schedule.len()`; the verdict is the first
-/// decided one (or the last look's).
+/// holds in direction only, every look read at `ALPHA / schedule.len()`;
+/// the verdict is the first decided one (or the last look's). `lab run
+/// --until-decided` also stops a claim whose estimated repeats are beyond
+/// its reach ([`crate::run::adaptive::asks_for_repeats`]); that only ends
+/// a trial earlier, undecided, so its false rates are at most these.
 pub(crate) fn adaptive_rates(
     kind: &str,
     schedule: &[usize],
