@@ -245,7 +245,7 @@ fn html_blocks(blocks: &[Block], dir: &Path, o: &mut String) {
                     o.push_str("<tr>");
                     for c in r {
                         let class = if is_figure(c) { " class=\"num\"" } else { "" };
-                        o.push_str(&format!("<td{class}>{}</td>", esc(c)));
+                        o.push_str(&format!("<td{class}>{}</td>", prose(c)));
                     }
                     o.push_str("</tr>\n");
                 }
@@ -282,7 +282,7 @@ fn html_blocks(blocks: &[Block], dir: &Path, o: &mut String) {
                             badge_class(v.verdict),
                             esc(v.verdict.word()),
                             esc(&v.engine),
-                            esc(&v.why)
+                            prose(&v.why)
                         ));
                     }
                     o.push_str("</li>\n");
@@ -324,13 +324,20 @@ mod tests {
     fn renders_both_formats() {
         let b = vec![
             Block::H(1, "T<1>".into()),
-            Block::Table(vec!["a".into()], vec![vec!["1".into()]]),
+            Block::Table(
+                vec!["a".into(), "b".into()],
+                vec![vec!["1".into(), "it lacks `--x`".into()]],
+            ),
             Block::List(vec!["x".into()]),
         ];
         let m = markdown(&b);
-        assert!(m.contains("# T<1>") && m.contains("| a |\n|---|\n| 1 |") && m.contains("- x"));
+        assert!(
+            m.contains("# T<1>") && m.contains("| a | b |\n|---|---|\n| 1 |") && m.contains("- x")
+        );
         let h = html("t", &b, Path::new("/nonexistent"));
         assert!(h.contains("<h1>T&lt;1&gt;</h1>") && h.contains("<td class=\"num\">1</td>"));
+        // Inline code in a cell is code in HTML too, as Markdown shows it.
+        assert!(h.contains("it lacks <code>--x</code></td>"), "{h}");
     }
 
     #[test]
