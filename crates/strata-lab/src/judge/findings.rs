@@ -103,6 +103,13 @@ pub(crate) fn cores_in(text: &str) -> Option<(u32, u32)> {
     Some((need.parse().ok()?, host.parse().ok()?))
 }
 
+/// Whether a claim judged across facets has a facet without data, as the
+/// facet text of [`judge`] writes it ("[at] no data: ..."): more repeats
+/// of the other facets cannot decide such a claim.
+pub(crate) fn facet_without_data(text: &str) -> bool {
+    text.contains(&format!("] {}: ", Verdict::NoData.word()))
+}
+
 /// Why an engine has no data for a claim, in one clause without the
 /// engine's name, read from a no-data verdict's text as [`judge`] writes
 /// it: "it lacks `--enable_blob_files`", "its runs do not report cpu_us_op",

@@ -8,7 +8,7 @@ use crate::data::results::ResultRow;
 use crate::judge::findings::ratio_label;
 use crate::judge::verdict::{Judgement, Verdict};
 use crate::report::doc::{Block, ClaimLine, ClaimVerdict};
-use crate::report::verdicts::{applicable, judged, no_data_groups};
+use crate::report::verdicts::{applicable, judged, no_data_groups, with_ids};
 use crate::spec::model::Plan;
 use crate::spec::study::Finding;
 
@@ -126,7 +126,11 @@ fn answer_text(per_engine: &[(String, Vec<Judged>)]) -> String {
         let direction = ids(&[Verdict::DirectionOnly]);
         let open = ids(&[Verdict::Inconclusive]);
         let untestable = ids(&[Verdict::NotTestable]);
-        let nodata = ids(&[Verdict::NoData]);
+        let nodata: Vec<(&str, &Judgement)> = claims
+            .iter()
+            .filter(|(_, _, _, j)| j.verdict == Verdict::NoData)
+            .map(|(id, _, _, j)| (id.as_str(), j))
+            .collect();
         let mut s = format!("On {e}, of {n} published {}, ", v(n, "claim", "claims"));
         let mut bits = Vec::new();
         if !held.is_empty() {
@@ -170,29 +174,14 @@ fn answer_text(per_engine: &[(String, Vec<Judged>)]) -> String {
         }
         if !nodata.is_empty() {
             let k = nodata.len();
-            let judged: Vec<(&str, &Judgement)> = claims
-                .iter()
-                .filter(|(_, _, _, j)| j.verdict == Verdict::NoData)
-                .map(|(id, _, _, j)| (id.as_str(), j))
-                .collect();
-            let groups = no_data_groups(e, &judged);
-            match groups.as_slice() {
+            match no_data_groups(e, &nodata).as_slice() {
                 // Every claim, for one reason: the reason alone.
                 [(why, _)] if k == n && n > 1 => bits.push(format!("none has data ({why})")),
-                _ => {
-                    let why: Vec<String> = groups
-                        .iter()
-                        .map(|(why, ids)| {
-                            let ids: Vec<String> = ids.iter().map(|i| format!("`{i}`")).collect();
-                            format!("{}: {why}", ids.join(", "))
-                        })
-                        .collect();
-                    bits.push(format!(
-                        "{k} {} no data ({})",
-                        v(k, "has", "have"),
-                        why.join("; ")
-                    ));
-                }
+                groups => bits.push(format!(
+                    "{k} {} no data ({})",
+                    v(k, "has", "have"),
+                    with_ids(groups)
+                )),
             }
         }
         if bits.is_empty() {

@@ -6,7 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::data::aggregate::engines;
 use crate::data::results::ResultRow;
-use crate::judge::findings::{cores_in, cores_text, judge, no_data_in, published_cores};
+use crate::judge::findings::{
+    cores_in, cores_text, facet_without_data, judge, no_data_in, published_cores,
+};
 use crate::judge::verdict::power::needed_in;
 use crate::judge::verdict::{Judgement, Verdict, DEFAULT_MIN_EFFECT};
 use crate::report::doc::Block;
@@ -229,7 +231,7 @@ fn undecided_detail(undecided: &[(&Finding, &Judgement)]) -> String {
                 }
                 // Held across facets, one of which has no data: more
                 // repeats cannot decide it.
-                None if j.text.contains("] no data") => "none: a facet has no data".into(),
+                None if facet_without_data(&j.text) => "none: a facet has no data".into(),
                 None => "no estimate".into(),
             };
             format!("`{}` {n}", f.id)
@@ -278,10 +280,7 @@ fn untestable_detail(untestable: &[(&Finding, &Judgement)]) -> String {
             .next()
             .unwrap_or(&j.text)
             .trim_end_matches('.');
-        match groups.iter_mut().find(|g| g.0 == why) {
-            Some(g) => g.1.push(&f.id),
-            None => groups.push((why.to_string(), vec![&f.id])),
-        }
+        add_to_group(&mut groups, why.to_string(), &f.id);
     }
     grouped(groups)
 }
@@ -297,20 +296,31 @@ pub(crate) fn no_data_groups<'a>(
     let mut groups: Vec<(String, Vec<&'a str>)> = Vec::new();
     for (id, j) in nodata {
         let why = no_data_in(engine, &j.text).unwrap_or_else(|| "no reason given".into());
-        match groups.iter_mut().find(|g| g.0 == why) {
-            Some(g) => g.1.push(id),
-            None => groups.push((why, vec![id])),
-        }
+        add_to_group(&mut groups, why, id);
     }
     groups
 }
 
+/// Adds claim `id` to the group of reason `why`, or a new group after the
+/// others.
+fn add_to_group<'a>(groups: &mut Vec<(String, Vec<&'a str>)>, why: String, id: &'a str) {
+    match groups.iter_mut().find(|g| g.0 == why) {
+        Some(g) => g.1.push(id),
+        None => groups.push((why, vec![id])),
+    }
+}
+
 /// Reasons with the claims each covers: the reason alone when there is
-/// one, else "`a`, `b`: why; `c`: other why".
+/// one, else [`with_ids`].
 fn grouped(mut groups: Vec<(String, Vec<&str>)>) -> String {
     if groups.len() == 1 {
         return groups.remove(0).0;
     }
+    with_ids(&groups)
+}
+
+/// Every reason after the claims it covers: "`a`, `b`: why; `c`: other why".
+pub(crate) fn with_ids(groups: &[(String, Vec<&str>)]) -> String {
     groups
         .iter()
         .map(|(why, ids)| {

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::data::results::{HostInfo, ResultRow};
-use crate::judge::findings::{cells_of, judge};
+use crate::judge::findings::{cells_of, facet_without_data, judge};
 use crate::judge::verdict::estimate::with_looks;
 use crate::judge::verdict::power::schedule;
 use crate::judge::verdict::{Judgement, Verdict};
@@ -56,7 +56,7 @@ pub(crate) fn asks_for_repeats(j: &Judgement, max_repeats: u32) -> bool {
         Some(n) => n
             .about
             .is_none_or(|about| about <= 2 * max_repeats as usize),
-        None => !j.text.contains("] no data"),
+        None => !facet_without_data(&j.text),
     }
 }
 
