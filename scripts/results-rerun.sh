@@ -17,6 +17,10 @@
 #   SCALE  the scale to run (default full; `quick` tries the script out)
 #   KEEP   1: copy each finished run into docs/results (scripts/study-keep.sh,
 #          replacing that study's folders of other scales) and re-index
+#   CARRY  a folder of unfinished runs (scripts/runs-carry.sh): restored into
+#          OUT first, and a study's entry removed once its run finishes; keep
+#          what OUT holds there with `scripts/runs-carry.sh save OUT CARRY`
+#          before the machine goes, and commit it
 #
 # Engines per study: LevelDB and fjall run the cells whose flags they have
 # and skip the others, naming the flag. wal_compaction and subcompactions
@@ -57,6 +61,9 @@ for name in "${order[@]}"; do
 done
 
 cd "$here"
+if [ -n "${CARRY:-}" ] && [ -d "$CARRY" ]; then
+  scripts/runs-carry.sh restore "$CARRY" "$out"
+fi
 for name in "${order[@]}"; do
   read -r -a a <<<"${args[$name]}"
   # LevelDB through its own db_bench where the study runs it.
@@ -65,8 +72,11 @@ for name in "${order[@]}"; do
   start=$(date +%s)
   "$bin" lab run "${a[@]}" --scale "$scale" --out "$out" --resume
   echo "== $name: $(( ($(date +%s) - start) / 60 )) min" >&2
+  study=$(basename "${a[0]}" .toml)
+  if [ -n "${CARRY:-}" ]; then
+    scripts/runs-carry.sh drop "$CARRY" "$study-$scale"
+  fi
   if [ "${KEEP:-0}" = 1 ]; then
-    study=$(basename "${a[0]}" .toml)
     src="$out/$study-$scale"
     for old in docs/results/"$study"-*; do
       [ -d "$old" ] && [ "$old" != "docs/results/$study-$scale" ] && rm -rf "$old"
