@@ -139,7 +139,11 @@ pub(crate) fn run_job(
             if let Some(bytes) = dir_bytes(&db) {
                 row.metrics.insert("disk_mb_end".into(), bytes as f64 / 1e6);
             }
-            row.ok = o.exit_code == 0 && parsed.primary().is_some();
+            // LevelDB's own db_bench names a benchmark it lacks and goes
+            // on with the next one, exit code 0: the step ran something
+            // else than the cell says, so it is skipped like a flag.
+            let unknown = unknown_benchmark(&o.stderr);
+            row.ok = o.exit_code == 0 && parsed.primary().is_some() && unknown.is_none();
             if !row.ok {
                 let last = o
                     .stderr
@@ -149,7 +153,12 @@ pub(crate) fn run_job(
                     .unwrap_or("");
                 // `strata bench` refuses a flag an engine has no
                 // equivalent for, naming both: the cell is skipped for it.
-                let msg = if last.contains("is not supported by") {
+                let msg = if let Some(u) = unknown {
+                    format!(
+                        "skipped: {} lacks a benchmark this cell runs: {u}",
+                        job.engine
+                    )
+                } else if last.contains("is not supported by") {
                     let what = if last.contains("benchmark '") {
                         "a benchmark this cell runs"
                     } else {
@@ -289,6 +298,18 @@ pub(crate) fn run_study(plan: &Plan, opts: &RunOptions) -> anyhow::Result<PathBu
         write_meta(&sdir, plan, &meta)?;
     }
     Ok(sdir)
+}
+
+/// The `unknown benchmark 'x'` a bench printed (LevelDB's db_bench does so
+/// for a benchmark it lacks and runs the rest), without the progress text
+/// before it on the same line.
+fn unknown_benchmark(stderr: &str) -> Option<&str> {
+    let i = stderr.find("unknown benchmark '")?;
+    let rest = &stderr[i..];
+    let end = rest["unknown benchmark '".len()..]
+        .find('\'')
+        .map_or(rest.len(), |j| "unknown benchmark '".len() + j + 1);
+    Some(&rest[..end])
 }
 
 /// How to get an engine's bench, for the error that names a missing one.
@@ -559,6 +580,30 @@ mod tests {
         assert!(
             e.starts_with("skipped: strata lacks a flag this cell sets: ERROR: Not supported: flag '--value_size'"),
             "{e}"
+        );
+    }
+
+    #[test]
+    fn a_benchmark_leveldbs_db_bench_lacks_skips_the_cell_naming_it() {
+        let d = tempfile::tempdir().unwrap();
+        let plan = crate::testutil::plan(SPEC, "quick");
+        let host = host_info(d.path());
+        // It runs the benchmarks it knows, names the one it lacks after the
+        // progress text (carriage returns, no newline), and exits 0.
+        let lacks = fake(
+            "echo 'fillseq      :       2.000 micros/op 500000 ops/sec 0.001 seconds 10 operations;    1.0 MB/s'; printf '... finished 100 ops\\r... finished 200 ops\\runknown benchmark '\\''waitforcompaction'\\''\\n' >&2; exit 0",
+        );
+        let rows = run_job(&plan, &plan.jobs[0], Ok(&lacks), d.path(), &host, &None).unwrap();
+        let e = rows[0].error.as_deref().unwrap_or("");
+        assert!(!rows[0].ok);
+        assert_eq!(
+            e,
+            "skipped: strata lacks a benchmark this cell runs: unknown benchmark 'waitforcompaction'"
+        );
+        assert!(crate::data::skipped::is_skipped(&rows[0]));
+        assert_eq!(
+            crate::data::skipped::skipped_flag(e).0,
+            "the benchmark `waitforcompaction`"
         );
     }
 
