@@ -121,6 +121,17 @@ pub(crate) struct Accounting {
     pub cores: u32,
 }
 
+/// The operation whose percentiles are a step's unprefixed `p50`, `p99`...:
+/// its reads when it has any (a Get, then a seek, then a YCSB scan), else
+/// the first operation the bench printed. YCSB E prints its inserts before
+/// its scans, so "first" would make E's P99 that of its 5% inserts.
+pub(crate) fn headline_op<'a>(ops: &[&'a str]) -> Option<&'a str> {
+    ["read", "seek", "scan"]
+        .iter()
+        .find_map(|r| ops.iter().find(|op| *op == r).copied())
+        .or_else(|| ops.first().copied())
+}
+
 /// Flattens parsed output and accounting into the metric map of a result row.
 pub(crate) fn metrics(o: &BenchOutput, acc: &Accounting) -> BTreeMap<String, f64> {
     let mut m = BTreeMap::new();
@@ -148,18 +159,23 @@ pub(crate) fn metrics(o: &BenchOutput, acc: &Accounting) -> BTreeMap<String, f64
                 );
             }
         }
-        let mut first = true;
+        let ops: Vec<&str> = o
+            .histograms
+            .iter()
+            .filter(|(bench, _, _)| bench == &b.name)
+            .map(|(_, op, _)| op.as_str())
+            .collect();
+        let headline = headline_op(&ops);
         for (bench, op, h) in &o.histograms {
             if bench != &b.name {
                 continue;
             }
             for (k, v) in h.percentiles().into_iter().chain([("avg", h.average)]) {
                 m.insert(format!("{op}_{k}"), v);
-                if first {
+                if Some(op.as_str()) == headline {
                     m.insert(k.to_string(), v);
                 }
             }
-            first = false;
         }
     }
     for (k, v) in &o.tickers {
@@ -390,6 +406,31 @@ mod tests {
         // No CPU time measured: no figure rather than 0.
         let m = metrics(&parse_output(so, ""), &Accounting::default());
         assert!(!m.contains_key("cpu_us_op"));
+    }
+
+    #[test]
+    fn ycsb_e_p99_is_its_scans_not_its_inserts() {
+        assert_eq!(headline_op(&["insert", "scan"]), Some("scan"));
+        assert_eq!(headline_op(&["read", "update"]), Some("read"));
+        assert_eq!(headline_op(&["write", "seek"]), Some("seek"));
+        assert_eq!(headline_op(&["insert"]), Some("insert"));
+        assert_eq!(headline_op(&["write", "delete"]), Some("write"));
+        assert_eq!(headline_op(&[]), None);
+        let so =
+            "ycsb_e       :      50.000 micros/op 20000 ops/sec 1.000 seconds 20000 operations;\n\
+            Microseconds per insert:\n\
+            Count: 1000 Average: 10.0000  StdDev: 1.00\n\
+            Min: 1  Median: 10.0000  Max: 20\n\
+            Percentiles: P50: 10.00 P75: 12.00 P99: 19.00 P99.9: 20.00 P99.99: 20.00\n\
+            ------------------------------------------------------\n\
+            Microseconds per scan:\n\
+            Count: 19000 Average: 50.0000  StdDev: 5.00\n\
+            Min: 20  Median: 50.0000  Max: 300\n\
+            Percentiles: P50: 50.00 P75: 60.00 P99: 150.00 P99.9: 250.00 P99.99: 300.00\n\
+            ------------------------------------------------------\n";
+        let m = metrics(&parse_output(so, ""), &Accounting::default());
+        assert_eq!((m["insert_p99"], m["scan_p99"]), (19.0, 150.0), "{m:?}");
+        assert_eq!((m["p99"], m["p50"]), (150.0, 50.0), "{m:?}");
     }
 
     #[test]
