@@ -11,7 +11,7 @@
 #   BIN    a `strata` built with `--features rocksdb,leveldb-db-bench`
 #   OUT    where the runs go (OUT/NAME-full)
 #   NAME   blob bloom write_buffer write_buffer_workloads subcompactions
-#          wal_compaction hot_cold engines gets ycsb mixgraph embedding
+#          wal_compaction hot_cold engines suite gets ycsb mixgraph embedding
 #          (default: all, in this order)
 # Environment:
 #   SCALE  the scale to run (default full; `quick` tries the script out)
@@ -48,13 +48,14 @@ declare -A args=(
   [wal_compaction]="wal_compaction --engines strata,rocksdb --repeats 3 --until-decided --max-repeats 6 --budget 240"
   [hot_cold]="hot_cold --engines strata,rocksdb --repeats 3 --until-decided --max-repeats 12 --budget 120"
   [engines]="sweeps/engines.toml --engines $all4 --repeats 3"
+  [suite]="sweeps/suite.toml --engines $all4 --repeats 3"
   [gets]="sweeps/gets.toml --engines strata,leveldb,rocksdb --repeats 3"
   [ycsb]="sweeps/ycsb.toml --engines $all4 --repeats 3 --timeout 1800"
   [mixgraph]="sweeps/mixgraph.toml --engines $all4 --repeats 3"
   [embedding]="sweeps/embedding.toml --engines strata,rocksdb --repeats 3"
 )
 order=(blob bloom write_buffer write_buffer_workloads subcompactions wal_compaction hot_cold
-  engines gets ycsb mixgraph embedding)
+  engines suite gets ycsb mixgraph embedding)
 [ $# -gt 0 ] && order=("$@")
 for name in "${order[@]}"; do
   [ -n "${args[$name]:-}" ] || { echo "unknown name '$name' (one of: ${!args[*]})" >&2; exit 2; }
