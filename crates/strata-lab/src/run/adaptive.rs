@@ -115,7 +115,11 @@ pub(crate) fn run_rounds(
         crate::judge::guards::apply(&mut rows_g);
         let wanted = undecided_cells(plan, &rows_g, &names, looks, a.max_repeats);
         if wanted.is_empty() {
-            eprintln!("until-decided: every claim is decided");
+            eprintln!(
+                "until-decided: no claim is left that {} repeats per cell could decide \
+                 (the report gives each undecided claim the repeats it would need)",
+                a.max_repeats
+            );
             break;
         }
         // Repeats each wanted cell has so far.
