@@ -304,11 +304,11 @@ pub(crate) fn run_study(plan: &Plan, opts: &RunOptions) -> anyhow::Result<PathBu
 /// for a benchmark it lacks and runs the rest), without the progress text
 /// before it on the same line.
 fn unknown_benchmark(stderr: &str) -> Option<&str> {
-    let i = stderr.find("unknown benchmark '")?;
-    let rest = &stderr[i..];
-    let end = rest["unknown benchmark '".len()..]
+    const SAYS: &str = "unknown benchmark '";
+    let rest = &stderr[stderr.find(SAYS)?..];
+    let end = rest[SAYS.len()..]
         .find('\'')
-        .map_or(rest.len(), |j| "unknown benchmark '".len() + j + 1);
+        .map_or(rest.len(), |j| SAYS.len() + j + 1);
     Some(&rest[..end])
 }
 
